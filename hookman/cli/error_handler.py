@@ -1,0 +1,63 @@
+"""Turns every failure of a command into one clear line plus a hint and an exit code.
+
+HookmanError carries the user-facing sentence. Anything else is a bug: the user gets one line
+naming the crash log; `--debug` prints the traceback instead.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+from hookman import __version__
+from hookman.cli.output import print_error
+from hookman.errors import HookmanError
+
+
+def run_command(debug: bool, command: Callable[..., int | None], *args: Any, **kwargs: Any) -> None:
+    try:
+        code = command(*args, **kwargs)
+    except HookmanError as error:
+        if debug:
+            traceback.print_exc()
+        print_error(error.message, error.hint)
+        raise typer.Exit(error.exit_code) from None
+    except KeyboardInterrupt:
+        print_error("interrupted.")
+        raise typer.Exit(130) from None
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as error:  # a bug: keep the traceback for the report, not the screen
+        if debug:
+            traceback.print_exc()
+            raise typer.Exit(1) from None
+        log_path = _write_crash_log(error)
+        where = f" (details in {log_path})" if log_path else ""
+        print_error(
+            f"internal error: {type(error).__name__}: {error}{where}.",
+            "run again with `hookman --debug ...` to see the traceback, and report it.",
+        )
+        raise typer.Exit(1) from None
+    raise typer.Exit(code or 0)
+
+
+def _write_crash_log(error: BaseException) -> str | None:
+    try:
+        from hookman.paths import log_dir
+
+        directory = log_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / "crash.log"
+        stamp = datetime.datetime.now(datetime.timezone.utc).isoformat()
+        text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(f"--- {stamp} hookman {__version__} python {sys.version.split()[0]}\n")
+            handle.write(f"argv: {sys.argv!r}\n{text}\n")
+        return str(path)
+    except OSError:
+        return None
