@@ -36,7 +36,11 @@ def _git_root(directory: Path) -> Path | None:
     try:
         done = subprocess.run(
             ["git", "rev-parse", "--show-toplevel"],
-            cwd=directory, capture_output=True, text=True, timeout=5, check=False,
+            cwd=directory,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -5,7 +5,7 @@ one clear line (see error_handler)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -20,20 +20,29 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-registry_app = typer.Typer(help="The user registry: named hooks any project can install.",
-                           no_args_is_help=True)
+registry_app = typer.Typer(
+    help="The user registry: named hooks any project can install.", no_args_is_help=True
+)
 app.add_typer(registry_app, name="registry")
 
 ProjectOpt = Annotated[
-    Optional[Path],
-    typer.Option("--project", help="Project directory (default: nearest ancestor with .claude/, "
-                 "else the git root, else the current directory).", show_default=False),
+    Path | None,
+    typer.Option(
+        "--project",
+        help="Project directory (default: nearest ancestor with .claude/, "
+        "else the git root, else the current directory).",
+        show_default=False,
+    ),
 ]
 ClaudeVersionOpt = Annotated[
-    Optional[str],
-    typer.Option("--claude-version", metavar="V",
-                 help="Target Claude Code version (default: `claude --version`, or "
-                 "claude_version in hookman.toml).", show_default=False),
+    str | None,
+    typer.Option(
+        "--claude-version",
+        metavar="V",
+        help="Target Claude Code version (default: `claude --version`, or "
+        "claude_version in hookman.toml).",
+        show_default=False,
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show the diff; write nothing.")]
@@ -48,10 +57,15 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     ctx: typer.Context,
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Show the version and exit.")] = False,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
-    = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show tracebacks of internal errors.")
+    ] = False,
 ) -> None:
     ctx.obj = {"debug": debug}
 
@@ -63,15 +77,24 @@ def _debug(ctx: typer.Context) -> bool:
 @app.command()
 def install(
     ctx: typer.Context,
-    hooks: Annotated[Optional[list[str]], typer.Argument(
-        help="Hooks to add: a path to a .py factory, or a name known to hookman.toml, the "
-        "user registry or the bundled templates. None: rewrite settings from hookman.toml.",
-        show_default=False)] = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Name for a single path hook "
-                                                "(default: the file's stem).")] = None,
-    allow_unknown_event: Annotated[bool, typer.Option(
-        "--allow-unknown-event", help="Keep event names no Claude Code version knows (inert).")]
-    = False,
+    hooks: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Hooks to add: a path to a .py factory, or a name known to hookman.toml, the "
+            "user registry or the bundled templates. None: rewrite settings from hookman.toml.",
+            show_default=False,
+        ),
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option("--name", help="Name for a single path hook (default: the file's stem)."),
+    ] = None,
+    allow_unknown_event: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unknown-event", help="Keep event names no Claude Code version knows (inert)."
+        ),
+    ] = False,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -80,9 +103,17 @@ def install(
     """Add hooks to the project and write .claude/settings.local.json."""
     from hookman.commands import install as command
 
-    run_command(_debug(ctx), command.install, hooks or [], name=name,
-                allow_unknown_event=allow_unknown_event, project=project,
-                claude_version=claude_version, dry_run=dry_run, json_output=json_output)
+    run_command(
+        _debug(ctx),
+        command.install,
+        hooks or [],
+        name=name,
+        allow_unknown_event=allow_unknown_event,
+        project=project,
+        claude_version=claude_version,
+        dry_run=dry_run,
+        json_output=json_output,
+    )
 
 
 @app.command()
@@ -97,8 +128,15 @@ def remove(
     """Take hooks out of the project and rewrite settings."""
     from hookman.commands import remove as command
 
-    run_command(_debug(ctx), command.remove, hooks, project=project,
-                claude_version=claude_version, dry_run=dry_run, json_output=json_output)
+    run_command(
+        _debug(ctx),
+        command.remove,
+        hooks,
+        project=project,
+        claude_version=claude_version,
+        dry_run=dry_run,
+        json_output=json_output,
+    )
 
 
 @app.command("list")
@@ -111,16 +149,22 @@ def list_hooks(
     """The project's hooks in dispatch order."""
     from hookman.commands import list_hooks as command
 
-    run_command(_debug(ctx), command.list_hooks, project=project,
-                claude_version=claude_version, json_output=json_output)
+    run_command(
+        _debug(ctx),
+        command.list_hooks,
+        project=project,
+        claude_version=claude_version,
+        json_output=json_output,
+    )
 
 
 @registry_app.command("add")
 def registry_add(
     ctx: typer.Context,
     path: Annotated[Path, typer.Argument(help="Path to a .py hook factory.")],
-    name: Annotated[Optional[str], typer.Option("--name", help="Registry name (default: the "
-                                                "file's stem).")] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Registry name (default: the file's stem).")
+    ] = None,
 ) -> None:
     """Add a hook to the user registry."""
     from hookman.commands import registry as command
@@ -162,44 +206,58 @@ def run(
 def fire(
     ctx: typer.Context,
     event: Annotated[str, typer.Argument(help="Claude Code event name (e.g. PreToolUse).")],
-    payload: Annotated[Optional[Path], typer.Option(
-        "--payload", help="Payload JSON file (default: a bundled sample).")] = None,
+    payload: Annotated[
+        Path | None,
+        typer.Option("--payload", help="Payload JSON file (default: a bundled sample)."),
+    ] = None,
     project: ProjectOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Run the project's hooks for one event and show what Claude Code and the model get."""
     from hookman.commands import fire as command
 
-    run_command(_debug(ctx), command.fire, event, payload=payload, project=project,
-                json_output=json_output)
+    run_command(
+        _debug(ctx), command.fire, event, payload=payload, project=project, json_output=json_output
+    )
 
 
 @app.command()
 def log(
     ctx: typer.Context,
-    follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new lines.")]
-    = False,
+    follow: Annotated[
+        bool, typer.Option("--follow", "-f", help="Keep printing new lines.")
+    ] = False,
     lines: Annotated[int, typer.Option("-n", "--lines", help="How many recent lines.")] = 20,
-    session: Annotated[Optional[str], typer.Option("--session", help="Only this session.")]
-    = None,
-    agent: Annotated[Optional[str], typer.Option(
-        "--agent", help="Only this agent id ('main' for the main agent).")] = None,
-    event: Annotated[Optional[str], typer.Option("--event", help="Only this event.")] = None,
+    session: Annotated[str | None, typer.Option("--session", help="Only this session.")] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="Only this agent id ('main' for the main agent).")
+    ] = None,
+    event: Annotated[str | None, typer.Option("--event", help="Only this event.")] = None,
     project: ProjectOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """The firing log: one line per event hookman handled."""
     from hookman.commands import log as command
 
-    run_command(_debug(ctx), command.show_log, follow=follow, lines=lines, session=session,
-                agent=agent, event=event, project=project, json_output=json_output)
+    run_command(
+        _debug(ctx),
+        command.show_log,
+        follow=follow,
+        lines=lines,
+        session=session,
+        agent=agent,
+        event=event,
+        project=project,
+        json_output=json_output,
+    )
 
 
 @app.command()
 def statusline(
     ctx: typer.Context,
-    width: Annotated[Optional[int], typer.Option("--width", help="Columns (default: terminal "
-                                                 "width).")] = None,
+    width: Annotated[
+        int | None, typer.Option("--width", help="Columns (default: terminal width).")
+    ] = None,
     project: ProjectOpt = None,
 ) -> None:
     """Print the status line built from set_status texts (a Claude Code statusLine command)."""
@@ -217,8 +275,9 @@ def command(
     """Run a command that a hook registered with register_command."""
     from hookman.commands import hook_commands
 
-    run_command(_debug(ctx), hook_commands.run_hook_command, name, " ".join(ctx.args),
-                project=project)
+    run_command(
+        _debug(ctx), hook_commands.run_hook_command, name, " ".join(ctx.args), project=project
+    )
 
 
 @app.command()
@@ -226,8 +285,9 @@ def commands(ctx: typer.Context, project: ProjectOpt = None, json_output: JsonOp
     """List the commands hooks registered with register_command."""
     from hookman.commands import hook_commands
 
-    run_command(_debug(ctx), hook_commands.list_hook_commands, project=project,
-                json_output=json_output)
+    run_command(
+        _debug(ctx), hook_commands.list_hook_commands, project=project, json_output=json_output
+    )
 
 
 def main() -> int:
