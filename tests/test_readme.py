@@ -1,0 +1,36 @@
+"""The README's first screen promises two commands; CI must run the same test command."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _quick_start_blocks() -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return [block.strip() for block in re.findall(r"```[a-z]*\n(.*?)```", section, re.S)]
+
+
+def test_quick_start_has_exactly_two_command_blocks() -> None:
+    blocks = _quick_start_blocks()
+    assert len(blocks) == 2
+    assert all("\n" not in block for block in blocks), "each block is one command line"
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    test_command = _quick_start_blocks()[1]
+    ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert test_command in ci_lines
+
+
+def test_the_example_the_first_command_uses_exists() -> None:
+    first = _quick_start_blocks()[0]
+    match = re.search(r"cd (\S+)", first)
+    assert match, "the first command runs the example in a directory"
+    example = REPO / match.group(1)
+    assert (example / ".claude" / "hookman.toml").is_file()
+    payload = re.search(r"--payload (\S+)", first)
+    assert payload and (example / payload.group(1)).is_file()
