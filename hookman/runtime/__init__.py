@@ -1,0 +1,91 @@
+"""hookman's runtime: the pi hook API in Python (DISPATCH_SEMANTICS §A). Standard library only.
+
+A hook is a module with a factory `def hook(pi): pi.on("tool_call", handler)`;
+`load_hooks` imports hooks and runs their factories, `HookRunner` dispatches events to
+them, `HookToolWrapper` puts the tool_call gate and tool_result rewrite around a tool.
+
+The start-up path imports no asyncio, typing, inspect or subprocess: those load only when
+an async handler, a TypedDict name (see `hookman.runtime.types`) or `pi.exec` needs them.
+"""
+
+from __future__ import annotations
+
+from hookman.runtime.context import HookCommandContext, HookContext
+from hookman.runtime.hook_api import HookAPI, LoadedHook
+from hookman.runtime.js_values import is_js_truthy
+from hookman.runtime.loader import discover_and_load_hooks, load_hooks
+from hookman.runtime.no_ui import NoUIContext, StatusRecordingUI
+from hookman.runtime.records import (
+    ExecResult,
+    HookError,
+    LoadError,
+    LoadHooksResult,
+    RegisteredCommand,
+    ToolBlockedError,
+)
+from hookman.runtime.runner import HookRunner
+from hookman.runtime.status_line import render_status_line
+from hookman.runtime.tool_wrapper import HookToolWrapper
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookman.runtime.types import (
+        BeforeAgentStartEvent,
+        BeforeAgentStartEventResult,
+        ContextEvent,
+        ContextEventResult,
+        SessionBeforeBranchResult,
+        SessionBeforeCompactResult,
+        SessionBeforeSwitchResult,
+        SessionBeforeTreeResult,
+        SessionCompactingResult,
+        ToolCallEvent,
+        ToolCallEventResult,
+        ToolResultEvent,
+        ToolResultEventResult,
+    )
+
+__all__ = [
+    "BeforeAgentStartEvent",
+    "BeforeAgentStartEventResult",
+    "ContextEvent",
+    "ContextEventResult",
+    "ExecResult",
+    "HookAPI",
+    "HookCommandContext",
+    "HookContext",
+    "HookError",
+    "HookRunner",
+    "HookToolWrapper",
+    "LoadError",
+    "LoadHooksResult",
+    "LoadedHook",
+    "NoUIContext",
+    "RegisteredCommand",
+    "SessionBeforeBranchResult",
+    "SessionBeforeCompactResult",
+    "SessionBeforeSwitchResult",
+    "SessionBeforeTreeResult",
+    "SessionCompactingResult",
+    "StatusRecordingUI",
+    "ToolBlockedError",
+    "ToolCallEvent",
+    "ToolCallEventResult",
+    "ToolResultEvent",
+    "ToolResultEventResult",
+    "discover_and_load_hooks",
+    "is_js_truthy",
+    "load_hooks",
+    "render_status_line",
+]
+
+
+def __getattr__(name: str) -> object:
+    """Load `hookman.runtime.types` (and with it `typing`) on first use of a TypedDict."""
+    # "types" itself must fail here: the import below asks for it before loading it.
+    if name != "types" and not name.startswith("_"):
+        from hookman.runtime import types
+
+        if name in types.__all__:
+            return getattr(types, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,142 @@
+"""Loading hook modules and running their factories (DISPATCH_SEMANTICS §7, §A.2.5-8).
+
+Loading never raises: every failure, from an unresolvable path to a factory that calls
+`sys.exit()`, becomes a `LoadError` and loading goes on with the next path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hookman.runtime.awaiting import settle
+from hookman.runtime.hook_api import HookAPI, LoadedHook
+from hookman.runtime.hook_paths import resolve_hook_path
+from hookman.runtime.js_values import error_message
+from hookman.runtime.records import LoadError, LoadHooksResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from types import ModuleType
+
+FACTORY_NAME = "hook"
+MISSING_FACTORY_ERROR = "Hook must define a callable 'hook'"
+LOAD_FAILED_PREFIX = "Failed to load hook: "
+_MODULE_NAME_PREFIX = "hookman_hook_"
+
+# A module is imported once per resolved path; a path given twice runs its factory twice.
+_modules_by_path: dict[str, ModuleType] = {}
+_imports_started = 0
+
+
+class _HookExited(Exception):
+    """A hook module called sys.exit() while loading; reported as a load error."""
+
+
+def load_hooks(paths: Iterable[str], cwd: str) -> LoadHooksResult:
+    """Load each hook in order; `paths` relative to `cwd`. Never raises; no de-duplication."""
+    hooks: list[LoadedHook] = []
+    errors: list[LoadError] = []
+    for path in paths:
+        loaded_or_error = _load_hook(path, cwd)
+        if isinstance(loaded_or_error, LoadError):
+            errors.append(loaded_or_error)
+        else:
+            hooks.append(loaded_or_error)
+    return LoadHooksResult(hooks, errors)
+
+
+def discover_and_load_hooks(configured_paths: Iterable[str], cwd: str) -> LoadHooksResult:
+    """Resolve the configured paths against `cwd`, drop repeats (first kept), then load.
+
+    Discovery is the project's hookman.toml, which the caller reads and passes in; the
+    loaded hooks' `path` is therefore the absolute path.
+    """
+    paths_by_key: dict[object, str] = {}
+    for index, path in enumerate(configured_paths):
+        try:
+            resolved = resolve_hook_path(path, cwd)
+        except Exception:
+            # Passed on unchanged: load_hooks reports it, in its place in the input order.
+            paths_by_key[("unresolvable", index)] = path
+        else:
+            paths_by_key.setdefault(resolved, resolved)
+    return load_hooks(paths_by_key.values(), cwd)
+
+
+def _load_hook(path: str, cwd: str) -> LoadedHook | LoadError:
+    try:
+        resolved_path = resolve_hook_path(path, cwd)
+        module = _import_once(resolved_path)
+    except Exception as error:
+        return LoadError(_as_text(path), LOAD_FAILED_PREFIX + error_message(error))
+    factory = getattr(module, FACTORY_NAME, None)
+    if not callable(factory):
+        return LoadError(_as_text(path), MISSING_FACTORY_ERROR)
+    loaded = LoadedHook(_as_text(path), resolved_path=resolved_path)
+    loaded.loading = True
+    try:
+        _guard_exit(lambda: settle(factory(HookAPI(loaded, cwd))))
+    except Exception as error:
+        return LoadError(_as_text(path), LOAD_FAILED_PREFIX + error_message(error))
+    finally:
+        loaded.loading = False
+    return loaded
+
+
+def _import_once(resolved_path: str) -> ModuleType:
+    module = _modules_by_path.get(resolved_path)
+    if module is None:
+        module = _guard_exit(lambda: _import_module(resolved_path))
+        _modules_by_path[resolved_path] = module
+    return module
+
+
+def _import_module(resolved_path: str) -> ModuleType:
+    """Import the file under a unique module name, so equal file stems never collide."""
+    # The functions importlib.util re-exports, taken from where they are defined: importing
+    # importlib.util itself would add contextlib & co. (about 2 ms) to every runner start.
+    from importlib._bootstrap import module_from_spec
+    from importlib._bootstrap_external import SourceFileLoader, spec_from_file_location
+
+    name = _module_name(resolved_path)
+    # An explicit loader accepts any file name, not only ones ending in ".py".
+    loader = SourceFileLoader(name, resolved_path)
+    spec = spec_from_file_location(name, resolved_path, loader=loader)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {resolved_path}")
+    module = module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses, pickle and typing look modules up here
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def _module_name(resolved_path: str) -> str:
+    global _imports_started
+    _imports_started += 1
+    stem = os.path.basename(resolved_path).split(".", 1)[0]
+    identifier = "".join(char if char.isalnum() else "_" for char in stem) or "hook"
+    return f"{_MODULE_NAME_PREFIX}{_imports_started}_{identifier}"
+
+
+def _guard_exit(action: Callable[[], object]) -> object:
+    """Run `action`, turning a `sys.exit()` inside the hook into an ordinary error."""
+    try:
+        return action()
+    except SystemExit as error:
+        raise _HookExited(f"hook called sys.exit({error.code!r})") from error
+
+
+def _as_text(path: object) -> str:
+    """The path as a string for records and messages, whatever the caller passed."""
+    if isinstance(path, str):
+        return path
+    try:
+        return os.fsdecode(path)  # type: ignore[arg-type]
+    except TypeError:
+        return repr(path)
