@@ -1,0 +1,98 @@
+"""Crash-safe file replacement: a reader sees either the old bytes or the new, never a mix.
+
+The new text goes to a temporary file in the same directory (so `os.replace` is an atomic
+rename on the same filesystem), is flushed and fsynced, renamed over the target, and then the
+directory is fsynced so the rename itself survives a power loss.
+
+Symlinks are followed: when `path` is a symlink, its final target is replaced and the link
+itself stays (so a settings file symlinked into a dotfiles repo keeps working).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+DEFAULT_NEW_FILE_MODE = 0o644
+
+
+def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
+    """Replace `path` with `text` (UTF-8) atomically.
+
+    An existing file keeps its permission bits. A new file gets `mode` when given (applied
+    exactly, ignoring the umask: callers pass it to make a file private), otherwise 0o644
+    filtered by the process umask, like any file the user would create.
+    """
+    path = _follow_symlinks(path)
+    data = text.encode("utf-8")
+    target_mode = _mode_for(path, mode)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temp_path = Path(temp_name)
+    try:
+        with os.fdopen(fd, "wb") as temp_file:
+            temp_file.write(data)
+            temp_file.flush()
+            os.fchmod(temp_file.fileno(), target_mode)
+            os.fsync(temp_file.fileno())
+        os.replace(temp_path, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp_path.unlink()
+        raise
+    _fsync_directory(path.parent)
+
+
+def write_text_if_changed(path: Path, text: str, *, mode: int | None = None) -> bool:
+    """Write `text` atomically unless `path` already holds exactly these bytes.
+
+    Returns True when the file was written. An unchanged file is not touched at all (same
+    inode, same mtime).
+    """
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    atomic_write_text(path, text, mode=mode)
+    return True
+
+
+def _follow_symlinks(path: Path) -> Path:
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def _mode_for(path: Path, requested: int | None) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        pass
+    if requested is not None:
+        return requested
+    return DEFAULT_NEW_FILE_MODE & ~_current_umask()
+
+
+def _current_umask() -> int:
+    # os.umask can only be read by setting it; restore immediately. Not thread-safe in theory,
+    # but hookman writes files from one thread.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+def _fsync_directory(directory: Path) -> None:
+    # Not every platform/filesystem lets a directory be opened or fsynced (Windows, some
+    # network mounts); the rename has already happened, so durability is best effort there.
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

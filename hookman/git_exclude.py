@@ -1,0 +1,129 @@
+"""Keep settings.local.json out of git through `.git/info/exclude` (never `.gitignore`, which
+is the team's committed file).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+NOT_A_WORK_TREE = "not a git work tree"
+ALREADY_IGNORED = "already ignored by git"
+EXCLUDE_COMMENT = "# added by hookman: machine-local Claude Code settings"
+
+_GIT_TIMEOUT_SECONDS = 10
+_GITIGNORE_SPECIAL = re.compile(r"[\\*?\[\]]")
+
+
+class _GitFailed(Exception):
+    pass
+
+
+def ensure_git_ignored(project_dir: Path, relative_path: str) -> str:
+    """Make git ignore `relative_path` (relative to `project_dir`) if it does not already.
+
+    Returns a short sentence saying what happened, for the user to read: "already ignored by
+    git", "added to .git/info/exclude", "not a git work tree", or why it could not be done.
+    """
+    try:
+        if _git(project_dir, "rev-parse", "--is-inside-work-tree").strip() != "true":
+            return NOT_A_WORK_TREE
+    except _GitFailed:
+        return NOT_A_WORK_TREE
+    except FileNotFoundError:
+        return "git is not installed, so hookman could not check whether git ignores it"
+    try:
+        if _is_ignored(project_dir, relative_path):
+            return ALREADY_IGNORED
+        if _is_tracked(project_dir, relative_path):
+            return (
+                "committed to git, so ignoring it has no effect "
+                f"(untrack it with: git rm --cached {relative_path})"
+            )
+        prefix = _git(project_dir, "rev-parse", "--show-prefix").strip()
+        exclude_file = _exclude_file(project_dir)
+    except (_GitFailed, OSError) as error:
+        return f"could not ask git whether it is ignored ({error})"
+    if "\n" in relative_path or "\n" in prefix:
+        return "not added to .git/info/exclude: git exclude patterns cannot hold a newline"
+    shown = _display_path(exclude_file, project_dir)
+    try:
+        _append_pattern(exclude_file, _anchored_pattern(prefix + relative_path))
+    except OSError as error:
+        return f"could not add it to {shown}: {error.strerror or error}"
+    try:
+        if not _is_ignored(project_dir, relative_path):
+            return f"added to {shown}, but git still does not ignore it (a '!' rule?)"
+    except (_GitFailed, OSError):
+        pass
+    return f"added to {shown}"
+
+
+def _git(project_dir: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", *args],
+        cwd=project_dir,
+        capture_output=True,
+        text=True,
+        timeout=_GIT_TIMEOUT_SECONDS,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise _GitFailed(done.stderr.strip() or f"git {args[0]} failed")
+    return done.stdout
+
+
+def _is_ignored(project_dir: Path, relative_path: str) -> bool:
+    done = subprocess.run(
+        ["git", "check-ignore", "-q", "--", relative_path],
+        cwd=project_dir,
+        capture_output=True,
+        text=True,
+        timeout=_GIT_TIMEOUT_SECONDS,
+        check=False,
+    )
+    if done.returncode not in (0, 1):
+        raise _GitFailed(done.stderr.strip() or "git check-ignore failed")
+    return done.returncode == 0
+
+
+def _is_tracked(project_dir: Path, relative_path: str) -> bool:
+    try:
+        _git(project_dir, "ls-files", "--error-unmatch", "--", relative_path)
+    except _GitFailed:
+        return False
+    return True
+
+
+def _exclude_file(project_dir: Path) -> Path:
+    # --git-path follows worktrees and submodules (and core.excludesFile is not ours to edit).
+    reported = Path(_git(project_dir, "rev-parse", "--git-path", "info/exclude").rstrip("\n"))
+    return Path(os.path.normpath(project_dir / reported))
+
+
+def _anchored_pattern(repo_relative_path: str) -> str:
+    escaped = _GITIGNORE_SPECIAL.sub(r"\\\g<0>", repo_relative_path)
+    if escaped.endswith(" "):
+        escaped = escaped[:-1] + "\\ "
+    return "/" + escaped
+
+
+def _append_pattern(exclude_file: Path, pattern: str) -> None:
+    # Appending (rather than rewriting) can never lose what the file already holds.
+    exclude_file.parent.mkdir(parents=True, exist_ok=True)
+    with exclude_file.open("ab+") as handle:
+        handle.seek(0, os.SEEK_END)
+        needs_newline = False
+        if handle.tell():
+            handle.seek(-1, os.SEEK_END)
+            needs_newline = handle.read(1) != b"\n"
+        lines = f"{EXCLUDE_COMMENT}\n{pattern}\n".encode()
+        handle.write((b"\n" if needs_newline else b"") + lines)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _display_path(path: Path, project_dir: Path) -> str:
+    return os.path.relpath(path, project_dir) if path.is_relative_to(project_dir) else str(path)

@@ -1,0 +1,63 @@
+"""One lock per project, held while hookman changes hookman.toml, settings.local.json and the
+manifest, so these three change together as one transaction.
+
+The lock file lives in hookman's per-project state dir, never inside the user's project (it
+would show up in `git status` and could be committed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import filelock
+
+from hookman import paths
+from hookman.errors import HookmanError
+
+LOCK_FILE_NAME = "project.lock"
+
+
+def project_lock_path(project_dir: Path) -> Path:
+    return paths.project_state_dir(project_dir) / LOCK_FILE_NAME
+
+
+@contextmanager
+def project_lock(project_dir: Path, *, timeout: float = 30.0) -> Iterator[None]:
+    """Hold the project's lock for the `with` block.
+
+    Waits up to `timeout` seconds for another hookman to finish; after that raises
+    HookmanError rather than waiting forever. Re-entrant within one thread; other threads and
+    processes wait.
+    """
+    lock_path = project_lock_path(project_dir)
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot create its state directory {str(lock_path.parent)!r}: "
+            f"{error.strerror or error}.",
+            "check the permissions of that directory, or set HOOKMAN_HOME to a writable one.",
+        ) from error
+    # One instance per lock path in this process, so a nested project_lock (a command calling
+    # another that also locks) counts up instead of deadlocking on its own flock.
+    lock = filelock.FileLock(lock_path, is_singleton=True)
+    try:
+        lock.acquire(timeout=timeout)
+    except filelock.Timeout as error:
+        raise HookmanError(
+            f"another hookman is changing this project ({project_dir}) and did not finish "
+            f"within {timeout:g} seconds.",
+            "wait for the other hookman command to end and try again; if none is running, "
+            f"delete {str(lock_path)!r}.",
+        ) from error
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot take its lock file {str(lock_path)!r}: {error.strerror or error}.",
+            "check the permissions of hookman's state directory, or set HOOKMAN_HOME.",
+        ) from error
+    try:
+        yield
+    finally:
+        lock.release()

@@ -1,0 +1,356 @@
+"""hookman's entries in settings.local.json: the command string, the matcher, and the edit that
+makes `settings["hooks"]` hold exactly hookman's entries while leaving everything else alone.
+
+hookman recognises its handlers from the command string alone (Claude Code drops unknown keys
+when it rewrites the file): a command is hookman's when its words hold `-m hookman run` or a
+program named `hookman` followed by `run`. The word after `run` is the Claude Code event.
+An async (observe-only) entry carries `--async` after the event, which also keeps its command
+distinct from the event's blocking entry: Claude Code runs identical commands only once.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hookman.errors import HookmanError
+
+HOOKMAN_MARK = "-m hookman run"
+ASYNC_FLAG = "--async"
+MANIFEST_OPTION = "--manifest"
+NO_SAFE_PATH_SINCE = (3, 11)
+
+_EXACT_NAME = re.compile(r"[A-Za-z0-9_]+")
+_JS_REGEX_SYNTAX = re.compile(r"[\\^$.*+?()\[\]{}|/]")
+_INTERPRETER_NAME_VERSION = re.compile(r"python(\d+)\.(\d+)")
+_ALL_TOOLS = "*"
+
+
+@dataclass(frozen=True)
+class HookmanEntry:
+    """One hookman handler to write under `hooks.<event>`, in its own matcher group."""
+
+    event: str
+    matcher: str | None
+    command: str
+    timeout: int | float | None
+    is_async: bool = False
+
+    def handler(self) -> dict[str, Any]:
+        """The handler object as written into the matcher group's `hooks` array."""
+        handler: dict[str, Any] = {"type": "command", "command": self.command}
+        if self.timeout is not None:
+            handler["timeout"] = self.timeout
+        if self.is_async:
+            handler["async"] = True
+        return handler
+
+    def group(self) -> dict[str, Any]:
+        group: dict[str, Any] = {} if self.matcher is None else {"matcher": self.matcher}
+        group["hooks"] = [self.handler()]
+        return group
+
+
+def build_command(
+    event: str, manifest_path: Path, *, python: str | None = None, run_async: bool = False
+) -> str:
+    """The shell command Claude Code runs for `event`: the runner under an absolute
+    interpreter path, every word quoted for POSIX shells."""
+    interpreter = python if python is not None else sys.executable
+    words = [interpreter]
+    if _supports_safe_path_flag(interpreter):
+        words.append("-P")
+    words += ["-m", "hookman", "run", event]
+    if run_async:
+        words.append(ASYNC_FLAG)
+    words += [MANIFEST_OPTION, str(manifest_path)]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def is_hookman_command(command: str) -> bool:
+    return _run_word_index(_command_words(command)) is not None
+
+
+def hookman_command_event(command: str) -> str | None:
+    """The Claude Code event a hookman command runs for; None for a foreign command."""
+    words = _command_words(command)
+    run_index = _run_word_index(words)
+    if run_index is None or run_index + 1 >= len(words):
+        return None
+    event = words[run_index + 1]
+    return None if event.startswith("-") else event
+
+
+def hookman_command_is_async(command: str) -> bool:
+    words = _command_words(command)
+    run_index = _run_word_index(words)
+    return run_index is not None and ASYNC_FLAG in words[run_index + 1 :]
+
+
+def exact_matcher(tool_names: Iterable[str]) -> str | None:
+    """The narrowest matcher for exactly these tools, or None (no matcher) for all tools.
+
+    No names, or `*` among them, means every tool. Plain names use Claude Code's exact-list
+    syntax (`Bash|Edit`). Any other character makes some client versions read the matcher as
+    an unanchored regex, so those lists become an anchored, escaped regex (`^(?:a\\.b|c)$`).
+    """
+    names = list(dict.fromkeys(tool_names))
+    if not names or _ALL_TOOLS in names:
+        return None
+    if "" in names:
+        raise ValueError("a tool name cannot be empty")
+    if all(_EXACT_NAME.fullmatch(name) for name in names):
+        return "|".join(names)
+    alternatives = "|".join(_JS_REGEX_SYNTAX.sub(r"\\\g<0>", name) for name in names)
+    return f"^(?:{alternatives})$"
+
+
+def apply_hookman_entries(settings: dict[str, Any], entries: Sequence[HookmanEntry]) -> None:
+    """Make hookman's handlers in `settings["hooks"]` exactly `entries`, in place.
+
+    An existing hookman group for an entry is updated where it stands; a missing one is
+    appended to its event's array; stale hookman handlers are removed, and the groups, event
+    arrays and `hooks` object they leave empty go with them. Foreign content is untouched.
+    A shape hookman cannot read (e.g. `hooks` not an object) raises HookmanError and
+    changes nothing.
+    """
+    wanted = _entries_by_key(entries)
+    if "hooks" not in settings:
+        if not wanted:
+            return
+        settings["hooks"] = {}
+    hooks = settings["hooks"]
+    _check_shape(hooks)
+    had_events = bool(hooks)
+    placed = _update_existing(hooks, wanted)
+    for key, entry in wanted.items():
+        if key not in placed:
+            hooks.setdefault(entry.event, []).append(entry.group())
+    if had_events and not hooks:
+        del settings["hooks"]
+
+
+def find_hookman_entries(settings: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every hookman handler in the settings, as (event, handler) in file order.
+
+    Each handler dict is a copy of the handler's keys with the matcher group's `matcher`
+    added (absent when the group has none). Malformed parts are skipped, never raised on.
+    """
+    found: list[tuple[str, dict[str, Any]]] = []
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return found
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for group in groups:
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            for handler in group["hooks"]:
+                if _is_hookman_handler(handler):
+                    described = dict(handler)
+                    if "matcher" in group:
+                        described["matcher"] = group["matcher"]
+                    found.append((event, described))
+    return found
+
+
+_EntryKey = tuple[str, bool]
+
+
+def _entries_by_key(entries: Sequence[HookmanEntry]) -> dict[_EntryKey, HookmanEntry]:
+    by_key: dict[_EntryKey, HookmanEntry] = {}
+    for entry in entries:
+        key = (entry.event, entry.is_async)
+        if key in by_key:
+            kind = "async" if entry.is_async else "blocking"
+            raise ValueError(f"two {kind} hookman entries for {entry.event}")
+        by_key[key] = entry
+    return by_key
+
+
+def _update_existing(
+    hooks: dict[str, Any], wanted: dict[_EntryKey, HookmanEntry]
+) -> set[_EntryKey]:
+    placed: set[_EntryKey] = set()
+    for event in list(hooks):
+        groups = hooks[event]
+        emptied_groups: list[int] = []
+        for group_index, group in enumerate(list(groups)):
+            handlers = group.get("hooks")
+            if not isinstance(handlers, list):
+                continue
+            had_handlers = bool(handlers)
+            kept = _update_group(event, group, handlers, wanted, placed, groups)
+            if had_handlers and not kept:
+                emptied_groups.append(group_index)
+        for group_index in reversed(emptied_groups):
+            del groups[group_index]
+        if emptied_groups and not groups:
+            del hooks[event]
+    return placed
+
+
+def _update_group(
+    event: str,
+    group: dict[str, Any],
+    handlers: list[Any],
+    wanted: dict[_EntryKey, HookmanEntry],
+    placed: set[_EntryKey],
+    groups: list[Any],
+) -> list[Any]:
+    """Update or drop the hookman handlers of one group; returns the handlers it keeps."""
+    owned = all(_is_hookman_handler(handler) for handler in handlers)
+    kept: list[Any] = []
+    for handler in handlers:
+        if not _is_hookman_handler(handler):
+            kept.append(handler)
+            continue
+        key = (event, hookman_command_is_async(handler["command"]))
+        entry = wanted.get(key)
+        if entry is None or key in placed:
+            continue
+        placed.add(key)
+        if owned and len(handlers) == 1:
+            _set_matcher(group, entry.matcher)
+            _update_handler(handler, entry)
+            kept.append(handler)
+        elif group.get("matcher") == entry.matcher:
+            _update_handler(handler, entry)
+            kept.append(handler)
+        else:
+            # Changing a shared group's matcher would change when its other handlers run.
+            groups.append(entry.group())
+    handlers[:] = kept
+    return kept
+
+
+def _set_matcher(group: dict[str, Any], matcher: str | None) -> None:
+    if matcher is None:
+        group.pop("matcher", None)
+    else:
+        group["matcher"] = matcher
+
+
+def _update_handler(handler: dict[str, Any], entry: HookmanEntry) -> None:
+    wanted = entry.handler()
+    for key in ("type", "command", "timeout", "async"):
+        if key in wanted:
+            handler[key] = wanted[key]
+        else:
+            handler.pop(key, None)
+
+
+def _is_hookman_handler(handler: Any) -> bool:
+    return (
+        isinstance(handler, dict)
+        and isinstance(handler.get("command"), str)
+        and is_hookman_command(handler["command"])
+    )
+
+
+def _check_shape(hooks: Any) -> None:
+    """Raise unless `hooks` has the shape hookman walks: object -> arrays -> objects."""
+    if not isinstance(hooks, dict):
+        _malformed("hooks", "an object", hooks)
+    for event, groups in hooks.items():
+        event_path = f"hooks{_key_path(event)}"
+        if not isinstance(groups, list):
+            _malformed(event_path, "an array", groups)
+        for index, group in enumerate(groups):
+            group_path = f"{event_path}[{index}]"
+            if not isinstance(group, dict):
+                _malformed(group_path, "an object", group)
+            if "hooks" in group and not isinstance(group["hooks"], list):
+                _malformed(f"{group_path}.hooks", "an array", group["hooks"])
+
+
+def _key_path(key: str) -> str:
+    return f".{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f"[{_quoted(key)}]"
+
+
+def _quoted(key: str) -> str:
+    return json.dumps(key, ensure_ascii=False)
+
+
+def _malformed(json_path: str, expected: str, found: Any) -> None:
+    raise HookmanError(
+        f"settings.local.json has {_kind(found)} at {json_path} where Claude Code expects "
+        f"{expected}, so hookman will not edit it.",
+        "fix that part of .claude/settings.local.json by hand (or remove it), then run the "
+        "command again.",
+    )
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+def _command_words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def _run_word_index(words: list[str]) -> int | None:
+    for index, word in enumerate(words):
+        if word != "run" or index == 0:
+            continue
+        if index >= 2 and words[index - 2 : index] == ["-m", "hookman"]:
+            return index
+        program = words[index - 1].replace("\\", "/").rsplit("/", 1)[-1]
+        if program in ("hookman", "hookman.exe"):
+            return index
+    return None
+
+
+def _supports_safe_path_flag(interpreter: str) -> bool:
+    return _interpreter_version(interpreter) >= NO_SAFE_PATH_SINCE
+
+
+@functools.lru_cache(maxsize=16)
+def _interpreter_version(interpreter: str) -> tuple[int, int]:
+    """The interpreter's (major, minor), or (0, 0) when it cannot be learned cheaply."""
+    if _same_file(interpreter, sys.executable):
+        return sys.version_info[:2]
+    named = _INTERPRETER_NAME_VERSION.fullmatch(Path(interpreter).name)
+    if named:
+        return (int(named.group(1)), int(named.group(2)))
+    try:
+        done = subprocess.run(
+            [interpreter, "-I", "-S", "-c", "import sys; print(*sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+        major, minor = (int(part) for part in done.stdout.split())
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return (0, 0)
+    return (major, minor) if done.returncode == 0 else (0, 0)
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return Path(first).samefile(second)
+    except OSError:
+        return False
