@@ -1,0 +1,137 @@
+"""`hookman install [HOOK ...]`: add hooks to hookman.toml and write settings.local.json.
+
+HOOK is a path to a `.py` factory (named after its stem unless --name), or a name known to
+hookman.toml, the user registry or the bundled templates. Installing a listed hook again
+re-learns what it subscribes to. No HOOK: rewrite settings from hookman.toml as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.markup import escape
+
+from hookman.cli.output import console, print_json
+from hookman.client_version import resolve_target
+from hookman.errors import HookmanError
+from hookman.hook_sources import HookChoice, choose_hook
+from hookman.project import find_project_dir
+from hookman.project_config import HookSpec, load_project_config
+from hookman.project_lock import project_lock
+from hookman.project_sync import SyncResult, sync_project
+from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
+
+
+def install(
+    hooks: Sequence[str],
+    *,
+    name: str | None = None,
+    allow_unknown_event: bool = False,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    dry_run: bool = False,
+    json_output: bool = False,
+) -> int:
+    """Install `hooks` into the project and write its settings. Returns the exit code.
+
+    `--json` prints one object:
+    {"project": str, "claude_version": str | null,
+     "claude_version_source": "flag" | "hookman.toml" | "claude --version" | "unknown",
+     "hooks": [{"name", "source": {"kind", "value"}, "enabled", "events", "tools",
+                "timeout", "claude_events"}],            # every listed hook, dispatch order
+     "written": {event: {"matcher": str | null, "timeout": number}},
+     "held_back": {event: {"since": str}},
+     "settings_changed": bool, "dry_run": bool,
+     "diff": str,                 # unified diff of settings.local.json ("" when unchanged)
+     "config_diff": str,          # unified diff of hookman.toml
+     "git": str | null,           # what was done to keep settings.local.json out of git
+     "warnings": [str],
+     "installed": [str]}          # the names given on this command line
+    """
+    if name is not None and len(hooks) != 1:
+        raise HookmanError(
+            f"--name names exactly one hook, but {len(hooks)} were given.",
+            "install the hooks one at a time when you rename them.",
+            exit_code=2,
+        )
+    project_dir = find_project_dir(project)
+    preview = load_project_config(project_dir)
+    target = resolve_target(claude_version, preview.claude_version)
+    learned = _learn_all(hooks, name, project_dir, allow_unknown_event)
+    with project_lock(project_dir):
+        config = load_project_config(project_dir)
+        for choice, subscriptions in learned:
+            _check_still_same_source(choice, config.find(choice.name))
+            config.put_hook(choice.name, choice.source, subscriptions.events, subscriptions.tools)
+        result = sync_project(project_dir, config, target, dry_run=dry_run)
+    installed = [choice.name for choice, _ in learned]
+    if json_output:
+        print_json({**result.to_json(), "installed": installed})
+    else:
+        print_sync_report(result, verb="installed", names=installed)
+    return 0
+
+
+def _learn_all(
+    arguments: Sequence[str], name: str | None, project_dir: Path, allow_unknown_event: bool
+) -> list[tuple[HookChoice, Subscriptions]]:
+    config = load_project_config(project_dir)
+    learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
+    for argument in arguments:
+        choice = choose_hook(argument, name_override=name, project_dir=project_dir, config=config)
+        if choice.name in learned:
+            continue
+        if not choice.module_path.is_file():
+            raise HookmanError(
+                f"the module of the hook {choice.name!r} ({choice.module_path}) does not exist.",
+                "check the path, or fix the registry entry with `hookman registry add`.",
+            )
+        subscriptions = learn_subscriptions(choice.name, choice.module_path, project_dir)
+        check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
+        learned[choice.name] = (choice, subscriptions)
+    return list(learned.values())
+
+
+def _check_still_same_source(choice: HookChoice, listed: HookSpec | None) -> None:
+    # Another hookman may have listed the same name while this one was learning.
+    if listed is not None and listed.source != choice.source:
+        raise HookmanError(
+            f"hookman.toml already has a hook named {choice.name!r} "
+            f"(from {listed.source.describe()}).",
+            "pick another name with --name, or `hookman remove` the old one first.",
+        )
+
+
+def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) -> None:
+    """The human-readable summary shared by install and remove."""
+    out = console()
+    if result.dry_run:
+        out.print("[bold]dry run:[/] nothing was written.")
+        for diff in (result.config_diff, result.settings_change.diff()):
+            if diff:
+                out.print(diff, end="", markup=False, highlight=False)
+    for name in names:
+        out.print(f"{'would be ' if result.dry_run else ''}{verb} [bold]{escape(name)}[/]")
+    version = "unknown" if result.target.version is None else str(result.target.version)
+    out.print(f"Claude Code target: {escape(version)} (from {escape(result.target.source)})")
+    if result.plan.entries:
+        for event, entry in result.plan.entries.items():
+            matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
+            out.print(f"  {escape(event)}{matcher} [dim]timeout[/] {entry.timeout}s")
+    else:
+        out.print("  no hookman entries (no enabled hook needs a Claude Code event)")
+    for sentence in result.held_back_sentences():
+        out.print(f"[yellow]{escape(sentence)}[/]")
+    if result.target.version is None and result.plan.held_back:
+        out.print(
+            "  [dim]pass --claude-version V or set claude_version in hookman.toml to write "
+            "newer events[/]"
+        )
+    settings_state = "changed" if result.settings_change.changed else "unchanged"
+    if not result.dry_run:
+        out.print(f".claude/settings.local.json {settings_state}")
+    if result.git:
+        out.print(f"git: .claude/settings.local.json {escape(result.git)}")
+    for warning in result.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")

@@ -1,0 +1,159 @@
+"""`hookman list`: the project's hooks in dispatch order, with what Claude Code gets for each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from hookman import paths
+from hookman.bridge.firing_log import read_records
+from hookman.cli.output import console, print_json
+from hookman.client_version import resolve_target
+from hookman.hook_sources import shadowed_sources
+from hookman.install_plan import InstallPlan, plan_install
+from hookman.project import find_project_dir
+from hookman.project_config import HookSpec, load_project_config
+from hookman.project_sync import claude_events_of
+
+
+def list_hooks(
+    *, project: Path | None = None, claude_version: str | None = None, json_output: bool = False
+) -> int:
+    """Show the project's hooks. Returns the exit code.
+
+    `--json` prints:
+    {"project": str, "claude_version": str | null, "claude_version_source": str,
+     "hooks": [{"order": int (1 = runs first), "name", "source": {"kind", "value"},
+                "enabled": bool, "events": [str], "tools": {event: [str]},
+                "timeout": number | null,
+                "claude_events": {event: {"status": "written" | "held_back" | "disabled",
+                                          "matcher": str | null, "since": str | null}},
+                "last_fired": str | null,      # time of the last firing-log line naming it
+                "shadows": ["registry" | "template"]}],   # same name there, losing to this
+     "held_back": {event: {"since": str}}}
+    """
+    project_dir = find_project_dir(project)
+    config = load_project_config(project_dir)
+    target = resolve_target(claude_version, config.claude_version)
+    plan = plan_install(config.hooks, target.version)
+    last_fired = _last_fired(project_dir)
+    rows = [
+        _hook_row(order, hook, plan, last_fired.get(hook.name))
+        for order, hook in enumerate(config.hooks, start=1)
+    ]
+    version = None if target.version is None else str(target.version)
+    if json_output:
+        print_json(
+            {
+                "project": str(project_dir),
+                "claude_version": version,
+                "claude_version_source": target.source,
+                "hooks": rows,
+                "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
+            }
+        )
+        return 0
+    _print_rows(project_dir, version or "unknown", target.source, rows)
+    return 0
+
+
+def _hook_row(
+    order: int, hook: HookSpec, plan: InstallPlan, last_fired: str | None
+) -> dict[str, Any]:
+    claude_events: dict[str, dict[str, Any]] = {}
+    for event in claude_events_of(hook):
+        if not hook.enabled:
+            claude_events[event] = {"status": "disabled", "matcher": None, "since": None}
+        elif event in plan.held_back:
+            claude_events[event] = {
+                "status": "held_back",
+                "matcher": None,
+                "since": plan.held_back[event],
+            }
+        elif event in plan.entries:
+            matcher = plan.entries[event].matcher
+            claude_events[event] = {"status": "written", "matcher": matcher, "since": None}
+    return {
+        "order": order,
+        "name": hook.name,
+        "source": {"kind": hook.source.kind, "value": hook.source.value},
+        "enabled": hook.enabled,
+        "events": list(hook.events),
+        "tools": {event: list(names) for event, names in hook.tools.items()},
+        "timeout": hook.timeout,
+        "claude_events": claude_events,
+        "last_fired": last_fired,
+        "shadows": shadowed_sources(hook),
+    }
+
+
+def _last_fired(project_dir: Path) -> dict[str, str]:
+    """Hook name -> time of the last firing-log record for this project that ran it."""
+    fired: dict[str, str] = {}
+    for record in read_records(str(paths.firing_log_path())):
+        if record.get("project") != str(project_dir):
+            continue
+        hooks = record.get("hooks")
+        if not isinstance(hooks, list):
+            continue
+        for name in hooks:
+            if isinstance(name, str):
+                fired[name] = str(record.get("time"))
+    return fired
+
+
+def _print_rows(project_dir: Path, version: str, source: str, rows: list[dict[str, Any]]) -> None:
+    out = console()
+    out.print(
+        f"project {escape(str(project_dir))}, "
+        f"Claude Code target {escape(version)} (from {escape(source)})"
+    )
+    if not rows:
+        out.print("no hooks yet: `hookman install PATH.py` adds one.")
+        return
+    if out.is_terminal:
+        table = Table()
+        for header in ("#", "hook", "source", "enabled", "events", "Claude Code", "last fired"):
+            table.add_column(header, overflow="fold")
+        for row in rows:
+            table.add_row(*(escape(cell) for cell in _cells(row, separator="\n")))
+        out.print(table)
+        return
+    for row in rows:
+        order, name, source_text, enabled, events, claude, fired = _cells(row)
+        out.print(
+            f"{order}. {name}  [{source_text}]  {enabled}  events: {events}  "
+            f"claude: {claude}  last fired: {fired}",
+            markup=False,
+            highlight=False,
+        )
+
+
+def _cells(row: dict[str, Any], separator: str = ", ") -> tuple[str, ...]:
+    source = row["source"]
+    source_text = source["value"]
+    if source["kind"] != "path":
+        source_text = f"{source['kind']} {source_text}"
+    if row["shadows"]:
+        source_text += f" (shadows {', '.join(row['shadows'])})"
+    return (
+        str(row["order"]),
+        row["name"],
+        source_text,
+        "enabled" if row["enabled"] else "disabled",
+        separator.join(row["events"]) or "-",
+        separator.join(_claude_cell(event, facts) for event, facts in row["claude_events"].items())
+        or "-",
+        row["last_fired"] or "never",
+    )
+
+
+def _claude_cell(event: str, facts: dict[str, Any]) -> str:
+    if facts["status"] == "held_back":
+        return f"{event} (held back: needs >= {facts['since']})"
+    if facts["status"] == "disabled":
+        return f"{event} (disabled)"
+    return f"{event}[{facts['matcher']}]" if facts["matcher"] else event

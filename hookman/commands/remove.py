@@ -1,0 +1,63 @@
+"""`hookman remove HOOK ...`: take hooks out of hookman.toml and rewrite settings.
+
+Removing the last hook leaves no hookman entry in settings.local.json.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from pathlib import Path
+
+from hookman.cli.output import print_json
+from hookman.client_version import resolve_target
+from hookman.commands.install import print_sync_report
+from hookman.errors import HookmanError
+from hookman.project import find_project_dir
+from hookman.project_config import ProjectConfig, load_project_config
+from hookman.project_lock import project_lock
+from hookman.project_sync import sync_project
+
+
+def remove(
+    hooks: Sequence[str],
+    *,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    dry_run: bool = False,
+    json_output: bool = False,
+) -> int:
+    """Remove `hooks` (names in hookman.toml) and rewrite the settings. Returns the exit code.
+
+    `--json` prints the same object as `install --json`, with "removed": [names] in place of
+    "installed"; "hooks" lists the hooks that remain.
+    """
+    if not hooks:
+        raise HookmanError("name at least one hook to remove.", "see `hookman list`.", exit_code=2)
+    project_dir = find_project_dir(project)
+    preview = load_project_config(project_dir)
+    target = resolve_target(claude_version, preview.claude_version)
+    names = list(dict.fromkeys(hooks))
+    with project_lock(project_dir):
+        config = load_project_config(project_dir)
+        for name in names:
+            _remove_listed(config, name)
+        result = sync_project(project_dir, config, target, dry_run=dry_run)
+    if json_output:
+        print_json({**result.to_json(), "removed": names})
+    else:
+        print_sync_report(result, verb="removed", names=names)
+    return 0
+
+
+def _remove_listed(config: ProjectConfig, name: str) -> None:
+    try:
+        config.remove_hook(name)
+    except KeyError:
+        listed = [hook.name for hook in config.hooks]
+        close = difflib.get_close_matches(name, listed, n=1)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        raise HookmanError(
+            f"the project has no hook named {name!r}.",
+            f"{guess}`hookman list` shows the project's hooks.",
+        ) from None

@@ -1,0 +1,185 @@
+"""Which module a hook name or install argument means.
+
+Resolution order for a name (PRODUCT.md §3): the project's hookman.toml, then the user
+registry, then the bundled templates; the first wins and later ones are shadowed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import hookman
+from hookman.errors import HookmanError
+from hookman.project_config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
+from hookman.registry import registry_entries
+
+TEMPLATE_MODULE_NAMES = ("hook.py", "__init__.py")
+
+
+@dataclass(frozen=True)
+class HookChoice:
+    """What one `hookman install` argument names."""
+
+    name: str
+    source: HookSource
+    module_path: Path
+    already_listed: bool
+
+
+def templates_dir() -> Path | None:
+    """Bundled templates: `hookman/templates` in a wheel, `templates/` in a source checkout."""
+    package_dir = Path(hookman.__file__).resolve().parent
+    for candidate in (package_dir / "templates", package_dir.parent / "templates"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def bundled_templates() -> dict[str, Path]:
+    """Template name -> module: `templates/NAME.py`, or `templates/NAME/` holding hook.py."""
+    directory = templates_dir()
+    if directory is None:
+        return {}
+    found: dict[str, Path] = {}
+    for entry in sorted(directory.iterdir()):
+        if entry.name.startswith(("_", ".", "test_")):
+            continue
+        if entry.is_file() and entry.suffix == ".py":
+            found[entry.stem] = entry
+        elif entry.is_dir():
+            module = next(
+                (entry / name for name in TEMPLATE_MODULE_NAMES if (entry / name).is_file()), None
+            )
+            if module is not None:
+                found[entry.name] = module
+    return found
+
+
+def looks_like_path(argument: str) -> bool:
+    return argument.endswith(".py") or "/" in argument or os.sep in argument
+
+
+def choose_hook(
+    argument: str, *, name_override: str | None, project_dir: Path, config: ProjectConfig
+) -> HookChoice:
+    """Resolve one install argument: a path to a `.py` factory, or a known hook name."""
+    if looks_like_path(argument):
+        return _choose_path(argument, name_override, project_dir, config)
+    listed = config.find(argument)
+    if listed is not None:
+        if name_override is not None and name_override != argument:
+            raise HookmanError(
+                f"the hook {argument!r} is already in hookman.toml; --name only names new hooks.",
+                f"drop --name to refresh {argument!r}, or install the module's path with --name.",
+                exit_code=2,
+            )
+        return HookChoice(
+            argument, listed.source, module_path(listed, project_dir), already_listed=True
+        )
+    name = _checked_name(name_override or argument)
+    registry = registry_entries()
+    if argument in registry:
+        return _new_choice(name, HookSource("registry", argument), registry[argument], config)
+    templates = bundled_templates()
+    if argument in templates:
+        return _new_choice(name, HookSource("template", argument), templates[argument], config)
+    known = sorted({*(hook.name for hook in config.hooks), *registry, *templates})
+    close = difflib.get_close_matches(argument, known, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise HookmanError(
+        f"no hook named {argument!r} in hookman.toml, the user registry or the templates.",
+        hint + "give a path to a .py hook factory, or `hookman registry add PATH` first.",
+    )
+
+
+def module_path(hook: HookSpec, project_dir: Path) -> Path:
+    """The absolute module path of a listed hook (its file may not exist)."""
+    source = hook.source
+    if source.kind == "path":
+        return Path(os.path.normpath(project_dir / source.value))
+    if source.kind == "registry":
+        registry = registry_entries()
+        if source.value not in registry:
+            raise HookmanError(
+                f"the hook {hook.name!r} comes from the registry entry {source.value!r}, "
+                "which is not in your user registry.",
+                f"add it with `hookman registry add PATH --name {source.value}`, or take the "
+                f"hook out with `hookman remove {hook.name}`.",
+            )
+        return registry[source.value]
+    templates = bundled_templates()
+    if source.value not in templates:
+        raise HookmanError(
+            f"the hook {hook.name!r} uses the template {source.value!r}, which this hookman "
+            "does not ship.",
+            f"see `hookman new --list`, or take the hook out with `hookman remove {hook.name}`.",
+        )
+    return templates[source.value]
+
+
+def shadowed_sources(hook: HookSpec) -> list[str]:
+    """Lower-priority places that also define `hook.name` and lose to this hook."""
+    shadowed: list[str] = []
+    if hook.name in registry_entries() and hook.source != HookSource("registry", hook.name):
+        shadowed.append("registry")
+    if hook.name in bundled_templates() and hook.source != HookSource("template", hook.name):
+        shadowed.append("template")
+    return shadowed
+
+
+def _choose_path(
+    argument: str, name_override: str | None, project_dir: Path, config: ProjectConfig
+) -> HookChoice:
+    given = Path(argument).expanduser()
+    if not given.is_file():
+        raise HookmanError(
+            f"{argument!r} is not a file.",
+            "give the path to a .py module that defines `def hook(pi): ...`.",
+        )
+    absolute = Path(os.path.abspath(given))
+    relative = _relative_to(absolute, project_dir)
+    if relative is None:
+        raise HookmanError(
+            f"{argument!r} is outside the project {project_dir}, and hookman.toml holds only "
+            "project-relative paths.",
+            f"register it once with `hookman registry add {argument}`, then "
+            "`hookman install NAME`.",
+        )
+    name = _checked_name(name_override or absolute.stem)
+    source = HookSource("path", relative.as_posix())
+    listed = config.find(name)
+    if listed is not None and listed.source == source:
+        return HookChoice(name, source, absolute, already_listed=True)
+    return _new_choice(name, source, absolute, config)
+
+
+def _new_choice(name: str, source: HookSource, path: Path, config: ProjectConfig) -> HookChoice:
+    listed = config.find(name)
+    if listed is not None:
+        raise HookmanError(
+            f"hookman.toml already has a hook named {name!r} (from {listed.source.describe()}).",
+            "pick another name with --name, or `hookman remove` the old one first.",
+        )
+    return HookChoice(name, source, path, already_listed=False)
+
+
+def _relative_to(path: Path, directory: Path) -> Path | None:
+    for candidate, base in ((path, directory), (path.resolve(), directory.resolve())):
+        try:
+            return candidate.relative_to(base)
+        except ValueError:
+            continue
+    return None
+
+
+def _checked_name(name: str) -> str:
+    if not is_valid_hook_name(name):
+        raise HookmanError(
+            f"{name!r} cannot be a hook name: use letters, digits, '_', '.' or '-'.",
+            "choose one with --name.",
+            exit_code=2,
+        )
+    return name

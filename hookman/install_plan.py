@@ -1,0 +1,151 @@
+"""From the project's enabled hooks and the target client version to the hookman entries
+settings.local.json needs, and the events held back because that client does not know them.
+
+Pure: no I/O. Rules (PRODUCT.md §2, CLAUDE_CODE_HOOKS.md §5):
+- one entry per Claude Code event some enabled hook needs and the client may receive;
+- a tool event's matcher names exactly the tools asked for, none when a hook wants all;
+- timeout 30 s per event, raised to the largest hook `timeout` on it; SessionEnd always gets
+  an explicit one (5 s default, at most Claude Code's 60 s cap);
+- the runner's deadline stays below the timeout by max(1 s, 10 %);
+- when no written event can carry additionalContext, a UserPromptSubmit entry is added so
+  queued `send_message` texts still reach the model.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hookman import event_catalog
+from hookman.client_version import ClientVersion
+from hookman.project_config import HookSpec
+from hookman.settings_entries import exact_matcher
+
+DEFAULT_TIMEOUT_S = 30
+SESSION_END_EVENT = "SessionEnd"
+SESSION_END_DEFAULT_TIMEOUT_S = 5
+CONTEXT_FALLBACK_EVENT = "UserPromptSubmit"
+DEADLINE_MIN_MARGIN_S = 1.0
+DEADLINE_MARGIN_FRACTION = 0.1
+
+
+@dataclass(frozen=True)
+class PlannedEntry:
+    event: str
+    matcher: str | None
+    tools: tuple[str, ...] | None  # the tool names the matcher covers; None = all tools
+    timeout: int | float
+    deadline: float
+
+
+@dataclass(frozen=True)
+class InstallPlan:
+    entries: dict[str, PlannedEntry]  # catalog order
+    held_back: dict[str, str]  # event -> first client version that knows it
+    claude_events: dict[str, tuple[str, ...]]  # hook name -> Claude Code events serving it
+    inert_events: dict[str, tuple[str, ...]]  # hook name -> names no client knows
+    never_sent: tuple[str, ...]  # hooks whose events Claude Code never sends
+    context_fallback: bool  # the UserPromptSubmit entry exists only to deliver messages
+
+
+def plan_install(
+    hooks: Sequence[HookSpec],
+    version: ClientVersion | None,
+) -> InstallPlan:
+    """Plan the entries for the enabled hooks among `hooks` (in dispatch order)."""
+    enabled = [hook for hook in hooks if hook.enabled]
+    wanted_tools: dict[str, set[str] | None] = {}
+    timeouts: dict[str, list[float]] = {}
+    claude_events: dict[str, tuple[str, ...]] = {}
+    inert: dict[str, tuple[str, ...]] = {}
+    never_sent: list[str] = []
+    for hook in enabled:
+        served: list[str] = []
+        for subscription in hook.events:
+            for event in event_catalog.claude_events_serving(subscription):
+                served.append(event)
+                _add_tools(wanted_tools, event, hook.tools.get(subscription))
+                if hook.timeout is not None:
+                    timeouts.setdefault(event, []).append(hook.timeout)
+        claude_events[hook.name] = tuple(dict.fromkeys(served))
+        unknown = tuple(e for e in hook.events if not event_catalog.is_known_event(e))
+        if unknown:
+            inert[hook.name] = unknown
+        if hook.events and not served and not unknown:
+            never_sent.append(hook.name)
+
+    entries: dict[str, PlannedEntry] = {}
+    held_back: dict[str, str] = {}
+    for event in event_catalog.claude_events():
+        if event not in wanted_tools:
+            continue
+        if not event_catalog.may_write(event, version):
+            held_back[event] = str(event_catalog.since(event))
+            continue
+        entries[event] = _entry(event, wanted_tools[event], timeouts.get(event, []))
+
+    context_fallback = bool(entries) and not any(
+        event_catalog.has_context_channel(event) for event in entries
+    )
+    if context_fallback and event_catalog.may_write(CONTEXT_FALLBACK_EVENT, version):
+        entries[CONTEXT_FALLBACK_EVENT] = _entry(CONTEXT_FALLBACK_EVENT, None, [])
+        entries = _in_catalog_order(entries)
+    else:
+        context_fallback = False
+    return InstallPlan(
+        entries=entries,
+        held_back=held_back,
+        claude_events=claude_events,
+        inert_events=inert,
+        never_sent=tuple(never_sent),
+        context_fallback=context_fallback,
+    )
+
+
+def timeout_for(event: str, hook_timeouts: Sequence[float]) -> int | float:
+    """The Claude Code `timeout` (seconds) for the hookman entry of `event`."""
+    largest = max(hook_timeouts, default=0.0)
+    if event == SESSION_END_EVENT:
+        cap = event_catalog.session_end_budget_cap_s()
+        seconds = min(cap, max(SESSION_END_DEFAULT_TIMEOUT_S, largest))
+    else:
+        seconds = max(DEFAULT_TIMEOUT_S, largest)
+    return int(seconds) if float(seconds).is_integer() else float(seconds)
+
+
+def deadline_for(timeout: float) -> float:
+    """The runner's own deadline: below Claude Code's timeout by max(1 s, 10 %)."""
+    margin = max(DEADLINE_MIN_MARGIN_S, DEADLINE_MARGIN_FRACTION * timeout)
+    return math.floor(max(timeout - margin, 0.0) * 1000) / 1000  # ms, rounded down
+
+
+def _in_catalog_order(entries: dict[str, PlannedEntry]) -> dict[str, PlannedEntry]:
+    return {event: entries[event] for event in event_catalog.claude_events() if event in entries}
+
+
+def _add_tools(wanted: dict[str, set[str] | None], event: str, tools: Sequence[str] | None) -> None:
+    narrows = event_catalog.matcher_field(event) == event_catalog.TOOL_MATCHER_FIELD
+    if not narrows or tools is None:
+        wanted[event] = None
+        return
+    if event in wanted and wanted[event] is None:
+        return
+    wanted.setdefault(event, set()).update(tools)  # type: ignore[union-attr]
+
+
+def _entry(
+    event: str,
+    tools: set[str] | None,
+    hook_timeouts: Sequence[float],
+) -> PlannedEntry:
+    timeout = timeout_for(event, hook_timeouts)
+    names = tuple(sorted(tools)) if tools is not None else None
+    matcher = exact_matcher(names) if names else None
+    return PlannedEntry(
+        event=event,
+        matcher=matcher,
+        tools=names if matcher is not None else None,
+        timeout=timeout,
+        deadline=deadline_for(timeout),
+    )

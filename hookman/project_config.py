@@ -1,0 +1,330 @@
+"""`.claude/hookman.toml`: the project's hooks in dispatch order (format in ARCHITECTURE.md).
+
+Edited with tomlkit so the user's comments, key order and formatting survive; a key is only
+rewritten when its value changes, so an edit that changes nothing changes no byte. A file
+that does not parse or validate is refused with a clear error and never rewritten.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any, Literal
+
+import tomlkit
+import tomlkit.exceptions
+from tomlkit.items import AoT, Array, InlineTable, Table
+
+from hookman.atomic_file import write_text_if_changed
+from hookman.errors import HookmanError
+from hookman.project import config_path
+
+SourceKind = Literal["path", "registry", "template"]
+SOURCE_KINDS: tuple[SourceKind, ...] = ("path", "registry", "template")
+HOOK_KEYS = frozenset({"name", *SOURCE_KINDS, "enabled", "events", "tools", "timeout"})
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+NEW_FILE_HEADER = (
+    "# hookman: this project's Claude Code hooks, in dispatch order.\n"
+    "# `hookman install` / `hookman remove` edit this file and keep your comments and layout.\n"
+)
+_CONFIG_DISPLAY = ".claude/hookman.toml"
+_EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
+
+
+@dataclass(frozen=True)
+class HookSource:
+    """Where a hook's module comes from: a project-relative path, a registry or template name."""
+
+    kind: SourceKind
+    value: str
+
+    def describe(self) -> str:
+        return f"{self.kind} {self.value}" if self.kind != "path" else self.value
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One `[[hooks]]` table."""
+
+    name: str
+    source: HookSource
+    enabled: bool = True
+    events: tuple[str, ...] = ()
+    tools: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    timeout: int | float | None = None
+
+
+def is_valid_hook_name(name: str) -> bool:
+    return NAME_PATTERN.fullmatch(name) is not None
+
+
+def check_project_relative(path_text: str) -> str | None:
+    """Why `path_text` cannot be a hook path in hookman.toml, or None when it can."""
+    if path_text.startswith("~") or PurePosixPath(path_text).is_absolute():
+        return "is an absolute path"
+    if PureWindowsPath(path_text).is_absolute() or PureWindowsPath(path_text).drive:
+        return "is an absolute path"
+    if ".." in PurePosixPath(path_text.replace("\\", "/")).parts:
+        return "leaves the project directory"
+    return None
+
+
+class ProjectConfig:
+    """A parsed hookman.toml and the edits hookman makes to it."""
+
+    def __init__(self, path: Path, document: tomlkit.TOMLDocument, original_text: str | None):
+        self.path = path
+        self._document = document
+        self._original_text = original_text
+        self._hooks = _validate(document)
+
+    @property
+    def exists(self) -> bool:
+        return self._original_text is not None
+
+    @property
+    def claude_version(self) -> str | None:
+        value = self._document.get("claude_version")
+        return None if value is None else str(value)
+
+    @property
+    def hooks(self) -> list[HookSpec]:
+        return list(self._hooks)
+
+    def find(self, name: str) -> HookSpec | None:
+        return next((hook for hook in self._hooks if hook.name == name), None)
+
+    def original_text(self) -> str | None:
+        """The file's text as read (None when it did not exist)."""
+        return self._original_text
+
+    def text(self) -> str:
+        if not self.exists and not self._hooks:
+            return ""
+        return tomlkit.dumps(self._document)
+
+    def changed(self) -> bool:
+        return self.text() != (self._original_text or "")
+
+    def put_hook(
+        self,
+        name: str,
+        source: HookSource,
+        events: Sequence[str],
+        tools: Mapping[str, Sequence[str]],
+    ) -> None:
+        """Add a hook at the end of the dispatch order, or update the events and tools of
+        the hook with that name in place (its position and options are kept)."""
+        tables = self._hook_tables()
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        if index is None:
+            tables.append(_new_hook_table(name, source, events, tools, inline=_is_inline(tables)))
+        else:
+            table = tables[index]
+            _set_if_changed(table, "events", list(events))
+            if tools:
+                wanted = {event: list(names) for event, names in tools.items()}
+                _set_if_changed(table, "tools", wanted)
+            elif "tools" in table:
+                del table["tools"]
+        self._hooks = _validate(self._document)
+
+    def remove_hook(self, name: str) -> None:
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        if index is None:
+            raise KeyError(name)
+        tables = self._hook_tables()
+        del tables[index]
+        if not len(tables):
+            del self._document["hooks"]
+        self._hooks = _validate(self._document)
+
+    def _hook_tables(self) -> AoT | Array:
+        if "hooks" not in self._document:
+            if not self.exists and not self._document.body:
+                for line in NEW_FILE_HEADER.splitlines():
+                    self._document.add(tomlkit.comment(line.removeprefix("# ")))
+            self._document.append("hooks", tomlkit.aot())
+        return self._document["hooks"]  # type: ignore[return-value]
+
+
+def load_project_config(project_dir: Path) -> ProjectConfig:
+    """Read and validate `<project>/.claude/hookman.toml` (a missing file is an empty list)."""
+    path = config_path(project_dir)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ProjectConfig(path, tomlkit.document(), None)
+    except UnicodeDecodeError:
+        raise HookmanError(f"{_CONFIG_DISPLAY} is not UTF-8 text.", _EDIT_HINT) from None
+    except OSError as error:
+        raise HookmanError(
+            f"cannot read {_CONFIG_DISPLAY}: {error.strerror or error}.",
+            "check the file's permissions.",
+        ) from None
+    return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text)
+
+
+def parse_toml(text: str, display_name: str) -> tomlkit.TOMLDocument:
+    """Parse TOML for editing; a syntax error becomes a HookmanError with line and column."""
+    try:
+        return tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as error:
+        reason = str(error).split(" at line ")[0]
+        raise HookmanError(
+            f"{display_name} is not valid TOML: {reason} "
+            f"(line {error.line}, column {error.col + 1}).",
+            f"fix {display_name} by hand; hookman left it untouched.",
+        ) from None
+    except tomlkit.exceptions.TOMLKitError as error:
+        raise HookmanError(
+            f"{display_name} is not valid TOML: {error}.",
+            f"fix {display_name} by hand; hookman left it untouched.",
+        ) from None
+
+
+def save_project_config(config: ProjectConfig) -> bool:
+    """Write the file if its text changed; returns whether it was written."""
+    if not config.changed():
+        return False
+    config.path.parent.mkdir(parents=True, exist_ok=True)
+    return write_text_if_changed(config.path, config.text())
+
+
+def _new_hook_table(
+    name: str,
+    source: HookSource,
+    events: Sequence[str],
+    tools: Mapping[str, Sequence[str]],
+    *,
+    inline: bool,
+) -> Table | InlineTable:
+    table: Table | InlineTable = tomlkit.inline_table() if inline else tomlkit.table()
+    if isinstance(table, Table):
+        table.trivia.indent = "\n"  # one blank line between [[hooks]] tables
+    table["name"] = name
+    table[source.kind] = source.value
+    table["enabled"] = True
+    table["events"] = list(events)
+    if tools:
+        tools_table = tomlkit.inline_table()
+        for event, names in tools.items():
+            tools_table[event] = list(names)
+        table["tools"] = tools_table
+    return table
+
+
+def _is_inline(tables: AoT | Array) -> bool:
+    return isinstance(tables, Array)
+
+
+def _set_if_changed(table: Table | InlineTable, key: str, value: Any) -> None:
+    current = table.get(key)
+    if current is not None and _plain(current) == value:
+        return
+    if isinstance(value, dict):
+        inline = tomlkit.inline_table()
+        inline.update(value)
+        table[key] = inline
+    else:
+        table[key] = value
+
+
+def _plain(value: Any) -> Any:
+    return value.unwrap() if hasattr(value, "unwrap") else value
+
+
+def _validate(document: tomlkit.TOMLDocument) -> list[HookSpec]:
+    claude_version = document.get("claude_version")
+    if claude_version is not None and not isinstance(claude_version, str):
+        raise HookmanError(
+            f'`claude_version` in {_CONFIG_DISPLAY} must be a string such as "2.1.328".',
+            _EDIT_HINT,
+        )
+    raw_hooks = document.get("hooks")
+    if raw_hooks is None:
+        return []
+    if not isinstance(raw_hooks, list):
+        raise HookmanError(
+            f"`hooks` in {_CONFIG_DISPLAY} must be an array of tables ([[hooks]]).", _EDIT_HINT
+        )
+    specs: list[HookSpec] = []
+    seen: set[str] = set()
+    for position, raw in enumerate(raw_hooks, start=1):
+        spec = _validate_hook(_plain(raw), position)
+        if spec.name in seen:
+            raise HookmanError(
+                f"{_CONFIG_DISPLAY} lists the hook {spec.name!r} twice.",
+                "hook names must be unique; rename or remove one of them.",
+            )
+        seen.add(spec.name)
+        specs.append(spec)
+    return specs
+
+
+def _validate_hook(raw: Any, position: int) -> HookSpec:
+    if not isinstance(raw, dict):
+        raise HookmanError(
+            f"entry {position} of `hooks` in {_CONFIG_DISPLAY} is not a table.", _EDIT_HINT
+        )
+    name = raw.get("name")
+    if not isinstance(name, str) or not is_valid_hook_name(name):
+        raise HookmanError(
+            f"hook {position} in {_CONFIG_DISPLAY} needs a `name` made of letters, digits, "
+            "'_', '.' or '-'.",
+            _EDIT_HINT,
+        )
+
+    def refuse(problem: str) -> HookmanError:
+        return HookmanError(f"hook {name!r} in {_CONFIG_DISPLAY}: {problem}.", _EDIT_HINT)
+
+    unknown = sorted(set(raw) - HOOK_KEYS)
+    if unknown:
+        raise refuse(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(HOOK_KEYS))})")
+    given = [kind for kind in SOURCE_KINDS if kind in raw]
+    if len(given) != 1:
+        raise refuse("give exactly one of `path`, `registry` or `template`")
+    kind = given[0]
+    value = raw[kind]
+    if not isinstance(value, str) or not value.strip():
+        raise refuse(f"`{kind}` must be a non-empty string")
+    if kind == "path":
+        problem = check_project_relative(value)
+        if problem is not None:
+            raise HookmanError(
+                f"hook {name!r} in {_CONFIG_DISPLAY}: its path {value!r} {problem}.",
+                "use a path relative to the project, or `hookman registry add PATH` and "
+                '`registry = "NAME"` for a hook that lives elsewhere.',
+            )
+    enabled = raw.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise refuse("`enabled` must be true or false")
+    events = raw.get("events", [])
+    if not _is_str_list(events):
+        raise refuse("`events` must be a list of event names")
+    tools = raw.get("tools", {})
+    if not isinstance(tools, dict) or not all(_is_str_list(names) for names in tools.values()):
+        raise refuse('`tools` must map events to lists of tool names: { tool_call = ["Bash"] }')
+    timeout = raw.get("timeout")
+    if timeout is not None and (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise refuse("`timeout` must be a positive number of seconds")
+    return HookSpec(
+        name=name,
+        source=HookSource(kind, value),
+        enabled=enabled,
+        events=tuple(events),
+        tools={event: tuple(names) for event, names in tools.items()},
+        timeout=timeout,
+    )
+
+
+def _is_str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)

@@ -1,0 +1,165 @@
+"""Makes settings.local.json and the manifest match an (edited) hookman.toml.
+
+One transaction, run by `install` and `remove` while they hold `project_lock`: plan the
+entries, check the settings file can be edited (a malformed one stops everything before any
+write), then write the manifest (the runner needs it before an entry points at it),
+hookman.toml, and settings.local.json. Every write is skipped when the bytes would not
+change, so a repeated install touches nothing. With `dry_run` nothing is written.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookman import event_catalog, paths
+from hookman.client_version import TargetVersion
+from hookman.errors import HookmanError
+from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
+from hookman.hook_sources import module_path
+from hookman.install_plan import InstallPlan, plan_install
+from hookman.manifest import build_manifest, write_manifest
+from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
+from hookman.project_config import HookSpec, ProjectConfig, save_project_config
+from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
+from hookman.settings_file import SettingsChange, update_settings
+
+LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    project_dir: Path
+    target: TargetVersion
+    hooks: list[HookSpec]
+    plan: InstallPlan
+    settings_change: SettingsChange
+    config_diff: str
+    dry_run: bool
+    git: str | None = None  # what ensure_git_ignored did; None outside a git work tree
+    warnings: list[str] = field(default_factory=list)
+
+    def held_back_sentences(self) -> list[str]:
+        target = "unknown" if self.target.version is None else str(self.target.version)
+        return [
+            f"held back {event}: needs Claude Code >= {since}, target is {target}"
+            for event, since in self.plan.held_back.items()
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """Shape shared by `install --json` and `remove --json` (see their docstrings)."""
+        return {
+            "project": str(self.project_dir),
+            "claude_version": None if self.target.version is None else str(self.target.version),
+            "claude_version_source": self.target.source,
+            "hooks": [hook_json(hook, self.plan) for hook in self.hooks],
+            "written": {
+                event: {"matcher": entry.matcher, "timeout": entry.timeout}
+                for event, entry in self.plan.entries.items()
+            },
+            "held_back": {event: {"since": since} for event, since in self.plan.held_back.items()},
+            "settings_changed": self.settings_change.changed,
+            "dry_run": self.dry_run,
+            "diff": self.settings_change.diff(),
+            "config_diff": self.config_diff,
+            "git": self.git,
+            "warnings": list(self.warnings),
+        }
+
+
+def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
+    return {
+        "name": hook.name,
+        "source": {"kind": hook.source.kind, "value": hook.source.value},
+        "enabled": hook.enabled,
+        "events": list(hook.events),
+        "tools": {event: list(names) for event, names in hook.tools.items()},
+        "timeout": hook.timeout,
+        "claude_events": list(plan.claude_events.get(hook.name, ())),
+    }
+
+
+def sync_project(
+    project_dir: Path, config: ProjectConfig, target: TargetVersion, *, dry_run: bool
+) -> SyncResult:
+    """Write what `config` asks for (see the module docstring). Caller holds project_lock."""
+    hooks = config.hooks
+    enabled = [hook for hook in hooks if hook.enabled]
+    module_paths = {hook.name: _existing_module(hook, project_dir) for hook in enabled}
+    plan = plan_install(hooks, target.version)
+    manifest_file = paths.manifest_path(project_dir)
+    entries = [
+        HookmanEntry(event, entry.matcher, build_command(event, manifest_file), entry.timeout)
+        for event, entry in plan.entries.items()
+    ]
+
+    def edit(settings: dict[str, Any]) -> None:
+        apply_hookman_entries(settings, entries)
+
+    settings_path = local_settings_path(project_dir)
+    preview = update_settings(settings_path, edit, dry_run=True)
+    config_diff = _config_diff(config)
+    warnings = plan_warnings(plan)
+    if dry_run:
+        return SyncResult(
+            project_dir, target, hooks, plan, preview, config_diff, True, None, warnings
+        )
+
+    manifest = build_manifest(project_dir, hooks, module_paths, plan, target.version)
+    write_manifest(project_dir, manifest)
+    save_project_config(config)
+    change = update_settings(settings_path, edit, dry_run=False)
+    git = None
+    if change.after is not None:
+        outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
+        git = None if outcome == NOT_A_WORK_TREE else outcome
+    return SyncResult(project_dir, target, hooks, plan, change, config_diff, False, git, warnings)
+
+
+def plan_warnings(plan: InstallPlan) -> list[str]:
+    """Plain sentences about hooks that will not run under Claude Code as they are."""
+    warnings: list[str] = []
+    for name in plan.never_sent:
+        warnings.append(
+            f"the hook {name!r} listens only to runtime events Claude Code never sends; it runs "
+            "in `hookman fire` and the Python API, never under Claude Code."
+        )
+    for name, events in plan.inert_events.items():
+        listed = ", ".join(repr(event) for event in events)
+        warnings.append(
+            f"the hook {name!r} keeps {listed}, which no known Claude Code version sends "
+            "(inert: kept with --allow-unknown-event)."
+        )
+    return warnings
+
+
+def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
+    path = module_path(hook, project_dir)
+    if not path.is_file():
+        raise HookmanError(
+            f"the module of the hook {hook.name!r} ({path}) does not exist.",
+            f"restore the file, or take the hook out with `hookman remove {hook.name}`.",
+        )
+    return path
+
+
+def _config_diff(config: ProjectConfig) -> str:
+    before = config.original_text() or ""
+    after = config.text()
+    if before == after:
+        return ""
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=str(config.path) if config.exists else "/dev/null",
+        tofile=str(config.path),
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def claude_events_of(hook: HookSpec) -> list[str]:
+    """Every Claude Code event serving the hook's subscriptions, enabled or not."""
+    served = (event for name in hook.events for event in event_catalog.claude_events_serving(name))
+    return list(dict.fromkeys(served))

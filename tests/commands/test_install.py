@@ -1,0 +1,367 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hookman import paths
+from hookman.settings_entries import find_hookman_entries, is_hookman_command
+
+from .helpers import (
+    DIRS,
+    GUARD,
+    NOTES,
+    hookman,
+    hookman_json,
+    local_settings,
+    snapshot,
+    write_hook,
+)
+
+COMMITTED = '{\n  "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {"Stop": []}\n}\n'
+FOREIGN_LOCAL = """{
+    "env": {"DEBUG": "1"},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}
+        ]
+    }
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _in_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+
+
+def _project_files(project: Path) -> list[Path]:
+    return [
+        project / ".claude" / "hookman.toml",
+        project / ".claude" / "settings.local.json",
+        paths.manifest_path(project),
+    ]
+
+
+def test_install_two_list_remove_one_keeps_the_users_settings(project: Path) -> None:
+    committed = project / ".claude" / "settings.json"
+    committed.write_text(COMMITTED)
+    (project / ".claude" / "settings.local.json").write_text(FOREIGN_LOCAL)
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "notes", NOTES)
+    flags = ("--project", str(project), "--claude-version", "2.1.328")
+
+    installed = hookman_json("install", "hooks/guard.py", "hooks/notes.py", *flags)
+    assert installed["installed"] == ["guard", "notes"]
+    assert installed["written"]["PreToolUse"] == {"matcher": "Bash", "timeout": 30}
+    assert installed["written"]["PostToolUse"] == {"matcher": "Edit|Write", "timeout": 30}
+    assert set(installed["written"]) == {
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "SessionStart",
+    }
+
+    listed = hookman_json("list", *flags)
+    assert [hook["name"] for hook in listed["hooks"]] == ["guard", "notes"]
+    assert listed["hooks"][0]["claude_events"] == {
+        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None}
+    }
+
+    removed = hookman_json("remove", "notes", *flags)
+    assert removed["removed"] == ["notes"]
+    assert set(removed["written"]) == {"PreToolUse"}
+    settings = local_settings(project)
+    assert [event for event, _ in find_hookman_entries(settings)] == ["PreToolUse"]
+
+    hookman_json("remove", "guard", *flags)
+    assert committed.read_text() == COMMITTED
+    assert (project / ".claude" / "settings.local.json").read_text() == FOREIGN_LOCAL
+
+
+def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json(
+        "install", "hooks/guard.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    settings = local_settings(project)
+    [group] = settings["hooks"]["PreToolUse"]
+    [handler] = group["hooks"]
+    assert group["matcher"] == "Bash"
+    assert is_hookman_command(handler["command"])
+    assert str(paths.manifest_path(project)) in handler["command"]
+    manifest = json.loads(paths.manifest_path(project).read_text())
+    assert manifest["hooks"][0]["path"] == str(project / "hooks" / "guard.py")
+    assert manifest["entries"]["PreToolUse"]["deadline"] == 27.0
+
+
+def test_the_version_gate_holds_back_directory_added(project: Path) -> None:
+    write_hook(project, "dirs", DIRS)
+    old = hookman(
+        "install", "hooks/dirs.py", "--project", str(project), "--claude-version", "2.1.197"
+    )
+    assert old.exit_code == 0
+    assert "held back DirectoryAdded: needs Claude Code >= 2.1.219, target is 2.1.197" in old.stdout
+    assert "DirectoryAdded" not in local_settings(project)["hooks"]
+    assert json.loads(paths.manifest_path(project).read_text())["held_back"] == {
+        "DirectoryAdded": "2.1.219"
+    }
+    new = hookman_json("install", "--project", str(project), "--claude-version", "2.1.328")
+    assert new["held_back"] == {}
+    assert "DirectoryAdded" in local_settings(project)["hooks"]
+
+
+def test_claude_version_in_hookman_toml_is_the_target(project: Path) -> None:
+    write_hook(project, "dirs", DIRS)
+    (project / ".claude" / "hookman.toml").write_text('claude_version = "2.1.197"\n')
+    result = hookman_json("install", "hooks/dirs.py", "--project", str(project))
+    assert (result["claude_version"], result["claude_version_source"]) == (
+        "2.1.197",
+        "hookman.toml",
+    )
+    assert result["held_back"] == {"DirectoryAdded": {"since": "2.1.219"}}
+
+
+def test_the_installed_claude_binary_is_the_target_when_nothing_else_says(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "bin" / "claude"
+    fake.parent.mkdir()
+    fake.write_text('#!/bin/sh\necho "2.1.328 (Claude Code)"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    write_hook(project, "dirs", DIRS)
+    result = hookman_json("install", "hooks/dirs.py", "--project", str(project))
+    assert (result["claude_version"], result["claude_version_source"]) == (
+        "2.1.328",
+        "claude --version",
+    )
+    assert "DirectoryAdded" in result["written"]
+
+
+def test_a_typod_event_is_refused_with_the_suggestion_and_nothing_written(project: Path) -> None:
+    write_hook(project, "typo", "def hook(pi):\n    pi.on('PreToolUze', lambda e, c: None)\n")
+    result = hookman(
+        "install", "hooks/typo.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result.exit_code == 1
+    assert "'PreToolUze'" in result.stderr
+    assert "did you mean 'PreToolUse'?" in result.stderr
+    assert "Traceback" not in result.output
+    assert all(state is None for state in snapshot(*_project_files(project)).values())
+
+
+def test_allow_unknown_event_keeps_it_inert_and_warns(project: Path) -> None:
+    write_hook(project, "future", "def hook(pi):\n    pi.on('FutureEvent', lambda e, c: None)\n")
+    result = hookman_json(
+        "install",
+        "hooks/future.py",
+        "--allow-unknown-event",
+        "--project",
+        str(project),
+        "--claude-version",
+        "2.1.328",
+    )
+    assert result["written"] == {}
+    assert any("FutureEvent" in warning for warning in result["warnings"])
+    assert 'events = ["FutureEvent"]' in (project / ".claude" / "hookman.toml").read_text()
+
+
+def test_runtime_only_hooks_install_with_a_plain_warning(project: Path) -> None:
+    write_hook(project, "turns", "def hook(pi):\n    pi.on('turn_start', lambda e, c: None)\n")
+    result = hookman(
+        "install", "hooks/turns.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result.exit_code == 0
+    assert "never sends" in result.stdout
+    assert "turns" in (project / ".claude" / "hookman.toml").read_text()
+
+
+def test_reinstalling_with_nothing_new_changes_no_byte_or_mtime(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    flags = ("--project", str(project), "--claude-version", "2.1.328")
+    hookman_json("install", "hooks/guard.py", *flags)
+    before = snapshot(*_project_files(project))
+    time.sleep(0.01)
+    again = hookman_json("install", "hooks/guard.py", *flags)
+    hookman_json("install", *flags)
+    hookman_json("install", "guard", *flags)
+    assert not again["settings_changed"]
+    assert snapshot(*_project_files(project)) == before
+
+
+def test_installing_a_listed_hook_relearns_its_subscriptions(project: Path) -> None:
+    guard = write_hook(project, "guard", GUARD)
+    flags = ("--project", str(project), "--claude-version", "2.1.328")
+    hookman_json("install", "hooks/guard.py", *flags)
+    guard.write_text(GUARD.replace('tools=["Bash"]', 'tools=["Bash", "Write"]'))
+    result = hookman_json("install", "guard", *flags)
+    assert result["written"]["PreToolUse"]["matcher"] == "Bash|Write"
+    assert 'tool_call = ["Bash", "Write"]' in (project / ".claude" / "hookman.toml").read_text()
+
+
+def test_a_disabled_hook_stays_listed_but_writes_nothing(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    flags = ("--project", str(project), "--claude-version", "2.1.328")
+    hookman_json("install", "hooks/guard.py", *flags)
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text(toml.read_text().replace("enabled = true", "enabled = false"))
+    result = hookman_json("install", *flags)
+    assert result["written"] == {}
+    assert "hooks" not in local_settings(project)
+    assert json.loads(paths.manifest_path(project).read_text())["hooks"] == []
+    assert hookman_json("list", *flags)["hooks"][0]["enabled"] is False
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    result = hookman(
+        "install",
+        "hooks/guard.py",
+        "--dry-run",
+        "--project",
+        str(project),
+        "--claude-version",
+        "2.1.328",
+    )
+    assert result.exit_code == 0
+    assert "+++" in result.stdout
+    assert '"matcher": "Bash"' in result.stdout
+    assert '+name = "guard"' in result.stdout
+    assert all(state is None for state in snapshot(*_project_files(project)).values())
+    as_json = hookman_json(
+        "install",
+        "hooks/guard.py",
+        "--dry-run",
+        "--project",
+        str(project),
+        "--claude-version",
+        "2.1.328",
+    )
+    assert as_json["dry_run"] and as_json["diff"] and as_json["config_diff"]
+
+
+@pytest.mark.parametrize(
+    "broken",
+    ['{"hooks": {', "[1, 2]", '{"hooks": {"PreToolUse": {"not": "a list"}}}'],
+)
+def test_malformed_settings_are_refused_and_nothing_is_written(project: Path, broken: str) -> None:
+    settings = project / ".claude" / "settings.local.json"
+    settings.write_text(broken)
+    write_hook(project, "guard", GUARD)
+    result = hookman(
+        "install", "hooks/guard.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result.exit_code == 1
+    assert "hint:" in result.stderr
+    assert "Traceback" not in result.output
+    assert settings.read_text() == broken
+    assert not (project / ".claude" / "hookman.toml").exists()
+    assert not paths.manifest_path(project).exists()
+
+
+def test_malformed_hookman_toml_is_refused_and_untouched(project: Path) -> None:
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text("[[hooks]\nname = 'x'\n")
+    write_hook(project, "guard", GUARD)
+    result = hookman(
+        "install", "hooks/guard.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result.exit_code == 1
+    assert "line 1" in result.stderr
+    assert "hint:" in result.stderr
+    assert toml.read_text() == "[[hooks]\nname = 'x'\n"
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_a_hanging_factory_is_a_clear_error(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hookman import subscriptions
+
+    monkeypatch.setattr(subscriptions, "LEARN_TIMEOUT_S", 1.0)
+    write_hook(project, "slow", "import time\ndef hook(pi):\n    time.sleep(30)\n")
+    started = time.monotonic()
+    result = hookman(
+        "install", "hooks/slow.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert time.monotonic() - started < 10
+    assert result.exit_code == 1
+    assert "did not finish within" in result.stderr
+    assert not (project / ".claude" / "hookman.toml").exists()
+
+
+def test_a_path_outside_the_project_is_refused(project: Path, tmp_path: Path) -> None:
+    outside = write_hook(tmp_path / "elsewhere", "guard", GUARD)
+    result = hookman("install", str(outside), "--project", str(project))
+    assert result.exit_code == 1
+    assert "hookman registry add" in result.stderr
+
+
+def test_registry_and_name_install(project: Path, tmp_path: Path) -> None:
+    shared = write_hook(tmp_path / "shared", "guard", GUARD)
+    assert hookman("registry", "add", str(shared), "--name", "team-guard").exit_code == 0
+    result = hookman_json(
+        "install", "team-guard", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result["hooks"][0]["source"] == {"kind": "registry", "value": "team-guard"}
+    toml = (project / ".claude" / "hookman.toml").read_text()
+    assert 'registry = "team-guard"' in toml
+    assert str(tmp_path) not in toml
+    manifest = json.loads(paths.manifest_path(project).read_text())
+    assert manifest["hooks"][0]["path"] == str(shared)
+
+
+def test_git_work_tree_gets_settings_local_excluded(project: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    write_hook(project, "guard", GUARD)
+    result = hookman_json(
+        "install", "hooks/guard.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result["git"] == "added to .git/info/exclude"
+    assert "/.claude/settings.local.json" in (project / ".git" / "info" / "exclude").read_text()
+
+
+def test_name_with_several_hooks_is_a_usage_error(project: Path) -> None:
+    result = hookman("install", "a.py", "b.py", "--name", "x", "--project", str(project))
+    assert result.exit_code == 2
+
+
+def test_concurrent_installs_lose_nothing(project: Path) -> None:
+    count = 16
+    for index in range(count):
+        write_hook(project, f"h{index}", GUARD.replace('"Bash"', f'"Tool{index}"'))
+    env = {**os.environ, "HOOKMAN_HOME": os.environ["HOOKMAN_HOME"]}
+    processes = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hookman",
+                "install",
+                f"hooks/h{index}.py",
+                "--project",
+                str(project),
+                "--claude-version",
+                "2.1.328",
+            ],
+            cwd=project,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for index in range(count)
+    ]
+    for process in processes:
+        _, stderr = process.communicate(timeout=120)
+        assert process.returncode == 0, stderr.decode()
+    names = {f"h{index}" for index in range(count)}
+    listed = hookman_json("list", "--project", str(project), "--claude-version", "2.1.328")
+    assert {hook["name"] for hook in listed["hooks"]} == names
+    manifest = json.loads(paths.manifest_path(project).read_text())
+    assert {hook["name"] for hook in manifest["hooks"]} == names
+    matcher = local_settings(project)["hooks"]["PreToolUse"][0]["matcher"]
+    assert set(matcher.split("|")) == {f"Tool{index}" for index in range(count)}

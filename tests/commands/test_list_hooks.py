@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hookman import paths
+
+from .helpers import DIRS, GUARD, hookman, hookman_json, write_hook
+
+
+@pytest.fixture(autouse=True)
+def _in_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+
+
+def test_an_empty_project_lists_nothing(project: Path) -> None:
+    listed = hookman_json("list", "--claude-version", "2.1.328")
+    assert listed["hooks"] == []
+    assert hookman("list").exit_code == 0
+
+
+def test_list_shows_order_events_matcher_held_back_and_enabled(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "dirs", DIRS)
+    hookman_json("install", "hooks/guard.py", "hooks/dirs.py", "--claude-version", "2.1.197")
+    listed = hookman_json("list", "--claude-version", "2.1.197")
+    assert listed["claude_version"] == "2.1.197"
+    guard, dirs = listed["hooks"]
+    assert (guard["order"], guard["name"], dirs["order"], dirs["name"]) == (1, "guard", 2, "dirs")
+    assert guard["source"] == {"kind": "path", "value": "hooks/guard.py"}
+    assert dirs["claude_events"] == {
+        "DirectoryAdded": {"status": "held_back", "matcher": None, "since": "2.1.219"},
+        "PreToolUse": {"status": "written", "matcher": "Bash|Read", "since": None},
+    }
+    assert listed["held_back"] == {"DirectoryAdded": {"since": "2.1.219"}}
+    assert guard["last_fired"] is None
+    text = hookman("list", "--claude-version", "2.1.197").stdout
+    assert text.index("guard") < text.index("dirs")
+    assert "held back" in text
+    assert "never" in text
+
+
+def test_last_fired_comes_from_this_projects_firing_log_lines(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
+    log = paths.firing_log_path()
+    log.parent.mkdir(parents=True, exist_ok=True)
+    lines = [
+        {"time": "2026-01-01T00:00:00Z", "project": str(project), "hooks": ["guard"]},
+        {"time": "2026-01-02T00:00:00Z", "project": str(project), "hooks": ["guard"]},
+        {"time": "2026-01-03T00:00:00Z", "project": "/other/project", "hooks": ["guard"]},
+        {"time": "2026-01-04T00:00:00Z", "project": str(project), "hooks": []},
+    ]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines) + "not json\n")
+    listed = hookman_json("list", "--claude-version", "2.1.328")
+    assert listed["hooks"][0]["last_fired"] == "2026-01-02T00:00:00Z"
+
+
+def test_shadowed_registry_names_are_marked(project: Path, tmp_path: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    other = write_hook(tmp_path / "shared", "guard", GUARD)
+    hookman("registry", "add", str(other))
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
+    listed = hookman_json("list", "--claude-version", "2.1.328")
+    assert listed["hooks"][0]["shadows"] == ["registry"]
+    assert "shadows registry" in hookman("list", "--claude-version", "2.1.328").stdout
+
+
+def test_disabled_hooks_are_listed_as_disabled(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text(toml.read_text().replace("enabled = true", "enabled = false"))
+    [guard] = hookman_json("list", "--claude-version", "2.1.328")["hooks"]
+    assert guard["enabled"] is False
+    assert guard["claude_events"]["PreToolUse"]["status"] == "disabled"
+
+
+def test_a_malformed_toml_is_one_sentence_and_a_hint(project: Path) -> None:
+    (project / ".claude" / "hookman.toml").write_text("hooks = [\n")
+    result = hookman("list")
+    assert result.exit_code == 1
+    assert "not valid TOML" in result.stderr
+    assert "Traceback" not in result.output

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookman.client_version import (
+    ClientVersion,
+    detect_claude_version,
+    find_version,
+    parse_version,
+    resolve_target,
+)
+from hookman.errors import HookmanError
+
+versions = st.builds(ClientVersion, st.integers(0, 999), st.integers(0, 999), st.integers(0, 9999))
+
+
+def test_parses_the_claude_version_output() -> None:
+    assert find_version("2.1.328 (Claude Code)\n") == ClientVersion(2, 1, 328)
+    assert parse_version("2.1.328 (Claude Code)") == ClientVersion(2, 1, 328)
+    assert parse_version(" v2.0.0 ") == ClientVersion(2, 0, 0)
+
+
+@pytest.mark.parametrize("text", ["", "2.1", "latest", "2.1.x", "2.1.3.4", "1.2.3 beta"])
+def test_refuses_what_is_not_a_version(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_version(text)
+
+
+@given(versions)
+def test_parse_round_trips(version: ClientVersion) -> None:
+    assert parse_version(str(version)) == version
+    assert find_version(f"{version} (Claude Code)") == version
+
+
+@given(versions, versions)
+def test_ordering_is_numeric_not_textual(first: ClientVersion, second: ClientVersion) -> None:
+    as_tuples = (first.major, first.minor, first.patch) < (second.major, second.minor, second.patch)
+    assert (first < second) == as_tuples
+
+
+def test_2_1_99_is_older_than_2_1_100() -> None:
+    assert parse_version("2.1.99") < parse_version("2.1.100")
+
+
+def _fake_claude(directory: Path, script: str) -> None:
+    program = directory / "claude"
+    program.write_text("#!/bin/sh\n" + script + "\n")
+    program.chmod(program.stat().st_mode | stat.S_IEXEC)
+
+
+def test_detects_the_installed_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_claude(tmp_path, 'echo "2.1.197 (Claude Code)"')
+    monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ["PATH"])
+    assert detect_claude_version() == ClientVersion(2, 1, 197)
+
+
+@pytest.mark.parametrize("script", ["exit 3", "echo garbage", "sleep 5"])
+def test_a_failing_or_slow_client_means_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str
+) -> None:
+    _fake_claude(tmp_path, script)
+    monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ["PATH"])
+    assert detect_claude_version(timeout=0.5) is None
+
+
+def test_a_missing_client_means_unknown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert detect_claude_version() is None
+
+
+def test_target_order_is_flag_then_config_then_detected() -> None:
+    detected = ClientVersion(2, 1, 1)
+    target = resolve_target("2.1.328", "2.1.197", detect=lambda: detected)
+    assert (target.version, target.source) == (ClientVersion(2, 1, 328), "flag")
+    target = resolve_target(None, "2.1.197", detect=lambda: detected)
+    assert (target.version, target.source) == (ClientVersion(2, 1, 197), "hookman.toml")
+    target = resolve_target(None, None, detect=lambda: detected)
+    assert (target.version, target.source) == (detected, "claude --version")
+    target = resolve_target(None, None, detect=lambda: None)
+    assert (target.version, target.source) == (None, "unknown")
+
+
+def test_a_bad_flag_is_a_usage_error_and_a_bad_config_value_a_problem() -> None:
+    with pytest.raises(HookmanError) as flag_error:
+        resolve_target("two", None, detect=lambda: None)
+    assert flag_error.value.exit_code == 2
+    assert "--claude-version" in flag_error.value.message
+    with pytest.raises(HookmanError) as config_error:
+        resolve_target(None, "2.1", detect=lambda: None)
+    assert config_error.value.exit_code == 1
+    assert "hookman.toml" in config_error.value.message

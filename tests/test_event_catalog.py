@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookman import event_catalog
+from hookman.client_version import ClientVersion, parse_version
+
+V2_1_197 = ClientVersion(2, 1, 197)
+V2_1_328 = ClientVersion(2, 1, 328)
+
+
+def test_the_catalog_holds_the_33_claude_code_events_and_the_runtime_events() -> None:
+    assert len(event_catalog.claude_events()) == 33
+    assert {"tool_call", "tool_result", "session_start", "turn_start"} <= set(
+        event_catalog.runtime_events()
+    )
+
+
+def test_every_claude_event_since_is_a_version_at_or_above_the_first_published_one() -> None:
+    for event in event_catalog.claude_events():
+        assert event_catalog.since(event) >= ClientVersion(1, 0, 23)
+
+
+def test_every_runtime_event_maps_to_claude_events_of_the_catalog() -> None:
+    for event in event_catalog.runtime_events():
+        for served in event_catalog.claude_events_serving(event):
+            assert event_catalog.is_claude_event(served)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("tool_call", ["PreToolUse"]),
+        ("tool_result", ["PostToolUse", "PostToolUseFailure"]),
+        ("before_agent_start", ["UserPromptSubmit"]),
+        ("PreToolUse", ["PreToolUse"]),
+        ("DirectoryAdded", ["DirectoryAdded"]),
+        ("turn_start", []),
+        ("PreToolUze", []),
+    ],
+)
+def test_claude_events_serving_a_subscription(name: str, expected: list[str]) -> None:
+    assert event_catalog.claude_events_serving(name) == expected
+
+
+def test_directory_added_is_held_from_2_1_197_and_written_for_2_1_328() -> None:
+    assert not event_catalog.may_write("DirectoryAdded", V2_1_197)
+    assert event_catalog.may_write("DirectoryAdded", V2_1_328)
+    assert event_catalog.may_write("DirectoryAdded", ClientVersion(2, 1, 219))
+
+
+def test_unknown_version_writes_only_what_the_oldest_supported_client_knows() -> None:
+    floor = event_catalog.oldest_supported_client()
+    assert floor == ClientVersion(2, 0, 0)
+    for event in event_catalog.claude_events():
+        assert event_catalog.may_write(event, None) == (event_catalog.since(event) <= floor)
+    assert event_catalog.may_write("PreToolUse", None)
+    assert not event_catalog.may_write("PostToolUseFailure", None)  # since 2.0.56
+
+
+def test_names_that_are_not_claude_events_are_never_written() -> None:
+    assert not event_catalog.may_write("tool_call", V2_1_328)
+    assert not event_catalog.may_write("PreToolUze", V2_1_328)
+
+
+@given(st.sampled_from(event_catalog.claude_events()), st.integers(0, 3), st.integers(0, 400))
+def test_may_write_is_monotonic_in_the_client_version(event: str, minor: int, patch: int) -> None:
+    older = ClientVersion(2, minor, patch)
+    newer = ClientVersion(2, minor, patch + 1)
+    assert not (event_catalog.may_write(event, older) and not event_catalog.may_write(event, newer))
+
+
+@pytest.mark.parametrize(
+    ("typo", "suggestion"),
+    [
+        ("PreToolUze", "PreToolUse"),
+        ("tool_cal", "tool_call"),
+        ("pretooluse", "PreToolUse"),
+        ("TOOL_CALL", "tool_call"),
+        ("SesionStart", "SessionStart"),
+        ("session_strat", "session_start"),
+    ],
+)
+def test_did_you_mean_spans_both_namespaces(typo: str, suggestion: str) -> None:
+    assert event_catalog.did_you_mean(typo) == suggestion
+
+
+def test_did_you_mean_gives_nothing_for_unrelated_text() -> None:
+    assert event_catalog.did_you_mean("xyzzy-plugh") is None
+
+
+def test_matcher_field_and_tool_subscriptions() -> None:
+    assert event_catalog.matcher_field("PreToolUse") == "tool_name"
+    assert event_catalog.matcher_field("Stop") is None
+    assert event_catalog.is_tool_subscription("tool_call")
+    assert event_catalog.is_tool_subscription("tool_result")
+    assert event_catalog.is_tool_subscription("PostToolUse")
+    assert not event_catalog.is_tool_subscription("session_start")
+    assert not event_catalog.is_tool_subscription("SessionStart")
+
+
+def test_context_channel_comes_from_hook_specific_output() -> None:
+    assert event_catalog.has_context_channel("PostToolUse")
+    assert event_catalog.has_context_channel("UserPromptSubmit")
+    assert not event_catalog.has_context_channel("SessionEnd")
+    assert not event_catalog.has_context_channel("DirectoryAdded")
+
+
+def test_runtime_events_never_sent_are_those_without_claude_events() -> None:
+    never = event_catalog.runtime_events_never_sent()
+    assert "turn_start" in never
+    assert "context" in never
+    assert "tool_call" not in never
+
+
+def test_the_answers_follow_the_data_files() -> None:
+    data = json.loads((event_catalog.CATALOG_DIR / "claude_code_events.json").read_text())
+    assert event_catalog.since("PostCompact") == parse_version(
+        data["events"]["PostCompact"]["since"]
+    )
+    assert event_catalog.session_end_budget_cap_s() == 60

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookman.client_version import ClientVersion
+from hookman.install_plan import deadline_for, plan_install, timeout_for
+from hookman.project_config import HookSource, HookSpec
+
+NEW = ClientVersion(2, 1, 328)
+OLD = ClientVersion(2, 1, 197)
+
+
+def spec(
+    name: str,
+    *events: str,
+    tools: dict[str, tuple[str, ...]] | None = None,
+    timeout: float | None = None,
+    enabled: bool = True,
+) -> HookSpec:
+    return HookSpec(name, HookSource("path", f"{name}.py"), enabled, events, tools or {}, timeout)
+
+
+def test_one_entry_per_needed_claude_event_with_the_union_of_tools() -> None:
+    plan = plan_install(
+        [
+            spec("a", "tool_call", tools={"tool_call": ("Edit", "Bash")}),
+            spec("b", "PreToolUse", tools={"PreToolUse": ("Write",)}),
+        ],
+        NEW,
+    )
+    assert list(plan.entries) == ["PreToolUse"]
+    assert plan.entries["PreToolUse"].matcher == "Bash|Edit|Write"
+    assert plan.claude_events == {"a": ("PreToolUse",), "b": ("PreToolUse",)}
+
+
+def test_a_hook_wanting_all_tools_drops_the_matcher() -> None:
+    plan = plan_install(
+        [spec("a", "tool_call", tools={"tool_call": ("Bash",)}), spec("b", "tool_call")], NEW
+    )
+    assert plan.entries["PreToolUse"].matcher is None
+
+
+def test_runtime_names_map_to_every_serving_event() -> None:
+    plan = plan_install([spec("a", "tool_result", tools={"tool_result": ("Bash",)})], NEW)
+    assert plan.entries["PostToolUse"].matcher == "Bash"
+    assert plan.entries["PostToolUseFailure"].matcher == "Bash"
+
+
+def test_non_tool_events_never_get_a_matcher() -> None:
+    plan = plan_install([spec("a", "SessionStart", tools={"SessionStart": ("Bash",)})], NEW)
+    assert plan.entries["SessionStart"].matcher is None
+
+
+def test_the_version_gate_holds_back_newer_events() -> None:
+    held = plan_install([spec("a", "DirectoryAdded", "tool_call")], OLD)
+    assert "DirectoryAdded" not in held.entries
+    assert held.held_back == {"DirectoryAdded": "2.1.219"}
+    written = plan_install([spec("a", "DirectoryAdded", "tool_call")], NEW)
+    assert "DirectoryAdded" in written.entries
+    assert written.held_back == {}
+
+
+def test_an_unknown_version_holds_back_what_old_clients_lack() -> None:
+    plan = plan_install([spec("a", "tool_result")], None)
+    assert list(plan.entries) == ["PostToolUse"]
+    assert plan.held_back == {"PostToolUseFailure": "2.0.56"}
+
+
+def test_disabled_hooks_contribute_nothing() -> None:
+    plan = plan_install([spec("a", "tool_call", enabled=False)], NEW)
+    assert plan.entries == {}
+    assert plan.claude_events == {}
+
+
+def test_runtime_only_and_unknown_events_are_reported_not_written() -> None:
+    plan = plan_install([spec("a", "turn_start"), spec("b", "FutureThing", "Stop")], NEW)
+    assert plan.never_sent == ("a",)
+    assert plan.inert_events == {"b": ("FutureThing",)}
+    assert "Stop" in plan.entries
+
+
+def test_a_context_channel_entry_is_added_when_no_written_event_has_one() -> None:
+    plan = plan_install([spec("a", "session_shutdown")], NEW)
+    assert list(plan.entries) == ["UserPromptSubmit", "SessionEnd"]
+    assert plan.context_fallback
+    assert plan.claude_events == {"a": ("SessionEnd",)}
+    with_channel = plan_install([spec("a", "tool_call")], NEW)
+    assert list(with_channel.entries) == ["PreToolUse"]
+    assert not with_channel.context_fallback
+
+
+def test_no_hooks_no_entries() -> None:
+    assert plan_install([], NEW).entries == {}
+
+
+def test_timeouts_default_to_30_and_rise_to_the_largest_hook_timeout() -> None:
+    plan = plan_install(
+        [spec("a", "tool_call", timeout=10), spec("b", "tool_call", timeout=45), spec("c", "Stop")],
+        NEW,
+    )
+    assert plan.entries["PreToolUse"].timeout == 45
+    assert plan.entries["PreToolUse"].deadline == 40.5
+    assert plan.entries["Stop"].timeout == 30
+    assert plan.entries["Stop"].deadline == 27.0
+
+
+def test_session_end_always_gets_an_explicit_capped_timeout() -> None:
+    assert timeout_for("SessionEnd", []) == 5
+    assert timeout_for("SessionEnd", [12]) == 12
+    assert timeout_for("SessionEnd", [600]) == 60
+    plan = plan_install([spec("a", "SessionEnd")], NEW)
+    assert plan.entries["SessionEnd"].timeout == 5
+    assert plan.entries["SessionEnd"].deadline == 4.0
+
+
+@given(st.floats(min_value=0.5, max_value=3600))
+def test_the_deadline_is_always_below_the_timeout(timeout: float) -> None:
+    deadline = deadline_for(timeout)
+    assert 0 <= deadline < timeout
+    assert timeout - deadline >= min(1.0, timeout) - 1e-9
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["tool_call", "tool_result", "PreToolUse", "Stop", "DirectoryAdded"]),
+            st.none() | st.lists(st.sampled_from(["Bash", "Edit", "Read"]), min_size=1, max_size=3),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from([None, OLD, NEW]),
+)
+def test_every_needed_event_is_written_or_held_back_never_both(
+    subscriptions: list[tuple[str, list[str] | None]], version: ClientVersion | None
+) -> None:
+    hooks = [
+        spec(f"h{index}", event, tools={event: tuple(tools)} if tools else None)
+        for index, (event, tools) in enumerate(subscriptions)
+    ]
+    plan = plan_install(hooks, version)
+    needed = {event for served in plan.claude_events.values() for event in served}
+    assert needed <= set(plan.entries) | set(plan.held_back)
+    assert not set(plan.entries) & set(plan.held_back)
+    for index, (_, tools) in enumerate(subscriptions):
+        for event in plan.claude_events[f"h{index}"]:
+            entry = plan.entries.get(event)
+            if entry is not None and entry.matcher is not None:
+                assert tools is not None
+                assert set(tools) <= set(entry.matcher.split("|"))

@@ -1,0 +1,303 @@
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+import tomlkit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hookman.errors import HookmanError
+from hookman.project_config import (
+    HookSource,
+    HookSpec,
+    load_project_config,
+    save_project_config,
+)
+
+COMMENTED = """\
+# team hooks: keep the guard first
+claude_version = "2.1.328"   # CI has no claude binary
+
+[[hooks]]   # the guard
+name = "guard"
+path = "hooks/guard.py"
+enabled = true
+events = [ "tool_call" ]     # spaced the team's way
+tools = { tool_call = ["Bash"] }
+timeout = 10
+
+# notes go last
+[[hooks]]
+name = "notes"
+registry = "notes"
+enabled = false
+events = ["session_start"]
+"""
+
+
+def _write(project: Path, text: str) -> Path:
+    path = project / ".claude" / "hookman.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_reads_hooks_in_dispatch_order_with_their_options(project: Path) -> None:
+    _write(project, COMMENTED)
+    config = load_project_config(project)
+    assert config.claude_version == "2.1.328"
+    assert config.hooks == [
+        HookSpec(
+            "guard",
+            HookSource("path", "hooks/guard.py"),
+            True,
+            ("tool_call",),
+            {"tool_call": ("Bash",)},
+            10,
+        ),
+        HookSpec("notes", HookSource("registry", "notes"), False, ("session_start",), {}, None),
+    ]
+
+
+def test_a_missing_file_is_an_empty_list_and_is_not_created_by_saving(project: Path) -> None:
+    config = load_project_config(project)
+    assert config.hooks == []
+    assert not save_project_config(config)
+    assert not (project / ".claude" / "hookman.toml").exists()
+
+
+def test_relearning_with_the_same_subscriptions_changes_no_byte(project: Path) -> None:
+    path = _write(project, COMMENTED)
+    config = load_project_config(project)
+    config.put_hook(
+        "guard", HookSource("path", "hooks/guard.py"), ["tool_call"], {"tool_call": ["Bash"]}
+    )
+    assert not config.changed()
+    assert not save_project_config(config)
+    assert path.read_text() == COMMENTED
+
+
+def test_updating_a_hook_keeps_comments_order_and_options(project: Path) -> None:
+    _write(project, COMMENTED)
+    config = load_project_config(project)
+    config.put_hook("guard", HookSource("path", "hooks/guard.py"), ["tool_call", "tool_result"], {})
+    save_project_config(config)
+    text = (project / ".claude" / "hookman.toml").read_text()
+    assert "# team hooks: keep the guard first" in text
+    assert "# CI has no claude binary" in text
+    assert "[[hooks]]   # the guard" in text
+    assert "# notes go last" in text
+    assert "tools" not in text
+    reread = load_project_config(project)
+    assert [hook.name for hook in reread.hooks] == ["guard", "notes"]
+    assert reread.hooks[0].events == ("tool_call", "tool_result")
+    assert reread.hooks[0].timeout == 10
+    assert reread.hooks[1].enabled is False
+
+
+def test_adding_and_removing_a_hook_leaves_the_rest_as_it_was(project: Path) -> None:
+    _write(project, COMMENTED)
+    config = load_project_config(project)
+    config.put_hook("fmt", HookSource("template", "fmt"), ["PostToolBatch"], {})
+    save_project_config(config)
+    added = (project / ".claude" / "hookman.toml").read_text()
+    assert added.startswith(COMMENTED)
+    assert [hook.name for hook in load_project_config(project).hooks] == ["guard", "notes", "fmt"]
+    config = load_project_config(project)
+    config.remove_hook("fmt")
+    save_project_config(config)
+    assert (project / ".claude" / "hookman.toml").read_text().rstrip("\n") == COMMENTED.rstrip("\n")
+
+
+def test_a_new_file_gets_a_header_and_array_of_tables(project: Path) -> None:
+    config = load_project_config(project)
+    config.put_hook(
+        "guard", HookSource("path", "hooks/guard.py"), ["tool_call"], {"tool_call": ["Bash"]}
+    )
+    save_project_config(config)
+    text = (project / ".claude" / "hookman.toml").read_text()
+    assert text.startswith("# hookman:")
+    assert "[[hooks]]" in text
+    assert tomlkit.parse(text)["hooks"][0]["tools"] == {"tool_call": ["Bash"]}
+
+
+def test_inline_array_of_hooks_is_edited_in_its_own_style(project: Path) -> None:
+    _write(project, 'hooks = [{name = "a", path = "a.py", events = []}]\n')
+    config = load_project_config(project)
+    config.put_hook("b", HookSource("registry", "b"), ["Stop"], {})
+    save_project_config(config)
+    text = (project / ".claude" / "hookman.toml").read_text()
+    assert "[[hooks]]" not in text
+    assert [hook.name for hook in load_project_config(project).hooks] == ["a", "b"]
+
+
+def test_malformed_toml_names_line_and_column_and_is_not_touched(project: Path) -> None:
+    broken = '[[hooks]]\nname = "guard"\npath = hooks/guard.py\n'
+    path = _write(project, broken)
+    with pytest.raises(HookmanError) as error:
+        load_project_config(project)
+    assert "line 3" in error.value.message
+    assert "column" in error.value.message
+    assert error.value.hint
+    assert path.read_text() == broken
+
+
+@pytest.mark.parametrize(
+    ("table", "fragment"),
+    [
+        ('name = "g"\nevents = []', "exactly one of"),
+        ('name = "g"\npath = "a.py"\nregistry = "a"', "exactly one of"),
+        ('name = "g"\npath = "a.py"\nenabled = "yes"', "`enabled`"),
+        ('name = "g"\npath = "a.py"\nevents = "tool_call"', "`events`"),
+        ('name = "g"\npath = "a.py"\ntimeout = -1', "`timeout`"),
+        ('name = "g"\npath = "a.py"\ntimeout = nan', "`timeout`"),
+        ('name = "g"\npath = "a.py"\ntools = ["Bash"]', "`tools`"),
+        ('name = "g"\npath = "a.py"\nenable = false', "unknown key 'enable'"),
+    ],
+)
+def test_invalid_hook_tables_are_refused_naming_the_hook(
+    project: Path, table: str, fragment: str
+) -> None:
+    _write(project, f"[[hooks]]\n{table}\n")
+    with pytest.raises(HookmanError) as error:
+        load_project_config(project)
+    assert "'g'" in error.value.message
+    assert fragment in error.value.message
+
+
+@pytest.mark.parametrize(
+    "path", ["/home/me/guard.py", "~/guard.py", "../elsewhere/guard.py", "C:\\\\hooks\\\\g.py"]
+)
+def test_paths_outside_the_project_are_refused(project: Path, path: str) -> None:
+    _write(project, f'[[hooks]]\nname = "g"\npath = "{path}"\n')
+    with pytest.raises(HookmanError) as error:
+        load_project_config(project)
+    assert "registry add" in (error.value.hint or "")
+
+
+def test_duplicate_names_are_refused(project: Path) -> None:
+    _write(project, '[[hooks]]\nname = "g"\npath = "a.py"\n[[hooks]]\nname = "g"\npath = "b.py"\n')
+    with pytest.raises(HookmanError, match="twice"):
+        load_project_config(project)
+
+
+def test_claude_version_must_be_a_string(project: Path) -> None:
+    _write(project, "claude_version = 2.1\n")
+    with pytest.raises(HookmanError, match="claude_version"):
+        load_project_config(project)
+
+
+# --- property tests: edits keep what they do not touch -------------------------------------
+
+names = st.text(string.ascii_lowercase + string.digits + "_-", min_size=1, max_size=8).filter(
+    lambda name: name[0] not in "-"
+)
+event_names = st.lists(
+    st.sampled_from(["tool_call", "tool_result", "Stop", "SessionStart"]), max_size=3, unique=True
+)
+comments = st.text(string.ascii_letters + string.digits + " #=[]\"'.,:;!?", max_size=30).map(
+    lambda text: "# " + text
+)
+
+
+@st.composite
+def config_texts(draw: st.DrawFn) -> tuple[str, list[str]]:
+    hook_names = draw(st.lists(names, max_size=4, unique=True))
+    parts = [draw(comments) + "\n"]
+    if draw(st.booleans()):
+        parts.append(f'claude_version = "2.1.{draw(st.integers(0, 400))}"  {draw(comments)}\n')
+    for name in hook_names:
+        parts.append(f"\n{draw(comments)}\n[[hooks]]\n")
+        parts.append(f'name = "{name}"\n')
+        parts.append(f'path = "hooks/{name}.py"  {draw(comments)}\n')
+        if draw(st.booleans()):
+            parts.append(f"enabled = {draw(st.sampled_from(['true', 'false']))}\n")
+        events = draw(event_names)
+        spacing = draw(st.sampled_from(["", " "]))
+        listed = ", ".join(f'"{event}"' for event in events)
+        parts.append(f"events = [{spacing}{listed}{spacing}]\n")
+    return "".join(parts), hook_names
+
+
+FAST = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@FAST
+@given(config_texts())
+def test_reading_and_saving_unchanged_keeps_every_byte(
+    project: Path, drawn: tuple[str, list[str]]
+) -> None:
+    text, _ = drawn
+    path = _write(project, text)
+    config = load_project_config(project)
+    for hook in config.hooks:
+        config.put_hook(hook.name, hook.source, hook.events, hook.tools)
+    save_project_config(config)
+    assert path.read_text() == text
+
+
+@FAST
+@given(config_texts(), names, event_names)
+def test_add_then_remove_restores_the_file_up_to_trailing_whitespace(
+    project: Path, drawn: tuple[str, list[str]], new_name: str, events: list[str]
+) -> None:
+    text, hook_names = drawn
+    if new_name in hook_names:
+        return
+    _write(project, text)
+    config = load_project_config(project)
+    config.put_hook(new_name, HookSource("path", f"new/{new_name}.py"), events, {})
+    save_project_config(config)
+    added = load_project_config(project)
+    assert [hook.name for hook in added.hooks] == [*hook_names, new_name]
+    assert added.hooks[-1].events == tuple(events)
+    added.remove_hook(new_name)
+    save_project_config(added)
+    after = (project / ".claude" / "hookman.toml").read_text()
+    assert after.rstrip() == text.rstrip()
+
+
+@FAST
+@given(config_texts(), st.data())
+def test_removing_a_hook_keeps_the_others_and_their_comments(
+    project: Path, drawn: tuple[str, list[str]], data: st.DataObject
+) -> None:
+    text, hook_names = drawn
+    if not hook_names:
+        return
+    victim = data.draw(st.sampled_from(hook_names))
+    _write(project, text)
+    config = load_project_config(project)
+    before = {hook.name: hook for hook in config.hooks}
+    config.remove_hook(victim)
+    save_project_config(config)
+    after_text = (project / ".claude" / "hookman.toml").read_text()
+    after = load_project_config(project)
+    assert [hook.name for hook in after.hooks] == [name for name in hook_names if name != victim]
+    for hook in after.hooks:
+        assert hook == before[hook.name]
+    first_line = text.splitlines()[0]
+    assert first_line in after_text
+
+
+@FAST
+@given(config_texts(), st.data())
+def test_relearning_new_events_changes_only_that_hooks_events_line(
+    project: Path, drawn: tuple[str, list[str]], data: st.DataObject
+) -> None:
+    text, hook_names = drawn
+    if not hook_names:
+        return
+    target = data.draw(st.sampled_from(hook_names))
+    events = data.draw(event_names)
+    _write(project, text)
+    config = load_project_config(project)
+    config.put_hook(target, HookSource("path", f"hooks/{target}.py"), events, {})
+    save_project_config(config)
+    after_text = (project / ".claude" / "hookman.toml").read_text()
+    removed = set(text.splitlines()) - set(after_text.splitlines())
+    assert all(line.startswith("events =") for line in removed)
+    assert load_project_config(project).find(target).events == tuple(events)  # type: ignore[union-attr]

@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hookman import paths
+from hookman.client_version import ClientVersion, TargetVersion
+from hookman.errors import HookmanError
+from hookman.project_config import HookSource, load_project_config
+from hookman.project_sync import sync_project
+from hookman.settings_entries import find_hookman_entries
+
+TARGET = TargetVersion(ClientVersion(2, 1, 328), "flag")
+
+
+def _config_with_guard(project: Path):
+    (project / "hooks").mkdir(exist_ok=True)
+    (project / "hooks" / "guard.py").write_text("def hook(pi):\n    pass\n")
+    config = load_project_config(project)
+    config.put_hook(
+        "guard", HookSource("path", "hooks/guard.py"), ["tool_call"], {"tool_call": ["Bash"]}
+    )
+    return config
+
+
+def test_writes_manifest_config_and_settings(project: Path) -> None:
+    result = sync_project(project, _config_with_guard(project), TARGET, dry_run=False)
+    assert result.settings_change.changed
+    assert (project / ".claude" / "hookman.toml").exists()
+    assert (
+        json.loads(paths.manifest_path(project).read_text())["entries"]["PreToolUse"]["matcher"]
+        == "Bash"
+    )
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert [event for event, _ in find_hookman_entries(settings)] == ["PreToolUse"]
+    assert result.git is None  # not a git work tree
+
+
+def test_dry_run_writes_nothing_but_reports_the_diffs(project: Path) -> None:
+    result = sync_project(project, _config_with_guard(project), TARGET, dry_run=True)
+    assert result.dry_run
+    assert "PreToolUse" in result.settings_change.diff()
+    assert '+name = "guard"' in result.config_diff
+    assert sorted(path.name for path in (project / ".claude").iterdir()) == []
+    assert not paths.manifest_path(project).exists()
+
+
+def test_a_missing_module_stops_before_any_write(project: Path) -> None:
+    config = _config_with_guard(project)
+    (project / "hooks" / "guard.py").unlink()
+    with pytest.raises(HookmanError, match="does not exist"):
+        sync_project(project, config, TARGET, dry_run=False)
+    assert not (project / ".claude" / "hookman.toml").exists()
+    assert not paths.manifest_path(project).exists()
+
+
+json_scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=8)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+# Non-empty: settings_entries drops a `hooks` object or event array that hookman's removal
+# leaves empty, so a user's own empty `"hooks": {}` does not survive (reported to its owner).
+foreign_groups = st.lists(
+    st.fixed_dictionaries(
+        {
+            "hooks": st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "type": st.just("command"),
+                        "command": st.text(min_size=1, max_size=12).filter(
+                            lambda c: "hookman" not in c
+                        ),
+                    }
+                ),
+                max_size=2,
+            )
+        },
+        optional={"matcher": st.sampled_from(["Bash", "Edit|Write", "*"])},
+    ),
+    min_size=1,
+    max_size=2,
+)
+foreign_settings = st.fixed_dictionaries(
+    {},
+    optional={
+        "env": st.dictionaries(st.text(min_size=1, max_size=5), st.text(max_size=5), max_size=2),
+        "permissions": json_values,
+        "hooks": st.dictionaries(
+            st.sampled_from(["PreToolUse", "Stop", "Notification"]),
+            foreign_groups,
+            min_size=1,
+            max_size=2,
+        ),
+    },
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(foreign_settings, st.sampled_from([0, 2, 4]))
+def test_foreign_settings_survive_install_and_remove_byte_for_byte(
+    project: Path, foreign: dict, indent: int
+) -> None:
+    shutil.rmtree(project / ".claude")
+    (project / ".claude").mkdir()
+    settings_path = project / ".claude" / "settings.local.json"
+    original = json.dumps(foreign, indent=indent or None, ensure_ascii=False) + "\n"
+    settings_path.write_text(original, encoding="utf-8")
+    config = _config_with_guard(project)
+    sync_project(project, config, TARGET, dry_run=False)
+    installed = json.loads(settings_path.read_text(encoding="utf-8"))
+    assert [event for event, _ in find_hookman_entries(installed)] == ["PreToolUse"]
+    config = load_project_config(project)
+    config.remove_hook("guard")
+    sync_project(project, config, TARGET, dry_run=False)
+    assert settings_path.read_text(encoding="utf-8") == original

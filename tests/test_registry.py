@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from hookman import paths
+from hookman.errors import HookmanError
+from hookman.registry import add_registry_entry, registry_entries, remove_registry_entry
+
+
+def test_an_absent_registry_is_empty() -> None:
+    assert registry_entries() == {}
+
+
+def test_add_list_and_remove(tmp_path: Path) -> None:
+    guard = tmp_path / "guard.py"
+    assert add_registry_entry("guard", guard) is None
+    assert registry_entries() == {"guard": guard}
+    assert '[hooks.guard]\npath = "' in paths.registry_path().read_text()
+    assert remove_registry_entry("guard") == guard
+    assert registry_entries() == {}
+
+
+def test_adding_a_name_again_replaces_its_path(tmp_path: Path) -> None:
+    add_registry_entry("guard", tmp_path / "old.py")
+    assert add_registry_entry("guard", tmp_path / "new.py") == tmp_path / "old.py"
+    assert registry_entries() == {"guard": tmp_path / "new.py"}
+
+
+def test_removing_an_unknown_name_raises_key_error() -> None:
+    with pytest.raises(KeyError):
+        remove_registry_entry("nope")
+
+
+def test_comments_survive_edits(tmp_path: Path) -> None:
+    registry = paths.registry_path()
+    registry.parent.mkdir(parents=True)
+    registry.write_text('# my hooks\n[hooks.a]  # first\npath = "/x/a.py"\n')
+    add_registry_entry("b", tmp_path / "b.py")
+    remove_registry_entry("b")
+    assert registry.read_text().startswith('# my hooks\n[hooks.a]  # first\npath = "/x/a.py"\n')
+
+
+def test_a_malformed_registry_is_refused_and_left_alone(tmp_path: Path) -> None:
+    registry = paths.registry_path()
+    registry.parent.mkdir(parents=True)
+    registry.write_text("[hooks.a\npath = 1\n")
+    with pytest.raises(HookmanError) as error:
+        add_registry_entry("b", tmp_path / "b.py")
+    assert "line 1" in error.value.message
+    assert registry.read_text() == "[hooks.a\npath = 1\n"
+
+
+def test_a_broken_entry_is_reported_but_can_be_removed() -> None:
+    registry = paths.registry_path()
+    registry.parent.mkdir(parents=True)
+    registry.write_text('[hooks.bad]\npath = "relative.py"\n')
+    with pytest.raises(HookmanError, match="absolute"):
+        registry_entries()
+    remove_registry_entry("bad")
+    assert registry_entries() == {}
+
+
+def test_concurrent_adds_lose_nothing(tmp_path: Path) -> None:
+    names = [f"hook{index}" for index in range(12)]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(lambda name: add_registry_entry(name, tmp_path / f"{name}.py"), names))
+    assert set(registry_entries()) == set(names)

@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from hookman.errors import HookmanError
+from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
+
+
+def _hook(project: Path, source: str, name: str = "h.py") -> Path:
+    path = project / "hooks" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def test_learns_events_tools_and_commands_in_registration_order(project: Path) -> None:
+    path = _hook(
+        project,
+        "def hook(pi):\n"
+        "    pi.on('session_start', lambda e, c: None)\n"
+        "    pi.on('tool_call', lambda e, c: None, tools=['Bash'])\n"
+        "    pi.on('tool_call', lambda e, c: None, tools=['Edit', 'Bash'])\n"
+        "    pi.on('PostToolUse', lambda e, c: None, tools=['Write'])\n"
+        "    pi.register_command('hello', handler=lambda args, ctx: None)\n",
+    )
+    learned = learn_subscriptions("h", path, project)
+    assert learned == Subscriptions(
+        events=("session_start", "tool_call", "PostToolUse"),
+        tools={"tool_call": ("Bash", "Edit"), "PostToolUse": ("Write",)},
+        commands=("hello",),
+    )
+
+
+def test_a_handler_without_tools_widens_the_event_to_all_tools(project: Path) -> None:
+    path = _hook(
+        project,
+        "def hook(pi):\n"
+        "    pi.on('tool_call', lambda e, c: None, tools=['Bash'])\n"
+        "    pi.on('tool_call', lambda e, c: None)\n",
+    )
+    assert learn_subscriptions("h", path, project).tools == {}
+
+
+def test_the_hooks_prints_do_not_corrupt_the_answer(project: Path) -> None:
+    path = _hook(
+        project,
+        "import os, sys\n"
+        "print('{not json')\n"
+        "os.write(1, b'raw fd write')\n"
+        "def hook(pi):\n"
+        "    print('inside the factory')\n"
+        "    sys.stdout.write('more')\n"
+        "    pi.on('Stop', lambda e, c: None)\n",
+    )
+    assert learn_subscriptions("h", path, project).events == ("Stop",)
+
+
+def test_the_factory_runs_in_the_project_directory(project: Path) -> None:
+    path = _hook(
+        project,
+        "import os\n"
+        "def hook(pi):\n"
+        "    if os.path.isdir('.claude'):\n"
+        "        pi.on('Stop', lambda e, c: None)\n",
+    )
+    assert learn_subscriptions("h", path, project).events == ("Stop",)
+
+
+def test_a_hanging_factory_is_a_clear_error_within_the_timeout(project: Path) -> None:
+    path = _hook(project, "import time\ndef hook(pi):\n    time.sleep(60)\n")
+    started = time.monotonic()
+    with pytest.raises(HookmanError) as error:
+        learn_subscriptions("sleepy", path, project, timeout=1.0)
+    assert time.monotonic() - started < 5
+    assert "'sleepy'" in error.value.message
+    assert "did not finish within 1 seconds" in error.value.message
+
+
+def test_a_factory_that_raises_reports_the_load_error(project: Path) -> None:
+    path = _hook(project, "def hook(pi):\n    raise RuntimeError('no config file')\n")
+    with pytest.raises(HookmanError) as error:
+        learn_subscriptions("broken", path, project)
+    assert "failed to load" in error.value.message
+    assert "no config file" in error.value.message
+
+
+def test_a_module_without_a_factory_is_refused(project: Path) -> None:
+    path = _hook(project, "x = 1\n")
+    with pytest.raises(HookmanError, match="callable 'hook'"):
+        learn_subscriptions("empty", path, project)
+
+
+def test_a_hook_that_kills_its_process_is_a_clear_error(project: Path) -> None:
+    path = _hook(project, "import os\nos._exit(7)\n")
+    with pytest.raises(HookmanError) as error:
+        learn_subscriptions("exits", path, project)
+    assert "crashed" in error.value.message
+    assert "exit code 7" in error.value.message
+
+
+def test_unknown_event_names_are_refused_with_a_suggestion() -> None:
+    with pytest.raises(HookmanError) as error:
+        check_event_names("guard", ["tool_call", "PreToolUze"], allow_unknown=False)
+    assert "'PreToolUze'" in error.value.message
+    assert "did you mean 'PreToolUse'?" in (error.value.hint or "")
+    assert error.value.exit_code == 1
+
+
+def test_unknown_event_names_pass_when_allowed() -> None:
+    assert check_event_names("g", ["FutureEvent", "Stop"], allow_unknown=True) == ["FutureEvent"]
+    assert check_event_names("g", ["Stop", "tool_call"], allow_unknown=False) == []
