@@ -1,0 +1,131 @@
+"""Builds the one JSON answer Claude Code gets for an event.
+
+Merge order, deterministic: the runtime's results first (in dispatch order), then the
+results of handlers registered under the Claude Code event name, in hook order.
+- The first deny/block wins: a later allow or block never replaces it (on PreToolUse a
+  `decision: "block"` is a deny). `continue: false` likewise sticks, with its stopReason.
+- additionalContext texts are kept in the order they arose and joined with a blank line,
+  after any texts queued by earlier events.
+- Every other field is last-wins, field by field.
+- hookman's own notices for the user are appended to `systemMessage`, one per line.
+"""
+
+from __future__ import annotations
+
+from hookman.bridge.content_text import content_text
+
+PRE_TOOL_USE = "PreToolUse"
+DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
+_STICKY_OR_MERGED = frozenset(
+    {"decision", "reason", "continue", "stopReason", "systemMessage", "hookSpecificOutput"}
+)
+
+
+class AnswerBuilder:
+    def __init__(self, event: str) -> None:
+        self.event = event
+        self.block_reason: str | None = None
+        self.blocked_by: str | None = None
+        self.contexts: list[str] = []
+        self.notices: list[str] = []
+        self._stop_reason: str | None = None
+        self._stopped = False
+        self._system_message: str | None = None
+        self._top_level: dict[str, object] = {}
+        self._specific: dict[str, object] = {}
+
+    @property
+    def blocked(self) -> bool:
+        return self.block_reason is not None
+
+    def block(self, reason: str, by: str) -> None:
+        """Deny (PreToolUse) or block the event; the first call wins."""
+        if self.block_reason is None:
+            self.block_reason = reason or DEFAULT_BLOCK_REASON
+            self.blocked_by = by
+
+    def add_context(self, text: str) -> None:
+        if text:
+            self.contexts.append(text)
+
+    def notify_user(self, text: str) -> None:
+        self.notices.append(text)
+
+    def merge_raw_result(self, result: dict[str, object], by: str) -> None:
+        """Fold in the Claude Code output fields a handler returned."""
+        specific = result.get("hookSpecificOutput")
+        if isinstance(specific, dict):
+            self._merge_specific(specific, by)
+        decision = result.get("decision")
+        if decision == "block":
+            self.block(_text(result.get("reason")), by)
+        elif decision is not None and not self.blocked:
+            self._top_level["decision"] = decision
+            if "reason" in result:
+                self._top_level["reason"] = result["reason"]
+        if result.get("continue") is False and not self._stopped:
+            self._stopped = True
+            self._stop_reason = _text(result.get("stopReason")) or None
+        if "systemMessage" in result:
+            self._system_message = _text(result["systemMessage"])
+        for key, value in result.items():
+            if key not in _STICKY_OR_MERGED:
+                self._top_level[key] = value
+
+    def _merge_specific(self, specific: dict[str, object], by: str) -> None:
+        for key, value in specific.items():
+            if key == "hookEventName":
+                continue
+            if key == "additionalContext":
+                self.add_context(_text(value))
+            elif key == "permissionDecision":
+                if value == "deny":
+                    self.block(_text(specific.get("permissionDecisionReason")), by)
+                elif not self.blocked:
+                    self._specific["permissionDecision"] = value
+                    self._specific.pop("permissionDecisionReason", None)
+            elif key == "permissionDecisionReason":
+                if specific.get("permissionDecision") != "deny" and not self.blocked:
+                    self._specific[key] = value
+            else:
+                self._specific[key] = value
+
+    def to_json(self, contexts: list[str] | None = None) -> dict[str, object]:
+        """The answer; `contexts` (default: this event's) become additionalContext."""
+        answer: dict[str, object] = dict(self._top_level)
+        specific = dict(self._specific)
+        if self.block_reason is not None:
+            if self.event == PRE_TOOL_USE:
+                specific["permissionDecision"] = "deny"
+                specific["permissionDecisionReason"] = self.block_reason
+            else:
+                answer["decision"] = "block"
+                answer["reason"] = self.block_reason
+        if self._stopped:
+            answer["continue"] = False
+            if self._stop_reason:
+                answer["stopReason"] = self._stop_reason
+        texts = self.contexts if contexts is None else contexts
+        if texts:
+            specific["additionalContext"] = "\n\n".join(texts)
+        if specific:
+            answer["hookSpecificOutput"] = {"hookEventName": self.event, **specific}
+        messages = [self._system_message] if self._system_message else []
+        messages.extend(self.notices)
+        if messages:
+            answer["systemMessage"] = "\n".join(messages)
+        return answer
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else content_text(value)
+
+
+def fail_closed_reason(hook: str, problem: str) -> str:
+    """The deny reason when a guard could not decide (the model reads it, then the user)."""
+    return (
+        f"hookman blocked this tool call because the hook {hook!r} {problem}, and a guard "
+        f"that cannot decide must not let the call through. Fix the hook (`hookman fire "
+        f"PreToolUse` shows what happens, `hookman log` the error) or disable it in "
+        f".claude/hookman.toml."
+    )

@@ -1,0 +1,93 @@
+"""Keeps hook output out of the answer: fd 1 and fd 2 (and sys.stdout/sys.stderr) point at an
+anonymous file while hooks run, so prints, stray writes and the output of subprocesses that
+hooks start are captured for the log, and only the answer reaches the real stdout."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+
+
+class OutputCapture:
+    def __init__(self, scratch_dir: str | None = None) -> None:
+        self._scratch_dir = scratch_dir
+        self._file_fd = -1
+        self._saved_fds: tuple[int, int] = (-1, -1)
+        self._saved_streams: tuple[object, object] = (None, None)
+        self.real_stdout_fd = -1
+
+    def start(self) -> None:
+        _flush_quietly(sys.stdout)
+        _flush_quietly(sys.stderr)
+        self._file_fd = _anonymous_file(self._scratch_dir)
+        self._saved_fds = (os.dup(1), os.dup(2))
+        self.real_stdout_fd = self._saved_fds[0]
+        os.dup2(self._file_fd, 1)
+        os.dup2(self._file_fd, 2)
+        self._saved_streams = (sys.stdout, sys.stderr)
+        # Line-buffered, so prints interleave with subprocess output in the order they happen.
+        stream = open(  # noqa: SIM115 -- lives until stop()
+            os.dup(self._file_fd), "w", encoding="utf-8", errors="replace", buffering=1
+        )
+        sys.stdout = sys.stderr = stream
+
+    def write_answer(self, text: str) -> None:
+        data = text.encode("utf-8")
+        while data:
+            written = os.write(self.real_stdout_fd, data)
+            data = data[written:]
+
+    def captured_text(self) -> str:
+        _flush_quietly(sys.stdout)
+        _flush_quietly(sys.stderr)
+        if self._file_fd < 0:
+            return ""
+        chunks = []
+        os.lseek(self._file_fd, 0, os.SEEK_SET)
+        while True:
+            chunk = os.read(self._file_fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks).decode("utf-8", "replace")
+
+    def stop(self) -> None:
+        """Put fd 1/2 and sys.stdout/sys.stderr back as they were."""
+        if self._file_fd < 0:
+            return
+        capture_stream = sys.stdout
+        _flush_quietly(sys.stdout)
+        _flush_quietly(sys.stderr)
+        sys.stdout, sys.stderr = self._saved_streams  # type: ignore[assignment]
+        if capture_stream is not sys.stdout:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                capture_stream.close()
+        saved_out, saved_err = self._saved_fds
+        os.dup2(saved_out, 1)
+        os.dup2(saved_err, 2)
+        for descriptor in (saved_out, saved_err, self._file_fd):
+            os.close(descriptor)
+        self._file_fd = -1
+        self.real_stdout_fd = -1
+
+
+def _anonymous_file(scratch_dir: str | None) -> int:
+    memfd_create = getattr(os, "memfd_create", None)
+    if memfd_create is not None:
+        try:
+            return memfd_create("hookman-capture")
+        except OSError:
+            pass
+    directory = scratch_dir or os.environ.get("TMPDIR") or "/tmp"
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f".hookman-capture-{os.getpid()}")
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    with contextlib.suppress(OSError):  # POSIX keeps the open file
+        os.remove(path)
+    return descriptor
+
+
+def _flush_quietly(stream: object) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        stream.flush()  # type: ignore[attr-defined]

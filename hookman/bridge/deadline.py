@@ -1,0 +1,67 @@
+"""The runner's own deadline: a timer that fires even while a hook's handler hangs.
+
+On POSIX it is SIGALRM (setitimer), whose handler runs in the main thread between
+bytecodes and interrupts blocking sleeps and waits; elsewhere, or off the main thread, a
+timer thread. `on_expire` decides what happens: the runner answers and exits at once.
+"""
+
+from __future__ import annotations
+
+try:  # `signal` imports enum on top of the built-in `_signal`; the runner needs only this
+    import _signal as signals
+except ImportError:  # pragma: no cover - other Python implementations
+    import signal as signals  # type: ignore[no-redef]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+class Deadline:
+    def __init__(
+        self,
+        seconds: float | None,
+        on_expire: Callable[[], None],
+        *,
+        thread_fallback: bool = True,
+    ) -> None:
+        """`thread_fallback=False`: no deadline where no signal can interrupt the hook."""
+        self.seconds = seconds
+        self._on_expire = on_expire
+        self._thread_fallback = thread_fallback
+        self._previous_handler: object = None
+        self._uses_signal = False
+        self._timer: object = None
+
+    def start(self) -> None:
+        if not self.seconds or self.seconds <= 0:
+            return
+        if hasattr(signals, "setitimer"):
+            try:
+                self._previous_handler = signals.signal(signals.SIGALRM, self._expire)
+            except ValueError:  # not the main thread
+                pass
+            else:
+                self._uses_signal = True
+                signals.setitimer(signals.ITIMER_REAL, self.seconds)
+                return
+        if not self._thread_fallback:
+            return
+        import threading
+
+        timer = threading.Timer(self.seconds, self._on_expire)
+        timer.daemon = True
+        timer.start()
+        self._timer = timer
+
+    def cancel(self) -> None:
+        if self._uses_signal:
+            signals.setitimer(signals.ITIMER_REAL, 0)
+            signals.signal(signals.SIGALRM, self._previous_handler or signals.SIG_DFL)
+            self._uses_signal = False
+        if self._timer is not None:
+            self._timer.cancel()  # type: ignore[attr-defined]
+            self._timer = None
+
+    def _expire(self, signum: int, frame: object) -> None:
+        self._on_expire()

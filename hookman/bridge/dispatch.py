@@ -1,0 +1,317 @@
+"""One Claude Code event through the project's hooks: the code `hookman run` and
+`hookman fire` share.
+
+Order: the runtime events of PRODUCT.md §4 first (runtime_events.py), then the handlers
+registered under the Claude Code event name itself (they get a copy of the raw payload plus
+"type" and return Claude Code output fields); answer.py merges both into one answer.
+`send_message` texts become additionalContext on this event when it has that channel
+(after the texts queued by earlier events), else they wait in the session's queue.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hookman.bridge.answer import (
+    DEFAULT_BLOCK_REASON,
+    PRE_TOOL_USE,
+    AnswerBuilder,
+    fail_closed_reason,
+)
+from hookman.bridge.content_text import message_text
+from hookman.bridge.event_facts import (
+    UPDATED_TOOL_OUTPUT_SINCE,
+    has_context_channel,
+    version_at_least,
+)
+from hookman.bridge.hook_set import CallTracker, load_hook_set
+from hookman.bridge.runtime_events import (
+    BEFORE_AGENT_START,
+    CANCELLABLE,
+    TOOL_CALL,
+    TOOL_RESULT,
+    runtime_steps,
+)
+from hookman.bridge.tool_output import ToolOutputOverride
+from hookman.runtime import HookRunner, StatusRecordingUI
+from hookman.runtime.js_values import is_js_truthy, read_field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookman.bridge.hook_set import HookSet
+    from hookman.bridge.manifest_reader import Manifest
+    from hookman.bridge.runtime_events import RuntimeStep
+    from hookman.bridge.session_state import SessionState
+
+OUTCOME_OK = "ok"
+OUTCOME_DENIED = "denied"
+OUTCOME_BLOCKED = "blocked"
+OUTCOME_FAILED_CLOSED = "failed-closed"
+OUTCOME_ERRORS = "errors"
+
+
+class DispatchResult:
+    """Everything one dispatch produced: the answer and what the log and `fire` show."""
+
+    def __init__(self) -> None:
+        self.answer: dict[str, object] = {}
+        self.exit_code = 0
+        self.hooks: list[str] = []
+        self.outcome = OUTCOME_OK
+        self.errors: list[dict[str, str]] = []
+        self.notices: list[str] = []
+        self.queued: list[str] = []
+        self.delivered_from_queue: list[str] = []
+
+
+class _SessionUI(StatusRecordingUI):
+    """The no-UI context, remembering set_status changes and notify texts for the session."""
+
+    def __init__(self, tracker: CallTracker) -> None:
+        super().__init__()
+        self.changes: list[tuple[str, str | None]] = []
+        self.user_notes: list[str] = []
+        self._tracker = tracker
+
+    def set_status(self, key: str, text: str | None) -> None:
+        super().set_status(key, text)
+        self.changes.append((key, self.statuses.get(key) if text is not None else None))
+
+    def notify(self, message: str, type: str | None = None) -> None:
+        super().notify(message, type)
+        self.user_notes.append(f"{self._tracker.current_hook or 'hook'}: {message}")
+
+
+def dispatch_event(
+    manifest: Manifest,
+    event: str,
+    payload: dict[str, object],
+    *,
+    state: SessionState,
+    tracker: CallTracker,
+) -> DispatchResult:
+    return _Dispatch(manifest, event, payload, state, tracker).run()
+
+
+class _Dispatch:
+    def __init__(
+        self,
+        manifest: Manifest,
+        event: str,
+        payload: dict[str, object],
+        state: SessionState,
+        tracker: CallTracker,
+    ) -> None:
+        self.manifest = manifest
+        self.event = event
+        self.payload = payload
+        self.state = state
+        self.tracker = tracker
+        self.answer = AnswerBuilder(event)
+        self.result = DispatchResult()
+        self.failed_closed = False
+        self._contexts: list[str] = []
+        tool_name = payload.get("tool_name")
+        self.tool_name = tool_name if isinstance(tool_name, str) else None
+
+    def run(self) -> DispatchResult:
+        hooks = self.manifest.hooks_for(self.event)
+        self.result.hooks = [hook.name for hook in hooks]
+        hook_set = load_hook_set(hooks, self.manifest.project_dir, self.tool_name, self.tracker)
+        self._report_load_failures(hook_set)
+        if hook_set.loaded:
+            self._dispatch_to(hook_set)
+        self._deliver_contexts()
+        self.result.answer = self.answer.to_json(self._contexts)
+        self.result.notices.extend(self.answer.notices)
+        self.result.outcome = self._outcome()
+        return self.result
+
+    def _report_load_failures(self, hook_set: HookSet) -> None:
+        for failure in hook_set.failures:
+            name = failure.hook.name
+            self._error(name, "load", failure.error)
+            if self.event == PRE_TOOL_USE and failure.hook.guards_tool(self.tool_name):
+                self._fail_closed(name, f"failed to load ({failure.error})")
+            else:
+                self.answer.notify_user(
+                    f"hookman: hook {name!r} failed to load and did not run: {failure.error}"
+                )
+
+    def _dispatch_to(self, hook_set: HookSet) -> None:
+        ui = _SessionUI(self.tracker)
+        runner = HookRunner(hook_set.loaded, self.manifest.project_dir)
+        runner.initialize(
+            send_message_handler=self._send_message,
+            append_entry_handler=self._append_entry,
+            get_model=lambda: self.payload.get("model"),
+            ui=ui,
+            has_ui=False,
+            session_id=_string_or_none(self.payload.get("session_id")),
+            agent_id=_string_or_none(self.payload.get("agent_id")),
+        )
+        runner.on_error(
+            lambda error: self._on_hook_error(
+                hook_set.name_for_path(error.hook_path), error.event, error.error
+            )
+        )
+        for step in runtime_steps(self.event, self.payload):
+            if runner.has_handlers(str(step.event["type"])):
+                self._run_step(runner, step)
+        if runner.has_handlers(self.event):
+            self._run_raw_handlers(runner)
+        for note in ui.user_notes:
+            self.answer.notify_user(note)
+        if ui.changes:
+            self._persist_statuses(ui.changes)
+
+    def _run_step(self, runner: HookRunner, step: RuntimeStep) -> None:
+        if step.kind == TOOL_CALL:
+            self._tool_call(runner, step.event)
+        elif step.kind == TOOL_RESULT:
+            self._tool_result(runner, step.event)
+        elif step.kind == BEFORE_AGENT_START:
+            result = runner.emit_before_agent_start(step.event["prompt"], images=None)
+            if is_js_truthy(result):
+                self.answer.add_context(message_text(read_field(result, "message")))
+        elif step.kind == CANCELLABLE:
+            self._cancellable(runner, step.event)
+        else:  # emit, tool_result_ignored: results mean nothing here
+            runner.emit(step.event)
+
+    def _tool_call(self, runner: HookRunner, event: dict[str, object]) -> None:
+        calls_before = len(self.tracker.calls)
+        try:
+            result = runner.emit_tool_call(event)
+        except (Exception, SystemExit) as error:
+            hook = self._failing_hook(calls_before)
+            self._error(hook, "tool_call", f"{type(error).__name__}: {error}")
+            self._fail_closed(hook, f"raised an error ({type(error).__name__}: {error})")
+            return
+        if is_js_truthy(result) and is_js_truthy(read_field(result, "block")):
+            hook = self._hook_that_returned(result, calls_before)
+            reason = read_field(result, "reason")
+            if not is_js_truthy(reason):
+                reason = f"{DEFAULT_BLOCK_REASON} ({hook})"
+            self.answer.block(str(reason), hook)
+
+    def _tool_result(self, runner: HookRunner, event: dict[str, object]) -> None:
+        calls_before = len(self.tracker.calls)
+        result = runner.emit(event)
+        if not is_js_truthy(result) or not isinstance(result, dict):
+            return
+        override = ToolOutputOverride(
+            self.payload.get("tool_response"), event["content"], event["details"], result
+        )
+        if not override.changed:
+            return
+        hook = self._hook_that_returned(result, calls_before)
+        version = self.manifest.claude_version
+        if version_at_least(version, UPDATED_TOOL_OUTPUT_SINCE):
+            self.answer.merge_raw_result(
+                {"hookSpecificOutput": {"updatedToolOutput": override.updated_tool_output()}}, hook
+            )
+        elif (self.tool_name or "").startswith("mcp__"):
+            replacement = override.updated_mcp_tool_output()
+            self.answer.merge_raw_result(
+                {"hookSpecificOutput": {"updatedMCPToolOutput": replacement}}, hook
+            )
+        else:
+            self.answer.notify_user(
+                f"hookman: hook {hook!r} changed the output of {self.tool_name}, but Claude Code "
+                f"{version} cannot replace a tool's output (it needs {UPDATED_TOOL_OUTPUT_SINCE} "
+                f"or newer), so the model saw the original output."
+            )
+
+    def _cancellable(self, runner: HookRunner, event: dict[str, object]) -> None:
+        calls_before = len(self.tracker.calls)
+        result = runner.emit(event)
+        if not is_js_truthy(result):
+            return
+        hook = self._hook_that_returned(result, calls_before)
+        if is_js_truthy(read_field(result, "cancel")):
+            self.answer.block(f"Compaction was cancelled by the hook {hook!r}.", hook)
+        elif read_field(result, "compaction") is not None:
+            self.result.notices.append(
+                f"hook {hook!r} returned a custom compaction; Claude Code cannot use one, "
+                f"so it compacts as usual."
+            )
+
+    def _run_raw_handlers(self, runner: HookRunner) -> None:
+        raw_event = json.loads(json.dumps(self.payload))  # each dispatch gets its own copy
+        raw_event["type"] = self.event
+        calls_before = len(self.tracker.calls)
+        runner.emit(raw_event)
+        for call in self.tracker.calls[calls_before:]:
+            if call.event != self.event or call.error is not None or call.result is None:
+                continue
+            if isinstance(call.result, dict):
+                self.answer.merge_raw_result(call.result, call.hook)
+            else:
+                self.result.notices.append(
+                    f"hook {call.hook!r} returned {type(call.result).__name__} from its "
+                    f"{self.event} handler; only an object of Claude Code output fields counts."
+                )
+
+    def _on_hook_error(self, hook: str, event: str, error: str) -> None:
+        self._error(hook, event, error)
+        if self.event == PRE_TOOL_USE and event == PRE_TOOL_USE:
+            self._fail_closed(hook, f"raised an error ({error})")
+        else:
+            self.answer.notify_user(f"hookman: hook {hook!r} failed on {event}: {error}")
+
+    def _send_message(self, message: object, *args: object, **options: object) -> None:
+        self.answer.add_context(message_text(message))
+
+    def _append_entry(self, custom_type: object, data: object = None) -> None:
+        self.state.append_entry(custom_type, data, self.event)
+
+    def _persist_statuses(self, changes: list[tuple[str, str | None]]) -> None:
+        statuses = self.state.read_statuses()
+        for key, text in changes:
+            if text is None:
+                statuses.pop(key, None)
+            else:
+                statuses[key] = text
+        self.state.write_statuses(statuses)
+
+    def _deliver_contexts(self) -> None:
+        if has_context_channel(self.event):
+            queued = self.state.drain_messages()
+            self.result.delivered_from_queue = queued
+            self._contexts = queued + self.answer.contexts
+        else:
+            self.state.enqueue_messages(self.answer.contexts, self.event)
+            self.result.queued = list(self.answer.contexts)
+            self._contexts = []
+
+    def _fail_closed(self, hook: str, problem: str) -> None:
+        if not self.answer.blocked:
+            self.failed_closed = True
+        self.answer.block(fail_closed_reason(hook, problem), hook)
+
+    def _error(self, hook: str, event: str, error: str) -> None:
+        self.result.errors.append({"hook": hook, "event": event, "error": error})
+
+    def _failing_hook(self, calls_before: int) -> str:
+        for call in reversed(self.tracker.calls[calls_before:]):
+            if call.error is not None:
+                return call.hook
+        return self.tracker.current_hook or "unknown"
+
+    def _hook_that_returned(self, result: object, calls_before: int) -> str:
+        for call in reversed(self.tracker.calls[calls_before:]):
+            if call.result is result:
+                return call.hook
+        return self.tracker.current_hook or "unknown"
+
+    def _outcome(self) -> str:
+        if self.answer.blocked:
+            if self.failed_closed:
+                return OUTCOME_FAILED_CLOSED
+            return OUTCOME_DENIED if self.event == PRE_TOOL_USE else OUTCOME_BLOCKED
+        return OUTCOME_ERRORS if self.result.errors else OUTCOME_OK
+
+
+def _string_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None

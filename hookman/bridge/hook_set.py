@@ -1,0 +1,136 @@
+"""Loads the manifest's hooks for one event and wraps their handlers so the bridge knows, for
+every call, which hook ran and what it returned or raised.
+
+The runtime reports emit errors by hook path but lets a tool_call exception propagate
+without naming the hook; the wrappers give the fail-closed deny its hook name, the deadline
+its "which hook is running", and `hookman fire` each hook's own result.
+"""
+
+from __future__ import annotations
+
+from hookman.runtime import load_hooks
+from hookman.runtime.awaiting import is_awaitable
+from hookman.runtime.js_values import error_message
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hookman.bridge.manifest_reader import ManifestHook
+    from hookman.runtime import LoadedHook
+
+
+class HandlerCall:
+    """One handler call: the hook, the event it handled, its result or its error text."""
+
+    __slots__ = ("error", "event", "hook", "result")
+
+    def __init__(
+        self, hook: str, event: str, result: object = None, error: str | None = None
+    ) -> None:
+        self.hook = hook
+        self.event = event
+        self.result = result
+        self.error = error
+
+    def as_dict(self) -> dict[str, object]:
+        return {"hook": self.hook, "event": self.event, "result": self.result, "error": self.error}
+
+
+class CallTracker:
+    """What the runner is doing now and what every handler did so far."""
+
+    def __init__(self) -> None:
+        self.current_hook: str | None = None
+        self.calls: list[HandlerCall] = []
+
+    def record(self, call: HandlerCall) -> None:
+        self.calls.append(call)
+
+
+class LoadFailure:
+    __slots__ = ("error", "hook")
+
+    def __init__(self, hook: ManifestHook, error: str) -> None:
+        self.hook = hook
+        self.error = error
+
+
+class HookSet:
+    """The loaded hooks of one event, with the names the manifest gives them."""
+
+    def __init__(self) -> None:
+        self.loaded: list[LoadedHook] = []
+        self.names: list[str] = []
+        self.failures: list[LoadFailure] = []
+
+    def name_for_path(self, path: str) -> str:
+        for loaded, name in zip(self.loaded, self.names, strict=True):
+            if loaded.path == path:
+                return name
+        return path
+
+
+def load_hook_set(
+    hooks: list[ManifestHook], cwd: str, tool_name: str | None, tracker: CallTracker
+) -> HookSet:
+    """Load each hook on its own (so every failure has a name), in manifest order."""
+    hook_set = HookSet()
+    for hook in hooks:
+        tracker.current_hook = hook.name
+        result = load_hooks([hook.path], cwd)
+        if result.errors:
+            hook_set.failures.append(LoadFailure(hook, result.errors[0].error))
+            continue
+        for loaded in result.hooks:
+            _wrap_handlers(loaded, hook, tool_name, tracker)
+            hook_set.loaded.append(loaded)
+            hook_set.names.append(hook.name)
+    tracker.current_hook = None
+    return hook_set
+
+
+def _wrap_handlers(
+    loaded: LoadedHook, hook: ManifestHook, tool_name: str | None, tracker: CallTracker
+) -> None:
+    for event, handlers in loaded.handlers.items():
+        if hook.handles_tool(event, tool_name):
+            loaded.handlers[event] = [
+                _recording(handler, hook.name, event, tracker) for handler in handlers
+            ]
+        else:  # this hook asked for other tools (`tools = {...}` in hookman.toml)
+            loaded.handlers[event] = []
+
+
+def _recording(
+    handler: Callable[..., object], hook: str, event: str, tracker: CallTracker
+) -> Callable[..., object]:
+    def recorded(event_data: object, ctx: object) -> object:
+        tracker.current_hook = hook
+        try:
+            result = handler(event_data, ctx)
+        except BaseException as error:
+            tracker.record(HandlerCall(hook, event, error=_describe(error)))
+            raise
+        if is_awaitable(result):
+            return _settle_and_record(result, hook, event, tracker)
+        tracker.record(HandlerCall(hook, event, result=result))
+        return result
+
+    return recorded
+
+
+async def _settle_and_record(
+    awaitable: object, hook: str, event: str, tracker: CallTracker
+) -> object:
+    try:
+        result = await awaitable  # type: ignore[misc]
+    except BaseException as error:
+        tracker.record(HandlerCall(hook, event, error=_describe(error)))
+        raise
+    tracker.record(HandlerCall(hook, event, result=result))
+    return result
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error_message(error)}"

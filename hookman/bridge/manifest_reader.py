@@ -1,0 +1,138 @@
+"""Reads the compact JSON manifest that `install` writes (ARCHITECTURE.md, "The manifest").
+
+Hot path: plain classes (no dataclasses/typing imports, which cost milliseconds at start-up).
+"""
+
+from __future__ import annotations
+
+import json
+
+TOOL_CALL_EVENTS = ("tool_call", "PreToolUse")
+
+
+class ManifestError(Exception):
+    """The manifest is missing, unreadable or not the expected shape."""
+
+
+class ManifestHook:
+    __slots__ = ("claude_events", "events", "name", "path", "tools")
+
+    def __init__(
+        self,
+        name: str,
+        path: str,
+        events: tuple[str, ...],
+        claude_events: tuple[str, ...],
+        tools: dict[str, list[str]],
+    ) -> None:
+        self.name = name
+        self.path = path
+        self.events = events
+        self.claude_events = claude_events
+        self.tools = tools
+
+    def handles_tool(self, event: str, tool_name: str | None) -> bool:
+        """Whether this hook's handlers for `event` asked for `tool_name` (no list: all)."""
+        wanted = self.tools.get(event)
+        if wanted is None or tool_name is None:
+            return True
+        return tool_name in wanted or "*" in wanted
+
+    def guards_tool(self, tool_name: str | None) -> bool:
+        """Whether this hook takes part in deciding whether `tool_name` may run."""
+        return any(
+            event in self.events and self.handles_tool(event, tool_name)
+            for event in TOOL_CALL_EVENTS
+        )
+
+
+class Manifest:
+    __slots__ = (
+        "claude_version",
+        "entries",
+        "hooks",
+        "log_path",
+        "path",
+        "project_dir",
+        "state_dir",
+    )
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        project_dir: str,
+        state_dir: str,
+        log_path: str | None,
+        claude_version: str | None,
+        hooks: tuple[ManifestHook, ...],
+        entries: dict[str, dict[str, object]],
+    ) -> None:
+        self.path = path
+        self.project_dir = project_dir
+        self.state_dir = state_dir
+        self.log_path = log_path
+        self.claude_version = claude_version
+        self.hooks = hooks
+        self.entries = entries
+
+    def hooks_for(self, event: str) -> list[ManifestHook]:
+        """The hooks serving a Claude Code event, in dispatch order."""
+        return [hook for hook in self.hooks if event in hook.claude_events]
+
+    def deadline_for(self, event: str) -> float | None:
+        """Seconds the runner may spend on `event` (below the entry's Claude Code timeout)."""
+        entry = self.entries.get(event) or {}
+        deadline = entry.get("deadline")
+        if isinstance(deadline, (int, float)) and deadline > 0:
+            return float(deadline)
+        timeout = entry.get("timeout")
+        if isinstance(timeout, (int, float)) and timeout > 1:
+            return float(timeout) * 0.9
+        return None
+
+
+def read_manifest(path: str) -> Manifest:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        raise ManifestError(f"the manifest {path} does not exist") from None
+    except (OSError, ValueError) as error:
+        raise ManifestError(f"the manifest {path} cannot be read ({error})") from None
+    return parse_manifest(data, path)
+
+
+def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
+    if not isinstance(data, dict) or not isinstance(data.get("project_dir"), str):
+        raise ManifestError(f"the manifest {path} is not a hookman manifest")
+    hooks_data = data.get("hooks", [])
+    entries = data.get("entries", {})
+    if not isinstance(hooks_data, list) or not isinstance(entries, dict):
+        raise ManifestError(f"the manifest {path} is not a hookman manifest")
+    try:
+        hooks = tuple(_parse_hook(item) for item in hooks_data)
+    except (TypeError, KeyError, AttributeError, ValueError) as error:
+        raise ManifestError(f"the manifest {path} has a malformed hook ({error})") from None
+    return Manifest(
+        path=path,
+        project_dir=data["project_dir"],
+        state_dir=str(data.get("state_dir") or ""),
+        log_path=data.get("log_path") or None,
+        claude_version=data.get("claude_version") or None,
+        hooks=hooks,
+        entries={key: value for key, value in entries.items() if isinstance(value, dict)},
+    )
+
+
+def _parse_hook(item: dict[str, object]) -> ManifestHook:
+    tools = item.get("tools") or {}
+    if not isinstance(tools, dict):
+        raise TypeError("'tools' must be an object")
+    return ManifestHook(
+        name=str(item["name"]),
+        path=str(item["path"]),
+        events=tuple(item.get("events") or ()),
+        claude_events=tuple(item.get("claude_events") or ()),
+        tools={str(key): list(value) for key, value in tools.items()},
+    )

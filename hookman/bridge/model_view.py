@@ -1,0 +1,161 @@
+"""What Claude Code does with a hook's answer, and exactly what text the model then sees
+(CLAUDE_CODE_HOOKS.md §3). Used by `hookman fire`; not on the runner's path."""
+
+from __future__ import annotations
+
+import json
+
+from hookman.bridge.content_text import content_text
+from hookman.bridge.event_facts import TOOL_EVENTS
+from hookman.bridge.tool_output import content_from_response
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+PLAIN_STDOUT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
+EXIT2_BLOCKING_EVENTS = frozenset(
+    {
+        "PreToolUse",
+        "PermissionRequest",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "Stop",
+        "SubagentStop",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "ConfigChange",
+        "PostToolBatch",
+        "PreCompact",
+        "Elicitation",
+        "ElicitationResult",
+        "WorktreeCreate",
+    }
+)
+
+
+class ModelView:
+    """The effect of an answer: texts the model reads, messages the user sees, and effects."""
+
+    def __init__(self) -> None:
+        self.model_texts: list[str] = []
+        self.user_messages: list[str] = []
+        self.effects: list[str] = []
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {
+            "model_texts": self.model_texts,
+            "user_messages": self.user_messages,
+            "effects": self.effects,
+        }
+
+
+def hook_label(event: str, payload: Mapping[str, object]) -> str:
+    """`PostToolUse:Bash` on tool events, else the event name: how Claude Code names a hook."""
+    tool = payload.get("tool_name")
+    return f"{event}:{tool}" if event in TOOL_EVENTS and isinstance(tool, str) else event
+
+
+def model_view(
+    event: str,
+    payload: Mapping[str, object],
+    *,
+    stdout: str,
+    exit_code: int,
+    stderr: str = "",
+    command: str = "hookman run",
+) -> ModelView:
+    view = ModelView()
+    label = hook_label(event, payload)
+    if exit_code == 2:
+        _exit_two(view, event, label, stderr, command)
+        return view
+    if exit_code != 0:
+        first_line = stderr.strip().splitlines()[0] if stderr.strip() else ""
+        view.user_messages.append(f"{label} hook error: {first_line}".rstrip(": "))
+        view.effects.append("non-blocking error: the model sees nothing, work goes on")
+        return view
+    try:
+        answer = json.loads(stdout) if stdout.strip() else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        _plain_stdout(view, event, stdout)
+        return view
+    _json_answer(view, event, label, payload, answer)
+    return view
+
+
+def _exit_two(view: ModelView, event: str, label: str, stderr: str, command: str) -> None:
+    if event == "PreToolUse":
+        view.model_texts.append(f"{label} hook error: [{command}]: {stderr.strip()}")
+        view.effects.append("the tool call is blocked; the hook's command line is shown")
+    elif event in EXIT2_BLOCKING_EVENTS:
+        prefix = "Stop hook feedback" if event in ("Stop", "SubagentStop") else f"{label} hook"
+        view.model_texts.append(f"{prefix}: {stderr.strip()}")
+        view.effects.append(f"{event} is blocked")
+    else:
+        view.user_messages.append(stderr.strip())
+        view.effects.append(f"exit 2 does not block {event}; stderr is shown to the user")
+
+
+def _plain_stdout(view: ModelView, event: str, stdout: str) -> None:
+    text = stdout.strip()
+    if not text:
+        view.effects.append("nothing: Claude Code carries on as if no hook ran")
+    elif event in PLAIN_STDOUT_EVENTS:
+        view.model_texts.append(f"{event} hook success: {text}")
+    else:
+        view.effects.append(f"plain stdout on {event} goes to the debug log only")
+
+
+def _json_answer(
+    view: ModelView,
+    event: str,
+    label: str,
+    payload: Mapping[str, object],
+    answer: dict[str, object],
+) -> None:
+    specific = answer.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    if isinstance(answer.get("systemMessage"), str):
+        view.user_messages.append(answer["systemMessage"])  # type: ignore[arg-type]
+    decision = specific.get("permissionDecision")
+    if decision == "deny":
+        reason = str(specific.get("permissionDecisionReason") or "")
+        view.model_texts.append(reason)
+        view.effects.append("the tool call is denied; the model reads the reason as its result")
+    elif decision in ("allow", "ask"):
+        view.effects.append(f"permission decision: {decision}")
+    if "updatedInput" in specific:
+        view.effects.append("the tool runs with the hook's updatedInput")
+    for key in ("updatedToolOutput", "updatedMCPToolOutput"):
+        if key in specific:
+            text = content_text(content_from_response(specific[key]))
+            view.model_texts.append(text)
+            view.effects.append(f"{key}: the model sees this output instead of the tool's")
+    context = specific.get("additionalContext")
+    if isinstance(context, str) and context:
+        view.model_texts.append(f"{label} hook additional context: {context}")
+    if answer.get("decision") == "block":
+        reason = str(answer.get("reason") or "")
+        _block(view, event, label, reason)
+    if answer.get("continue") is False:
+        view.effects.append(f"Claude stops: {answer.get('stopReason') or 'no reason given'}")
+    if not view.model_texts and not view.effects and not view.user_messages:
+        view.effects.append("nothing: Claude Code carries on as if no hook ran")
+
+
+def _block(view: ModelView, event: str, label: str, reason: str) -> None:
+    if event in ("Stop", "SubagentStop"):
+        view.model_texts.append(f"Stop hook feedback: {reason}")
+        view.effects.append("the model gets another turn")
+    elif event == "UserPromptSubmit":
+        view.user_messages.append(reason)
+        view.effects.append("the prompt is blocked and erased; the model never sees it")
+    elif event == "PreCompact":
+        view.effects.append(f"compaction is blocked: {reason}")
+    else:
+        view.model_texts.append(f"{label} hook blocking error: {reason}")
+        view.effects.append(f"{event} is blocked")

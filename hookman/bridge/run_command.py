@@ -1,0 +1,251 @@
+"""`hookman run EVENT --manifest PATH`: the command Claude Code invokes on every event.
+
+Reads the payload on stdin, dispatches it to the project's hooks and writes exactly one
+answer: a JSON object on stdout, exit 0. Hook output never reaches stdout or the terminal
+(capture.py); errors become a deny on PreToolUse (fail closed) and a logged notice
+elsewhere; the deadline (deadline.py) answers even when a hook hangs.
+
+Start-up cost matters here: standard library and hookman.runtime only, imported lazily
+where a path is rare.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+
+from hookman.bridge.answer import PRE_TOOL_USE, fail_closed_reason
+from hookman.bridge.capture import OutputCapture
+from hookman.bridge.deadline import Deadline
+from hookman.bridge.event_facts import KNOWN_EVENTS
+from hookman.bridge.firing_log import append_record
+from hookman.bridge.manifest_reader import ManifestError, read_manifest
+from hookman.bridge.session_state import now_iso
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookman.bridge.dispatch import DispatchResult
+    from hookman.bridge.hook_set import CallTracker
+    from hookman.bridge.manifest_reader import Manifest
+
+USAGE = "usage: hookman run EVENT --manifest PATH  (the payload JSON on stdin)"
+OUTCOME_TIMEOUT = "timeout"
+OUTCOME_BAD_PAYLOAD = "bad-payload"
+OUTCOME_UNKNOWN_EVENT = "unknown-event"
+OUTCOME_NO_MANIFEST = "no-manifest"
+OUTCOME_INTERNAL_ERROR = "internal-error"
+
+
+def parse_argv(argv: list[str]) -> tuple[str | None, str | None]:
+    """EVENT and the --manifest path (hand-parsed: argparse costs milliseconds)."""
+    event = None
+    manifest = None
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if word == "--manifest" and index + 1 < len(argv):
+            manifest = argv[index + 1]
+            index += 1
+        elif word.startswith("--manifest="):
+            manifest = word.split("=", 1)[1]
+        elif not word.startswith("-") and event is None:
+            event = word
+        index += 1
+    return event, manifest
+
+
+def main(argv: list[str]) -> int:
+    event, manifest_path = parse_argv(argv)
+    if event is None:
+        sys.stderr.write(USAGE + "\n")
+        return 1
+    run = _Run(event, manifest_path)
+    return run.execute()
+
+
+class _Run:
+    """One runner process: owns the capture, the deadline, the answer and the log line."""
+
+    def __init__(self, event: str, manifest_path: str | None) -> None:
+        self.event = event
+        self.manifest_path = manifest_path
+        self.started = time.monotonic()
+        self.capture = OutputCapture()
+        self.manifest: Manifest | None = None
+        self.payload: dict[str, object] = {}
+        self.tracker: CallTracker | None = None
+        self.deadline: Deadline | None = None
+        self.answered = False
+
+    def execute(self) -> int:
+        self.capture.start()
+        try:
+            return self._handle()
+        except BaseException as error:  # a bug in hookman itself: still answer, never a traceback
+            return self._internal_error(error)
+        finally:
+            self.capture.stop()
+
+    def _handle(self) -> int:
+        raw = _read_stdin()
+        payload = _parse_payload(raw)
+        try:
+            if not self.manifest_path:
+                raise ManifestError("the command has no --manifest PATH")
+            self.manifest = read_manifest(self.manifest_path)
+        except ManifestError as error:
+            return self._no_manifest(str(error), payload or {})
+        if payload is None:
+            return self._finish({}, OUTCOME_BAD_PAYLOAD, notices=[_bad_payload_note(raw)])
+        self.payload = payload
+        if self.event not in KNOWN_EVENTS:
+            note = f"{self.event!r} is not a Claude Code event hookman knows; nothing ran"
+            return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
+        from hookman.bridge.dispatch import dispatch_event
+        from hookman.bridge.hook_set import CallTracker
+        from hookman.bridge.session_state import SessionState
+
+        self.tracker = CallTracker()
+        self.deadline = Deadline(self.manifest.deadline_for(self.event), self._deadline_passed)
+        self.deadline.start()
+        result = dispatch_event(
+            self.manifest,
+            self.event,
+            payload,
+            state=SessionState(self.manifest.state_dir, payload.get("session_id")),
+            tracker=self.tracker,
+        )
+        self.deadline.cancel()
+        return self._finish(result.answer, result.outcome, result=result)
+
+    def _finish(
+        self,
+        answer: dict[str, object],
+        outcome: str,
+        *,
+        result: DispatchResult | None = None,
+        notices: list[str] | None = None,
+        errors: list[dict[str, str]] | None = None,
+        exit_code: int = 0,
+    ) -> int:
+        if self.answered:
+            return exit_code
+        self.answered = True
+        self.capture.write_answer(json.dumps(answer, ensure_ascii=False) + "\n")
+        self._log(
+            outcome,
+            hooks=result.hooks if result else [],
+            errors=(result.errors if result else []) + (errors or []),
+            notices=(result.notices if result else []) + (notices or []),
+        )
+        return result.exit_code if result else exit_code
+
+    def _log(
+        self, outcome: str, *, hooks: list[str], errors: list[dict[str, str]], notices: list[str]
+    ) -> None:
+        log_path = self.manifest.log_path if self.manifest else _fallback_log_path()
+        if not log_path:
+            return
+        record = {
+            "time": now_iso(),
+            "project": self.manifest.project_dir if self.manifest else None,
+            "session": self.payload.get("session_id"),
+            "agent_id": self.payload.get("agent_id"),
+            "event": self.event,
+            "hooks": hooks,
+            "outcome": outcome,
+            "duration_ms": round((time.monotonic() - self.started) * 1000, 1),
+            "errors": errors,
+            "output": self.capture.captured_text(),
+            "notices": notices,
+        }
+        with contextlib.suppress(OSError):  # the answer matters more than the log line
+            append_record(log_path, record)
+
+    def _no_manifest(self, problem: str, payload: dict[str, object]) -> int:
+        self.payload = payload
+        fix = "Run `hookman install` in the project to rewrite it."
+        if self.event == PRE_TOOL_USE:
+            answer = _deny(
+                f"hookman blocked this tool call because {problem}, so the project's guard "
+                f"hooks could not run. {fix}"
+            )
+        else:
+            answer = {"systemMessage": f"hookman: no hook ran, because {problem}. {fix}"}
+        errors = [{"hook": "hookman", "event": self.event, "error": problem}]
+        return self._finish(answer, OUTCOME_NO_MANIFEST, errors=errors)
+
+    def _deadline_passed(self) -> None:
+        """Called from the timer while a hook still runs: answer now and exit the process."""
+        hook = (self.tracker.current_hook if self.tracker else None) or "(loading)"
+        seconds = self.deadline.seconds if self.deadline else 0
+        problem = f"did not finish within hookman's deadline of {seconds:g} s"
+        if self.event == PRE_TOOL_USE:
+            answer = _deny(fail_closed_reason(hook, problem))
+        else:
+            answer = {
+                "systemMessage": f"hookman: hook {hook!r} {problem} on {self.event}; "
+                f"its results were dropped."
+            }
+        errors = [{"hook": hook, "event": self.event, "error": problem}]
+        hooks = [h.name for h in self.manifest.hooks_for(self.event)] if self.manifest else []
+        try:
+            if not self.answered:
+                self.answered = True
+                self.capture.write_answer(json.dumps(answer) + "\n")
+                self._log(OUTCOME_TIMEOUT, hooks=hooks, errors=errors, notices=[])
+        finally:
+            os._exit(0)
+
+    def _internal_error(self, error: BaseException) -> int:
+        if self.deadline is not None:
+            self.deadline.cancel()
+        import traceback
+
+        details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        problem = f"hookman's runner failed ({type(error).__name__}: {error})"
+        if self.event == PRE_TOOL_USE:
+            answer = _deny(fail_closed_reason("hookman", f"could not run: {problem}"))
+        else:
+            answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}
+        errors = [{"hook": "hookman", "event": self.event, "error": details}]
+        return self._finish(answer, OUTCOME_INTERNAL_ERROR, errors=errors)
+
+
+def _deny(reason: str) -> dict[str, object]:
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": PRE_TOOL_USE,
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }
+
+
+def _read_stdin() -> str:
+    try:
+        data = sys.stdin.buffer.read()
+    except (OSError, ValueError, AttributeError):
+        return ""
+    return data.decode("utf-8", "replace")
+
+
+def _parse_payload(raw: str) -> dict[str, object] | None:
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def _bad_payload_note(raw: str) -> str:
+    sample = raw[:80] + ("..." if len(raw) > 80 else "")
+    return f"the payload on stdin is not a JSON object: {sample!r}"
+
+
+def _fallback_log_path() -> str | None:
+    home = os.environ.get("HOOKMAN_HOME")
+    return os.path.join(home, "log", "firing.jsonl") if home else None

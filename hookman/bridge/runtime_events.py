@@ -1,0 +1,163 @@
+"""Which runtime (pi) events a Claude Code event becomes (PRODUCT.md §4), as plain dicts.
+
+Each step names how it is dispatched, which decides what its result means:
+`emit` (results ignored), `tool_call`, `tool_result`, `tool_result_ignored`,
+`before_agent_start`, `cancellable` (session_before_compact).
+"""
+
+from __future__ import annotations
+
+from hookman.bridge.tool_output import content_from_response
+
+EMIT = "emit"
+TOOL_CALL = "tool_call"
+TOOL_RESULT = "tool_result"
+TOOL_RESULT_IGNORED = "tool_result_ignored"
+BEFORE_AGENT_START = "before_agent_start"
+CANCELLABLE = "cancellable"
+
+
+class RuntimeStep:
+    __slots__ = ("event", "kind")
+
+    def __init__(self, kind: str, event: dict[str, object]) -> None:
+        self.kind = kind
+        self.event = event
+
+    def __repr__(self) -> str:
+        return f"RuntimeStep({self.kind!r}, {self.event!r})"
+
+
+def runtime_steps(claude_event: str, payload: dict[str, object]) -> list[RuntimeStep]:
+    """The runtime events to dispatch, in order, for one Claude Code event."""
+    build = _BUILDERS.get(claude_event)
+    return build(payload) if build else []
+
+
+def tool_call_event(payload: dict[str, object]) -> dict[str, object]:
+    return {
+        "type": "tool_call",
+        "tool_name": payload.get("tool_name"),
+        "tool_call_id": payload.get("tool_use_id"),
+        "input": payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {},
+    }
+
+
+def tool_result_event(payload: dict[str, object], *, is_error: bool) -> dict[str, object]:
+    event = tool_call_event(payload)
+    event["type"] = "tool_result"
+    if is_error:
+        error = payload.get("error")
+        event["content"] = content_from_response(error if error is not None else "")
+        event["details"] = None
+    else:
+        response = payload.get("tool_response")
+        event["content"] = content_from_response(response)
+        event["details"] = response
+    event["is_error"] = is_error
+    return event
+
+
+def _pre_tool_use(payload: dict[str, object]) -> list[RuntimeStep]:
+    return [RuntimeStep(TOOL_CALL, tool_call_event(payload))]
+
+
+def _post_tool_use(payload: dict[str, object]) -> list[RuntimeStep]:
+    return [RuntimeStep(TOOL_RESULT, tool_result_event(payload, is_error=False))]
+
+
+def _post_tool_use_failure(payload: dict[str, object]) -> list[RuntimeStep]:
+    return [RuntimeStep(TOOL_RESULT_IGNORED, tool_result_event(payload, is_error=True))]
+
+
+def _user_prompt_submit(payload: dict[str, object]) -> list[RuntimeStep]:
+    prompt = payload.get("prompt")
+    return [
+        RuntimeStep(EMIT, {"type": "agent_start"}),
+        RuntimeStep(
+            BEFORE_AGENT_START,
+            {
+                "type": "before_agent_start",
+                "prompt": prompt if isinstance(prompt, str) else "",
+                "images": None,
+            },
+        ),
+    ]
+
+
+def _stop(payload: dict[str, object]) -> list[RuntimeStep]:
+    if payload.get("agent_id"):
+        return []  # a subagent finishing, not the session's agent
+    return [RuntimeStep(EMIT, {"type": "agent_end", "messages": []})]
+
+
+def _session_start(payload: dict[str, object]) -> list[RuntimeStep]:
+    return [RuntimeStep(EMIT, {"type": "session_start"})]
+
+
+def _session_end(payload: dict[str, object]) -> list[RuntimeStep]:
+    return [RuntimeStep(EMIT, {"type": "session_shutdown"})]
+
+
+def _pre_compact(payload: dict[str, object]) -> list[RuntimeStep]:
+    steps = []
+    if payload.get("trigger") == "auto":
+        steps.append(
+            RuntimeStep(
+                EMIT, {"type": "auto_compaction_start", "reason": "threshold", "action": "compact"}
+            )
+        )
+    steps.append(
+        RuntimeStep(
+            CANCELLABLE,
+            {
+                "type": "session_before_compact",
+                "preparation": None,
+                "branch_entries": [],
+                "custom_instructions": payload.get("custom_instructions"),
+                "signal": None,
+            },
+        )
+    )
+    return steps
+
+
+def _post_compact(payload: dict[str, object]) -> list[RuntimeStep]:
+    summary = payload.get("compact_summary")
+    steps = [
+        RuntimeStep(
+            EMIT,
+            {
+                "type": "session_compact",
+                "compaction_entry": {"summary": summary, "trigger": payload.get("trigger")},
+                "from_extension": False,
+            },
+        )
+    ]
+    if payload.get("trigger") == "auto":
+        steps.append(
+            RuntimeStep(
+                EMIT,
+                {
+                    "type": "auto_compaction_end",
+                    "action": "compact",
+                    "result": {"summary": summary},
+                    "aborted": False,
+                    "will_retry": False,
+                },
+            )
+        )
+    return steps
+
+
+_BUILDERS = {
+    "PreToolUse": _pre_tool_use,
+    "PostToolUse": _post_tool_use,
+    "PostToolUseFailure": _post_tool_use_failure,
+    "UserPromptSubmit": _user_prompt_submit,
+    "Stop": _stop,
+    "SessionStart": _session_start,
+    "SessionEnd": _session_end,
+    "PreCompact": _pre_compact,
+    "PostCompact": _post_compact,
+}

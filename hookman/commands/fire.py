@@ -1,0 +1,273 @@
+"""`hookman fire EVENT [--payload FILE]`: run the project's hooks on one event, in-process,
+and show what each hook returned, the answer Claude Code would get and what the model sees.
+
+The dispatch is the runner's own (hookman.bridge.dispatch) on a throwaway state directory,
+so firing never consumes a real session's message queue or touches its statuses.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+
+from hookman import paths
+from hookman.bridge.capture import OutputCapture
+from hookman.bridge.deadline import Deadline
+from hookman.bridge.dispatch import DispatchResult, dispatch_event
+from hookman.bridge.event_facts import KNOWN_EVENTS
+from hookman.bridge.hook_set import CallTracker
+from hookman.bridge.manifest_reader import Manifest, ManifestError, read_manifest
+from hookman.bridge.model_view import ModelView, model_view
+from hookman.bridge.session_state import SessionState
+from hookman.cli.output import console, print_json
+from hookman.errors import HookmanError
+from hookman.project import find_project_dir
+
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "catalog" / "payloads"
+SAMPLE_PROJECT = "<WORK>/proj"
+SAMPLE_WORK = "<WORK>"
+
+
+class _FireTimeout(BaseException):
+    """Raised into a hook that outlives the deadline (BaseException: hooks catch Exception)."""
+
+
+def load_installed_manifest(project_dir: Path) -> Manifest:
+    """The project's manifest, or a HookmanError telling the user to install."""
+    path = paths.manifest_path(project_dir)
+    try:
+        return read_manifest(str(path))
+    except ManifestError as error:
+        missing = not path.exists()
+        raise HookmanError(
+            f"the project {project_dir} has no hooks installed by hookman."
+            if missing
+            else f"{error}.",
+            "run `hookman install` in the project first.",
+        ) from None
+
+
+def fire(
+    event: str,
+    *,
+    payload: Path | None = None,
+    project: Path | None = None,
+    json_output: bool = False,
+) -> int:
+    project_dir = find_project_dir(project)
+    _check_event(event)
+    manifest = load_installed_manifest(project_dir)
+    with tempfile.TemporaryDirectory(prefix="hookman-fire-") as scratch:
+        payload_data, source = _payload(event, payload, project_dir, scratch)
+        report = _fire(manifest, event, payload_data, scratch)
+    report["payload_source"] = source
+    if json_output:
+        print_json(_json_safe(report))
+    else:
+        _print_report(report)
+    return 0
+
+
+def _check_event(event: str) -> None:
+    if event in KNOWN_EVENTS:
+        return
+    import difflib
+
+    close = difflib.get_close_matches(event, sorted(KNOWN_EVENTS), n=1)
+    hint = f"did you mean {close[0]}?" if close else "see CLAUDE_CODE_HOOKS.md for event names."
+    raise HookmanError(f"{event!r} is not a Claude Code event.", hint, exit_code=2)
+
+
+def _payload(
+    event: str, payload_file: Path | None, project_dir: Path, scratch: str
+) -> tuple[dict[str, Any], str]:
+    if payload_file is not None:
+        return _read_payload_file(payload_file), str(payload_file)
+    sample = SAMPLE_DIR / f"{event}.json"
+    if not sample.is_file():
+        raise HookmanError(
+            f"there is no bundled sample payload for {event}.",
+            f"pass one with `hookman fire {event} --payload FILE`.",
+        )
+    data = json.loads(sample.read_text(encoding="utf-8"))
+    return _fill_placeholders(data, str(project_dir), scratch), f"bundled sample {sample.name}"
+
+
+def _read_payload_file(path: Path) -> dict[str, Any]:
+    hint = "pass a file holding one JSON object, such as a Claude Code hook payload."
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise HookmanError(f"cannot read the payload file {path}: {reason}.", hint) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise HookmanError(
+            f"the payload file {path} is not valid JSON "
+            f"(line {error.lineno}, column {error.colno}: {error.msg}).",
+            hint,
+        ) from None
+    if not isinstance(data, dict):
+        raise HookmanError(f"the payload file {path} does not hold a JSON object.", hint)
+    return data
+
+
+def _fill_placeholders(value: Any, project_dir: str, scratch: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(SAMPLE_PROJECT, project_dir).replace(SAMPLE_WORK, scratch)
+    if isinstance(value, list):
+        return [_fill_placeholders(item, project_dir, scratch) for item in value]
+    if isinstance(value, dict):
+        return {key: _fill_placeholders(item, project_dir, scratch) for key, item in value.items()}
+    return value
+
+
+def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str) -> dict[str, Any]:
+    rehearsal = Manifest(
+        path=manifest.path,
+        project_dir=manifest.project_dir,
+        state_dir=str(Path(scratch) / "state"),
+        log_path=None,
+        claude_version=manifest.claude_version,
+        hooks=manifest.hooks,
+        entries=manifest.entries,
+    )
+    tracker = CallTracker()
+    # Raising only works from a signal handler in this thread, so no timer-thread fallback.
+    deadline = Deadline(manifest.deadline_for(event), _raise_timeout, thread_fallback=False)
+    capture = OutputCapture(scratch)
+    result: DispatchResult | None = None
+    timed_out_hook: str | None = None
+    capture.start()
+    try:
+        deadline.start()
+        try:
+            result = dispatch_event(
+                rehearsal,
+                event,
+                payload,
+                state=SessionState(rehearsal.state_dir, payload.get("session_id")),
+                tracker=tracker,
+            )
+        except _FireTimeout:
+            timed_out_hook = tracker.current_hook or "(loading)"
+        finally:
+            deadline.cancel()
+        output = capture.captured_text()
+    finally:
+        capture.stop()
+    if result is None:
+        result = _timeout_result(manifest, event, timed_out_hook or "?", deadline.seconds or 0)
+    stdout = json.dumps(result.answer, ensure_ascii=False)
+    view = model_view(event, payload, stdout=stdout, exit_code=result.exit_code)
+    return _report(manifest, event, result, tracker, view, output)
+
+
+def _raise_timeout() -> None:
+    raise _FireTimeout
+
+
+def _timeout_result(manifest: Manifest, event: str, hook: str, seconds: float) -> DispatchResult:
+    from hookman.bridge.answer import PRE_TOOL_USE, fail_closed_reason
+
+    problem = f"did not finish within hookman's deadline of {seconds:g} s"
+    result = DispatchResult()
+    result.hooks = [h.name for h in manifest.hooks_for(event)]
+    result.outcome = "timeout"
+    result.errors = [{"hook": hook, "event": event, "error": problem}]
+    if event == PRE_TOOL_USE:
+        result.answer = {
+            "hookSpecificOutput": {
+                "hookEventName": PRE_TOOL_USE,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": fail_closed_reason(hook, problem),
+            }
+        }
+    else:
+        result.answer = {"systemMessage": f"hookman: hook {hook!r} {problem} on {event}."}
+    return result
+
+
+def _report(
+    manifest: Manifest,
+    event: str,
+    result: DispatchResult,
+    tracker: CallTracker,
+    view: ModelView,
+    output: str,
+) -> dict[str, Any]:
+    load_errors = {e["hook"]: e["error"] for e in result.errors if e["event"] == "load"}
+    hooks = [
+        {
+            "name": name,
+            "load_error": load_errors.get(name),
+            "calls": [
+                {"event": call.event, "result": call.result, "error": call.error}
+                for call in tracker.calls
+                if call.hook == name
+            ],
+        }
+        for name in result.hooks
+    ]
+    return {
+        "event": event,
+        "project": manifest.project_dir,
+        "hooks": hooks,
+        "answer": result.answer,
+        "exit_code": result.exit_code,
+        "outcome": result.outcome,
+        "model_sees": view.model_texts,
+        "user_sees": view.user_messages,
+        "effects": view.effects,
+        "queued_for_next_event": result.queued,
+        "errors": result.errors,
+        "notices": result.notices,
+        "output": output,
+    }
+
+
+def _json_safe(value: Any) -> Any:
+    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    out = console()
+    out.print(
+        f"[bold]{escape(report['event'])}[/] in {escape(report['project'])} "
+        f"({escape(report['payload_source'])})"
+    )
+    if not report["hooks"]:
+        out.print("no hook of this project listens to this event.")
+    for hook in report["hooks"]:
+        out.print(f"\n[bold]hook {escape(hook['name'])}[/]")
+        if hook["load_error"]:
+            out.print(f"  [red]failed to load:[/] {escape(hook['load_error'])}")
+        elif not hook["calls"]:
+            out.print("  no handler ran")
+        for call in hook["calls"]:
+            if call["error"] is not None:
+                out.print(f"  {escape(call['event'])}: [red]raised[/] {escape(call['error'])}")
+            else:
+                shown = json.dumps(call["result"], ensure_ascii=False, default=repr)
+                out.print(f"  {escape(call['event'])} -> {escape(shown)}")
+    if report["output"]:
+        out.print("\n[bold]hook output[/] (captured; goes to the firing log, never to Claude Code)")
+        out.print(escape(report["output"].rstrip("\n")), markup=False, highlight=False)
+    out.print(f"\n[bold]answer to Claude Code[/] (exit {report['exit_code']})")
+    out.print(json.dumps(_json_safe(report["answer"]), indent=2, ensure_ascii=False), markup=False)
+    out.print("\n[bold]the model sees[/]")
+    for text in report["model_sees"] or ["(nothing)"]:
+        out.print(f"  {escape(text)}")
+    for label, key in (
+        ("the user sees", "user_sees"),
+        ("effect", "effects"),
+        ("queued for the next event with a context channel", "queued_for_next_event"),
+        ("notice", "notices"),
+    ):
+        for text in report[key]:
+            out.print(f"[bold]{label}:[/] {escape(text)}")

@@ -1,0 +1,111 @@
+"""A project with hook files and a manifest written by hand (the manifest is a contract),
+and a way to run `python -m hookman run` on it exactly as Claude Code does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
+
+
+def sample_payload(event: str, project_dir: Path, **overrides: Any) -> dict[str, Any]:
+    text = (SAMPLES / f"{event}.json").read_text(encoding="utf-8")
+    text = text.replace("<WORK>/proj", str(project_dir)).replace("<WORK>", str(project_dir.parent))
+    return {**json.loads(text), **overrides}
+
+
+class RunnerProject:
+    def __init__(self, root: Path, home: Path) -> None:
+        self.root = root
+        self.state_dir = home / "state" / "projects" / "proj-test"
+        self.log_path = home / "log" / "firing.jsonl"
+        self.manifest_path = self.state_dir / "manifest.json"
+        self.hooks: list[dict[str, Any]] = []
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.claude_version: str | None = "2.1.328"
+
+    def add_hook(
+        self,
+        name: str,
+        source: str,
+        events: list[str],
+        claude_events: list[str],
+        tools: dict[str, list[str]] | None = None,
+    ) -> Path:
+        path = self.root / "hooks" / f"{name}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+        self.hooks.append(
+            {
+                "name": name,
+                "path": str(path),
+                "events": events,
+                "claude_events": claude_events,
+                "tools": tools or {},
+                "timeout": None,
+            }
+        )
+        for event in claude_events:
+            self.entries.setdefault(event, {"matcher": None, "timeout": 30, "deadline": 27.0})
+        self.write_manifest()
+        return path
+
+    def write_manifest(self) -> None:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        manifest = {
+            "format": 1,
+            "hookman_version": "0.1.0",
+            "project_dir": str(self.root),
+            "config_path": str(self.root / ".claude" / "hookman.toml"),
+            "state_dir": str(self.state_dir),
+            "log_path": str(self.log_path),
+            "claude_version": self.claude_version,
+            "hooks": self.hooks,
+            "entries": self.entries,
+            "held_back": {},
+        }
+        self.manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+
+    def run(
+        self, event: str, payload: dict[str, Any] | str, *, manifest: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        stdin = payload if isinstance(payload, str) else json.dumps(payload)
+        safe_path = ["-P"] if sys.version_info >= (3, 11) else []
+        command = [sys.executable, *safe_path, "-m", "hookman", "run", event, "--manifest"]
+        return subprocess.run(
+            [*command, str(manifest or self.manifest_path)],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            cwd=self.root,
+            timeout=60,
+            check=False,
+        )
+
+    def answer(self, event: str, payload: dict[str, Any] | str) -> dict[str, Any]:
+        """Run and return the JSON answer, asserting the runner's channel rules."""
+        done = self.run(event, payload)
+        assert done.returncode == 0, done
+        assert done.stderr == ""
+        assert done.stdout.endswith("\n") and done.stdout.count("\n") == 1
+        return json.loads(done.stdout)
+
+    def payload(self, event: str, **overrides: Any) -> dict[str, Any]:
+        return sample_payload(event, self.root, **overrides)
+
+    def log_records(self) -> list[dict[str, Any]]:
+        if not self.log_path.exists():
+            return []
+        return [json.loads(line) for line in self.log_path.read_text().splitlines()]
+
+
+@pytest.fixture
+def runner_project(project: Path, hookman_home: Path) -> RunnerProject:
+    return RunnerProject(project, hookman_home)

@@ -1,0 +1,132 @@
+"""The dispatch `run` and `fire` share, in-process (the subprocess path is in test_run_command)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from hookman.bridge.dispatch import dispatch_event
+from hookman.bridge.hook_set import CallTracker
+from hookman.bridge.manifest_reader import parse_manifest
+from hookman.bridge.session_state import SessionState
+
+MCP_PAYLOAD = {
+    "session_id": "s",
+    "hook_event_name": "PostToolUse",
+    "tool_name": "mcp__notes__read",
+    "tool_input": {},
+    "tool_use_id": "t1",
+    "tool_response": [{"type": "text", "text": "secret"}],
+}
+
+
+def _dispatch(
+    tmp_path: Path,
+    hooks: dict[str, tuple[str, dict]],
+    event: str,
+    payload: dict,
+    claude_version: str | None = "2.1.328",
+):
+    records = []
+    for name, (source, extra) in hooks.items():
+        path = tmp_path / f"{name}.py"
+        path.write_text(textwrap.dedent(source))
+        records.append({"name": name, "path": str(path), "claude_events": [event], **extra})
+    manifest = parse_manifest(
+        {
+            "project_dir": str(tmp_path),
+            "state_dir": str(tmp_path / "state"),
+            "claude_version": claude_version,
+            "hooks": records,
+        }
+    )
+    tracker = CallTracker()
+    state = SessionState(manifest.state_dir, payload.get("session_id"))
+    return dispatch_event(manifest, event, payload, state=state, tracker=tracker), tracker
+
+
+REDACT = """
+def hook(pi):
+    @pi.on("tool_result")
+    async def redact(event, ctx):
+        return {"content": [{"type": "text", "text": "[hidden]"}]}
+"""
+
+
+def test_an_async_redaction_of_an_mcp_tool_on_an_older_client(tmp_path: Path) -> None:
+    result, tracker = _dispatch(
+        tmp_path,
+        {"redact": (REDACT, {"events": ["tool_result"]})},
+        "PostToolUse",
+        MCP_PAYLOAD,
+        claude_version="2.1.197",
+    )
+
+    assert result.answer == {
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "updatedMCPToolOutput": [{"type": "text", "text": "[hidden]"}],
+        }
+    }
+    assert [(call.hook, call.event) for call in tracker.calls] == [("redact", "tool_result")]
+
+
+def test_a_hook_narrowed_to_other_tools_is_not_called(tmp_path: Path) -> None:
+    guard = 'def hook(pi):\n    pi.on("tool_call", lambda e, c: {"block": True})\n'
+    payload = {"session_id": "s", "tool_name": "Bash", "tool_input": {}, "tool_use_id": "t"}
+    result, tracker = _dispatch(
+        tmp_path,
+        {"edit-only": (guard, {"events": ["tool_call"], "tools": {"tool_call": ["Edit"]}})},
+        "PreToolUse",
+        payload,
+    )
+
+    assert result.answer == {}
+    assert tracker.calls == []
+
+
+def test_each_hook_result_is_recorded_in_order(tmp_path: Path) -> None:
+    first = 'def hook(pi):\n    pi.on("tool_call", lambda e, c: {"note": 1})\n'
+    second = 'def hook(pi):\n    pi.on("tool_call", lambda e, c: {"block": True, "reason": ""})\n'
+    payload = {"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    result, tracker = _dispatch(
+        tmp_path,
+        {
+            "first": (first, {"events": ["tool_call"]}),
+            "second": (second, {"events": ["tool_call"]}),
+        },
+        "PreToolUse",
+        payload,
+    )
+
+    assert [(call.hook, call.result) for call in tracker.calls] == [
+        ("first", {"note": 1}),
+        ("second", {"block": True, "reason": ""}),
+    ]
+    reason = result.answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason == "Tool execution was blocked by a hook (second)"
+    assert result.outcome == "denied"
+
+
+def test_notify_reaches_the_user_and_entries_persist(tmp_path: Path) -> None:
+    source = """
+    def hook(pi):
+        @pi.on("agent_end")
+        def end(event, ctx):
+            ctx.ui.notify("all done")
+            pi.append_entry("summary", {"turns": 2})
+    """
+    result, _ = _dispatch(
+        tmp_path, {"notes": (source, {"events": ["agent_end"]})}, "Stop", {"session_id": "s"}
+    )
+
+    assert result.answer == {"systemMessage": "notes: all done"}
+    assert "summary" in (tmp_path / "state/sessions/s/entries.jsonl").read_text()
+
+
+def test_a_non_object_raw_result_is_a_notice(tmp_path: Path) -> None:
+    source = 'def hook(pi):\n    pi.on("Stop", lambda e, c: "block please")\n'
+    result, _ = _dispatch(tmp_path, {"raw": (source, {"events": ["Stop"]})}, "Stop", {})
+
+    assert result.answer == {}
+    assert "only an object of Claude Code output fields counts" in result.notices[0]

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hookman.bridge import firing_log
+from hookman.bridge.firing_log import append_record, log_files, read_records
+
+
+def test_records_append_as_json_lines(tmp_path: Path) -> None:
+    log = tmp_path / "log" / "firing.jsonl"
+    append_record(str(log), {"event": "Stop", "n": 1})
+    append_record(str(log), {"event": "Stop", "n": 2})
+    log.open("a").write("not json\n")
+
+    assert [r["n"] for r in read_records(str(log))] == [1, 2]
+
+
+def test_the_log_rotates_and_keeps_two_old_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(firing_log, "MAX_BYTES", 200)
+    log = str(tmp_path / "firing.jsonl")
+    for number in range(40):
+        append_record(log, {"n": number, "pad": "x" * 40})
+
+    assert log_files(log) == [f"{log}.2", f"{log}.1", log]
+    total = sum(Path(path).stat().st_size for path in log_files(log))
+    assert total <= 3 * 200
+    numbers = [r["n"] for r in read_records(log)]
+    assert numbers == sorted(numbers) and numbers[-1] == 39
+
+
+def test_long_output_is_truncated(tmp_path: Path) -> None:
+    log = str(tmp_path / "firing.jsonl")
+    append_record(log, {"output": "x" * 10_000})
+
+    (record,) = read_records(log)
+    assert len(record["output"]) < 5000 and record["output"].endswith("[truncated]")

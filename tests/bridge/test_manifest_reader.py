@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hookman.bridge.manifest_reader import ManifestError, parse_manifest, read_manifest
+
+MANIFEST = {
+    "format": 1,
+    "project_dir": "/p",
+    "state_dir": "/s",
+    "log_path": "/l/firing.jsonl",
+    "claude_version": None,
+    "hooks": [
+        {
+            "name": "a",
+            "path": "/p/a.py",
+            "events": ["tool_call"],
+            "claude_events": ["PreToolUse"],
+            "tools": {"tool_call": ["Bash"]},
+        },
+        {"name": "b", "path": "/p/b.py", "events": ["agent_end"], "claude_events": ["Stop"]},
+    ],
+    "entries": {
+        "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0},
+        "Stop": {"timeout": 10},
+    },
+}
+
+
+def test_reads_hooks_in_order_and_per_event() -> None:
+    manifest = parse_manifest(MANIFEST)
+
+    assert [hook.name for hook in manifest.hooks] == ["a", "b"]
+    assert [hook.name for hook in manifest.hooks_for("Stop")] == ["b"]
+    assert manifest.claude_version is None
+
+
+def test_deadlines() -> None:
+    manifest = parse_manifest(MANIFEST)
+
+    assert manifest.deadline_for("PreToolUse") == 27.0
+    assert manifest.deadline_for("Stop") == 9.0
+    assert manifest.deadline_for("SessionEnd") is None
+
+
+def test_tool_narrowing() -> None:
+    guard = parse_manifest(MANIFEST).hooks[0]
+
+    assert guard.handles_tool("tool_call", "Bash")
+    assert not guard.handles_tool("tool_call", "Edit")
+    assert guard.handles_tool("tool_result", "Edit")
+    assert guard.guards_tool("Bash") and not guard.guards_tool("Edit")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [],
+        {"hooks": []},
+        {"project_dir": "/p", "hooks": [{"path": "x"}]},
+        {"project_dir": "/p", "hooks": {}},
+    ],
+)
+def test_malformed_manifests_raise(data: object) -> None:
+    with pytest.raises(ManifestError):
+        parse_manifest(data)
+
+
+def test_unreadable_files_raise(tmp_path: Path) -> None:
+    with pytest.raises(ManifestError, match="does not exist"):
+        read_manifest(str(tmp_path / "missing.json"))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(ManifestError, match="cannot be read"):
+        read_manifest(str(bad))
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(MANIFEST))
+    assert read_manifest(str(good)).project_dir == "/p"

@@ -1,0 +1,491 @@
+"""`python -m hookman run EVENT --manifest M` as Claude Code runs it: real payloads on stdin,
+exactly one JSON answer on stdout, exit 0, nothing on stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookman.bridge.answer import DEFAULT_BLOCK_REASON
+from hookman.bridge.run_command import parse_argv
+
+from .conftest import SAMPLES, RunnerProject
+
+GUARD = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "rm -rf is not allowed here"}
+"""
+
+
+def _deny_reason(answer: dict) -> str:
+    specific = answer["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PreToolUse"
+    assert specific["permissionDecision"] == "deny"
+    return specific["permissionDecisionReason"]
+
+
+def test_a_guard_denies_rm_rf_with_its_reason(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer("PreToolUse", payload)
+
+    assert answer == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "rm -rf is not allowed here",
+        }
+    }
+    (record,) = runner_project.log_records()
+    assert record["event"] == "PreToolUse"
+    assert record["outcome"] == "denied"
+    assert record["hooks"] == ["guard"]
+    assert record["session"] == payload["session_id"]
+
+
+def test_an_allowed_call_gets_an_empty_answer(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    assert runner_project.answer("PreToolUse", runner_project.payload("PreToolUse")) == {}
+
+
+def test_a_block_without_reason_gets_the_default_reason(runner_project: RunnerProject) -> None:
+    source = 'def hook(pi):\n    pi.on("tool_call", lambda event, ctx: {"block": True})\n'
+    runner_project.add_hook("quiet", source, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    assert _deny_reason(answer) == f"{DEFAULT_BLOCK_REASON} (quiet)"
+
+
+def test_a_raising_guard_fails_closed_naming_the_hook(runner_project: RunnerProject) -> None:
+    source = """
+    def hook(pi):
+        @pi.on("tool_call")
+        def guard(event, ctx):
+            raise ValueError("policy file missing")
+    """
+    runner_project.add_hook("policy", source, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    reason = _deny_reason(answer)
+    assert "'policy'" in reason and "policy file missing" in reason
+    assert "hookman.toml" in reason
+    (record,) = runner_project.log_records()
+    assert record["outcome"] == "failed-closed"
+    assert record["errors"][0]["hook"] == "policy"
+
+
+def test_a_guard_with_a_syntax_error_fails_closed(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("broken", "def hook(pi)\n    pass\n", ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    reason = _deny_reason(answer)
+    assert "'broken'" in reason and "failed to load" in reason
+
+
+def test_a_broken_hook_that_guards_other_tools_does_not_deny(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook(
+        "edit-guard", "syntax error(", ["tool_call"], ["PreToolUse"], {"tool_call": ["Edit"]}
+    )
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    assert "permissionDecision" not in answer.get("hookSpecificOutput", {})
+    assert "'edit-guard' failed to load" in answer["systemMessage"]
+
+
+def test_a_hung_guard_is_denied_at_the_deadline(runner_project: RunnerProject) -> None:
+    source = """
+    import time
+    def hook(pi):
+        @pi.on("tool_call")
+        def slow(event, ctx):
+            time.sleep(60)
+    """
+    runner_project.add_hook("slow", source, ["tool_call"], ["PreToolUse"])
+    runner_project.entries["PreToolUse"]["deadline"] = 0.5
+    runner_project.write_manifest()
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    reason = _deny_reason(answer)
+    assert "'slow'" in reason and "deadline of 0.5 s" in reason
+    (record,) = runner_project.log_records()
+    assert record["outcome"] == "timeout"
+
+
+def test_a_missing_manifest_denies_on_pre_tool_use(runner_project: RunnerProject) -> None:
+    done = runner_project.run(
+        "PreToolUse", runner_project.payload("PreToolUse"), manifest=runner_project.root / "nope"
+    )
+
+    assert done.returncode == 0 and done.stderr == ""
+    reason = _deny_reason(json.loads(done.stdout))
+    assert "does not exist" in reason and "hookman install" in reason
+
+
+def test_a_missing_manifest_is_reported_on_other_events(runner_project: RunnerProject) -> None:
+    done = runner_project.run(
+        "Stop", runner_project.payload("Stop"), manifest=runner_project.root / "nope"
+    )
+
+    assert done.returncode == 0 and done.stderr == ""
+    assert "hookman install" in json.loads(done.stdout)["systemMessage"]
+
+
+def test_prints_and_subprocess_output_do_not_corrupt_the_answer(
+    runner_project: RunnerProject,
+) -> None:
+    source = """
+    import subprocess, sys
+    print("loading noise")
+    def hook(pi):
+        @pi.on("tool_call")
+        def noisy(event, ctx):
+            print("stdout noise")
+            sys.stderr.write("stderr noise\\n")
+            subprocess.run(["echo", "child noise"], check=True)
+            return {"block": True, "reason": "nope"}
+    """
+    runner_project.add_hook("noisy", source, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    assert _deny_reason(answer) == "nope"
+    output = runner_project.log_records()[0]["output"]
+    for noise in ("loading noise", "stdout noise", "stderr noise", "child noise"):
+        assert noise in output
+
+
+def test_before_agent_start_message_becomes_additional_context(
+    runner_project: RunnerProject,
+) -> None:
+    source = """
+    def hook(pi):
+        @pi.on("before_agent_start")
+        def remind(event, ctx):
+            return {"message": {"custom_type": "note", "content": [
+                {"type": "text", "text": "Prompt was: " + event["prompt"]}], "display": False}}
+    """
+    runner_project.add_hook("remind", source, ["before_agent_start"], ["UserPromptSubmit"])
+
+    answer = runner_project.answer("UserPromptSubmit", runner_project.payload("UserPromptSubmit"))
+
+    assert answer == {
+        "hookSpecificOutput": {
+            "hookEventName": "UserPromptSubmit",
+            "additionalContext": "Prompt was: run echo hi",
+        }
+    }
+
+
+REDACT = """
+def hook(pi):
+    @pi.on("tool_result")
+    def redact(event, ctx):
+        text = event["content"][0]["text"]
+        return {"content": [{"type": "text", "text": text.replace("hi", "[redacted]")}]}
+"""
+
+
+def test_a_redaction_becomes_updated_tool_output_in_bash_shape(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("redact", REDACT, ["tool_result"], ["PostToolUse"])
+
+    answer = runner_project.answer("PostToolUse", runner_project.payload("PostToolUse"))
+
+    assert answer == {
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "updatedToolOutput": {
+                "stdout": "[redacted]",
+                "stderr": "",
+                "interrupted": False,
+                "isImage": False,
+                "noOutputExpected": False,
+            },
+        }
+    }
+
+
+def test_a_redaction_on_an_old_client_is_reported_not_dropped(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.claude_version = "2.1.197"
+    runner_project.add_hook("redact", REDACT, ["tool_result"], ["PostToolUse"])
+
+    answer = runner_project.answer("PostToolUse", runner_project.payload("PostToolUse"))
+
+    assert "hookSpecificOutput" not in answer
+    assert "cannot replace a tool's output" in answer["systemMessage"]
+
+
+def test_failure_results_are_ignored(runner_project: RunnerProject) -> None:
+    source = """
+    def hook(pi):
+        @pi.on("tool_result")
+        def rewrite(event, ctx):
+            assert event["is_error"] is True
+            assert event["content"] == [{"type": "text", "text": "Exit code 3\\nfailing"}]
+            return {"content": [{"type": "text", "text": "all good"}]}
+    """
+    runner_project.add_hook("rewrite", source, ["tool_result"], ["PostToolUseFailure"])
+
+    answer = runner_project.answer(
+        "PostToolUseFailure", runner_project.payload("PostToolUseFailure")
+    )
+
+    assert answer == {}
+    assert runner_project.log_records()[0]["errors"] == []
+
+
+SEND_ON_SESSION_END = """
+def hook(pi):
+    @pi.on("session_shutdown")
+    def bye(event, ctx):
+        pi.send_message("the last session ended at step 3")
+"""
+
+
+def test_a_message_sent_without_a_channel_arrives_on_the_next_channel(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook(
+        "notes", SEND_ON_SESSION_END, ["session_shutdown"], ["SessionEnd", "SessionStart"]
+    )
+    end = runner_project.payload("SessionEnd", session_id="s-1")
+    start = runner_project.payload("SessionStart", session_id="s-1")
+
+    assert runner_project.answer("SessionEnd", end) == {}
+    first = runner_project.answer("SessionStart", start)
+    again = runner_project.answer("SessionStart", start)
+
+    assert first == {
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": "the last session ended at step 3",
+        }
+    }
+    assert again == {}
+
+
+def test_queued_messages_stay_with_their_session(runner_project: RunnerProject) -> None:
+    runner_project.add_hook(
+        "notes", SEND_ON_SESSION_END, ["session_shutdown"], ["SessionEnd", "SessionStart"]
+    )
+    runner_project.answer("SessionEnd", runner_project.payload("SessionEnd", session_id="a"))
+
+    other = runner_project.answer(
+        "SessionStart", runner_project.payload("SessionStart", session_id="b")
+    )
+
+    assert other == {}
+
+
+STOP_HOOK = """
+def hook(pi):
+    @pi.on("agent_end")
+    def ended(event, ctx):
+        pi.append_entry("agent_end", {"messages": event["messages"], "agent": ctx.agent_id})
+
+    @pi.on("Stop")
+    def raw(event, ctx):
+        pi.append_entry("raw_stop", {"agent_id": event.get("agent_id"), "ctx": ctx.agent_id})
+"""
+
+
+def test_stop_without_agent_id_is_agent_end(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("stop", STOP_HOOK, ["agent_end", "Stop"], ["Stop"])
+    payload = runner_project.payload("Stop")
+
+    assert runner_project.answer("Stop", payload) == {}
+
+    entries = _entries(runner_project, payload["session_id"])
+    assert [entry["custom_type"] for entry in entries] == ["agent_end", "raw_stop"]
+    assert entries[0]["data"] == {"messages": [], "agent": None}
+
+
+def test_stop_with_agent_id_is_a_subagent_not_agent_end(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("stop", STOP_HOOK, ["agent_end", "Stop"], ["Stop"])
+    payload = runner_project.payload("Stop", agent_id="sub-7")
+
+    assert runner_project.answer("Stop", payload) == {}
+
+    entries = _entries(runner_project, payload["session_id"])
+    assert [entry["custom_type"] for entry in entries] == ["raw_stop"]
+    assert entries[0]["data"] == {"agent_id": "sub-7", "ctx": "sub-7"}
+    assert runner_project.log_records()[0]["agent_id"] == "sub-7"
+
+
+def _entries(runner_project: RunnerProject, session: str) -> list[dict]:
+    path = runner_project.state_dir / "sessions" / session / "entries.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_raw_handlers_merge_with_runtime_results(runner_project: RunnerProject) -> None:
+    first = """
+    def hook(pi):
+        pi.on("PreToolUse", lambda event, ctx: {"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "additionalContext": "from " + event["type"]}})
+    """
+    second = """
+    def hook(pi):
+        pi.on("PreToolUse", lambda event, ctx: {"hookSpecificOutput": {
+            "permissionDecision": "deny", "permissionDecisionReason": "raw says no"}})
+        pi.on("PreToolUse", lambda event, ctx: {"hookSpecificOutput": {
+            "permissionDecision": "allow", "additionalContext": "second"}})
+    """
+    runner_project.add_hook("first", first, ["PreToolUse"], ["PreToolUse"])
+    runner_project.add_hook("second", second, ["PreToolUse"], ["PreToolUse"])
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    assert answer == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "raw says no",
+            "additionalContext": "from PreToolUse\n\nsecond",
+        }
+    }
+
+
+def test_set_status_persists_for_the_session(runner_project: RunnerProject) -> None:
+    source = """
+    def hook(pi):
+        @pi.on("session_start")
+        def status(event, ctx):
+            ctx.ui.set_status("build", "green")
+            ctx.ui.set_status("gone", "x")
+            ctx.ui.set_status("gone", None)
+    """
+    runner_project.add_hook("status", source, ["session_start"], ["SessionStart"])
+    payload = runner_project.payload("SessionStart", session_id="../../evil")
+
+    runner_project.answer("SessionStart", payload)
+
+    (status_file,) = runner_project.state_dir.glob("sessions/*/status.json")
+    assert status_file.parent.parent == runner_project.state_dir / "sessions"
+    assert json.loads(status_file.read_text()) == {"build": "green"}
+
+
+def test_an_error_elsewhere_is_reported_and_dispatch_goes_on(
+    runner_project: RunnerProject,
+) -> None:
+    failing = 'def hook(pi):\n    pi.on("session_start", lambda e, c: 1 / 0)\n'
+    working = 'def hook(pi):\n    pi.on("session_start", lambda e, c: pi.send_message("hello"))\n'
+    runner_project.add_hook("failing", failing, ["session_start"], ["SessionStart"])
+    runner_project.add_hook("working", working, ["session_start"], ["SessionStart"])
+
+    answer = runner_project.answer("SessionStart", runner_project.payload("SessionStart"))
+
+    assert answer["hookSpecificOutput"]["additionalContext"] == "hello"
+    assert "'failing' failed on session_start: division by zero" in answer["systemMessage"]
+    assert runner_project.log_records()[0]["outcome"] == "errors"
+
+
+def test_pre_compact_cancel_blocks_the_compaction(runner_project: RunnerProject) -> None:
+    source = """
+    def hook(pi):
+        pi.on("session_before_compact", lambda event, ctx: {"cancel": True})
+    """
+    runner_project.add_hook("keep", source, ["session_before_compact"], ["PreCompact"])
+
+    answer = runner_project.answer("PreCompact", runner_project.payload("PreCompact"))
+
+    assert answer == {"decision": "block", "reason": "Compaction was cancelled by the hook 'keep'."}
+
+
+@pytest.mark.parametrize("stdin", ["", "garbage", "[1, 2]", '{"unterminated": '])
+def test_garbage_on_stdin_gets_a_clean_empty_answer(
+    runner_project: RunnerProject, stdin: str
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    assert runner_project.answer("PreToolUse", stdin) == {}
+    assert runner_project.log_records()[0]["outcome"] == "bad-payload"
+
+
+def test_an_unknown_event_gets_a_clean_empty_answer(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    assert runner_project.answer("PreToolUze", runner_project.payload("PreToolUse")) == {}
+    assert runner_project.log_records()[0]["outcome"] == "unknown-event"
+
+
+SAMPLE_NAMES = sorted(path.stem for path in SAMPLES.iterdir())
+
+
+@pytest.mark.parametrize("event", SAMPLE_NAMES)
+def test_every_sample_payload_gets_one_clean_answer(
+    runner_project: RunnerProject, event: str
+) -> None:
+    claude_event = event.split(".")[0]
+    source = f'def hook(pi):\n    pi.on("{claude_event}", lambda event, ctx: None)\n'
+    runner_project.add_hook("observer", source, [claude_event], [claude_event])
+
+    assert runner_project.answer(claude_event, runner_project.payload(event)) == {}
+
+
+FORBIDDEN_ON_THE_RUN_PATH = {
+    "typer",
+    "rich",
+    "click",
+    "tomlkit",
+    "tomllib",
+    "tomli",
+    "filelock",
+    "platformdirs",
+    "argparse",
+    "asyncio",
+    "logging",
+    "tempfile",
+    "datetime",
+    "dataclasses",
+    "inspect",
+}
+
+
+def test_the_run_path_imports_nothing_heavy(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    # -S: no site-packages .pth files, so every module below is imported by hookman itself.
+    command = [sys.executable, "-S", "-X", "importtime", "-m", "hookman", "run", "PreToolUse"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [*command, "--manifest", str(runner_project.manifest_path)],
+        input=json.dumps(runner_project.payload("PreToolUse")),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    # Import lines printed while hooks ran were captured into the log with the hook output.
+    lines = done.stderr + runner_project.log_records()[0]["output"]
+    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", lines, re.MULTILINE))
+    assert "hookman.bridge.dispatch" in imported
+    top_level = {name.split(".")[0] for name in imported}
+    assert not top_level & FORBIDDEN_ON_THE_RUN_PATH
+
+
+def test_parse_argv_reads_event_and_manifest() -> None:
+    assert parse_argv(["PreToolUse", "--manifest", "/m.json"]) == ("PreToolUse", "/m.json")
+    assert parse_argv(["Stop", "--async", "--manifest=/a b.json"]) == ("Stop", "/a b.json")
+    assert parse_argv([]) == (None, None)

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from hookman.bridge.runtime_events import runtime_steps
+
+
+def _plan(event: str, payload: dict) -> list[tuple[str, str]]:
+    return [(step.kind, step.event["type"]) for step in runtime_steps(event, payload)]
+
+
+def test_tool_call_event_from_pre_tool_use() -> None:
+    (step,) = runtime_steps(
+        "PreToolUse", {"tool_name": "Bash", "tool_use_id": "t", "tool_input": {"command": "ls"}}
+    )
+    assert step.event == {
+        "type": "tool_call",
+        "tool_name": "Bash",
+        "tool_call_id": "t",
+        "input": {"command": "ls"},
+    }
+
+
+def test_tool_result_events() -> None:
+    (ok,) = runtime_steps("PostToolUse", {"tool_name": "Bash", "tool_response": "x"})
+    (failed,) = runtime_steps("PostToolUseFailure", {"tool_name": "Bash", "error": "boom"})
+
+    assert ok.kind == "tool_result" and ok.event["is_error"] is False
+    assert ok.event["content"] == [{"type": "text", "text": "x"}] and ok.event["details"] == "x"
+    assert failed.kind == "tool_result_ignored" and failed.event["is_error"] is True
+    assert failed.event["content"] == [{"type": "text", "text": "boom"}]
+    assert failed.event["details"] is None
+
+
+def test_prompt_submit_starts_the_agent_first() -> None:
+    assert _plan("UserPromptSubmit", {"prompt": "hi"}) == [
+        ("emit", "agent_start"),
+        ("before_agent_start", "before_agent_start"),
+    ]
+
+
+def test_stop_is_agent_end_only_for_the_main_agent() -> None:
+    assert _plan("Stop", {}) == [("emit", "agent_end")]
+    assert _plan("Stop", {"agent_id": "a1"}) == []
+
+
+def test_compaction_events_by_trigger() -> None:
+    assert _plan("PreCompact", {"trigger": "manual"}) == [("cancellable", "session_before_compact")]
+    assert _plan("PreCompact", {"trigger": "auto"}) == [
+        ("emit", "auto_compaction_start"),
+        ("cancellable", "session_before_compact"),
+    ]
+    assert _plan("PostCompact", {"trigger": "auto"}) == [
+        ("emit", "session_compact"),
+        ("emit", "auto_compaction_end"),
+    ]
+
+
+def test_session_events_and_unmapped_events() -> None:
+    assert _plan("SessionStart", {}) == [("emit", "session_start")]
+    assert _plan("SessionEnd", {}) == [("emit", "session_shutdown")]
+    assert _plan("Notification", {}) == []

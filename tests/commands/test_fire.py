@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from hookman import paths
+from hookman.cli.app import app
+
+GUARD = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        print("checking", event["input"]["command"])
+        if "rm -rf" in event["input"]["command"]:
+            return {"block": True, "reason": "no rm -rf"}
+        return {"block": False}
+
+    @pi.on("tool_result")
+    def context(event, ctx):
+        pi.send_message("ran " + event["tool_name"])
+"""
+
+
+def install_manifest(project: Path, source: str = GUARD) -> None:
+    """Write the hook and the manifest `hookman install` would write (the runner's contract)."""
+    hook_path = project / "hooks" / "guard.py"
+    hook_path.parent.mkdir(parents=True, exist_ok=True)
+    hook_path.write_text(textwrap.dedent(source))
+    manifest_path = paths.manifest_path(project)
+    manifest_path.parent.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "format": 1,
+        "project_dir": str(project.resolve()),
+        "state_dir": str(manifest_path.parent),
+        "log_path": str(paths.firing_log_path()),
+        "claude_version": "2.1.328",
+        "hooks": [
+            {
+                "name": "guard",
+                "path": str(hook_path),
+                "events": ["tool_call", "tool_result"],
+                "claude_events": ["PreToolUse", "PostToolUse"],
+                "tools": {},
+            }
+        ],
+        "entries": {"PreToolUse": {"timeout": 30, "deadline": 27.0}},
+    }
+    manifest_path.write_text(json.dumps(manifest))
+
+
+def fire(project: Path, *args: str):
+    return CliRunner().invoke(app, ["fire", *args, "--project", str(project)])
+
+
+def test_fire_shows_results_answer_and_model_text(project: Path) -> None:
+    install_manifest(project)
+    payload = project / "payload.json"
+    sample = Path(paths.__file__).parent / "catalog" / "payloads" / "PreToolUse.json"
+    data = json.loads(sample.read_text())
+    data["tool_input"]["command"] = "rm -rf /"
+    payload.write_text(json.dumps(data))
+
+    done = fire(project, "PreToolUse", "--payload", str(payload))
+
+    assert done.exit_code == 0, done.output
+    assert 'tool_call -> {"block": true, "reason": "no rm -rf"}' in done.output
+    assert "checking rm -rf /" in done.output
+    assert '"permissionDecision": "deny"' in done.output
+    assert "the model sees\n  no rm -rf" in done.output
+
+
+def test_fire_json_uses_the_bundled_sample_and_reports_everything(project: Path) -> None:
+    install_manifest(project)
+
+    done = fire(project, "PostToolUse", "--json")
+
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.output)
+    assert report["payload_source"] == "bundled sample PostToolUse.json"
+    assert report["hooks"] == [
+        {
+            "name": "guard",
+            "load_error": None,
+            "calls": [{"event": "tool_result", "result": None, "error": None}],
+        }
+    ]
+    assert report["answer"] == {
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "ran Bash"}
+    }
+    assert report["exit_code"] == 0
+    assert report["model_sees"] == ["PostToolUse:Bash hook additional context: ran Bash"]
+
+
+def test_fire_never_touches_the_real_session_state(project: Path) -> None:
+    install_manifest(project)
+
+    fire(project, "PostToolUse")
+
+    assert not (paths.manifest_path(project).parent / "sessions").exists()
+    assert not paths.firing_log_path().exists()
+
+
+def test_fire_reports_a_hung_hook_as_the_runner_would(project: Path) -> None:
+    install_manifest(
+        project,
+        """
+        import time
+        def hook(pi):
+            pi.on("tool_call", lambda event, ctx: time.sleep(30))
+        """,
+    )
+    manifest_path = paths.manifest_path(project)
+    manifest = json.loads(manifest_path.read_text())
+    manifest["entries"]["PreToolUse"]["deadline"] = 0.2
+    manifest_path.write_text(json.dumps(manifest))
+
+    done = fire(project, "PreToolUse", "--json")
+
+    report = json.loads(done.output)
+    assert report["outcome"] == "timeout"
+    assert "deadline of 0.2 s" in report["model_sees"][0]
+
+
+def test_fire_without_install_says_to_install(project: Path) -> None:
+    done = fire(project, "PreToolUse")
+
+    assert done.exit_code == 1
+    assert "hookman install" in done.output
+    assert "Traceback" not in done.output
+
+
+def test_a_bad_payload_file_is_one_sentence_and_a_hint(project: Path) -> None:
+    install_manifest(project)
+    bad = project / "bad.json"
+    bad.write_text("{nope")
+
+    done = fire(project, "PreToolUse", "--payload", str(bad))
+
+    assert done.exit_code == 1
+    assert "is not valid JSON (line 1, column 2" in done.output
+    assert "hint:" in done.output
+
+
+def test_a_misspelled_event_is_a_usage_error_with_a_suggestion(project: Path) -> None:
+    install_manifest(project)
+
+    done = fire(project, "PostToolUze")
+
+    assert done.exit_code == 2
+    assert "did you mean PostToolUse?" in done.output
