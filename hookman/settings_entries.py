@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.errors import HookmanError
+from hookman.settings_file import json_kind
 
 HOOKMAN_MARK = "-m hookman run"
 ASYNC_FLAG = "--async"
@@ -283,25 +284,11 @@ def _quoted(key: str) -> str:
 
 def _malformed(json_path: str, expected: str, found: Any) -> None:
     raise HookmanError(
-        f"settings.local.json has {_kind(found)} at {json_path} where Claude Code expects "
+        f"settings.local.json has {json_kind(found)} at {json_path} where Claude Code expects "
         f"{expected}, so hookman will not edit it.",
         "fix that part of .claude/settings.local.json by hand (or remove it), then run the "
         "command again.",
     )
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return "a number"
 
 
 def _command_words(command: str) -> list[str]:

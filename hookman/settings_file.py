@@ -214,8 +214,7 @@ def _load(path: Path) -> _ParsedSettings:
     settings = _parse_json(path, body, duplicates)
     if not isinstance(settings, dict):
         raise HookmanError(
-            f"{path} must hold a JSON object at the top level, but it holds "
-            f"{_json_kind(settings)}.",
+            f"{path} must hold a JSON object at the top level, but it holds {json_kind(settings)}.",
             "fix the file by hand (hookman never rewrites a file it cannot understand), "
             "or move it aside and run the command again.",
         )
@@ -330,7 +329,10 @@ def _line_and_column(prefix: str) -> tuple[int, int]:
     return line, column
 
 
-def _json_kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """How a JSON value is named in messages: 'an object', 'an array', ..."""
+    if isinstance(value, dict):
+        return "an object"
     if isinstance(value, list):
         return "an array"
     if isinstance(value, str):

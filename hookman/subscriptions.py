@@ -9,9 +9,6 @@ to stderr inside the child so they cannot corrupt it.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +18,7 @@ from typing import Any
 import hookman
 from hookman import event_catalog
 from hookman.errors import HookmanError
+from hookman.runtime.exec_command import exec_command
 
 LEARN_TIMEOUT_S = 10.0
 ERROR_TEXT_LIMIT = 400
@@ -115,34 +113,23 @@ def _run_child(
     hook_name: str, module_path: Path, project_dir: Path, timeout: float
 ) -> dict[str, Any]:
     package_root = str(Path(hookman.__file__).resolve().parent.parent)
-    command = [sys.executable, "-c", _CHILD_CODE, str(module_path), str(project_dir), package_root]
-    try:
-        child = subprocess.Popen(
-            command,
-            cwd=project_dir,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-    except OSError as error:
-        raise HookmanError(
-            f"cannot start Python to load the hook {hook_name!r}: {error.strerror or error}.",
-            f"check that {sys.executable} still exists.",
-        ) from None
-    try:
-        stdout, stderr = child.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(child)
+    child = exec_command(
+        sys.executable,
+        ["-c", _CHILD_CODE, str(module_path), str(project_dir), package_root],
+        str(project_dir),
+        timeout=timeout,
+        kill_grace=0.5,
+    )
+    if child.killed:
         raise HookmanError(
             f"loading the hook {hook_name!r} ({module_path}) did not finish within "
             f"{timeout:g} seconds.",
             "a factory should only register handlers: move slow or blocking work "
             "(network, input(), sleeps) into the handlers.",
-        ) from None
-    answer = _parse_answer(stdout)
-    if child.returncode != 0 or answer is None:
-        detail = _last_lines(stderr.decode("utf-8", "replace")) or f"exit code {child.returncode}"
+        )
+    answer = _parse_answer(child.stdout)
+    if child.code != 0 or answer is None:
+        detail = _last_lines(child.stderr) or f"exit code {child.code}"
         raise HookmanError(
             f"loading the hook {hook_name!r} ({module_path}) crashed: {detail}",
             f"run `{Path(sys.executable).name} {module_path}` to see the full error, fix it, "
@@ -151,21 +138,10 @@ def _run_child(
     return answer
 
 
-def _kill_group(child: subprocess.Popen[bytes]) -> None:
+def _parse_answer(stdout: str) -> dict[str, Any] | None:
     try:
-        if hasattr(os, "killpg"):
-            os.killpg(child.pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows
-            child.kill()
-    except (ProcessLookupError, PermissionError):
-        pass
-    child.communicate()
-
-
-def _parse_answer(stdout: bytes) -> dict[str, Any] | None:
-    try:
-        answer = json.loads(stdout.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        answer = json.loads(stdout)
+    except ValueError:
         return None
     return answer if isinstance(answer, dict) else None
 

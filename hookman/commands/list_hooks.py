@@ -16,7 +16,7 @@ from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
 from hookman.project import find_project_dir
 from hookman.project_config import HookSpec, load_project_config
-from hookman.project_sync import claude_events_of
+from hookman.project_sync import claude_events_of, hook_json
 
 
 def list_hooks(
@@ -78,12 +78,7 @@ def _hook_row(
             claude_events[event] = {"status": "written", "matcher": matcher, "since": None}
     return {
         "order": order,
-        "name": hook.name,
-        "source": {"kind": hook.source.kind, "value": hook.source.value},
-        "enabled": hook.enabled,
-        "events": list(hook.events),
-        "tools": {event: list(names) for event, names in hook.tools.items()},
-        "timeout": hook.timeout,
+        **hook_json(hook, plan),
         "claude_events": claude_events,
         "last_fired": last_fired,
         "shadows": shadowed_sources(hook),
