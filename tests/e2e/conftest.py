@@ -1,0 +1,79 @@
+"""Fixtures for the real-client suite: one session-scoped mock API, and `e2e`, a temp project
+run against each pinned Claude Code version (skipped loudly when a client is missing, failed
+instead when CI=true)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from .harness import (
+    CLIENT_VERSIONS,
+    ClaudeClient,
+    E2EProject,
+    NetworkIsolation,
+    detect_network_isolation,
+    find_client,
+)
+from .mock_anthropic import MockAnthropic
+
+_missing_clients: dict[str, str] = {}
+_isolation_notes: list[str] = []
+
+
+@cache
+def _client(version: str) -> ClaudeClient | str:
+    return find_client(version)
+
+
+@pytest.fixture(scope="session")
+def mock_api() -> Iterator[MockAnthropic]:
+    # A short directory: Unix socket paths are limited to about 108 bytes.
+    socket_dir = Path(tempfile.mkdtemp(prefix="hm-e2e-"))
+    mock = MockAnthropic(unix_socket=socket_dir / "api.sock").start()
+    yield mock
+    mock.stop()
+    shutil.rmtree(socket_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def network_isolation(mock_api: MockAnthropic) -> NetworkIsolation:
+    isolation = detect_network_isolation(mock_api)
+    _isolation_notes.append(isolation.description)
+    return isolation
+
+
+@pytest.fixture(params=CLIENT_VERSIONS, ids=[f"claude-{v}" for v in CLIENT_VERSIONS])
+def claude_client(request: pytest.FixtureRequest) -> ClaudeClient:
+    found = _client(request.param)
+    if isinstance(found, str):
+        _missing_clients[request.param] = found
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"E2E CLIENT MISSING IN CI: {found}", pytrace=False)
+        pytest.skip(f"E2E SKIPPED, REAL CLIENT NOT INSTALLED: {found}")
+    return found
+
+
+@pytest.fixture
+def e2e(
+    claude_client: ClaudeClient,
+    mock_api: MockAnthropic,
+    network_isolation: NetworkIsolation,
+    tmp_path: Path,
+) -> E2EProject:
+    return E2EProject(claude_client, mock_api, network_isolation, tmp_path)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _isolation_notes:
+        terminalreporter.write_line(f"e2e: client network: {_isolation_notes[0]}")
+    for version, reason in sorted(_missing_clients.items()):
+        terminalreporter.write_line(
+            f"E2E SKIPPED FOR CLAUDE CODE {version}: {reason}", red=True, bold=True
+        )
