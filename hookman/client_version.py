@@ -40,6 +40,15 @@ class TargetVersion:
     version: ClientVersion | None
     source: VersionSource
 
+    def describe(self) -> str:
+        """E.g. "2.1.328 (from hookman.toml)", or how to make an unknown target known."""
+        if self.version is None:
+            return (
+                "unknown (`claude --version` did not answer; pass --claude-version V or set "
+                "claude_version in hookman.toml)"
+            )
+        return f"{self.version} (from {self.source})"
+
 
 def find_version(text: str) -> ClientVersion | None:
     """The first MAJOR.MINOR.PATCH in `text` (e.g. "2.1.328 (Claude Code)"), or None."""

@@ -113,8 +113,7 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
                 out.print(diff, end="", markup=False, highlight=False)
     for name in names:
         out.print(f"{'would be ' if result.dry_run else ''}{verb} [bold]{escape(name)}[/]")
-    version = "unknown" if result.target.version is None else str(result.target.version)
-    out.print(f"Claude Code target: {escape(version)} (from {escape(result.target.source)})")
+    out.print(f"Claude Code target: {escape(result.target.describe())}")
     if result.plan.entries:
         for event, entry in result.plan.entries.items():
             matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""

@@ -56,7 +56,7 @@ def list_hooks(
             }
         )
         return 0
-    _print_rows(project_dir, version or "unknown", target.source, rows)
+    _print_rows(project_dir, target.describe(), rows)
     return 0
 
 
@@ -100,12 +100,9 @@ def _last_fired(project_dir: Path) -> dict[str, str]:
     return fired
 
 
-def _print_rows(project_dir: Path, version: str, source: str, rows: list[dict[str, Any]]) -> None:
+def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> None:
     out = console()
-    out.print(
-        f"project {escape(str(project_dir))}, "
-        f"Claude Code target {escape(version)} (from {escape(source)})"
-    )
+    out.print(f"project {escape(str(project_dir))}, Claude Code target {escape(target)}")
     if not rows:
         out.print("no hooks yet: `hookman install PATH.py` adds one.")
         return
