@@ -18,6 +18,9 @@ from hookman.client_version import ClientVersion, parse_version
 CATALOG_DIR = Path(__file__).parent / "catalog"
 TOOL_MATCHER_FIELD = "tool_name"
 CONTEXT_CHANNEL_FIELD = "additionalContext"
+PRE_TOOL_USE = "PreToolUse"
+POST_TOOL_USE = "PostToolUse"
+UPDATED_TOOL_OUTPUT_FIELD = "updatedToolOutput"
 
 
 @cache
@@ -113,8 +116,95 @@ def matcher_field(event: str) -> str | None:
 
 def has_context_channel(event: str) -> bool:
     """Whether the event's output can carry `additionalContext` to the model."""
-    fields = claude_code_catalog()["events"][event]["hook_specific_output"]
-    return CONTEXT_CHANNEL_FIELD in fields
+    return CONTEXT_CHANNEL_FIELD in _event(event)["hook_specific_output"]
+
+
+def context_starts_turn(event: str) -> bool:
+    """Whether `additionalContext` on `event` gives the model another turn (Stop-like)."""
+    return bool(_event(event).get("additional_context_starts_turn", False))
+
+
+def is_message_channel(event: str) -> bool:
+    """Whether a `send_message` text may be delivered on `event`: it has additionalContext
+    and that does not start a turn (PRODUCT.md §4)."""
+    return has_context_channel(event) and not context_starts_turn(event)
+
+
+def message_channel_events() -> list[str]:
+    return [event for event in claude_events() if is_message_channel(event)]
+
+
+def turn_channel_events() -> list[str]:
+    """Events whose additionalContext reaches the model by starting another turn."""
+    return [e for e in claude_events() if has_context_channel(e) and context_starts_turn(e)]
+
+
+def tool_events() -> list[str]:
+    """Events whose payload names a tool (their model-facing texts say `Event:Tool`)."""
+    return [event for event in claude_events() if matcher_field(event) == TOOL_MATCHER_FIELD]
+
+
+def plain_stdout_events() -> list[str]:
+    """Events where plain stdout (exit 0, not JSON) reaches the model."""
+    return [e for e in claude_events() if _event(e)["plain_stdout_reaches_model"]]
+
+
+def exit2_blocking_events() -> list[str]:
+    """Events that exit 2 is established to block (null in the catalog counts as no)."""
+    return [e for e in claude_events() if _event(e)["exit2_blocks"] is True]
+
+
+def output_field_since(event: str, field: str) -> ClientVersion | None:
+    """The first client known to honour `field` of the event's hookSpecificOutput, or None
+    when the catalog records no later start than the event's own."""
+    since_version = _event(event).get("hook_specific_output_since", {}).get(field)
+    return None if since_version is None else parse_version(since_version)
+
+
+def supports_output_field(event: str, field: str, version: ClientVersion | None) -> bool | None:
+    """Whether client `version` honours `field` on `event`; None when the version is
+    unknown and the answer depends on it."""
+    if field not in _event(event)["hook_specific_output"]:
+        return False
+    first = output_field_since(event, field)
+    if first is None:
+        return True
+    return None if version is None else version >= first
+
+
+def can_update_tool_output(version: ClientVersion | None) -> bool | None:
+    """Whether PostToolUse `updatedToolOutput` replaces any tool's output on `version`."""
+    return supports_output_field(POST_TOOL_USE, UPDATED_TOOL_OUTPUT_FIELD, version)
+
+
+def model_text(event: str, field: str, version: ClientVersion | None) -> str | None:
+    """The template of what the model reads for `field` of an answer on `event`, for client
+    `version` (catalog `model_text`; {label}, {reason} and {text} are filled in later)."""
+    forms = _event(event).get("model_text", {}).get(field)
+    return default_model_text(field, version) if forms is None else _form_for(forms, version)
+
+
+def default_model_text(field: str, version: ClientVersion | None) -> str | None:
+    """The template for `field` on events whose own catalog entry does not override it."""
+    forms = claude_code_catalog().get("model_text", {}).get(field)
+    return None if forms is None else _form_for(forms, version)
+
+
+def _form_for(forms: dict[str, str], version: ClientVersion | None) -> str:
+    """The form of the newest measured version at or below `version`; the oldest form when
+    `version` predates them all, the newest when it is unknown."""
+    by_version = sorted((parse_version(key), text) for key, text in forms.items())
+    if version is None:
+        return by_version[-1][1]
+    chosen = by_version[0][1]
+    for measured, text in by_version:
+        if measured <= version:
+            chosen = text
+    return chosen
+
+
+def _event(event: str) -> dict[str, Any]:
+    return claude_code_catalog()["events"][event]
 
 
 def session_end_budget_cap_s() -> float:

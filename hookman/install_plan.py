@@ -7,8 +7,9 @@ Pure: no I/O. Rules (PRODUCT.md §2, CLAUDE_CODE_HOOKS.md §5):
 - timeout 30 s per event, raised to the largest hook `timeout` on it; SessionEnd always gets
   an explicit one (5 s default, at most Claude Code's 60 s cap);
 - the runner's deadline stays below the timeout by max(1 s, 10 %);
-- when no written event can carry additionalContext, a UserPromptSubmit entry is added so
-  queued `send_message` texts still reach the model.
+- when no written event can deliver a `send_message` text (an additionalContext that does
+  not start a turn: Stop's does), a UserPromptSubmit entry is added so queued texts still
+  reach the model.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def plan_install(
         entries[event] = _entry(event, wanted_tools[event], timeouts.get(event, []))
 
     context_fallback = bool(entries) and not any(
-        event_catalog.has_context_channel(event) for event in entries
+        event_catalog.is_message_channel(event) for event in entries
     )
     if context_fallback and event_catalog.may_write(CONTEXT_FALLBACK_EVENT, version):
         entries[CONTEXT_FALLBACK_EVENT] = _entry(CONTEXT_FALLBACK_EVENT, None, [])

@@ -2,7 +2,9 @@
 
 The runner must not parse TOML or resolve registry names, so everything it needs is here
 with absolute paths: the enabled hooks in dispatch order, the entries written to settings
-with their timeouts and deadlines, and what was held back.
+with their timeouts and deadlines, what was held back, and the few catalog facts about the
+target client that the runner and `fire` use (`client`), resolved here so that neither
+parses the catalog nor compares versions.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from hookman import __version__, paths
+from hookman import __version__, event_catalog, paths
 from hookman.atomic_file import write_text_if_changed
 from hookman.client_version import ClientVersion
 from hookman.install_plan import InstallPlan
@@ -20,6 +22,9 @@ from hookman.project import config_path
 from hookman.project_config import HookSpec
 
 MANIFEST_FORMAT = 1
+DENY_TEXT = "deny"
+CONTEXT_TEXT = "additionalContext"
+ANY_EVENT = "*"
 
 
 def build_manifest(
@@ -46,6 +51,40 @@ def build_manifest(
             for event, entry in plan.entries.items()
         },
         "held_back": dict(plan.held_back),
+        "client": client_facts(version),
+    }
+
+
+def client_facts(version: ClientVersion | None) -> dict[str, Any]:
+    """What the runner and `fire` need to know about client `version` (None: unknown).
+
+    `updated_tool_output` is null when the answer depends on an unknown version; the model
+    texts are then the newest measured ones.
+    """
+    return {
+        "known_events": event_catalog.claude_events(),
+        "tool_events": event_catalog.tool_events(),
+        "message_channels": event_catalog.message_channel_events(),
+        "turn_channels": event_catalog.turn_channel_events(),
+        "plain_stdout_events": event_catalog.plain_stdout_events(),
+        "exit2_blocking_events": event_catalog.exit2_blocking_events(),
+        "updated_tool_output": event_catalog.can_update_tool_output(version),
+        "model_text": _model_texts(version),
+    }
+
+
+def _model_texts(version: ClientVersion | None) -> dict[str, Any]:
+    """Templates of what the model reads; per-event context forms only where they differ."""
+    default_context = event_catalog.default_model_text(CONTEXT_TEXT, version)
+    contexts = {ANY_EVENT: default_context}
+    for event in event_catalog.claude_events():
+        if event_catalog.has_context_channel(event):
+            text = event_catalog.model_text(event, CONTEXT_TEXT, version)
+            if text != default_context:
+                contexts[event] = text
+    return {
+        DENY_TEXT: event_catalog.model_text(event_catalog.PRE_TOOL_USE, DENY_TEXT, version),
+        CONTEXT_TEXT: contexts,
     }
 
 

@@ -123,3 +123,63 @@ def test_the_answers_follow_the_data_files() -> None:
         data["events"]["PostCompact"]["since"]
     )
     assert event_catalog.session_end_budget_cap_s() == 60
+
+
+def test_message_channels_are_context_channels_that_do_not_start_a_turn() -> None:
+    channels = event_catalog.message_channel_events()
+    assert "UserPromptSubmit" in channels and "PostToolUse" in channels
+    assert event_catalog.turn_channel_events() == ["Stop", "SubagentStop"]
+    for event in event_catalog.claude_events():
+        starts_turn = event_catalog.context_starts_turn(event)
+        assert event_catalog.is_message_channel(event) == (
+            event_catalog.has_context_channel(event) and not starts_turn
+        )
+        assert (event in channels) == event_catalog.is_message_channel(event)
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [(V2_1_328, True), (V2_1_197, True), (ClientVersion(2, 1, 196), False), (None, None)],
+)
+def test_updated_tool_output_from_the_measured_lower_bound(
+    version: ClientVersion | None, expected: bool | None
+) -> None:
+    assert event_catalog.output_field_since("PostToolUse", "updatedToolOutput") == V2_1_197
+    assert event_catalog.can_update_tool_output(version) is expected
+
+
+def test_output_fields_without_a_later_start_or_not_in_the_schema() -> None:
+    assert event_catalog.supports_output_field("PostToolUse", "additionalContext", None) is True
+    assert event_catalog.supports_output_field("SessionEnd", "additionalContext", None) is False
+
+
+def test_model_text_takes_the_newest_measured_form_at_or_below_the_version() -> None:
+    deny = {
+        V2_1_328: "{label} hook error: {reason}",
+        ClientVersion(2, 1, 300): "{reason}",
+        V2_1_197: "{reason}",
+        ClientVersion(1, 0, 0): "{reason}",
+        None: "{label} hook error: {reason}",
+    }
+    for version, expected in deny.items():
+        assert event_catalog.model_text("PreToolUse", "deny", version) == expected
+    default = "{label} hook additional context: {text}"
+    assert event_catalog.model_text("SessionStart", "additionalContext", V2_1_197) == default
+    assert event_catalog.model_text("PostToolUse", "additionalContext", V2_1_328) == default
+    assert "<system-reminder>" in event_catalog.model_text(
+        "PostToolUse", "additionalContext", V2_1_197
+    )
+    assert event_catalog.model_text("SessionEnd", "nothing", V2_1_328) is None
+
+
+def test_derived_event_lists_follow_the_catalog_fields() -> None:
+    assert event_catalog.tool_events() == [
+        e for e in event_catalog.claude_events() if event_catalog.matcher_field(e) == "tool_name"
+    ]
+    assert set(event_catalog.plain_stdout_events()) == {
+        "SessionStart",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+    }
+    assert "PreToolUse" in event_catalog.exit2_blocking_events()
+    assert "DirectoryAdded" not in event_catalog.exit2_blocking_events()  # null: not established

@@ -90,6 +90,14 @@ def test_a_context_channel_entry_is_added_when_no_written_event_has_one() -> Non
     assert not with_channel.context_fallback
 
 
+def test_a_stop_only_project_gets_a_prompt_entry_to_deliver_its_queued_messages() -> None:
+    # Stop has additionalContext, but it starts another turn: send_message texts wait.
+    for stop_like in ("agent_end", "SubagentStop"):
+        plan = plan_install([spec("a", stop_like)], NEW)
+        assert "UserPromptSubmit" in plan.entries
+        assert plan.context_fallback
+
+
 def test_no_hooks_no_entries() -> None:
     assert plan_install([], NEW).entries == {}
 

@@ -3,11 +3,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hookman import paths
 from hookman.bridge.manifest_reader import read_manifest
 from hookman.client_version import ClientVersion
 from hookman.install_plan import plan_install
-from hookman.manifest import build_manifest, write_manifest
+from hookman.manifest import build_manifest, client_facts, write_manifest
 from hookman.project_config import HookSource, HookSpec
 
 GUARD = HookSpec(
@@ -59,10 +61,66 @@ def test_the_manifest_has_the_architecture_shape(project: Path) -> None:
         "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0}
     }
     assert manifest["held_back"] == {"DirectoryAdded": "2.1.219"}
+    assert manifest["client"] == client_facts(ClientVersion(2, 1, 197))
+
+
+def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
+    client = _manifest(project, ClientVersion(2, 1, 197))["client"]
+
+    assert set(client) == {
+        "known_events",
+        "tool_events",
+        "message_channels",
+        "turn_channels",
+        "plain_stdout_events",
+        "exit2_blocking_events",
+        "updated_tool_output",
+        "model_text",
+    }
+    assert len(client["known_events"]) == 33
+    assert "UserPromptSubmit" in client["message_channels"]
+    assert client["turn_channels"] == ["Stop", "SubagentStop"]
+    assert not set(client["turn_channels"]) & set(client["message_channels"])
+    assert client["tool_events"] == [
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionRequest",
+        "PermissionDenied",
+    ]
+    assert client["updated_tool_output"] is True
+    assert client["model_text"] == {
+        "deny": "{reason}",
+        "additionalContext": {
+            "*": "{label} hook additional context: {text}",
+            "PostToolUse": "<system-reminder>\n{label} hook additional context: {text}\n"
+            "</system-reminder>",
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("version", "updated_tool_output", "deny"),
+    [
+        (ClientVersion(2, 1, 328), True, "{label} hook error: {reason}"),
+        (ClientVersion(2, 1, 250), True, "{reason}"),  # between measurements: the older form
+        (ClientVersion(2, 1, 196), False, "{reason}"),  # below the measured lower bound
+        (None, None, "{label} hook error: {reason}"),  # unknown: undecided / newest text
+    ],
+)
+def test_version_dependent_facts(
+    version: ClientVersion | None, updated_tool_output: bool | None, deny: str
+) -> None:
+    client = client_facts(version)
+
+    assert client["updated_tool_output"] is updated_tool_output
+    assert client["model_text"]["deny"] == deny
 
 
 def test_an_unknown_version_is_null(project: Path) -> None:
-    assert _manifest(project, None)["claude_version"] is None
+    manifest = _manifest(project, None)
+    assert manifest["claude_version"] is None
+    assert manifest["client"]["updated_tool_output"] is None
 
 
 def test_written_once_then_untouched_and_readable_by_the_runner(project: Path) -> None:
@@ -76,3 +134,5 @@ def test_written_once_then_untouched_and_readable_by_the_runner(project: Path) -
     parsed = read_manifest(str(path))
     assert [hook.name for hook in parsed.hooks_for("PreToolUse")] == ["guard"]
     assert parsed.deadline_for("PreToolUse") == 27.0
+    assert parsed.client.delivers_messages("PreToolUse")
+    assert parsed.client.updated_tool_output is True

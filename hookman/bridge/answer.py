@@ -5,7 +5,8 @@ results of handlers registered under the Claude Code event name, in hook order.
 - The first deny/block wins: a later allow or block never replaces it (on PreToolUse a
   `decision: "block"` is a deny). `continue: false` likewise sticks, with its stopReason.
 - additionalContext texts are kept in the order they arose and joined with a blank line,
-  after any texts queued by earlier events.
+  after any texts queued by earlier events. Texts from `send_message` are marked, because
+  they may be delivered only where additionalContext does not start a turn.
 - Every other field is last-wins, field by field.
 - hookman's own notices for the user are appended to `systemMessage`, one per line.
 """
@@ -27,6 +28,7 @@ class AnswerBuilder:
         self.block_reason: str | None = None
         self.blocked_by: str | None = None
         self.contexts: list[str] = []
+        self._is_message: list[bool] = []
         self.notices: list[str] = []
         self._stop_reason: str | None = None
         self._stopped = False
@@ -44,9 +46,22 @@ class AnswerBuilder:
             self.block_reason = reason or DEFAULT_BLOCK_REASON
             self.blocked_by = by
 
-    def add_context(self, text: str) -> None:
+    def add_context(self, text: str, *, from_message: bool = False) -> None:
         if text:
             self.contexts.append(text)
+            self._is_message.append(from_message)
+
+    def returned_contexts(self) -> list[str]:
+        """The texts hooks gave as additionalContext themselves (not through send_message)."""
+        return self._contexts_where(from_message=False)
+
+    def message_contexts(self) -> list[str]:
+        """The send_message texts, in order."""
+        return self._contexts_where(from_message=True)
+
+    def _contexts_where(self, *, from_message: bool) -> list[str]:
+        pairs = zip(self.contexts, self._is_message, strict=True)
+        return [text for text, is_message in pairs if is_message == from_message]
 
     def notify_user(self, text: str) -> None:
         self.notices.append(text)

@@ -4,8 +4,10 @@
 Order: the runtime events of PRODUCT.md §4 first (runtime_events.py), then the handlers
 registered under the Claude Code event name itself (they get a copy of the raw payload plus
 "type" and return Claude Code output fields); answer.py merges both into one answer.
-`send_message` texts become additionalContext on this event when it has that channel
-(after the texts queued by earlier events), else they wait in the session's queue.
+`send_message` texts become additionalContext on this event when it is a message channel
+(additionalContext that does not start a turn; after the texts queued by earlier events),
+else they wait in the session's queue. What the client can do comes from the manifest's
+client facts (client_facts.py), never from version comparisons here.
 """
 
 from __future__ import annotations
@@ -18,12 +20,8 @@ from hookman.bridge.answer import (
     AnswerBuilder,
     fail_closed_reason,
 )
+from hookman.bridge.client_facts import STALE_MANIFEST_NOTICE
 from hookman.bridge.content_text import message_text
-from hookman.bridge.event_facts import (
-    UPDATED_TOOL_OUTPUT_SINCE,
-    has_context_channel,
-    version_at_least,
-)
 from hookman.bridge.hook_set import CallTracker, load_hook_set
 from hookman.bridge.runtime_events import (
     BEFORE_AGENT_START,
@@ -43,6 +41,7 @@ if TYPE_CHECKING:
     from hookman.bridge.runtime_events import RuntimeStep
     from hookman.bridge.session_state import SessionState
 
+MCP_TOOL_PREFIX = "mcp__"
 OUTCOME_OK = "ok"
 OUTCOME_DENIED = "denied"
 OUTCOME_BLOCKED = "blocked"
@@ -124,6 +123,8 @@ class _Dispatch:
         self._deliver_contexts()
         self.result.answer = self.answer.to_json(self._contexts)
         self.result.notices.extend(self.answer.notices)
+        if not self.manifest.client.present:
+            self.result.notices.append(STALE_MANIFEST_NOTICE)
         self.result.outcome = self._outcome()
         return self.result
 
@@ -206,21 +207,30 @@ class _Dispatch:
         if not override.changed:
             return
         hook = self._hook_that_returned(result, calls_before)
-        version = self.manifest.claude_version
-        if version_at_least(version, UPDATED_TOOL_OUTPUT_SINCE):
-            self.answer.merge_raw_result(
-                {"hookSpecificOutput": {"updatedToolOutput": override.updated_tool_output()}}, hook
-            )
-        elif (self.tool_name or "").startswith("mcp__"):
+        if (self.tool_name or "").startswith(MCP_TOOL_PREFIX):
+            # The field made for MCP tools, in every client's schema: no version question.
             replacement = override.updated_mcp_tool_output()
             self.answer.merge_raw_result(
                 {"hookSpecificOutput": {"updatedMCPToolOutput": replacement}}, hook
             )
-        else:
+            return
+        can_update = self.manifest.client.updated_tool_output
+        if can_update is False:
             self.answer.notify_user(
                 f"hookman: hook {hook!r} changed the output of {self.tool_name}, but Claude Code "
-                f"{version} cannot replace a tool's output (it needs {UPDATED_TOOL_OUTPUT_SINCE} "
-                f"or newer), so the model saw the original output."
+                f"{self.manifest.claude_version} cannot replace a tool's output "
+                f"(updatedToolOutput needs a newer client), so the model saw the original output."
+            )
+            return
+        # Unknown version (None): try, since it is the only field that can replace the output.
+        self.answer.merge_raw_result(
+            {"hookSpecificOutput": {"updatedToolOutput": override.updated_tool_output()}}, hook
+        )
+        if can_update is None:
+            self.result.notices.append(
+                f"hook {hook!r} changed the output of {self.tool_name}; the target Claude Code "
+                f"version is unknown, so hookman cannot tell whether the client applies "
+                f"updatedToolOutput (set claude_version in hookman.toml and reinstall)."
             )
 
     def _cancellable(self, runner: HookRunner, event: dict[str, object]) -> None:
@@ -261,7 +271,7 @@ class _Dispatch:
             self.answer.notify_user(f"hookman: hook {hook!r} failed on {event}: {error}")
 
     def _send_message(self, message: object, *args: object, **options: object) -> None:
-        self.answer.add_context(message_text(message))
+        self.answer.add_context(message_text(message), from_message=True)
 
     def _append_entry(self, custom_type: object, data: object = None) -> None:
         self.state.append_entry(custom_type, data, self.event)
@@ -276,14 +286,22 @@ class _Dispatch:
         self.state.write_statuses(statuses)
 
     def _deliver_contexts(self) -> None:
-        if has_context_channel(self.event):
+        client = self.manifest.client
+        if client.delivers_messages(self.event):
             queued = self.state.drain_messages()
             self.result.delivered_from_queue = queued
             self._contexts = queued + self.answer.contexts
+            return
+        if client.context_starts_turn(self.event):
+            # A hook that returns additionalContext here asks for another turn; a send_message
+            # text does not, so it waits for the next message channel.
+            self._contexts = self.answer.returned_contexts()
+            waiting = self.answer.message_contexts()
         else:
-            self.state.enqueue_messages(self.answer.contexts, self.event)
-            self.result.queued = list(self.answer.contexts)
             self._contexts = []
+            waiting = list(self.answer.contexts)
+        self.state.enqueue_messages(waiting, self.event)
+        self.result.queued = waiting
 
     def _fail_closed(self, hook: str, problem: str) -> None:
         if not self.answer.blocked:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+from hookman.bridge.client_facts import ClientFacts
+
 TOOL_CALL_EVENTS = ("tool_call", "PreToolUse")
 
 
@@ -49,6 +51,7 @@ class ManifestHook:
 class Manifest:
     __slots__ = (
         "claude_version",
+        "client",
         "entries",
         "hooks",
         "log_path",
@@ -67,6 +70,7 @@ class Manifest:
         claude_version: str | None,
         hooks: tuple[ManifestHook, ...],
         entries: dict[str, dict[str, object]],
+        client: ClientFacts,
     ) -> None:
         self.path = path
         self.project_dir = project_dir
@@ -75,6 +79,16 @@ class Manifest:
         self.claude_version = claude_version
         self.hooks = hooks
         self.entries = entries
+        self.client = client
+
+    def knows_event(self, event: str) -> bool:
+        """Whether `event` is a Claude Code event: one the catalog knew at install time, or
+        one this manifest serves (so an older manifest still runs its own events)."""
+        return (
+            event in self.client.known_events
+            or event in self.entries
+            or any(event in hook.claude_events for hook in self.hooks)
+        )
 
     def hooks_for(self, event: str) -> list[ManifestHook]:
         """The hooks serving a Claude Code event, in dispatch order."""
@@ -122,6 +136,7 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         claude_version=data.get("claude_version") or None,
         hooks=hooks,
         entries={key: value for key, value in entries.items() if isinstance(value, dict)},
+        client=ClientFacts(data.get("client")),
     )
 
 

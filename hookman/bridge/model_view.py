@@ -1,38 +1,21 @@
 """What Claude Code does with a hook's answer, and exactly what text the model then sees
-(CLAUDE_CODE_HOOKS.md §3). Used by `hookman fire`; not on the runner's path."""
+(CLAUDE_CODE_HOOKS.md §3), for the target client of the manifest's client facts. Used by
+`hookman fire`; not on the runner's path."""
 
 from __future__ import annotations
 
 import json
 
 from hookman.bridge.content_text import content_text
-from hookman.bridge.event_facts import TOOL_EVENTS
 from hookman.bridge.tool_output import content_from_response
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-PLAIN_STDOUT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
-EXIT2_BLOCKING_EVENTS = frozenset(
-    {
-        "PreToolUse",
-        "PermissionRequest",
-        "UserPromptSubmit",
-        "UserPromptExpansion",
-        "Stop",
-        "SubagentStop",
-        "TeammateIdle",
-        "TaskCreated",
-        "TaskCompleted",
-        "ConfigChange",
-        "PostToolBatch",
-        "PreCompact",
-        "Elicitation",
-        "ElicitationResult",
-        "WorktreeCreate",
-    }
-)
+    from hookman.bridge.client_facts import ClientFacts
+
+STOP_EVENTS = ("Stop", "SubagentStop")
 
 
 class ModelView:
@@ -51,25 +34,26 @@ class ModelView:
         }
 
 
-def hook_label(event: str, payload: Mapping[str, object]) -> str:
+def hook_label(event: str, payload: Mapping[str, object], client: ClientFacts) -> str:
     """`PostToolUse:Bash` on tool events, else the event name: how Claude Code names a hook."""
     tool = payload.get("tool_name")
-    return f"{event}:{tool}" if event in TOOL_EVENTS and isinstance(tool, str) else event
+    return f"{event}:{tool}" if event in client.tool_events and isinstance(tool, str) else event
 
 
 def model_view(
     event: str,
     payload: Mapping[str, object],
     *,
+    client: ClientFacts,
     stdout: str,
     exit_code: int,
     stderr: str = "",
     command: str = "hookman run",
 ) -> ModelView:
     view = ModelView()
-    label = hook_label(event, payload)
+    label = hook_label(event, payload, client)
     if exit_code == 2:
-        _exit_two(view, event, label, stderr, command)
+        _exit_two(view, event, label, stderr, command, client)
         return view
     if exit_code != 0:
         first_line = stderr.strip().splitlines()[0] if stderr.strip() else ""
@@ -81,18 +65,20 @@ def model_view(
     except ValueError:
         answer = None
     if not isinstance(answer, dict):
-        _plain_stdout(view, event, stdout)
+        _plain_stdout(view, event, stdout, client)
         return view
-    _json_answer(view, event, label, payload, answer)
+    _json_answer(view, event, label, answer, client)
     return view
 
 
-def _exit_two(view: ModelView, event: str, label: str, stderr: str, command: str) -> None:
+def _exit_two(
+    view: ModelView, event: str, label: str, stderr: str, command: str, client: ClientFacts
+) -> None:
     if event == "PreToolUse":
         view.model_texts.append(f"{label} hook error: [{command}]: {stderr.strip()}")
         view.effects.append("the tool call is blocked; the hook's command line is shown")
-    elif event in EXIT2_BLOCKING_EVENTS:
-        prefix = "Stop hook feedback" if event in ("Stop", "SubagentStop") else f"{label} hook"
+    elif event in client.exit2_blocking_events:
+        prefix = "Stop hook feedback" if event in STOP_EVENTS else f"{label} hook"
         view.model_texts.append(f"{prefix}: {stderr.strip()}")
         view.effects.append(f"{event} is blocked")
     else:
@@ -100,22 +86,18 @@ def _exit_two(view: ModelView, event: str, label: str, stderr: str, command: str
         view.effects.append(f"exit 2 does not block {event}; stderr is shown to the user")
 
 
-def _plain_stdout(view: ModelView, event: str, stdout: str) -> None:
+def _plain_stdout(view: ModelView, event: str, stdout: str, client: ClientFacts) -> None:
     text = stdout.strip()
     if not text:
         view.effects.append("nothing: Claude Code carries on as if no hook ran")
-    elif event in PLAIN_STDOUT_EVENTS:
+    elif event in client.plain_stdout_events:
         view.model_texts.append(f"{event} hook success: {text}")
     else:
         view.effects.append(f"plain stdout on {event} goes to the debug log only")
 
 
 def _json_answer(
-    view: ModelView,
-    event: str,
-    label: str,
-    payload: Mapping[str, object],
-    answer: dict[str, object],
+    view: ModelView, event: str, label: str, answer: dict[str, object], client: ClientFacts
 ) -> None:
     specific = answer.get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
@@ -124,7 +106,7 @@ def _json_answer(
     decision = specific.get("permissionDecision")
     if decision == "deny":
         reason = str(specific.get("permissionDecisionReason") or "")
-        view.model_texts.append(reason)
+        view.model_texts.append(client.deny_text(label, reason))
         view.effects.append("the tool call is denied; the model reads the reason as its result")
     elif decision in ("allow", "ask"):
         view.effects.append(f"permission decision: {decision}")
@@ -137,7 +119,9 @@ def _json_answer(
             view.effects.append(f"{key}: the model sees this output instead of the tool's")
     context = specific.get("additionalContext")
     if isinstance(context, str) and context:
-        view.model_texts.append(f"{label} hook additional context: {context}")
+        view.model_texts.append(client.context_text(event, label, context))
+        if client.context_starts_turn(event):
+            view.effects.append("additionalContext here gives the model another turn")
     if answer.get("decision") == "block":
         reason = str(answer.get("reason") or "")
         _block(view, event, label, reason)
@@ -148,14 +132,15 @@ def _json_answer(
 
 
 def _block(view: ModelView, event: str, label: str, reason: str) -> None:
-    if event in ("Stop", "SubagentStop"):
+    if event in STOP_EVENTS:
         view.model_texts.append(f"Stop hook feedback: {reason}")
         view.effects.append("the model gets another turn")
     elif event == "UserPromptSubmit":
         view.user_messages.append(reason)
         view.effects.append("the prompt is blocked and erased; the model never sees it")
     elif event == "PreCompact":
-        view.effects.append(f"compaction is blocked: {reason}")
+        view.user_messages.append(reason)  # measured: the model never sees it
+        view.effects.append("compaction is blocked")
     else:
         view.model_texts.append(f"{label} hook blocking error: {reason}")
         view.effects.append(f"{event} is blocked")

@@ -20,7 +20,6 @@ import time
 from hookman.bridge.answer import PRE_TOOL_USE, fail_closed_reason
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.deadline import Deadline
-from hookman.bridge.event_facts import KNOWN_EVENTS
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.session_state import now_iso
@@ -101,7 +100,7 @@ class _Run:
         if payload is None:
             return self._finish({}, OUTCOME_BAD_PAYLOAD, notices=[_bad_payload_note(raw)])
         self.payload = payload
-        if self.event not in KNOWN_EVENTS:
+        if not self.manifest.knows_event(self.event):
             note = f"{self.event!r} is not a Claude Code event hookman knows; nothing ran"
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
         from hookman.bridge.dispatch import dispatch_event

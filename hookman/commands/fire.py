@@ -2,7 +2,8 @@
 and show what each hook returned, the answer Claude Code would get and what the model sees.
 
 The dispatch is the runner's own (hookman.bridge.dispatch) on a throwaway state directory,
-so firing never consumes a real session's message queue or touches its statuses.
+so firing never consumes a real session's message queue or touches its statuses. What the
+model sees is rendered for the manifest's target client (its `client` facts).
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from typing import Any
 
 from rich.markup import escape
 
-from hookman import paths
+from hookman import event_catalog, paths
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.deadline import Deadline
 from hookman.bridge.dispatch import DispatchResult, dispatch_event
-from hookman.bridge.event_facts import KNOWN_EVENTS
 from hookman.bridge.hook_set import CallTracker
 from hookman.bridge.manifest_reader import Manifest, ManifestError, read_manifest
 from hookman.bridge.model_view import ModelView, model_view
@@ -30,6 +30,10 @@ from hookman.project import find_project_dir
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "catalog" / "payloads"
 SAMPLE_PROJECT = "<WORK>/proj"
 SAMPLE_WORK = "<WORK>"
+UNKNOWN_VERSION_EFFECT = (
+    "the target Claude Code version is unknown, so these are the texts of the newest client "
+    "hookman measured; set claude_version in hookman.toml and reinstall for exact ones"
+)
 
 
 class _FireTimeout(BaseException):
@@ -73,12 +77,17 @@ def fire(
 
 
 def _check_event(event: str) -> None:
-    if event in KNOWN_EVENTS:
+    if event_catalog.is_claude_event(event):
         return
-    import difflib
+    serving = event_catalog.claude_events_serving(event)
+    if serving:
+        hint = f"{event} is a runtime event; fire the Claude Code event serving it: "
+        hint += " or ".join(serving) + "."
+    else:
+        import difflib
 
-    close = difflib.get_close_matches(event, sorted(KNOWN_EVENTS), n=1)
-    hint = f"did you mean {close[0]}?" if close else "see CLAUDE_CODE_HOOKS.md for event names."
+        close = difflib.get_close_matches(event, event_catalog.claude_events(), n=1)
+        hint = f"did you mean {close[0]}?" if close else "see CLAUDE_CODE_HOOKS.md for event names."
     raise HookmanError(f"{event!r} is not a Claude Code event.", hint, exit_code=2)
 
 
@@ -136,6 +145,7 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
         claude_version=manifest.claude_version,
         hooks=manifest.hooks,
         entries=manifest.entries,
+        client=manifest.client,
     )
     tracker = CallTracker()
     # Raising only works from a signal handler in this thread, so no timer-thread fallback.
@@ -164,7 +174,11 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
     if result is None:
         result = _timeout_result(manifest, event, timed_out_hook or "?", deadline.seconds or 0)
     stdout = json.dumps(result.answer, ensure_ascii=False)
-    view = model_view(event, payload, stdout=stdout, exit_code=result.exit_code)
+    view = model_view(
+        event, payload, client=manifest.client, stdout=stdout, exit_code=result.exit_code
+    )
+    if manifest.claude_version is None:
+        view.effects.append(UNKNOWN_VERSION_EFFECT)
     return _report(manifest, event, result, tracker, view, output)
 
 

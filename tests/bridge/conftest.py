@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
+from hookman.client_version import parse_version
+from hookman.manifest import client_facts
+
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
+
+
+def client_section(version: str | None) -> dict[str, Any]:
+    """The manifest's `client` facts as `install` writes them for `version`."""
+    return client_facts(None if version is None else parse_version(version))
 
 
 def sample_payload(event: str, project_dir: Path, **overrides: Any) -> dict[str, Any]:
@@ -30,6 +38,7 @@ class RunnerProject:
         self.hooks: list[dict[str, Any]] = []
         self.entries: dict[str, dict[str, Any]] = {}
         self.claude_version: str | None = "2.1.328"
+        self.with_client_facts = True  # False: a manifest written before they existed
 
     def add_hook(
         self,
@@ -71,6 +80,8 @@ class RunnerProject:
             "entries": self.entries,
             "held_back": {},
         }
+        if self.with_client_facts:
+            manifest["client"] = client_section(self.claude_version)
         self.manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
 
     def run(

@@ -5,10 +5,14 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from hookman.bridge.dispatch import dispatch_event
 from hookman.bridge.hook_set import CallTracker
 from hookman.bridge.manifest_reader import parse_manifest
 from hookman.bridge.session_state import SessionState
+
+from .conftest import client_section
 
 MCP_PAYLOAD = {
     "session_id": "s",
@@ -38,6 +42,7 @@ def _dispatch(
             "state_dir": str(tmp_path / "state"),
             "claude_version": claude_version,
             "hooks": records,
+            "client": client_section(claude_version),
         }
     )
     tracker = CallTracker()
@@ -53,13 +58,16 @@ def hook(pi):
 """
 
 
-def test_an_async_redaction_of_an_mcp_tool_on_an_older_client(tmp_path: Path) -> None:
+@pytest.mark.parametrize("claude_version", ["2.1.197", "2.1.328", None])
+def test_an_async_redaction_of_an_mcp_tool_is_updated_mcp_tool_output(
+    tmp_path: Path, claude_version: str | None
+) -> None:
     result, tracker = _dispatch(
         tmp_path,
         {"redact": (REDACT, {"events": ["tool_result"]})},
         "PostToolUse",
         MCP_PAYLOAD,
-        claude_version="2.1.197",
+        claude_version=claude_version,
     )
 
     assert result.answer == {
@@ -69,6 +77,42 @@ def test_an_async_redaction_of_an_mcp_tool_on_an_older_client(tmp_path: Path) ->
         }
     }
     assert [(call.hook, call.event) for call in tracker.calls] == [("redact", "tool_result")]
+    assert result.notices == []
+
+
+SEND_AND_RETURN = """
+def hook(pi):
+    pi.on("agent_end", lambda event, ctx: pi.send_message("sent"))
+    pi.on("Stop", lambda event, ctx: {"hookSpecificOutput": {"additionalContext": "returned"}})
+"""
+
+
+def test_on_stop_send_message_texts_are_queued_and_returned_context_passes(
+    tmp_path: Path,
+) -> None:
+    hooks = {"h": (SEND_AND_RETURN, {"events": ["agent_end", "Stop"]})}
+    result, _ = _dispatch(tmp_path, hooks, "Stop", {"session_id": "s"})
+
+    assert result.answer == {
+        "hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "returned"}
+    }
+    assert result.queued == ["sent"]
+    assert result.delivered_from_queue == []
+
+
+def test_on_an_event_without_a_channel_every_context_is_queued_in_order(
+    tmp_path: Path,
+) -> None:
+    source = """
+    def hook(pi):
+        pi.on("session_shutdown", lambda event, ctx: pi.send_message("first"))
+        pi.on("SessionEnd", lambda event, ctx: {"hookSpecificOutput": {"additionalContext": "2"}})
+    """
+    hooks = {"h": (source, {"events": ["session_shutdown", "SessionEnd"]})}
+    result, _ = _dispatch(tmp_path, hooks, "SessionEnd", {"session_id": "s"})
+
+    assert result.answer == {}
+    assert result.queued == ["first", "2"]
 
 
 def test_a_hook_narrowed_to_other_tools_is_not_called(tmp_path: Path) -> None:

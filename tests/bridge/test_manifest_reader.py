@@ -46,6 +46,29 @@ def test_deadlines() -> None:
     assert manifest.deadline_for("SessionEnd") is None
 
 
+def test_client_facts_are_read_and_known_events_include_the_manifests_own() -> None:
+    manifest = parse_manifest(
+        {**MANIFEST, "client": {"known_events": ["PreToolUse", "Stop", "Setup"]}}
+    )
+
+    assert manifest.client.present
+    assert manifest.knows_event("Setup")
+    assert not manifest.knows_event("PreToolUze")
+
+
+def test_a_manifest_without_client_facts_knows_the_events_it_serves() -> None:
+    manifest = parse_manifest({**MANIFEST, "hooks": [*MANIFEST["hooks"], _hook("c", "Setup")]})
+
+    assert not manifest.client.present
+    assert manifest.knows_event("PreToolUse")  # an entry
+    assert manifest.knows_event("Setup")  # a hook's event
+    assert not manifest.knows_event("SessionStart")
+
+
+def _hook(name: str, event: str) -> dict:
+    return {"name": name, "path": f"/p/{name}.py", "events": [event], "claude_events": [event]}
+
+
 def test_tool_narrowing() -> None:
     guard = parse_manifest(MANIFEST).hooks[0]
 

@@ -2,27 +2,79 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from hookman.bridge.client_facts import ClientFacts
 from hookman.bridge.model_view import model_view
 
+from .conftest import client_section
+
 BASH = {"tool_name": "Bash"}
+READ = {"tool_name": "Read"}
+CURRENT = ClientFacts(client_section("2.1.328"))
+OLDER = ClientFacts(client_section("2.1.197"))
+UNKNOWN = ClientFacts(client_section(None))
+DENY = {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}}
 
 
-def _view(event: str, answer: object, payload: dict | None = None, **kwargs: object):
+def _view(
+    event: str,
+    answer: object,
+    payload: dict | None = None,
+    client: ClientFacts = CURRENT,
+    **kwargs: object,
+):
     stdout = answer if isinstance(answer, str) else json.dumps(answer)
-    return model_view(event, payload or BASH, stdout=stdout, exit_code=0, **kwargs)
+    return model_view(event, payload or BASH, client=client, stdout=stdout, exit_code=0, **kwargs)
 
 
-def test_a_deny_shows_the_reason_as_the_tool_result() -> None:
-    view = _view(
-        "PreToolUse",
-        {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}},
-    )
-    assert view.model_texts == ["no"]
+@pytest.mark.parametrize(
+    ("client", "expected"),
+    [
+        (CURRENT, "PreToolUse:Bash hook error: no"),
+        (OLDER, "no"),
+        (UNKNOWN, "PreToolUse:Bash hook error: no"),  # the newest measured form
+        (ClientFacts(client_section("2.0.0")), "no"),  # older than every measurement
+    ],
+)
+def test_what_the_model_reads_for_a_deny_depends_on_the_client(
+    client: ClientFacts, expected: str
+) -> None:
+    view = _view("PreToolUse", DENY, client=client)
+    assert view.model_texts == [expected]
+    assert view.effects == ["the tool call is denied; the model reads the reason as its result"]
 
 
 def test_additional_context_names_event_and_tool() -> None:
     view = _view("PostToolUse", {"hookSpecificOutput": {"additionalContext": "careful"}})
     assert view.model_texts == ["PostToolUse:Bash hook additional context: careful"]
+
+
+def test_post_tool_use_context_on_2_1_197_is_a_system_reminder() -> None:
+    answer = {"hookSpecificOutput": {"additionalContext": "FACT"}}
+    assert _view("PostToolUse", answer, READ, client=OLDER).model_texts == [
+        "<system-reminder>\nPostToolUse:Read hook additional context: FACT\n</system-reminder>"
+    ]
+    session_start = _view("SessionStart", answer, {}, client=OLDER)
+    assert session_start.model_texts == ["SessionStart hook additional context: FACT"]
+
+
+def test_context_on_stop_says_it_starts_another_turn() -> None:
+    view = _view("Stop", {"hookSpecificOutput": {"additionalContext": "more"}}, {})
+    assert view.model_texts == ["Stop hook additional context: more"]
+    assert view.effects == ["additionalContext here gives the model another turn"]
+
+
+def test_braces_in_a_reason_are_kept_verbatim() -> None:
+    answer = {
+        "hookSpecificOutput": {
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "{label} {text} {0}",
+        }
+    }
+    assert _view("PreToolUse", answer).model_texts == [
+        "PreToolUse:Bash hook error: {label} {text} {0}"
+    ]
 
 
 def test_plain_stdout_reaches_the_model_only_on_some_events() -> None:
@@ -34,9 +86,30 @@ def test_plain_stdout_reaches_the_model_only_on_some_events() -> None:
 
 def test_exit_two_on_pre_tool_use_shows_the_command_line() -> None:
     view = model_view(
-        "PreToolUse", BASH, stdout="", exit_code=2, stderr="blocked\n", command="python g.py"
+        "PreToolUse",
+        BASH,
+        client=CURRENT,
+        stdout="",
+        exit_code=2,
+        stderr="blocked\n",
+        command="python g.py",
     )
     assert view.model_texts == ["PreToolUse:Bash hook error: [python g.py]: blocked"]
+
+
+def test_exit_two_blocks_only_where_the_catalog_says_so() -> None:
+    blocking = model_view("PreCompact", {}, client=CURRENT, stdout="", exit_code=2, stderr="no")
+    assert blocking.effects == ["PreCompact is blocked"]
+    ignored = model_view("SessionEnd", {}, client=CURRENT, stdout="", exit_code=2, stderr="no")
+    assert ignored.user_messages == ["no"]
+    assert ignored.effects == ["exit 2 does not block SessionEnd; stderr is shown to the user"]
+
+
+def test_a_pre_compact_block_reason_goes_to_the_user_only() -> None:
+    view = _view("PreCompact", {"decision": "block", "reason": "not now"}, {})
+    assert view.model_texts == []
+    assert view.user_messages == ["not now"]
+    assert view.effects == ["compaction is blocked"]
 
 
 def test_stop_block_is_feedback_and_system_message_is_for_the_user() -> None:

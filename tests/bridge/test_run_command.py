@@ -224,16 +224,53 @@ def test_a_redaction_becomes_updated_tool_output_in_bash_shape(
     }
 
 
-def test_a_redaction_on_an_old_client_is_reported_not_dropped(
+BASH_REDACTED = {
+    "hookEventName": "PostToolUse",
+    "updatedToolOutput": {
+        "stdout": "[redacted]",
+        "stderr": "",
+        "interrupted": False,
+        "isImage": False,
+        "noOutputExpected": False,
+    },
+}
+
+
+def test_a_redaction_on_2_1_197_is_updated_tool_output_in_bash_shape(
     runner_project: RunnerProject,
 ) -> None:
-    runner_project.claude_version = "2.1.197"
+    runner_project.claude_version = "2.1.197"  # measured: applies updatedToolOutput for Bash
+    runner_project.add_hook("redact", REDACT, ["tool_result"], ["PostToolUse"])
+
+    answer = runner_project.answer("PostToolUse", runner_project.payload("PostToolUse"))
+
+    assert answer == {"hookSpecificOutput": BASH_REDACTED}
+    assert runner_project.log_records()[0]["notices"] == []
+
+
+def test_a_redaction_on_a_client_older_than_the_measured_bound_is_reported(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.claude_version = "2.0.0"
     runner_project.add_hook("redact", REDACT, ["tool_result"], ["PostToolUse"])
 
     answer = runner_project.answer("PostToolUse", runner_project.payload("PostToolUse"))
 
     assert "hookSpecificOutput" not in answer
-    assert "cannot replace a tool's output" in answer["systemMessage"]
+    assert "Claude Code 2.0.0 cannot replace a tool's output" in answer["systemMessage"]
+
+
+def test_a_redaction_for_an_unknown_version_is_tried_and_logged(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.claude_version = None
+    runner_project.add_hook("redact", REDACT, ["tool_result"], ["PostToolUse"])
+
+    answer = runner_project.answer("PostToolUse", runner_project.payload("PostToolUse"))
+
+    assert answer == {"hookSpecificOutput": BASH_REDACTED}
+    (notice,) = runner_project.log_records()[0]["notices"]
+    assert "the target Claude Code version is unknown" in notice
 
 
 def test_failure_results_are_ignored(runner_project: RunnerProject) -> None:
@@ -296,6 +333,72 @@ def test_queued_messages_stay_with_their_session(runner_project: RunnerProject) 
     )
 
     assert other == {}
+
+
+SEND_ON_STOP = """
+def hook(pi):
+    @pi.on("agent_end")
+    def remember(event, ctx):
+        pi.send_message("tests were not run")
+"""
+
+
+def test_a_message_sent_on_stop_waits_for_the_next_prompt(runner_project: RunnerProject) -> None:
+    # additionalContext on Stop would give the model another turn, so the text is queued.
+    runner_project.add_hook("remember", SEND_ON_STOP, ["agent_end"], ["Stop"])
+    runner_project.entries["UserPromptSubmit"] = {"timeout": 30, "deadline": 27.0}
+    runner_project.write_manifest()
+    session = {"session_id": "s-stop"}
+
+    stop = runner_project.answer("Stop", runner_project.payload("Stop", **session))
+    prompt = runner_project.answer(
+        "UserPromptSubmit", runner_project.payload("UserPromptSubmit", **session)
+    )
+
+    assert stop == {}
+    assert prompt == {
+        "hookSpecificOutput": {
+            "hookEventName": "UserPromptSubmit",
+            "additionalContext": "tests were not run",
+        }
+    }
+
+
+def test_context_a_stop_handler_returns_itself_is_passed_on(
+    runner_project: RunnerProject,
+) -> None:
+    # A raw Claude Code field asks for Claude Code's behaviour (another turn); queued texts
+    # stay queued.
+    source = """
+    def hook(pi):
+        pi.on("agent_end", lambda event, ctx: pi.send_message("for later"))
+        pi.on("Stop", lambda event, ctx: {"hookSpecificOutput": {
+            "hookEventName": "Stop", "additionalContext": "keep going"}})
+    """
+    runner_project.add_hook("both", source, ["agent_end", "Stop"], ["Stop", "SessionStart"])
+    session = {"session_id": "s-raw"}
+
+    stop = runner_project.answer("Stop", runner_project.payload("Stop", **session))
+    start = runner_project.answer("SessionStart", runner_project.payload("SessionStart", **session))
+
+    returned = {"hookEventName": "Stop", "additionalContext": "keep going"}
+    assert stop == {"hookSpecificOutput": returned}
+    assert start["hookSpecificOutput"]["additionalContext"] == "for later"
+
+
+def test_a_manifest_without_client_facts_still_runs_and_queues_messages(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.with_client_facts = False
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    greet = 'def hook(pi):\n    pi.on("session_start", lambda e, c: pi.send_message("hi"))\n'
+    runner_project.add_hook("greet", greet, ["session_start"], ["SessionStart"])
+    denied = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    assert _deny_reason(runner_project.answer("PreToolUse", denied)) == "rm -rf is not allowed here"
+    assert runner_project.answer("SessionStart", runner_project.payload("SessionStart")) == {}
+    assert "run `hookman install`" in runner_project.log_records()[-1]["notices"][0]
+    assert "hi" in next(runner_project.state_dir.glob("sessions/*/queue.jsonl")).read_text()
 
 
 STOP_HOOK = """
@@ -481,6 +584,7 @@ def test_the_run_path_imports_nothing_heavy(runner_project: RunnerProject) -> No
     lines = done.stderr + runner_project.log_records()[0]["output"]
     imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", lines, re.MULTILINE))
     assert "hookman.bridge.dispatch" in imported
+    assert not imported & {"hookman.event_catalog", "hookman.client_version", "hookman.manifest"}
     top_level = {name.split(".")[0] for name in imported}
     assert not top_level & FORBIDDEN_ON_THE_RUN_PATH
 

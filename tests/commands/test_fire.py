@@ -4,10 +4,13 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hookman import paths
 from hookman.cli.app import app
+from hookman.client_version import parse_version
+from hookman.manifest import client_facts
 
 GUARD = """
 def hook(pi):
@@ -24,7 +27,9 @@ def hook(pi):
 """
 
 
-def install_manifest(project: Path, source: str = GUARD) -> None:
+def install_manifest(
+    project: Path, source: str = GUARD, claude_version: str | None = "2.1.328"
+) -> None:
     """Write the hook and the manifest `hookman install` would write (the runner's contract)."""
     hook_path = project / "hooks" / "guard.py"
     hook_path.parent.mkdir(parents=True, exist_ok=True)
@@ -36,7 +41,8 @@ def install_manifest(project: Path, source: str = GUARD) -> None:
         "project_dir": str(project.resolve()),
         "state_dir": str(manifest_path.parent),
         "log_path": str(paths.firing_log_path()),
-        "claude_version": "2.1.328",
+        "claude_version": claude_version,
+        "client": client_facts(None if claude_version is None else parse_version(claude_version)),
         "hooks": [
             {
                 "name": "guard",
@@ -55,21 +61,73 @@ def fire(project: Path, *args: str):
     return CliRunner().invoke(app, ["fire", *args, "--project", str(project)])
 
 
-def test_fire_shows_results_answer_and_model_text(project: Path) -> None:
-    install_manifest(project)
+def rm_rf_payload(project: Path) -> Path:
     payload = project / "payload.json"
     sample = Path(paths.__file__).parent / "catalog" / "payloads" / "PreToolUse.json"
     data = json.loads(sample.read_text())
     data["tool_input"]["command"] = "rm -rf /"
     payload.write_text(json.dumps(data))
+    return payload
 
-    done = fire(project, "PreToolUse", "--payload", str(payload))
+
+def test_fire_shows_results_answer_and_model_text(project: Path) -> None:
+    install_manifest(project)
+
+    done = fire(project, "PreToolUse", "--payload", str(rm_rf_payload(project)))
 
     assert done.exit_code == 0, done.output
     assert 'tool_call -> {"block": true, "reason": "no rm -rf"}' in done.output
     assert "checking rm -rf /" in done.output
     assert '"permissionDecision": "deny"' in done.output
-    assert "the model sees\n  no rm -rf" in done.output
+    assert "the model sees\n  PreToolUse:Bash hook error: no rm -rf" in done.output
+
+
+@pytest.mark.parametrize(
+    ("claude_version", "model_text"),
+    [
+        ("2.1.328", "PreToolUse:Bash hook error: no rm -rf"),
+        ("2.1.197", "no rm -rf"),
+        (None, "PreToolUse:Bash hook error: no rm -rf"),
+    ],
+)
+def test_the_model_text_of_a_deny_is_the_target_clients(
+    project: Path, claude_version: str | None, model_text: str
+) -> None:
+    install_manifest(project, claude_version=claude_version)
+
+    done = fire(project, "PreToolUse", "--payload", str(rm_rf_payload(project)), "--json")
+
+    report = json.loads(done.output)
+    assert report["model_sees"] == [model_text]
+    unknown_noted = any("version is unknown" in effect for effect in report["effects"])
+    assert unknown_noted == (claude_version is None)
+
+
+def test_post_tool_use_context_on_2_1_197_is_shown_as_a_system_reminder(project: Path) -> None:
+    install_manifest(project, claude_version="2.1.197")
+
+    report = json.loads(fire(project, "PostToolUse", "--json").output)
+
+    assert report["model_sees"] == [
+        "<system-reminder>\nPostToolUse:Bash hook additional context: ran Bash\n</system-reminder>"
+    ]
+
+
+def test_a_message_sent_on_stop_is_shown_as_queued_not_seen(project: Path) -> None:
+    install_manifest(
+        project,
+        'def hook(pi):\n    pi.on("agent_end", lambda e, c: pi.send_message("later"))\n',
+    )
+    manifest_path = paths.manifest_path(project)
+    manifest = json.loads(manifest_path.read_text())
+    manifest["hooks"][0]["claude_events"] = ["Stop"]
+    manifest_path.write_text(json.dumps(manifest))
+
+    report = json.loads(fire(project, "Stop", "--json").output)
+
+    assert report["answer"] == {}
+    assert report["model_sees"] == []
+    assert report["queued_for_next_event"] == ["later"]
 
 
 def test_fire_json_uses_the_bundled_sample_and_reports_everything(project: Path) -> None:
@@ -151,3 +209,12 @@ def test_a_misspelled_event_is_a_usage_error_with_a_suggestion(project: Path) ->
 
     assert done.exit_code == 2
     assert "did you mean PostToolUse?" in done.output
+
+
+def test_a_runtime_event_name_points_to_the_claude_code_event(project: Path) -> None:
+    install_manifest(project)
+
+    done = fire(project, "tool_result")
+
+    assert done.exit_code == 2
+    assert "PostToolUse or PostToolUseFailure" in done.output

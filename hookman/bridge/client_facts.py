@@ -1,0 +1,85 @@
+"""The facts about the target Claude Code client that `install` resolved from the catalog and
+wrote into the manifest's `client` section (hookman/manifest.py, `client_facts`).
+
+The runner never reads the catalog or compares versions: it asks these. A manifest without
+the section (written by an older hookman) gets the conservative answer to every question:
+no event delivers send_message texts (they wait in the queue), no context starts a turn,
+and whether `updatedToolOutput` works is unknown.
+Hot path: a plain class, no dataclasses/typing imports.
+"""
+
+from __future__ import annotations
+
+import re  # already loaded by json
+
+DENY_TEXT = "deny"
+CONTEXT_TEXT = "additionalContext"
+ANY_EVENT = "*"
+_PLACEHOLDER = r"\{(label|reason|text)\}"
+STALE_MANIFEST_NOTICE = (
+    "the manifest was written by an older hookman and lacks the client facts, so send_message "
+    "texts wait in the queue; run `hookman install` in the project to rewrite it"
+)
+
+
+class ClientFacts:
+    __slots__ = (
+        "exit2_blocking_events",
+        "known_events",
+        "message_channels",
+        "model_text",
+        "plain_stdout_events",
+        "present",
+        "tool_events",
+        "turn_channels",
+        "updated_tool_output",
+    )
+
+    def __init__(self, data: object) -> None:
+        facts = data if isinstance(data, dict) else {}
+        self.present = isinstance(data, dict)
+        self.known_events = _names(facts, "known_events")
+        self.tool_events = _names(facts, "tool_events")
+        self.message_channels = _names(facts, "message_channels")
+        self.turn_channels = _names(facts, "turn_channels")
+        self.plain_stdout_events = _names(facts, "plain_stdout_events")
+        self.exit2_blocking_events = _names(facts, "exit2_blocking_events")
+        updated = facts.get("updated_tool_output")
+        self.updated_tool_output: bool | None = updated if isinstance(updated, bool) else None
+        model_text = facts.get("model_text")
+        self.model_text: dict[str, object] = model_text if isinstance(model_text, dict) else {}
+
+    def delivers_messages(self, event: str) -> bool:
+        """Whether send_message texts may be delivered as additionalContext on `event`."""
+        return event in self.message_channels
+
+    def context_starts_turn(self, event: str) -> bool:
+        """Whether additionalContext on `event` reaches the model by giving it another turn."""
+        return event in self.turn_channels
+
+    def deny_text(self, label: str, reason: str) -> str:
+        """What the model reads when PreToolUse denies with `reason` (JSON, exit 0)."""
+        template = self.model_text.get(DENY_TEXT)
+        return _fill(template if isinstance(template, str) else "{reason}", label, reason)
+
+    def context_text(self, event: str, label: str, text: str) -> str:
+        """What the model reads for `text` sent as additionalContext on `event`."""
+        forms = self.model_text.get(CONTEXT_TEXT)
+        forms = forms if isinstance(forms, dict) else {}
+        template = forms.get(event, forms.get(ANY_EVENT))
+        if not isinstance(template, str):
+            template = "{label} hook additional context: {text}"
+        return _fill(template, label, text)
+
+
+def _names(facts: dict, key: str) -> frozenset[str]:
+    value = facts.get(key)
+    if not isinstance(value, list):
+        return frozenset()
+    return frozenset(name for name in value if isinstance(name, str))
+
+
+def _fill(template: str, label: str, value: str) -> str:
+    """One pass, so braces inside the label or the hook's text are never expanded."""
+    values = {"label": label, "reason": value, "text": value}
+    return re.sub(_PLACEHOLDER, lambda match: values[match.group(1)], template)
