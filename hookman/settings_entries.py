@@ -2,8 +2,13 @@
 makes `settings["hooks"]` hold exactly hookman's entries while leaving everything else alone.
 
 hookman recognises its handlers from the command string alone (Claude Code drops unknown keys
-when it rewrites the file): a command is hookman's when its words hold `-m hookman run` or a
-program named `hookman` followed by `run`. The word after `run` is the Claude Code event.
+when it rewrites the file): a command is hookman's when its words hold `-c <code naming
+hookman> run`, `-m hookman run` (the form of earlier versions) or a program named `hookman`
+followed by `run`. The word after `run` is the Claude Code event.
+
+The command runs `-c "from hookman.__main__ import main; ..."` rather than `-m hookman`:
+`-m` goes through runpy, which imports importlib.util, contextlib and warnings, a few ms on
+every event for nothing (measured with bench/run_overhead.py).
 An async (observe-only) entry carries `--async` after the event, which also keeps its command
 distinct from the event's blocking entry: Claude Code runs identical commands only once.
 """
@@ -24,7 +29,7 @@ from typing import Any
 from hookman.errors import HookmanError
 from hookman.settings_file import json_kind
 
-HOOKMAN_MARK = "-m hookman run"
+RUNNER_CODE = "from hookman.__main__ import main; raise SystemExit(main())"
 ASYNC_FLAG = "--async"
 MANIFEST_OPTION = "--manifest"
 NO_SAFE_PATH_SINCE = (3, 11)
@@ -69,7 +74,7 @@ def build_command(
     words = [interpreter]
     if _supports_safe_path_flag(interpreter):
         words.append("-P")
-    words += ["-m", "hookman", "run", event]
+    words += ["-c", RUNNER_CODE, "run", event]
     if run_async:
         words.append(ASYNC_FLAG)
     words += [MANIFEST_OPTION, str(manifest_path)]
@@ -303,6 +308,8 @@ def _run_word_index(words: list[str]) -> int | None:
         if word != "run" or index == 0:
             continue
         if index >= 2 and words[index - 2 : index] == ["-m", "hookman"]:
+            return index
+        if index >= 2 and words[index - 2] == "-c" and "hookman" in words[index - 1]:
             return index
         program = words[index - 1].replace("\\", "/").rsplit("/", 1)[-1]
         if program in ("hookman", "hookman.exe"):

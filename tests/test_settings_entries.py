@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
 from hookman.settings_entries import (
+    RUNNER_CODE,
     HookmanEntry,
     apply_hookman_entries,
     build_command,
@@ -56,8 +57,8 @@ def test_command_runs_current_interpreter_with_safe_path_flag_when_supported() -
     assert words == [
         sys.executable,
         *expected_flag,
-        "-m",
-        "hookman",
+        "-c",
+        RUNNER_CODE,
         "run",
         "PreToolUse",
         "--manifest",
@@ -133,8 +134,8 @@ def test_command_runs_the_right_interpreter_with_the_right_args_through_bash(
     assert json.loads(done.stdout) == [
         str(fake_python),
         *safe_path_flag,
-        "-m",
-        "hookman",
+        "-c",
+        RUNNER_CODE,
         "run",
         "PreToolUse",
         "--manifest",
@@ -152,6 +153,7 @@ def test_command_runs_the_right_interpreter_with_the_right_args_through_bash(
     [
         ("'/usr/bin/python3' -P -m hookman run PreToolUse --manifest '/x y/m.json'", "PreToolUse"),
         ("/usr/bin/python3 -m hookman run Stop", "Stop"),
+        (f"/usr/bin/python3 -P -c '{RUNNER_CODE}' run PostToolUse --manifest /m", "PostToolUse"),
         ('"/opt/my python/bin/python" -m hookman run SessionEnd --async', "SessionEnd"),
         ("hookman run Notification", "Notification"),
         ("/home/u/.local/bin/hookman run PostToolUse --manifest m", "PostToolUse"),
@@ -170,6 +172,7 @@ def test_recognises_hookman_commands(command: str, event: str | None) -> None:
         "echo hi",
         "python -m hookmanx run Stop",
         "python -m hookman list",
+        "python -c 'print(1)' run Stop",
         "python -m other run hookman",
         "hookman-run Stop",
         "/bin/hookmanager run Stop",

@@ -4,7 +4,6 @@ hooks start are captured for the log, and only the answer reaches the real stdou
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -61,8 +60,10 @@ class OutputCapture:
         _flush_quietly(sys.stderr)
         sys.stdout, sys.stderr = self._saved_streams  # type: ignore[assignment]
         if capture_stream is not sys.stdout:
-            with contextlib.suppress(OSError, ValueError, AttributeError):
+            try:
                 capture_stream.close()
+            except (OSError, ValueError, AttributeError):
+                pass
         saved_out, saved_err = self._saved_fds
         os.dup2(saved_out, 1)
         os.dup2(saved_err, 2)
@@ -83,11 +84,15 @@ def _anonymous_file(scratch_dir: str | None) -> int:
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, f".hookman-capture-{os.getpid()}")
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-    with contextlib.suppress(OSError):  # POSIX keeps the open file
-        os.remove(path)
+    try:
+        os.remove(path)  # POSIX keeps the open file
+    except OSError:
+        pass
     return descriptor
 
 
 def _flush_quietly(stream: object) -> None:
-    with contextlib.suppress(OSError, ValueError, AttributeError):
+    try:
         stream.flush()  # type: ignore[attr-defined]
+    except (OSError, ValueError, AttributeError):
+        pass

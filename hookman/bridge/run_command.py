@@ -11,7 +11,6 @@ where a path is rare.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -107,6 +106,7 @@ class _Run:
         from hookman.bridge.hook_set import CallTracker
         from hookman.bridge.session_state import SessionState
 
+        _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
         self.deadline = Deadline(self.manifest.deadline_for(self.event), self._deadline_passed)
         self.deadline.start()
@@ -161,8 +161,10 @@ class _Run:
             "output": self.capture.captured_text(),
             "notices": notices,
         }
-        with contextlib.suppress(OSError):  # the answer matters more than the log line
+        try:
             append_record(log_path, record)
+        except OSError:
+            pass  # the answer matters more than the log line
 
     def _no_manifest(self, problem: str, payload: dict[str, object]) -> int:
         self.payload = payload
@@ -248,3 +250,15 @@ def _bad_payload_note(raw: str) -> str:
 def _fallback_log_path() -> str | None:
     home = os.environ.get("HOOKMAN_HOME")
     return os.path.join(home, "log", "firing.jsonl") if home else None
+
+
+def _cache_hook_bytecode(state_dir: str) -> None:
+    """Keep the hooks' compiled bytecode in hookman's state dir.
+
+    Every event starts a fresh interpreter that imports the project's hooks; without a
+    bytecode cache each start recompiles them (PYTHONDONTWRITEBYTECODE, or a hooks directory
+    the agent cannot write). A cache in hookman's own directory avoids that, and never
+    litters the user's project with __pycache__ directories.
+    """
+    sys.pycache_prefix = os.path.join(state_dir, "pycache")
+    sys.dont_write_bytecode = False

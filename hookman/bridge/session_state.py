@@ -7,7 +7,6 @@ status.json is replaced atomically; the queue is claimed by renaming it away.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
@@ -116,5 +115,7 @@ def _json_line(record: dict[str, object]) -> str:
 
 
 def _remove_quietly(path: str) -> None:
-    with contextlib.suppress(OSError):
+    try:
         os.remove(path)
+    except OSError:
+        pass

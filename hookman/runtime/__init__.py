@@ -24,11 +24,17 @@ from hookman.runtime.records import (
     ToolBlockedError,
 )
 from hookman.runtime.runner import HookRunner
-from hookman.runtime.status_line import render_status_line
-from hookman.runtime.tool_wrapper import HookToolWrapper
+
+# Loaded on first use (see __getattr__): the runner's start-up path needs neither.
+_LAZY_NAMES = {
+    "HookToolWrapper": "hookman.runtime.tool_wrapper",
+    "render_status_line": "hookman.runtime.status_line",
+}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from hookman.runtime.status_line import render_status_line
+    from hookman.runtime.tool_wrapper import HookToolWrapper
     from hookman.runtime.types import (
         BeforeAgentStartEvent,
         BeforeAgentStartEventResult,
@@ -81,7 +87,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """Load `hookman.runtime.types` (and with it `typing`) on first use of a TypedDict."""
+    """Load the tool wrapper, the status line, or `hookman.runtime.types` (and with it
+    `typing`) on first use."""
+    if name in _LAZY_NAMES:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
     # "types" itself must fail here: the import below asks for it before loading it.
     if name != "types" and not name.startswith("_"):
         from hookman.runtime import types

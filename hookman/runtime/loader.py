@@ -19,6 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from types import ModuleType
+    from typing import Any
 
 FACTORY_NAME = "hook"
 MISSING_FACTORY_ERROR = "Hook must define a callable 'hook'"
@@ -93,12 +94,26 @@ def _import_once(resolved_path: str) -> ModuleType:
     return module
 
 
+def _import_machinery() -> tuple[Any, Any, Any]:
+    """The functions importlib.util re-exports, taken from where they are defined.
+
+    CPython keeps its import system loaded as the frozen `_frozen_importlib(_external)`
+    modules; using those directly spares every runner start the `importlib` package,
+    `importlib.util`, `contextlib` and `warnings` (a few ms together).
+    """
+    bootstrap = sys.modules.get("_frozen_importlib")
+    external = sys.modules.get("_frozen_importlib_external")
+    if bootstrap is None or external is None:  # another interpreter: the public spelling
+        from importlib.machinery import SourceFileLoader
+        from importlib.util import module_from_spec, spec_from_file_location
+
+        return module_from_spec, SourceFileLoader, spec_from_file_location
+    return bootstrap.module_from_spec, external.SourceFileLoader, external.spec_from_file_location
+
+
 def _import_module(resolved_path: str) -> ModuleType:
     """Import the file under a unique module name, so equal file stems never collide."""
-    # The functions importlib.util re-exports, taken from where they are defined: importing
-    # importlib.util itself would add contextlib & co. (about 2 ms) to every runner start.
-    from importlib._bootstrap import module_from_spec
-    from importlib._bootstrap_external import SourceFileLoader, spec_from_file_location
+    module_from_spec, SourceFileLoader, spec_from_file_location = _import_machinery()
 
     name = _module_name(resolved_path)
     # An explicit loader accepts any file name, not only ones ending in ".py".

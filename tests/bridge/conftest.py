@@ -14,6 +14,7 @@ import pytest
 
 from hookman.client_version import parse_version
 from hookman.manifest import client_facts
+from hookman.settings_entries import RUNNER_CODE
 
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 
@@ -89,7 +90,7 @@ class RunnerProject:
     ) -> subprocess.CompletedProcess[str]:
         stdin = payload if isinstance(payload, str) else json.dumps(payload)
         safe_path = ["-P"] if sys.version_info >= (3, 11) else []
-        command = [sys.executable, *safe_path, "-m", "hookman", "run", event, "--manifest"]
+        command = [sys.executable, *safe_path, "-c", RUNNER_CODE, "run", event, "--manifest"]
         return subprocess.run(
             [*command, str(manifest or self.manifest_path)],
             input=stdin,

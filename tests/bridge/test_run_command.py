@@ -14,6 +14,7 @@ import pytest
 
 from hookman.bridge.answer import DEFAULT_BLOCK_REASON
 from hookman.bridge.run_command import parse_argv
+from hookman.settings_entries import RUNNER_CODE
 
 from .conftest import SAMPLES, RunnerProject
 
@@ -557,6 +558,10 @@ FORBIDDEN_ON_THE_RUN_PATH = {
     "platformdirs",
     "argparse",
     "asyncio",
+    "contextlib",
+    "importlib",
+    "runpy",
+    "warnings",
     "logging",
     "tempfile",
     "datetime",
@@ -568,7 +573,7 @@ FORBIDDEN_ON_THE_RUN_PATH = {
 def test_the_run_path_imports_nothing_heavy(runner_project: RunnerProject) -> None:
     runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
     # -S: no site-packages .pth files, so every module below is imported by hookman itself.
-    command = [sys.executable, "-S", "-X", "importtime", "-m", "hookman", "run", "PreToolUse"]
+    command = [sys.executable, "-S", "-X", "importtime", "-c", RUNNER_CODE, "run", "PreToolUse"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     done = subprocess.run(
         [*command, "--manifest", str(runner_project.manifest_path)],
@@ -593,3 +598,17 @@ def test_parse_argv_reads_event_and_manifest() -> None:
     assert parse_argv(["PreToolUse", "--manifest", "/m.json"]) == ("PreToolUse", "/m.json")
     assert parse_argv(["Stop", "--async", "--manifest=/a b.json"]) == ("Stop", "/a b.json")
     assert parse_argv([]) == (None, None)
+
+
+def test_hook_bytecode_is_cached_in_the_state_dir_not_the_project(
+    runner_project: RunnerProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # the user's wish for their own tree
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    done = runner_project.run("PreToolUse", runner_project.payload("PreToolUse"))
+
+    assert done.returncode == 0, done.stderr
+    cached = list((runner_project.state_dir / "pycache").rglob("guard.*.pyc"))
+    assert len(cached) == 1
+    assert not list(runner_project.root.rglob("__pycache__"))
