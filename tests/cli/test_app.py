@@ -10,7 +10,10 @@ from hookman import __version__
 def hookman(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "hookman", *args],
-        capture_output=True, text=True, cwd=cwd, check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
     )
 
 
