@@ -9,11 +9,14 @@ results of handlers registered under the Claude Code event name, in hook order.
   they may be delivered only where additionalContext does not start a turn.
 - Every other field is last-wins, field by field.
 - hookman's own notices for the user are appended to `systemMessage`, one per line.
+- What a handler returned is made fit for JSON first (json_ready.py): the answer is always
+  valid JSON, whatever the hook returned.
 """
 
 from __future__ import annotations
 
 from hookman.bridge.content_text import content_text
+from hookman.bridge.json_ready import json_ready
 
 PRE_TOOL_USE = "PreToolUse"
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
@@ -68,6 +71,12 @@ class AnswerBuilder:
 
     def merge_raw_result(self, result: dict[str, object], by: str) -> None:
         """Fold in the Claude Code output fields a handler returned."""
+        result, problems = json_ready(result)  # type: ignore[assignment]
+        if problems:
+            self.notify_user(
+                f"hookman: hook {by!r} returned values JSON cannot hold ({'; '.join(problems[:3])}"
+                f"{'; ...' if len(problems) > 3 else ''}); they were replaced."
+            )
         specific = result.get("hookSpecificOutput")
         if isinstance(specific, dict):
             self._merge_specific(specific, by)

@@ -1,11 +1,20 @@
 """Keeps hook output out of the answer: fd 1 and fd 2 (and sys.stdout/sys.stderr) point at an
 anonymous file while hooks run, so prints, stray writes and the output of subprocesses that
-hooks start are captured for the log, and only the answer reaches the real stdout."""
+hooks start are captured for the log, and only the answer reaches the real stdout.
+
+The saved copies of the real fd 1/2 are not inherited by programs a hook starts (os.dup makes
+them close-on-exec), but a hook that forks without exec (os.fork, multiprocessing) would hand
+its child a copy of the agent's pipe: the agent, waiting for the pipe to close, would wait for
+that child. So in a forked child the copies are pointed at the capture file instead.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+
+_active: list[OutputCapture] = []
+_fork_hook_registered = False
 
 
 class OutputCapture:
@@ -22,6 +31,7 @@ class OutputCapture:
         self._file_fd = _anonymous_file(self._scratch_dir)
         self._saved_fds = (os.dup(1), os.dup(2))
         self.real_stdout_fd = self._saved_fds[0]
+        _watch_forks(self)
         os.dup2(self._file_fd, 1)
         os.dup2(self._file_fd, 2)
         self._saved_streams = (sys.stdout, sys.stderr)
@@ -32,7 +42,7 @@ class OutputCapture:
         sys.stdout = sys.stderr = stream
 
     def write_answer(self, text: str) -> None:
-        data = text.encode("utf-8")
+        data = text.encode("utf-8", "replace")  # a lone surrogate must not lose the answer
         while data:
             written = os.write(self.real_stdout_fd, data)
             data = data[written:]
@@ -51,6 +61,12 @@ class OutputCapture:
             chunks.append(chunk)
         return b"".join(chunks).decode("utf-8", "replace")
 
+    def detach_from_real_streams(self) -> None:
+        """In a forked child: let go of the agent's pipe (writes land in the capture file)."""
+        for descriptor in self._saved_fds:
+            if descriptor >= 0:
+                os.dup2(self._file_fd, descriptor)
+
     def stop(self) -> None:
         """Put fd 1/2 and sys.stdout/sys.stderr back as they were."""
         if self._file_fd < 0:
@@ -64,6 +80,8 @@ class OutputCapture:
                 capture_stream.close()
             except (OSError, ValueError, AttributeError):
                 pass
+        if self in _active:
+            _active.remove(self)
         saved_out, saved_err = self._saved_fds
         os.dup2(saved_out, 1)
         os.dup2(saved_err, 2)
@@ -71,6 +89,22 @@ class OutputCapture:
             os.close(descriptor)
         self._file_fd = -1
         self.real_stdout_fd = -1
+
+
+def _watch_forks(capture: OutputCapture) -> None:
+    global _fork_hook_registered
+    _active.append(capture)
+    if not _fork_hook_registered and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_detach_in_child)
+        _fork_hook_registered = True
+
+
+def _detach_in_child() -> None:
+    for capture in _active:
+        try:
+            capture.detach_from_real_streams()
+        except OSError:
+            pass
 
 
 def _anonymous_file(scratch_dir: str | None) -> int:

@@ -2,7 +2,10 @@
 
 `firing.jsonl` grows to MAX_BYTES, then becomes `firing.jsonl.1` (the older `.1` becomes
 `.2`; KEEP_OLD files are kept). Lines are single appends, so concurrent runners interleave
-whole lines.
+whole lines. Rotation happens under a lock with the size checked again inside it, so runners
+that find the log full at the same moment rotate it once, not once each (which would push a
+fresh, nearly empty file into `.1` and drop history early). The free-form texts of a record
+are capped, so one line never outgrows the cap.
 """
 
 from __future__ import annotations
@@ -12,13 +15,13 @@ import os
 
 MAX_BYTES = 5 * 1024 * 1024
 KEEP_OLD = 2
-MAX_OUTPUT_CHARS = 4000
+MAX_OUTPUT_CHARS = 4000  # per free-form text of a record (output, each error, each notice)
+TRUNCATED = "... [truncated]"
+LOCK_SUFFIX = ".lock"
 
 
 def append_record(log_path: str, record: dict[str, object]) -> None:
-    output = record.get("output")
-    if isinstance(output, str) and len(output) > MAX_OUTPUT_CHARS:
-        record = {**record, "output": output[:MAX_OUTPUT_CHARS] + "... [truncated]"}
+    record = _capped(record)
     line = (json.dumps(record, ensure_ascii=False, default=repr) + "\n").encode("utf-8", "replace")
     directory = os.path.dirname(log_path)
     if directory:
@@ -31,13 +34,56 @@ def append_record(log_path: str, record: dict[str, object]) -> None:
         os.close(descriptor)
 
 
-def _rotate_if_full(log_path: str, incoming: int) -> None:
+def _capped(record: dict[str, object]) -> dict[str, object]:
+    capped = dict(record)
+    if "output" in record:
+        capped["output"] = _cut(record["output"])
+    for key in ("errors", "notices"):
+        items = record.get(key)
+        if isinstance(items, list):
+            capped[key] = [
+                {name: _cut(value) for name, value in item.items()}
+                if isinstance(item, dict)
+                else _cut(item)
+                for item in items
+            ]
+    return capped
+
+
+def _cut(value: object) -> object:
+    if isinstance(value, str) and len(value) > MAX_OUTPUT_CHARS:
+        return value[:MAX_OUTPUT_CHARS] + TRUNCATED
+    return value
+
+
+def _is_full(log_path: str, incoming: int) -> bool:
     try:
-        size = os.stat(log_path).st_size
+        return os.stat(log_path).st_size + incoming > MAX_BYTES
+    except OSError:
+        return False
+
+
+def _rotate_if_full(log_path: str, incoming: int) -> None:
+    if not _is_full(log_path, incoming):
+        return
+    try:
+        import fcntl  # only here: rotation is rare, and the module costs most of a millisecond
+    except ImportError:  # pragma: no cover - Windows: rotate unlocked
+        _rotate(log_path)
+        return
+    try:
+        descriptor = os.open(f"{log_path}{LOCK_SUFFIX}", os.O_WRONLY | os.O_CREAT, 0o600)
     except OSError:
         return
-    if size + incoming <= MAX_BYTES:
-        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        if _is_full(log_path, incoming):  # not rotated by another runner meanwhile
+            _rotate(log_path)
+    finally:
+        os.close(descriptor)
+
+
+def _rotate(log_path: str) -> None:
     try:
         for number in range(KEEP_OLD - 1, 0, -1):
             older = f"{log_path}.{number}"
@@ -45,7 +91,7 @@ def _rotate_if_full(log_path: str, incoming: int) -> None:
                 os.replace(older, f"{log_path}.{number + 1}")
         os.replace(log_path, f"{log_path}.1")
     except OSError:
-        pass  # another runner rotated first
+        pass  # the log stays as it is; the next append tries again
 
 
 def log_files(log_path: str) -> list[str]:

@@ -11,6 +11,7 @@ where a path is rare.
 
 from __future__ import annotations
 
+import _thread
 import json
 import os
 import sys
@@ -76,7 +77,9 @@ class _Run:
         self.payload: dict[str, object] = {}
         self.tracker: CallTracker | None = None
         self.deadline: Deadline | None = None
-        self.answered = False
+        # Taken by whoever gives the one answer: the dispatch, or the deadline (signal
+        # handler or backstop thread), whichever comes first.
+        self._answer_token = _thread.allocate_lock()
 
     def execute(self) -> int:
         self.capture.start()
@@ -108,7 +111,9 @@ class _Run:
 
         _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
-        self.deadline = Deadline(self.manifest.deadline_for(self.event), self._deadline_passed)
+        self.deadline = Deadline(
+            self.manifest.deadline_for(self.event), self._deadline_passed, backstop=True
+        )
         self.deadline.start()
         result = dispatch_event(
             self.manifest,
@@ -130,10 +135,14 @@ class _Run:
         errors: list[dict[str, str]] | None = None,
         exit_code: int = 0,
     ) -> int:
-        if self.answered:
+        if self._answer_token.locked():
             return exit_code
-        self.answered = True
-        self.capture.write_answer(json.dumps(answer, ensure_ascii=False) + "\n")
+        # Encoded before the answer counts as given: if encoding fails, the internal-error
+        # path must still be able to answer (on PreToolUse, a deny).
+        text = json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
+        if not self._answer_token.acquire(False):
+            return exit_code
+        self.capture.write_answer(text)
         self._log(
             outcome,
             hooks=result.hooks if result else [],
@@ -180,7 +189,12 @@ class _Run:
         return self._finish(answer, OUTCOME_NO_MANIFEST, errors=errors)
 
     def _deadline_passed(self) -> None:
-        """Called from the timer while a hook still runs: answer now and exit the process."""
+        """Called from the timer while a hook still runs: answer now and exit the process.
+
+        Returns without exiting when the answer is already being given (the dispatch ended
+        just now, or the other timer came first and is exiting)."""
+        if not self._answer_token.acquire(False):
+            return
         hook = (self.tracker.current_hook if self.tracker else None) or "(loading)"
         seconds = self.deadline.seconds if self.deadline else 0
         problem = f"did not finish within hookman's deadline of {seconds:g} s"
@@ -194,10 +208,8 @@ class _Run:
         errors = [{"hook": hook, "event": self.event, "error": problem}]
         hooks = [h.name for h in self.manifest.hooks_for(self.event)] if self.manifest else []
         try:
-            if not self.answered:
-                self.answered = True
-                self.capture.write_answer(json.dumps(answer) + "\n")
-                self._log(OUTCOME_TIMEOUT, hooks=hooks, errors=errors, notices=[])
+            self.capture.write_answer(json.dumps(answer) + "\n")
+            self._log(OUTCOME_TIMEOUT, hooks=hooks, errors=errors, notices=[])
         finally:
             os._exit(0)
 

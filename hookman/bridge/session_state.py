@@ -1,8 +1,11 @@
 """Per-session state under the manifest's state_dir (ARCHITECTURE.md, "Per-project state"):
 the send_message queue, append_entry records and set_status texts.
 
-Appends are single small writes in append mode, so concurrent runners need no lock;
-status.json is replaced atomically; the queue is claimed by renaming it away.
+Appends are single small writes in append mode; status.json is replaced atomically; the
+queue is claimed by renaming it away. Claiming races with appending (a runner that opened the
+queue just before another renamed it would append to the claimed file after it was read),
+so queue writers and the claimer take a lock on the file (flock) and a writer whose file was
+claimed meanwhile appends to the new queue instead.
 """
 
 from __future__ import annotations
@@ -10,6 +13,10 @@ from __future__ import annotations
 import json
 import os
 import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 _MAX_NAME = 100
@@ -52,7 +59,8 @@ class SessionState:
         if texts:
             stamp = now_iso()
             lines = [_json_line({"time": stamp, "event": event, "text": text}) for text in texts]
-            self._append(self.queue_path, "".join(lines))
+            os.makedirs(self.directory, exist_ok=True)
+            _append_to_queue(self.queue_path, "".join(lines).encode("utf-8", "replace"))
 
     def drain_messages(self) -> list[str]:
         """Take every queued text, oldest first; the queue is empty afterwards."""
@@ -62,8 +70,7 @@ class SessionState:
         except OSError:
             return []
         try:
-            with open(claimed, encoding="utf-8", errors="replace") as handle:
-                lines = handle.read().splitlines()
+            lines = _read_claimed(claimed).decode("utf-8", "replace").splitlines()
         finally:
             _remove_quietly(claimed)
         texts = []
@@ -97,6 +104,56 @@ class SessionState:
             os.write(descriptor, text.encode("utf-8", "replace"))
         finally:
             os.close(descriptor)
+
+
+def _append_to_queue(path: str, data: bytes) -> None:
+    """Append under the queue's lock, to the file that is the queue when the lock is held."""
+    lock = _flock()
+    while True:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            if lock is not None:
+                lock(descriptor)
+                if not _is_current(descriptor, path):
+                    continue  # claimed while we waited: the queue is a new file now
+            os.write(descriptor, data)
+            return
+        finally:
+            os.close(descriptor)  # releases the lock
+
+
+def _read_claimed(path: str) -> bytes:
+    """The claimed queue's bytes, once any writer that opened it before the claim is done."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        lock = _flock()
+        if lock is not None:
+            lock(descriptor)
+        chunks = []
+        while chunk := os.read(descriptor, 65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+def _is_current(descriptor: int, path: str) -> bool:
+    try:
+        on_disk = os.stat(path)
+    except OSError:
+        return False
+    opened = os.fstat(descriptor)
+    return (opened.st_dev, opened.st_ino) == (on_disk.st_dev, on_disk.st_ino)
+
+
+def _flock() -> Callable[[int], None] | None:
+    """An exclusive-lock function, or None where there is no flock (imported lazily: the
+    module costs most of a millisecond, and most runs never touch a queue)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    return lambda descriptor: fcntl.flock(descriptor, fcntl.LOCK_EX)
 
 
 def read_status_file(path: str) -> dict[str, str]:

@@ -20,6 +20,7 @@ from hookman.bridge.capture import OutputCapture
 from hookman.bridge.deadline import Deadline
 from hookman.bridge.dispatch import DispatchResult, dispatch_event
 from hookman.bridge.hook_set import CallTracker
+from hookman.bridge.json_ready import json_ready
 from hookman.bridge.manifest_reader import Manifest, ManifestError, read_manifest
 from hookman.bridge.model_view import ModelView, model_view
 from hookman.bridge.session_state import SessionState
@@ -246,7 +247,7 @@ def _report(
 
 
 def _json_safe(value: Any) -> Any:
-    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
+    return json_ready(value)[0]
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -267,7 +268,7 @@ def _print_report(report: dict[str, Any]) -> None:
             if call["error"] is not None:
                 out.print(f"  {escape(call['event'])}: [red]raised[/] {escape(call['error'])}")
             else:
-                shown = json.dumps(call["result"], ensure_ascii=False, default=repr)
+                shown = json.dumps(_json_safe(call["result"]), ensure_ascii=False)
                 out.print(f"  {escape(call['event'])} -> {escape(shown)}")
     if report["output"]:
         out.print("\n[bold]hook output[/] (captured; goes to the firing log, never to Claude Code)")

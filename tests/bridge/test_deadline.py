@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import signal
 import time
 
 import pytest
@@ -37,3 +38,28 @@ def test_a_cancelled_deadline_never_fires() -> None:
 def test_no_deadline_without_seconds() -> None:
     Deadline(None, _raise).start()
     time.sleep(0.01)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
+def test_the_backstop_fires_when_a_hook_disarms_the_signal() -> None:
+    fired: list[str] = []
+    deadline = Deadline(0.05, lambda: fired.append("expired"), backstop=True)
+    deadline.start()
+    signal.setitimer(signal.ITIMER_REAL, 0)  # what signal.alarm(0) in a hook does
+    try:
+        for _ in range(100):
+            if fired:
+                break
+            time.sleep(0.02)
+    finally:
+        deadline.cancel()
+    assert fired == ["expired"]
+
+
+def test_a_cancelled_backstop_never_fires() -> None:
+    fired: list[str] = []
+    deadline = Deadline(0.05, lambda: fired.append("expired"), backstop=True)
+    deadline.start()
+    deadline.cancel()
+    time.sleep(0.2)
+    assert fired == []

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import multiprocessing
+import os
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,36 @@ def test_long_output_is_truncated(tmp_path: Path) -> None:
 
     (record,) = read_records(log)
     assert len(record["output"]) < 5000 and record["output"].endswith("[truncated]")
+
+
+def test_error_and_notice_texts_are_capped_too(tmp_path: Path) -> None:
+    log = str(tmp_path / "firing.jsonl")
+    huge = "y" * 100_000
+    append_record(log, {"errors": [{"hook": "h", "error": huge}], "notices": [huge]})
+
+    (record,) = read_records(log)
+    assert record["errors"][0]["hook"] == "h"
+    assert record["errors"][0]["error"].endswith("[truncated]")
+    assert len(record["errors"][0]["error"]) < 5000 and len(record["notices"][0]) < 5000
+
+
+def _append_many(log: str, writer: int) -> None:
+    firing_log.MAX_BYTES = 20_000
+    for number in range(1000):
+        append_record(log, {"writer": writer, "n": number, "pad": "x" * 100})
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_concurrent_runners_rotate_a_full_log_once(tmp_path: Path) -> None:
+    log = str(tmp_path / "firing.jsonl")
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_append_many, args=(log, writer)) for writer in range(6)]
+    for process in writers:
+        process.start()
+    for process in writers:
+        process.join()
+
+    # Rotating twice at once would push a fresh, nearly empty file into .1 and drop history.
+    for path in (f"{log}.1", f"{log}.2"):
+        assert Path(path).stat().st_size > 20_000 * 0.9
+    assert all(line.endswith("}") for line in Path(log).read_text().splitlines())

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -612,3 +614,82 @@ def test_hook_bytecode_is_cached_in_the_state_dir_not_the_project(
     cached = list((runner_project.state_dir / "pycache").rglob("guard.*.pyc"))
     assert len(cached) == 1
     assert not list(runner_project.root.rglob("__pycache__"))
+
+
+def _strict_json(text: str) -> dict:
+    """Parse as Claude Code (JavaScript JSON.parse) would: no NaN or Infinity."""
+    return json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+
+
+def test_a_deny_survives_another_hook_returning_values_json_cannot_hold(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    odd = """
+    def hook(pi):
+        @pi.on("PreToolUse")
+        def odd(event, ctx):
+            return {"tags": {"a"}, "score": float("nan"), (1, 2): 3,
+                    "hookSpecificOutput": {"additionalContext": "file \\udc80.txt"}}
+    """
+    runner_project.add_hook("odd", odd, ["PreToolUse"], ["PreToolUse"])
+    payload = runner_project.payload("PreToolUse")
+    payload["tool_input"]["command"] = "rm -rf /"
+
+    done = runner_project.run("PreToolUse", payload)
+
+    assert done.returncode == 0 and done.stderr == ""
+    answer = _strict_json(done.stdout)
+    assert _deny_reason(answer) == "rm -rf is not allowed here"
+    assert answer["tags"] == "{'a'}" and answer["score"] is None and answer["(1, 2)"] == 3
+    assert answer["hookSpecificOutput"]["additionalContext"] == "file ?.txt"
+    assert "hook 'odd' returned values JSON cannot hold" in answer["systemMessage"]
+
+
+def test_a_forked_child_does_not_keep_the_agent_waiting(runner_project: RunnerProject) -> None:
+    pid_file = runner_project.root / "child.pid"
+    source = f"""
+    import os, time
+    def hook(pi):
+        @pi.on("tool_call")
+        def forks(event, ctx):
+            if os.fork() == 0:
+                open({str(pid_file)!r}, "w").write(str(os.getpid()))
+                time.sleep(30)
+                os._exit(0)
+            return {{"block": True, "reason": "forked"}}
+    """
+    runner_project.add_hook("forks", source, ["tool_call"], ["PreToolUse"])
+    started = time.monotonic()
+    try:
+        # capture_output waits for every holder of the stdout pipe, as Claude Code does.
+        answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+        assert time.monotonic() - started < 15
+    finally:
+        for _ in range(50):
+            if pid_file.exists() and pid_file.read_text():
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+                break
+            time.sleep(0.1)
+    assert _deny_reason(answer) == "forked"
+
+
+def test_the_deadline_holds_when_a_hook_disarms_sigalrm(runner_project: RunnerProject) -> None:
+    source = """
+    import signal, time
+    def hook(pi):
+        @pi.on("tool_call")
+        def own_timeout(event, ctx):
+            signal.alarm(0)  # e.g. a library cancelling its own alarm, and hookman's with it
+            time.sleep(60)
+    """
+    runner_project.add_hook("own_timeout", source, ["tool_call"], ["PreToolUse"])
+    runner_project.entries["PreToolUse"]["deadline"] = 0.5
+    runner_project.write_manifest()
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    reason = _deny_reason(answer)
+    assert "'own_timeout'" in reason and "deadline of 0.5 s" in reason
+    (record,) = runner_project.log_records()
+    assert record["outcome"] == "timeout"

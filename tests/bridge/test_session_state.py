@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -52,3 +56,43 @@ def test_entries_are_json_lines_even_for_odd_data(tmp_path: Path) -> None:
     assert [r["custom_type"] for r in records] == ["note", "odd"]
     assert records[0]["data"] == {"n": 1}
     assert records[1]["data"] == "{1, 2}"
+
+
+def _enqueue_many(state_dir: str, writer: int, count: int) -> None:
+    state = SessionState(state_dir, "s")
+    for number in range(count):
+        state.enqueue_messages([f"{writer}-{number}"], "Stop")
+
+
+def _drain_until(state_dir: str, stop_file: str, results: Any) -> None:
+    state = SessionState(state_dir, "s")
+    taken: list[str] = []
+    while not os.path.exists(stop_file):
+        taken += state.drain_messages()
+    results.put(taken)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_concurrent_runners_deliver_every_queued_message_exactly_once(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    stop_file = str(tmp_path / "stop")
+    drainers = [
+        context.Process(target=_drain_until, args=(str(tmp_path), stop_file, results))
+        for _ in range(2)
+    ]
+    writers = [
+        context.Process(target=_enqueue_many, args=(str(tmp_path), writer, 300))
+        for writer in range(4)
+    ]
+    for process in drainers + writers:
+        process.start()
+    for process in writers:
+        process.join()
+    Path(stop_file).touch()
+    taken = [text for _ in drainers for text in results.get(timeout=30)]
+    for process in drainers:
+        process.join()
+    taken += SessionState(str(tmp_path), "s").drain_messages()
+
+    assert sorted(taken) == sorted(f"{w}-{n}" for w in range(4) for n in range(300))

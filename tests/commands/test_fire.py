@@ -218,3 +218,27 @@ def test_a_runtime_event_name_points_to_the_claude_code_event(project: Path) -> 
 
     assert done.exit_code == 2
     assert "PostToolUse or PostToolUseFailure" in done.output
+
+
+ODD_RESULTS = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        return {"block": True, "reason": "no", "extra": {1, 2}, (1, 2): float("nan")}
+"""
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_results_json_cannot_hold_are_shown_not_a_crash(project: Path, as_json: bool) -> None:
+    install_manifest(project, ODD_RESULTS)
+
+    done = fire(project, "PreToolUse", *(["--json"] if as_json else []))
+
+    assert done.exit_code == 0, done.output
+    if as_json:
+        report = json.loads(done.output, parse_constant=lambda name: pytest.fail(name))
+        (call,) = report["hooks"][0]["calls"]
+        assert call["result"] == {"block": True, "reason": "no", "extra": "{1, 2}", "(1, 2)": None}
+        assert report["answer"]["hookSpecificOutput"]["permissionDecisionReason"] == "no"
+    else:
+        assert "{1, 2}" in done.output
