@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hookman import event_catalog
 from hookman.client_version import ClientVersion
@@ -48,6 +48,8 @@ class InstallPlan:
     inert_events: dict[str, tuple[str, ...]]  # hook name -> names no client knows
     never_sent: tuple[str, ...]  # hooks whose events Claude Code never sends
     context_fallback: bool  # the UserPromptSubmit entry exists only to deliver messages
+    # hook name -> the timeout it asked for, where SessionEnd's cap gives it less
+    session_end_capped: dict[str, int | float] = field(default_factory=dict)
 
 
 def plan_install(
@@ -94,6 +96,14 @@ def plan_install(
         entries = _in_catalog_order(entries)
     else:
         context_fallback = False
+    session_end_capped = {
+        hook.name: hook.timeout
+        for hook in enabled
+        if SESSION_END_EVENT in entries
+        and SESSION_END_EVENT in claude_events[hook.name]
+        and hook.timeout is not None
+        and hook.timeout > entries[SESSION_END_EVENT].timeout
+    }
     return InstallPlan(
         entries=entries,
         held_back=held_back,
@@ -101,6 +111,7 @@ def plan_install(
         inert_events=inert,
         never_sent=tuple(never_sent),
         context_fallback=context_fallback,
+        session_end_capped=session_end_capped,
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from hookman import __version__, event_catalog, paths
 from hookman.atomic_file import write_text_if_changed
 from hookman.client_version import ClientVersion
+from hookman.errors import HookmanError
 from hookman.install_plan import InstallPlan
 from hookman.project import config_path
 from hookman.project_config import HookSpec
@@ -95,8 +96,15 @@ def manifest_text(manifest: Mapping[str, Any]) -> str:
 def write_manifest(project_dir: Path, manifest: Mapping[str, Any]) -> bool:
     """Write the project's manifest unless it already holds these bytes."""
     path = paths.manifest_path(project_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return write_text_if_changed(path, manifest_text(manifest))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return write_text_if_changed(path, manifest_text(manifest))
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot write its manifest {path}: {error.strerror or error}; "
+            "nothing was changed.",
+            "check the permissions of hookman's state directory, or set HOOKMAN_HOME.",
+        ) from error
 
 
 def _hook_record(hook: HookSpec, module_path: Path, plan: InstallPlan) -> dict[str, Any]:

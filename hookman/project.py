@@ -18,18 +18,28 @@ def find_project_dir(explicit: Path | None = None, start: Path | None = None) ->
     if explicit is not None:
         project = explicit.expanduser()
         if not project.is_dir():
+            problem = "is not a directory" if project.exists() else "does not exist"
             raise HookmanError(
-                f"the project directory {str(project)!r} does not exist.",
-                "pass an existing directory to --project.",
+                f"the project directory {str(project)!r} {problem}.",
+                "pass an existing directory to --project (the one that holds .claude/).",
                 exit_code=2,
             )
         return project.resolve()
     here = (start or Path.cwd()).resolve()
+    # ~/.claude holds the user's own Claude Code settings, not a project's.
+    home = _resolved_home()
     for candidate in (here, *here.parents):
-        if (candidate / CLAUDE_DIR).is_dir() and candidate != Path.home():
+        if (candidate / CLAUDE_DIR).is_dir() and candidate != home:
             return candidate
     git_root = _git_root(here)
     return git_root if git_root is not None else here
+
+
+def _resolved_home() -> Path | None:
+    try:
+        return Path.home().resolve()
+    except (OSError, RuntimeError):
+        return None
 
 
 def _git_root(directory: Path) -> Path | None:

@@ -31,6 +31,7 @@ NEW_FILE_HEADER = (
     "# `hookman install` / `hookman remove` edit this file and keep your comments and layout.\n"
 )
 _CONFIG_DISPLAY = ".claude/hookman.toml"
+BOM = "\ufeff"
 _EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
 
 
@@ -72,14 +73,46 @@ def check_project_relative(path_text: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class TextLayout:
+    """What a TOML file's bytes carry beyond its text: a UTF-8 byte-order mark and CRLF line
+    endings (editors on Windows write both). Kept, so an edit changes only what it edits."""
+
+    bom: bool = False
+    crlf: bool = False
+
+    def apply(self, text: str) -> str:
+        if self.crlf:
+            text = text.replace("\n", "\r\n")
+        return BOM + text if self.bom else text
+
+
+def split_layout(raw_text: str) -> tuple[str, TextLayout]:
+    """The text to parse (no BOM; LF endings when every line ended in CRLF) and its layout.
+    A file mixing LF and CRLF is parsed as it is, so each line keeps its own ending."""
+    bom = raw_text.startswith(BOM)
+    text = raw_text[len(BOM) :] if bom else raw_text
+    crlf = "\r\n" in text and "\n" not in text.replace("\r\n", "")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    return text, TextLayout(bom, crlf)
+
+
 class ProjectConfig:
     """A parsed hookman.toml and the edits hookman makes to it."""
 
-    def __init__(self, path: Path, document: tomlkit.TOMLDocument, original_text: str | None):
+    def __init__(
+        self,
+        path: Path,
+        document: tomlkit.TOMLDocument,
+        original_text: str | None,
+        layout: TextLayout = TextLayout(),
+    ):
         self.path = path
         self._document = document
         self._original_text = original_text
         self._hooks = _validate(document)
+        self.layout = layout
 
     @property
     def exists(self) -> bool:
@@ -98,7 +131,7 @@ class ProjectConfig:
         return next((hook for hook in self._hooks if hook.name == name), None)
 
     def original_text(self) -> str | None:
-        """The file's text as read (None when it did not exist)."""
+        """The file's text as parsed, without BOM or CRLF (None when it did not exist)."""
         return self._original_text
 
     def text(self) -> str:
@@ -155,7 +188,7 @@ def load_project_config(project_dir: Path) -> ProjectConfig:
     """Read and validate `<project>/.claude/hookman.toml` (a missing file is an empty list)."""
     path = config_path(project_dir)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw_text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return ProjectConfig(path, tomlkit.document(), None)
     except UnicodeDecodeError:
@@ -165,7 +198,8 @@ def load_project_config(project_dir: Path) -> ProjectConfig:
             f"cannot read {_CONFIG_DISPLAY}: {error.strerror or error}.",
             "check the file's permissions.",
         ) from None
-    return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text)
+    text, layout = split_layout(raw_text)
+    return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
 
 
 def parse_toml(text: str, display_name: str) -> tomlkit.TOMLDocument:
@@ -190,8 +224,15 @@ def save_project_config(config: ProjectConfig) -> bool:
     """Write the file if its text changed; returns whether it was written."""
     if not config.changed():
         return False
-    config.path.parent.mkdir(parents=True, exist_ok=True)
-    return write_text_if_changed(config.path, config.text())
+    try:
+        config.path.parent.mkdir(parents=True, exist_ok=True)
+        return write_text_if_changed(config.path, config.layout.apply(config.text()))
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot write {_CONFIG_DISPLAY}: {error.strerror or error}; "
+            "the file is unchanged.",
+            "check that .claude/ and the file are writable, then run the command again.",
+        ) from error
 
 
 def _new_hook_table(
@@ -208,12 +249,23 @@ def _new_hook_table(
     table["name"] = name
     table[source.kind] = source.value
     table["enabled"] = True
-    table["events"] = list(events)
+    table["events"] = _string_array(events)
     if tools:
-        tools_table = tomlkit.inline_table()
-        for event, names in tools.items():
-            tools_table[event] = list(names)
-        table["tools"] = tools_table
+        table["tools"] = _tools_table(tools)
+    return table
+
+
+def _string_array(strings: Sequence[str]) -> Array:
+    # Parsed from text: tomlkit's append re-indexes the whole array on every item, which
+    # made a hook registering thousands of events or tool names take seconds to install.
+    items = ", ".join(tomlkit.string(text).as_string() for text in strings)
+    return tomlkit.parse(f"value = [{items}]")["value"]  # type: ignore[return-value]
+
+
+def _tools_table(tools: Mapping[str, Sequence[str]]) -> InlineTable:
+    table = tomlkit.inline_table()
+    for event, names in tools.items():
+        table[event] = _string_array(names)
     return table
 
 
@@ -226,9 +278,9 @@ def _set_if_changed(table: Table | InlineTable, key: str, value: Any) -> None:
     if current is not None and _plain(current) == value:
         return
     if isinstance(value, dict):
-        inline = tomlkit.inline_table()
-        inline.update(value)
-        table[key] = inline
+        table[key] = _tools_table(value)
+    elif isinstance(value, list):
+        table[key] = _string_array(value)
     else:
         table[key] = value
 
@@ -306,7 +358,9 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
     if not _is_str_list(events):
         raise refuse("`events` must be a list of event names")
     tools = raw.get("tools", {})
-    if not isinstance(tools, dict) or not all(_is_str_list(names) for names in tools.values()):
+    if not isinstance(tools, dict) or not all(
+        _is_str_list(names) and all(names) for names in tools.values()
+    ):
         raise refuse('`tools` must map events to lists of tool names: { tool_call = ["Bash"] }')
     timeout = raw.get("timeout")
     if timeout is not None and (

@@ -8,7 +8,7 @@ would show up in `git status` and could be committed).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 import filelock
@@ -61,3 +61,9 @@ def project_lock(project_dir: Path, *, timeout: float = 30.0) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def edit_lock(project_dir: Path, *, dry_run: bool) -> AbstractContextManager[None]:
+    """The project lock for a command that edits the project; for a dry run, which only
+    reads, no lock at all, so it creates nothing (not even hookman's state dir)."""
+    return nullcontext() if dry_run else project_lock(project_dir)

@@ -3,18 +3,22 @@
 One transaction, run by `install` and `remove` while they hold `project_lock`: plan the
 entries, check the settings file can be edited (a malformed one stops everything before any
 write), then write the manifest (the runner needs it before an entry points at it),
-hookman.toml, and settings.local.json. Every write is skipped when the bytes would not
-change, so a repeated install touches nothing. With `dry_run` nothing is written.
+hookman.toml, and settings.local.json; when one of these writes fails (e.g. a read-only
+.claude/), the ones already done are put back. Every write is skipped when the bytes would
+not change, so a repeated install touches nothing. With `dry_run` nothing is written.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hookman import event_catalog, paths
+from hookman.atomic_file import atomic_write_text
 from hookman.client_version import TargetVersion
 from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
@@ -87,7 +91,7 @@ def sync_project(
     """Write what `config` asks for (see the module docstring). Caller holds project_lock."""
     hooks = config.hooks
     enabled = [hook for hook in hooks if hook.enabled]
-    module_paths = {hook.name: _existing_module(hook, project_dir) for hook in enabled}
+    module_paths = _existing_modules(enabled, project_dir)
     plan = plan_install(hooks, target.version)
     manifest_file = paths.manifest_path(project_dir)
     entries = [
@@ -108,14 +112,35 @@ def sync_project(
         )
 
     manifest = build_manifest(project_dir, hooks, module_paths, plan, target.version)
-    write_manifest(project_dir, manifest)
-    save_project_config(config)
-    change = update_settings(settings_path, edit, dry_run=False)
+    with _restored_on_failure(manifest_file, config.path):
+        write_manifest(project_dir, manifest)
+        save_project_config(config)
+        change = update_settings(settings_path, edit, dry_run=False)
     git = None
     if change.after is not None:
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
         git = None if outcome == NOT_A_WORK_TREE else outcome
     return SyncResult(project_dir, target, hooks, plan, change, config_diff, False, git, warnings)
+
+
+@contextmanager
+def _restored_on_failure(*files: Path) -> Iterator[None]:
+    """Put `files` back as they were when the block fails (e.g. a read-only .claude/), so
+    the manifest never describes hooks that hookman.toml and the settings do not hold."""
+    saved: dict[Path, bytes | None] = {}
+    for path in files:
+        with suppress(OSError):  # unreadable: its writer fails too, and nothing is undone
+            saved[path] = path.read_bytes() if path.exists() else None
+    try:
+        yield
+    except BaseException:
+        for path, data in saved.items():
+            with suppress(OSError, UnicodeDecodeError):
+                if data is None:
+                    path.unlink(missing_ok=True)
+                elif path.read_bytes() != data:
+                    atomic_write_text(path, data.decode("utf-8"))
+        raise
 
 
 def plan_warnings(plan: InstallPlan) -> list[str]:
@@ -126,6 +151,12 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
             f"the hook {name!r} listens only to runtime events Claude Code never sends; it runs "
             "in `hookman fire` and the Python API, never under Claude Code."
         )
+    for name, asked in plan.session_end_capped.items():
+        cap = plan.entries["SessionEnd"].timeout
+        warnings.append(
+            f"the hook {name!r} asks for {asked:g} s, but Claude Code gives SessionEnd hooks "
+            f"at most {cap:g} s, so its SessionEnd entry gets {cap:g} s."
+        )
     for name, events in plan.inert_events.items():
         listed = ", ".join(repr(event) for event in events)
         warnings.append(
@@ -133,6 +164,28 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
             "(inert: kept with --allow-unknown-event)."
         )
     return warnings
+
+
+def _existing_modules(hooks: list[HookSpec], project_dir: Path) -> dict[str, Path]:
+    """Each hook's module; one error naming every hook whose module is gone, so the hint
+    can name them all (removing one at a time would trip over the others)."""
+    found: dict[str, Path] = {}
+    problems: list[tuple[str, HookmanError]] = []
+    for hook in hooks:
+        try:
+            found[hook.name] = _existing_module(hook, project_dir)
+        except HookmanError as error:
+            problems.append((hook.name, error))
+    if len(problems) == 1:
+        raise problems[0][1]
+    if problems:
+        names = [name for name, _ in problems]
+        raise HookmanError(
+            f"{len(names)} hooks cannot be loaded because their modules are gone: "
+            f"{', '.join(repr(name) for name in names)}.",
+            f"restore them, or take them out with `hookman remove {' '.join(names)}`.",
+        )
+    return found
 
 
 def _existing_module(hook: HookSpec, project_dir: Path) -> Path:

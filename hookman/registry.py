@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import tomlkit
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from hookman import paths
 from hookman.atomic_file import write_text_if_changed
 from hookman.errors import HookmanError
-from hookman.project_config import parse_toml
+from hookman.project_config import TextLayout, parse_toml, split_layout
 
 LOCK_TIMEOUT_S = 30.0
 
@@ -27,15 +28,22 @@ def registry_display_path() -> str:
     return str(paths.registry_path())
 
 
+@dataclass(frozen=True)
+class _Registry:
+    document: tomlkit.TOMLDocument
+    layout: TextLayout
+
+
 def registry_entries() -> dict[str, Path]:
     """Registry name -> absolute hook path, in file order (empty when there is no registry)."""
-    return _entries(_read_document())
+    return _entries(_read_document().document)
 
 
 def add_registry_entry(name: str, hook_path: Path) -> Path | None:
     """Register `hook_path` (absolute) under `name`; returns the path it replaced, if any."""
     with _locked():
-        document = _read_document()
+        registry = _read_document()
+        document = registry.document
         previous = _entries(document).get(name)
         hooks = document.get("hooks")
         if hooks is None:
@@ -47,55 +55,79 @@ def add_registry_entry(name: str, hook_path: Path) -> Path | None:
             hooks[name] = entry
         if entry.get("path") != str(hook_path):
             entry["path"] = str(hook_path)
-        _write_document(document)
+        _write_document(registry)
     return previous
 
 
-def remove_registry_entry(name: str) -> Path:
-    """Take `name` out of the registry; returns its path. KeyError when it is not there.
+def remove_registry_entry(name: str) -> Path | None:
+    """Take `name` out of the registry; returns its path (None when the entry had no
+    usable one). KeyError when it is not there.
 
     Other entries are not validated, so a broken entry can always be removed."""
     with _locked():
-        document = _read_document(validate=False)
-        hooks = document.get("hooks")
+        registry = _read_document(validate=False)
+        hooks = registry.document.get("hooks")
         if not isinstance(hooks, dict) or name not in hooks:
             raise KeyError(name)
         entry = hooks[name]
         path_text = entry.get("path") if isinstance(entry, dict) else None
         del hooks[name]
-        _write_document(document)
-    return Path(str(path_text))
+        _write_document(registry)
+    return Path(path_text) if isinstance(path_text, str) else None
 
 
 @contextmanager
 def _locked() -> Iterator[None]:
     path = paths.registry_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
+    lock = FileLock(str(path) + ".lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock.acquire(timeout=LOCK_TIMEOUT_S)
+    except Timeout as error:
+        raise HookmanError(
+            f"another hookman is changing the user registry {path} and did not finish "
+            f"within {LOCK_TIMEOUT_S:g} seconds.",
+            f"wait for it and try again; if none is running, delete {path}.lock.",
+        ) from error
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot lock the user registry {path}: {error.strerror or error}.",
+            "check the permissions of its directory, or set HOOKMAN_HOME.",
+        ) from error
+    try:
         yield
+    finally:
+        lock.release()
 
 
-def _read_document(*, validate: bool = True) -> tomlkit.TOMLDocument:
+def _read_document(*, validate: bool = True) -> _Registry:
     path = paths.registry_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        raw_text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        return tomlkit.document()
+        return _Registry(tomlkit.document(), TextLayout())
     except (OSError, UnicodeDecodeError) as error:
         raise HookmanError(
             f"cannot read the user registry {path}: {error}.",
             "check the file's permissions and encoding.",
         ) from None
+    text, layout = split_layout(raw_text)
     document = parse_toml(text, str(path))
     if validate:
         _entries(document)
-    return document
+    return _Registry(document, layout)
 
 
-def _write_document(document: tomlkit.TOMLDocument) -> None:
+def _write_document(registry: _Registry) -> None:
     path = paths.registry_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_if_changed(path, tomlkit.dumps(document))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_if_changed(path, registry.layout.apply(tomlkit.dumps(registry.document)))
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot write the user registry {path}: {error.strerror or error}.",
+            "check that the file and its directory are writable.",
+        ) from error
 
 
 def _entries(document: tomlkit.TOMLDocument) -> dict[str, Path]:

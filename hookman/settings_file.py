@@ -116,9 +116,9 @@ def update_settings(
     atomically in the file's own style, unless it serialises to the same JSON as before."""
     parsed = _load(path)
     settings = parsed.settings
-    unchanged_json = serialize_json(settings, _CANONICAL_STYLE)
+    unchanged_json = _canonical(settings)
     edit(settings)
-    edited_json = serialize_json(settings, _CANONICAL_STYLE)
+    edited_json = _canonical(settings)
     if edited_json == unchanged_json:
         return SettingsChange(path, parsed.text, parsed.text)
     if parsed.text is None and not settings:
@@ -344,15 +344,19 @@ def json_kind(value: Any) -> str:
     return "a number"
 
 
-@dataclass
 class _SourceSpan:
-    """Where one JSON value sits in the original text, and the spans of its members."""
+    """Where one JSON value sits in the original text. Its members are found only when
+    asked for: an edit visits just the containers on the path to a change, so the rest of
+    a large file is never walked in Python."""
 
-    text: str
-    start: int
-    end: int
-    members: dict[str, _SourceSpan] | list[_SourceSpan] | None
-    _canonical: str | None = None
+    def __init__(self, text: str, start: int, end: int, value: Any) -> None:
+        self.text = text
+        self.start = start
+        self.end = end
+        self._value = value
+        self._canonical: str | None = None
+        self._members: dict[str, _SourceSpan] | list[_SourceSpan] | None = None
+        self._scanned = False
 
     @property
     def source_text(self) -> str:
@@ -360,20 +364,35 @@ class _SourceSpan:
 
     def canonical(self) -> str:
         if self._canonical is None:
-            value = json.loads(self.source_text, parse_float=JsonFloat, parse_int=_parse_int)
-            self._canonical = serialize_json(value, _CANONICAL_STYLE)
+            self._canonical = _canonical(self._value)
         return self._canonical
 
+    @property
+    def members(self) -> dict[str, _SourceSpan] | list[_SourceSpan] | None:
+        if not self._scanned:
+            self._members = _scan_members(self.text, self.start)
+            self._scanned = True
+        return self._members
 
-_CANONICAL_STYLE = JsonStyle(indent=None, item_separator=",", key_separator=":")
+
+def _canonical(value: Any) -> str:
+    """A compact text that is equal for two values exactly when they are equal as JSON
+    (key order included). Used only to compare values, so it runs in C: a Python-level
+    walk made a megabyte settings file take seconds. Numbers are compared by value (a
+    JsonFloat prints as its float), which is enough, since edits never touch numbers."""
+    return json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"), allow_nan=True, check_circular=False
+    )
+
+
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_SCALAR_DECODER = json.JSONDecoder(parse_float=JsonFloat, parse_int=_parse_int)
+_VALUE_DECODER = json.JSONDecoder(parse_float=JsonFloat, parse_int=_parse_int)
 
 
 def _scan_spans(body: str) -> _SourceSpan | None:
-    """Spans of every value in `body` (already known to be valid JSON); None if too deep."""
+    """The span of the value in `body` (already known to be valid JSON); None if too deep."""
     try:
-        return _scan_value(body, _skip_whitespace(body, 0))
+        return _span_at(body, _skip_whitespace(body, 0))
     except RecursionError:
         return None
 
@@ -383,7 +402,13 @@ def _skip_whitespace(text: str, index: int) -> int:
     return match.end() if match else index
 
 
-def _scan_value(text: str, start: int) -> _SourceSpan:
+def _span_at(text: str, start: int) -> _SourceSpan:
+    value, end = _VALUE_DECODER.raw_decode(text, start)
+    return _SourceSpan(text, start, end, value)
+
+
+def _scan_members(text: str, start: int) -> dict[str, _SourceSpan] | list[_SourceSpan] | None:
+    """The spans of the direct members of the container starting at `start`."""
     opener = text[start]
     if opener == "{":
         members: dict[str, _SourceSpan] = {}
@@ -391,28 +416,27 @@ def _scan_value(text: str, start: int) -> _SourceSpan:
         while text[index] != "}":
             key, index = json.decoder.scanstring(text, index + 1)
             index = _skip_whitespace(text, _skip_whitespace(text, index) + 1)
-            members[key] = _scan_value(text, index)
+            members[key] = _span_at(text, index)
             index = _skip_whitespace(text, members[key].end)
             if text[index] == ",":
                 index = _skip_whitespace(text, index + 1)
-        return _SourceSpan(text, start, index + 1, members)
+        return members
     if opener == "[":
         items: list[_SourceSpan] = []
         index = _skip_whitespace(text, start + 1)
         while text[index] != "]":
-            items.append(_scan_value(text, index))
+            items.append(_span_at(text, index))
             index = _skip_whitespace(text, items[-1].end)
             if text[index] == ",":
                 index = _skip_whitespace(text, index + 1)
-        return _SourceSpan(text, start, index + 1, items)
-    _, end = _SCALAR_DECODER.raw_decode(text, start)
-    return _SourceSpan(text, start, end, None)
+        return items
+    return None
 
 
 def _serialize_into(
     parts: list[str], value: Any, style: JsonStyle, depth: int, source: _SourceSpan | None
 ) -> None:
-    if source is not None and serialize_json(value, _CANONICAL_STYLE) == source.canonical():
+    if source is not None and _canonical(value) == source.canonical():
         parts.append(source.source_text)
     elif isinstance(value, dict):
         members = source.members if source is not None else None
@@ -471,7 +495,7 @@ def _match_item_sources(items: list[Any], sources: list[_SourceSpan]) -> list[_S
     matched: list[_SourceSpan | None] = []
     next_source = 0
     for item in items:
-        canonical = serialize_json(item, _CANONICAL_STYLE)
+        canonical = _canonical(item)
         found = next(
             (
                 index

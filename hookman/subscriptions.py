@@ -1,15 +1,21 @@
 """Learns what a hook subscribes to by running its factory with the runtime loader.
 
 The factory runs in a child process (`sys.executable -c ...`, cwd = the project) with a
-timeout, so a hook that hangs, crashes or calls `sys.exit()` on import cannot hang or kill
-the CLI. The child's stdout carries one JSON document; the hook's own prints are redirected
-to stderr inside the child so they cannot corrupt it.
+timeout, so a hook that hangs, crashes, forks or calls `sys.exit()` on import cannot hang or
+kill the CLI; whatever the child leaves running is killed with its process group. The
+child's stdout carries one JSON document; the hook's own prints are redirected to stderr
+inside the child so they cannot corrupt it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,9 +24,9 @@ from typing import Any
 import hookman
 from hookman import event_catalog
 from hookman.errors import HookmanError
-from hookman.runtime.exec_command import exec_command
 
 LEARN_TIMEOUT_S = 10.0
+_POSIX = os.name == "posix"
 ERROR_TEXT_LIMIT = 400
 ALL_TOOLS = "*"
 
@@ -86,7 +92,15 @@ def learn_subscriptions(
             f"the hook {hook_name!r} ({module_path}) did not load.",
             "check that the module defines `def hook(pi): ...`.",
         )
-    return _subscriptions_from(loaded[0])
+    subscriptions = _subscriptions_from(loaded[0])
+    for event, names in subscriptions.tools.items():
+        if "" in names:
+            raise HookmanError(
+                f"the hook {hook_name!r} ({module_path}) narrows {event!r} to an empty tool name.",
+                'name the tools in `pi.on(event, handler, tools=["Bash"])`, or leave `tools` '
+                "out for every tool.",
+            )
+    return subscriptions
 
 
 def unknown_events(events: Sequence[str]) -> list[str]:
@@ -113,29 +127,70 @@ def _run_child(
     hook_name: str, module_path: Path, project_dir: Path, timeout: float
 ) -> dict[str, Any]:
     package_root = str(Path(hookman.__file__).resolve().parent.parent)
-    child = exec_command(
-        sys.executable,
-        ["-c", _CHILD_CODE, str(module_path), str(project_dir), package_root],
-        str(project_dir),
-        timeout=timeout,
-        kill_grace=0.5,
-    )
-    if child.killed:
+    argv = [sys.executable, "-c", _CHILD_CODE, str(module_path), str(project_dir), package_root]
+    code, killed, stdout, stderr = _run_and_reap(argv, project_dir, timeout)
+    if killed:
         raise HookmanError(
             f"loading the hook {hook_name!r} ({module_path}) did not finish within "
             f"{timeout:g} seconds.",
             "a factory should only register handlers: move slow or blocking work "
             "(network, input(), sleeps) into the handlers.",
         )
-    answer = _parse_answer(child.stdout)
-    if child.code != 0 or answer is None:
-        detail = _last_lines(child.stderr) or f"exit code {child.code}"
+    answer = _parse_answer(stdout)
+    if code != 0 or answer is None:
+        detail = _last_lines(stderr) or f"the process ended with exit code {code}"
         raise HookmanError(
             f"loading the hook {hook_name!r} ({module_path}) crashed: {detail}",
             f"run `{Path(sys.executable).name} {module_path}` to see the full error, fix it, "
             "and install again.",
         )
     return answer
+
+
+def _run_and_reap(argv: list[str], cwd: Path, timeout: float) -> tuple[int | None, bool, str, str]:
+    """Run the child until it exits (or `timeout`), then kill whatever it left behind.
+
+    Output goes to files, not pipes, and only the child itself is waited for: a factory
+    that forks a helper (which inherits the output) must not make install wait for the
+    helper, nor leave it running. Returns (exit code, killed by the timeout, stdout, stderr).
+    """
+    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
+        try:
+            process = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=out_file,
+                stderr=err_file,
+                start_new_session=_POSIX,  # its own process group, so leftovers can be killed
+            )
+        except OSError as error:
+            raise HookmanError(
+                f"hookman could not start {argv[0]} to load the hook: {error.strerror or error}.",
+                "check that the Python interpreter running hookman still exists.",
+            ) from error
+        killed = False
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            killed = True
+        finally:
+            _kill_process_group(process)
+            process.wait()
+        out_file.seek(0)
+        err_file.seek(0)
+        stdout = out_file.read().decode("utf-8", errors="replace")
+        stderr = err_file.read().decode("utf-8", errors="replace")
+    return (None if killed else process.returncode), killed, stdout, stderr
+
+
+def _kill_process_group(process: subprocess.Popen[bytes]) -> None:
+    if not _POSIX:
+        if process.poll() is None:
+            process.kill()
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left in it
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 def _parse_answer(stdout: str) -> dict[str, Any] | None:

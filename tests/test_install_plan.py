@@ -157,3 +157,14 @@ def test_every_needed_event_is_written_or_held_back_never_both(
             if entry is not None and entry.matcher is not None:
                 assert tools is not None
                 assert set(tools) <= set(entry.matcher.split("|"))
+
+
+def test_a_session_end_hook_asking_more_than_the_cap_is_reported() -> None:
+    hooks = [
+        spec("slow", "session_shutdown", timeout=120),
+        spec("quick", "SessionEnd", timeout=3),
+        spec("guard", "tool_call", timeout=120),
+    ]
+    plan = plan_install(hooks, NEW)
+    assert plan.entries["SessionEnd"].timeout == 60
+    assert plan.session_end_capped == {"slow": 120}

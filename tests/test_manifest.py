@@ -8,6 +8,7 @@ import pytest
 from hookman import paths
 from hookman.bridge.manifest_reader import read_manifest
 from hookman.client_version import ClientVersion
+from hookman.errors import HookmanError
 from hookman.install_plan import plan_install
 from hookman.manifest import build_manifest, client_facts, write_manifest
 from hookman.project_config import HookSource, HookSpec
@@ -136,3 +137,9 @@ def test_written_once_then_untouched_and_readable_by_the_runner(project: Path) -
     assert parsed.deadline_for("PreToolUse") == 27.0
     assert parsed.client.delivers_messages("PreToolUse")
     assert parsed.client.updated_tool_output is True
+
+
+def test_an_unwritable_state_dir_is_a_clear_error(project: Path, hookman_home: Path) -> None:
+    (hookman_home / "state").write_text("a file where the state dir belongs")
+    with pytest.raises(HookmanError, match="cannot write its manifest"):
+        write_manifest(project, _manifest(project, None))

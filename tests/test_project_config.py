@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import string
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from hookman.project_config import (
     HookSpec,
     load_project_config,
     save_project_config,
+    split_layout,
 )
 
 COMMENTED = """\
@@ -153,6 +155,7 @@ def test_malformed_toml_names_line_and_column_and_is_not_touched(project: Path) 
         ('name = "g"\npath = "a.py"\ntimeout = -1', "`timeout`"),
         ('name = "g"\npath = "a.py"\ntimeout = nan', "`timeout`"),
         ('name = "g"\npath = "a.py"\ntools = ["Bash"]', "`tools`"),
+        ('name = "g"\npath = "a.py"\ntools = { tool_call = [""] }', "`tools`"),
         ('name = "g"\npath = "a.py"\nenable = false', "unknown key 'enable'"),
     ],
 )
@@ -301,3 +304,75 @@ def test_relearning_new_events_changes_only_that_hooks_events_line(
     removed = set(text.splitlines()) - set(after_text.splitlines())
     assert all(line.startswith("events =") for line in removed)
     assert load_project_config(project).find(target).events == tuple(events)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("bom", "newline"), [(True, "\n"), (False, "\r\n"), (True, "\r\n")], ids=["bom", "crlf", "both"]
+)
+def test_a_bom_and_crlf_line_endings_are_read_and_kept(
+    project: Path, bom: bool, newline: str
+) -> None:
+    text = ("\ufeff" if bom else "") + COMMENTED.replace("\n", newline)
+    path = project / ".claude" / "hookman.toml"
+    path.write_bytes(text.encode("utf-8"))
+    config = load_project_config(project)
+    assert [hook.name for hook in config.hooks] == ["guard", "notes"]
+    assert not save_project_config(config)
+    config.put_hook("extra", HookSource("path", "hooks/extra.py"), ["Stop"], {})
+    save_project_config(config)
+    written = path.read_bytes().decode("utf-8")
+    assert written.startswith(text)  # every original byte kept, the new hook appended
+    assert written.startswith("\ufeff") == bom
+    assert ("\n" in written.replace("\r\n", "")) == (newline == "\n")  # no mixed endings
+    config = load_project_config(project)
+    config.remove_hook("extra")
+    save_project_config(config)
+    assert path.read_bytes().decode("utf-8").rstrip() == text.rstrip()
+
+
+def test_a_file_mixing_line_endings_keeps_each_lines_own(project: Path) -> None:
+    text = '# team\r\n[[hooks]]\nname = "guard"\r\npath = "hooks/guard.py"\n'
+    path = project / ".claude" / "hookman.toml"
+    path.write_bytes(text.encode())
+    config = load_project_config(project)
+    config.put_hook("guard", HookSource("path", "hooks/guard.py"), ["tool_call"], {})
+    save_project_config(config)
+    assert path.read_bytes().decode().startswith(text)
+
+
+def test_an_unwritable_file_is_a_clear_error(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = load_project_config(project)
+    config.put_hook("guard", HookSource("path", "hooks/guard.py"), ["tool_call"], {})
+
+    def refuse(*args: object, **kwargs: object) -> bool:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("hookman.project_config.write_text_if_changed", refuse)
+    with pytest.raises(HookmanError) as error:
+        save_project_config(config)
+    assert "cannot write .claude/hookman.toml: Permission denied" in error.value.message
+    assert not (project / ".claude" / "hookman.toml").exists()
+
+
+def test_thousands_of_events_and_tool_names_are_written_quickly(project: Path) -> None:
+    events = [f"custom_{index}" for index in range(4000)]
+    tools = {"tool_call": [f"mcp__server__tool_{index}" for index in range(4000)]}
+    started = time.monotonic()
+    config = load_project_config(project)
+    config.put_hook("many", HookSource("path", "hooks/many.py"), events, tools)
+    config.put_hook("many", HookSource("path", "hooks/many.py"), events[::-1], tools)
+    save_project_config(config)
+    assert time.monotonic() - started < 3  # tomlkit's one-by-one append took ~10 s
+    hook = load_project_config(project).find("many")
+    assert hook is not None
+    assert hook.events == tuple(events[::-1])
+    assert hook.tools == {"tool_call": tuple(tools["tool_call"])}
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "=", '"', "\n", "\r", "\ufeff", "é"])))
+def test_splitting_off_the_layout_and_applying_it_gives_back_every_byte(raw: str) -> None:
+    text, layout = split_layout(raw)
+    assert layout.apply(text) == raw
+    assert not text.startswith("\ufeff") or raw.startswith("\ufeff\ufeff")

@@ -10,7 +10,7 @@ import pytest
 
 from hookman import paths
 from hookman.errors import HookmanError
-from hookman.project_lock import project_lock, project_lock_path
+from hookman.project_lock import edit_lock, project_lock, project_lock_path
 
 _HOLD_LOCK = r"""
 import sys, time
@@ -120,3 +120,10 @@ def test_concurrent_installs_lose_nothing(project: Path) -> None:
     assert [worker.wait(timeout=120) for worker in workers] == [0] * len(events)
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     assert sorted(settings["hooks"]) == events
+
+
+def test_a_dry_run_takes_no_lock_and_creates_nothing(project: Path, hookman_home: Path) -> None:
+    with edit_lock(project, dry_run=True):
+        assert list(hookman_home.iterdir()) == []
+    with edit_lock(project, dry_run=False):
+        assert project_lock_path(project).exists()

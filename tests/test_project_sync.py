@@ -124,3 +124,55 @@ def test_foreign_settings_survive_install_and_remove_byte_for_byte(
     config.remove_hook("guard")
     sync_project(project, config, TARGET, dry_run=False)
     assert settings_path.read_text(encoding="utf-8") == original
+
+
+def test_a_failed_write_leaves_manifest_config_and_settings_as_they_were(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sync_project(project, _config_with_guard(project), TARGET, dry_run=False)
+    files = [
+        paths.manifest_path(project),
+        project / ".claude" / "hookman.toml",
+        project / ".claude" / "settings.local.json",
+    ]
+    before = [path.read_bytes() for path in files]
+    config = load_project_config(project)
+    config.put_hook("late", HookSource("path", "hooks/guard.py"), ["Stop"], {})
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise HookmanError("cannot write settings.local.json.", "fix it.")
+
+    # The settings write is the last of the three: the manifest and hookman.toml are rolled back.
+    monkeypatch.setattr("hookman.settings_file._write", refuse)
+    with pytest.raises(HookmanError, match="cannot write"):
+        sync_project(project, config, TARGET, dry_run=False)
+    assert [path.read_bytes() for path in files] == before
+
+
+def test_a_failed_first_install_leaves_no_manifest(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> bool:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("hookman.project_config.write_text_if_changed", refuse)
+    with pytest.raises(HookmanError, match="Permission denied"):
+        sync_project(project, _config_with_guard(project), TARGET, dry_run=False)
+    assert not paths.manifest_path(project).exists()
+    assert not (project / ".claude" / "hookman.toml").exists()
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_a_session_end_timeout_above_the_cap_is_a_warning(project: Path) -> None:
+    (project / "hooks").mkdir()
+    (project / "hooks" / "notes.py").write_text("def hook(pi):\n    pass\n")
+    (project / ".claude" / "hookman.toml").write_text(
+        '[[hooks]]\nname = "notes"\npath = "hooks/notes.py"\n'
+        'events = ["session_shutdown"]\ntimeout = 90\n'
+    )
+    result = sync_project(project, load_project_config(project), TARGET, dry_run=True)
+    assert result.plan.entries["SessionEnd"].timeout == 60
+    assert any(
+        "'notes' asks for 90 s" in warning and "at most 60 s" in warning
+        for warning in result.to_json()["warnings"]
+    )

@@ -68,3 +68,31 @@ def test_concurrent_adds_lose_nothing(tmp_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         list(pool.map(lambda name: add_registry_entry(name, tmp_path / f"{name}.py"), names))
     assert set(registry_entries()) == set(names)
+
+
+def test_a_bom_and_crlf_endings_are_read_and_kept(tmp_path: Path) -> None:
+    registry = paths.registry_path()
+    registry.parent.mkdir(parents=True)
+    text = '\ufeff# my hooks\r\n[hooks.guard]\r\npath = "/opt/guard.py"\r\n'
+    registry.write_bytes(text.encode("utf-8"))
+    assert registry_entries() == {"guard": Path("/opt/guard.py")}
+    add_registry_entry("notes", tmp_path / "notes.py")
+    written = registry.read_bytes().decode("utf-8")
+    assert written.startswith(text)
+    assert "\n" not in written.replace("\r\n", "")
+    remove_registry_entry("notes")
+    assert registry.read_bytes().decode("utf-8").rstrip() == text.rstrip()
+
+
+def test_removing_an_entry_without_a_path_returns_none() -> None:
+    registry = paths.registry_path()
+    registry.parent.mkdir(parents=True)
+    registry.write_text("[hooks]\nodd = 1\n")
+    assert remove_registry_entry("odd") is None
+    assert registry_entries() == {}
+
+
+def test_an_unusable_registry_dir_is_a_clear_error(hookman_home: Path) -> None:
+    (hookman_home / "config").write_text("a file where the config dir belongs")
+    with pytest.raises(HookmanError, match="cannot lock the user registry"):
+        add_registry_entry("guard", Path("/opt/guard.py"))

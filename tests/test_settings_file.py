@@ -567,3 +567,21 @@ def _wait_for_temp_file(directory: Path, *, timeout: float) -> None:
         if any(entry.name.endswith(".tmp") for entry in os.scandir(directory)):
             return
     raise AssertionError("the writer never started another write")
+
+
+def test_a_large_file_is_edited_quickly_and_kept_byte_for_byte(tmp_path: Path) -> None:
+    # Claude Code appends every approved command to permissions.allow, so files grow big.
+    big = {
+        "permissions": {"allow": [f"Bash(npm run task{index})" for index in range(20000)]},
+        "env": {f"VAR_{index}": "v" * 20 for index in range(5000)},
+    }
+    text = json.dumps(big, indent=2) + "\n"
+    path = tmp_path / "settings.local.json"
+    path.write_text(text)
+    group = {"hooks": [{"type": "command", "command": "hookman run Stop"}]}
+    started = time.monotonic()
+    update_settings(path, lambda settings: settings.setdefault("hooks", {}).update(Stop=[group]))
+    assert json.loads(path.read_text())["hooks"] == {"Stop": [group]}
+    update_settings(path, lambda settings: settings.pop("hooks"))
+    assert time.monotonic() - started < 2.5  # a Python-level walk of the whole file took ~8 s
+    assert path.read_text() == text

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -112,3 +113,46 @@ def test_unknown_event_names_are_refused_with_a_suggestion() -> None:
 def test_unknown_event_names_pass_when_allowed() -> None:
     assert check_event_names("g", ["FutureEvent", "Stop"], allow_unknown=True) == ["FutureEvent"]
     assert check_event_names("g", ["Stop", "tool_call"], allow_unknown=False) == []
+
+
+def test_an_empty_tool_name_is_refused_naming_the_hook(project: Path) -> None:
+    path = _hook(project, "def hook(pi):\n    pi.on('tool_call', lambda e, c: None, tools=[''])\n")
+    with pytest.raises(HookmanError) as error:
+        learn_subscriptions("odd", path, project)
+    assert "'odd'" in error.value.message
+    assert "empty tool name" in error.value.message
+
+
+def test_a_factory_that_forks_is_learned_at_once_and_its_helper_killed(project: Path) -> None:
+    pid_file = project / "helper.pid"
+    path = _hook(
+        project,
+        "import os, time\n"
+        "def hook(pi):\n"
+        "    pi.on('tool_call', lambda e, c: None)\n"
+        "    helper = os.fork()\n"
+        "    if helper == 0:\n"
+        "        time.sleep(30)\n"
+        "        os._exit(0)\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(helper))\n",
+    )
+    started = time.monotonic()
+    learned = learn_subscriptions("forker", path, project, timeout=20.0)
+    assert time.monotonic() - started < 10  # not held up by the helper's inherited output
+    assert learned.events == ("tool_call",)
+    helper = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _is_running(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _is_running(helper)
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a killed helper waiting for its (new) parent to reap it is not running
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return True

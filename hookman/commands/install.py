@@ -18,7 +18,7 @@ from hookman.errors import HookmanError
 from hookman.hook_sources import HookChoice, choose_hook
 from hookman.project import find_project_dir
 from hookman.project_config import HookSpec, load_project_config
-from hookman.project_lock import project_lock
+from hookman.project_lock import edit_lock
 from hookman.project_sync import SyncResult, sync_project
 from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
 
@@ -59,7 +59,7 @@ def install(
     preview = load_project_config(project_dir)
     target = resolve_target(claude_version, preview.claude_version)
     learned = _learn_all(hooks, name, project_dir, allow_unknown_event)
-    with project_lock(project_dir):
+    with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)
         for choice, subscriptions in learned:
             _check_still_same_source(choice, config.find(choice.name))
@@ -81,6 +81,7 @@ def _learn_all(
     for argument in arguments:
         choice = choose_hook(argument, name_override=name, project_dir=project_dir, config=config)
         if choice.name in learned:
+            _check_same_hook(learned[choice.name][0], choice)
             continue
         if not choice.module_path.is_file():
             raise HookmanError(
@@ -91,6 +92,17 @@ def _learn_all(
         check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
         learned[choice.name] = (choice, subscriptions)
     return list(learned.values())
+
+
+def _check_same_hook(first: HookChoice, again: HookChoice) -> None:
+    # The same hook given twice is harmless; two different ones under one name would
+    # silently lose the second.
+    if first.source != again.source:
+        raise HookmanError(
+            f"two of the hooks given would both be named {first.name!r} "
+            f"({first.source.describe()} and {again.source.describe()}).",
+            "install them one at a time, and give one of them another name with --name.",
+        )
 
 
 def _check_still_same_source(choice: HookChoice, listed: HookSpec | None) -> None:

@@ -59,7 +59,8 @@ def remove(name: str) -> int:
             f"the user registry has no hook named {name!r}.",
             f"{guess}`hookman registry list` shows the registry.",
         ) from None
-    console().print(f"removed [bold]{escape(name)}[/] ({escape(str(path))}) from the registry")
+    where = f" ({escape(str(path))})" if path is not None else ""
+    console().print(f"removed [bold]{escape(name)}[/]{where} from the registry")
     return 0
 
 

@@ -15,7 +15,7 @@ from hookman.commands.install import print_sync_report
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir
 from hookman.project_config import ProjectConfig, load_project_config
-from hookman.project_lock import project_lock
+from hookman.project_lock import edit_lock
 from hookman.project_sync import sync_project
 
 
@@ -38,7 +38,7 @@ def remove(
     preview = load_project_config(project_dir)
     target = resolve_target(claude_version, preview.claude_version)
     names = list(dict.fromkeys(hooks))
-    with project_lock(project_dir):
+    with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)
         for name in names:
             _remove_listed(config, name)

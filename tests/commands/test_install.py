@@ -4,8 +4,10 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -244,6 +246,103 @@ def test_dry_run_prints_the_diff_and_writes_nothing(project: Path) -> None:
         "2.1.328",
     )
     assert as_json["dry_run"] and as_json["diff"] and as_json["config_diff"]
+
+
+def test_dry_run_creates_nothing_outside_the_project_either(
+    project: Path, hookman_home: Path
+) -> None:
+    write_hook(project, "guard", GUARD)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    exclude = project / ".git" / "info" / "exclude"
+    exclude_before = exclude.read_bytes()
+    result = hookman(
+        "install", "hooks/guard.py", "--dry-run", "--project", str(project),
+        "--claude-version", "2.1.328",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert list(hookman_home.iterdir()) == []  # no manifest, no lock file, no state dir
+    assert exclude.read_bytes() == exclude_before
+
+
+def test_two_hooks_given_under_one_name_are_refused_not_dropped(project: Path) -> None:
+    write_hook(project, "a/guard", GUARD)
+    write_hook(project, "b/guard", NOTES)
+    result = hookman(
+        "install", "hooks/a/guard.py", "hooks/b/guard.py", "--project", str(project),
+        "--claude-version", "2.1.328",
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert "both be named 'guard'" in result.stderr
+    assert "--name" in result.stderr
+    assert all(state is None for state in snapshot(*_project_files(project)).values())
+    again = hookman(
+        "install", "hooks/a/guard.py", "hooks/a/guard.py", "--project", str(project),
+        "--claude-version", "2.1.328",
+    )  # fmt: skip
+    assert again.exit_code == 0, again.output
+
+
+def test_an_empty_tool_name_is_a_clear_error(project: Path) -> None:
+    write_hook(project, "odd", GUARD.replace('["Bash"]', '[""]'))
+    result = hookman(
+        "install", "hooks/odd.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result.exit_code == 1
+    assert "empty tool name" in result.stderr
+    assert "internal error" not in result.stderr
+
+
+def test_mcp_tool_names_with_dashes_and_dots_get_an_anchored_matcher(project: Path) -> None:
+    write_hook(project, "mcp", GUARD.replace('["Bash"]', '["mcp__my-server__do.it", "Bash"]'))
+    as_json = hookman_json(
+        "install", "hooks/mcp.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    matcher = as_json["written"]["PreToolUse"]["matcher"]
+    assert matcher == "^(?:Bash|mcp__my-server__do\\.it)$"
+    assert local_settings(project)["hooks"]["PreToolUse"][0]["matcher"] == matcher
+
+
+def test_a_factory_that_forks_a_helper_installs_without_waiting_for_it(project: Path) -> None:
+    source = (
+        "import os, time\n"
+        "def hook(pi):\n"
+        "    pi.on('tool_call', lambda e, c: None)\n"
+        "    if os.fork() == 0:\n"
+        "        time.sleep(30)\n"
+        "        os._exit(0)\n"
+    )
+    write_hook(project, "forker", source)
+    started = time.monotonic()
+    result = hookman(
+        "install", "hooks/forker.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result.exit_code == 0, result.output
+    assert time.monotonic() - started < 8  # the learning timeout is 10 s
+
+
+def test_a_read_only_claude_dir_is_one_clear_error_and_changes_nothing(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_hook(project, "guard", GUARD)
+    manifest = paths.manifest_path(project)
+
+    real_mkstemp = tempfile.mkstemp
+
+    def refuse_in_claude_dir(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        if Path(kwargs["dir"]) == project / ".claude":
+            raise PermissionError(13, "Permission denied")
+        return real_mkstemp(*args, **kwargs)
+
+    # Root ignores directory modes, so the refusal is simulated where the temp file is made.
+    monkeypatch.setattr("hookman.atomic_file.tempfile.mkstemp", refuse_in_claude_dir)
+    result = hookman(
+        "install", "hooks/guard.py", "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert result.exit_code == 1
+    assert "Permission denied" in result.stderr
+    assert "internal error" not in result.stderr
+    assert not manifest.exists()
+    assert all(state is None for state in snapshot(*_project_files(project)).values())
 
 
 @pytest.mark.parametrize(

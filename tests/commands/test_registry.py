@@ -59,3 +59,13 @@ def test_a_missing_module_is_flagged_in_the_list(tmp_path: Path) -> None:
     guard.unlink()
     assert _listed()["hooks"][0]["exists"] is False
     assert "missing file" in hookman("registry", "list").stdout
+
+
+def test_removing_a_broken_entry_names_no_bogus_path() -> None:
+    registry = paths.registry_path()
+    registry.parent.mkdir(parents=True)
+    registry.write_text("[hooks]\nodd = 1\n")
+    result = hookman("registry", "remove", "odd")
+    assert result.exit_code == 0, result.output
+    assert "removed odd from the registry" in result.stdout
+    assert "None" not in result.stdout

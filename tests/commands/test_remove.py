@@ -61,3 +61,33 @@ def test_dry_run_changes_nothing(project: Path) -> None:
     assert '-name = "guard"' in result["config_diff"]
     assert "PreToolUse" in result["diff"]
     assert [path.read_bytes() for path in files] == before
+
+
+def test_hooks_whose_modules_are_gone_are_named_together_so_they_can_be_removed(
+    project: Path,
+) -> None:
+    for name in ("keep", "gone1", "gone2"):
+        write_hook(project, name, GUARD)
+        hookman_json("install", f"hooks/{name}.py", *FLAGS)
+    (project / "hooks" / "gone1.py").unlink()
+    (project / "hooks" / "gone2.py").unlink()
+    stuck = hookman("remove", "gone1", *FLAGS)
+    assert stuck.exit_code == 1
+    assert "`hookman remove gone2`" in stuck.stderr  # the one left blocks; it is named
+    result = hookman("install", *FLAGS)
+    assert result.exit_code == 1
+    assert "'gone1', 'gone2'" in result.stderr
+    assert "`hookman remove gone1 gone2`" in result.stderr
+    removed = hookman_json("remove", "gone1", "gone2", *FLAGS)
+    assert [hook["name"] for hook in removed["hooks"]] == ["keep"]
+
+
+def test_removing_an_unknown_name_changes_nothing(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", *FLAGS)
+    files = [project / ".claude" / "hookman.toml", project / ".claude" / "settings.local.json"]
+    before = [(path.read_bytes(), path.stat().st_mtime_ns) for path in files]
+    result = hookman("remove", "guard", "nope", *FLAGS)
+    assert result.exit_code == 1
+    assert "no hook named 'nope'" in result.stderr
+    assert [(path.read_bytes(), path.stat().st_mtime_ns) for path in files] == before
