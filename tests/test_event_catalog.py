@@ -183,3 +183,8 @@ def test_derived_event_lists_follow_the_catalog_fields() -> None:
     }
     assert "PreToolUse" in event_catalog.exit2_blocking_events()
     assert "DirectoryAdded" not in event_catalog.exit2_blocking_events()  # null: not established
+
+
+def test_clients_from_2_1_101_drop_only_an_unknown_event_key() -> None:
+    # Older clients skip a whole settings file that names an event they do not know.
+    assert str(event_catalog.unknown_event_tolerated_since()) == "2.1.101"

@@ -33,9 +33,6 @@ class HandlerCall:
         self.result = result
         self.error = error
 
-    def as_dict(self) -> dict[str, object]:
-        return {"hook": self.hook, "event": self.event, "result": self.result, "error": self.error}
-
 
 class CallTracker:
     """What the runner is doing now and what every handler did so far."""

@@ -26,13 +26,6 @@ class ModelView:
         self.user_messages: list[str] = []
         self.effects: list[str] = []
 
-    def as_dict(self) -> dict[str, list[str]]:
-        return {
-            "model_texts": self.model_texts,
-            "user_messages": self.user_messages,
-            "effects": self.effects,
-        }
-
 
 def hook_label(event: str, payload: Mapping[str, object], client: ClientFacts) -> str:
     """`PostToolUse:Bash` on tool events, else the event name: how Claude Code names a hook."""
