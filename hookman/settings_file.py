@@ -42,6 +42,7 @@ _NON_ASCII_ESCAPE = re.compile(r"\\u(?:007[fF]|00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA
 _COMPACT_ITEM_SEPARATOR = re.compile(r'[\]}"\d el],\s')
 _TIGHT_ITEM_SEPARATOR = re.compile(r'[\]}"\d el],\S')
 _COMPACT_KEY_SEPARATOR = re.compile(r'":\s')
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -162,10 +163,12 @@ def detect_style(text: str) -> JsonStyle:
     ensure_ascii = stripped.isascii() and bool(_NON_ASCII_ESCAPE.search(stripped))
     indent = _detect_indent(stripped)
     if indent is None and "\n" not in stripped and len(stripped) > 2:
-        key_separator = ": " if _COMPACT_KEY_SEPARATOR.search(stripped) else ":"
+        # Separators are read outside strings only: `","` inside a value is no separator.
+        structure = _STRING_LITERAL.sub('""', stripped)
+        key_separator = ": " if _COMPACT_KEY_SEPARATOR.search(structure) else ":"
         # With one member there is no item separator to see; spaced keys suggest spaced items.
         item_separator = _detect_item_separator(
-            stripped, default=", " if key_separator == ": " else ","
+            structure, default=", " if key_separator == ": " else ","
         )
         return JsonStyle(
             None, item_separator, key_separator, final_newline, line_ending, bom, ensure_ascii

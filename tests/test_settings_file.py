@@ -585,3 +585,30 @@ def test_a_large_file_is_edited_quickly_and_kept_byte_for_byte(tmp_path: Path) -
     update_settings(path, lambda settings: settings.pop("hooks"))
     assert time.monotonic() - started < 2.5  # a Python-level walk of the whole file took ~8 s
     assert path.read_text() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "item_separator", "key_separator"),
+    [
+        ('{"a": ",", "b": {}}', ", ", ": "),
+        ('{"a":", ","b":{}}', ",", ":"),
+        ('{"a": "x\\",y", "b": 1}', ", ", ": "),
+    ],
+)
+def test_compact_separators_are_read_outside_strings(
+    text: str, item_separator: str, key_separator: str
+) -> None:
+    style = detect_style(text)
+    assert (style.item_separator, style.key_separator) == (item_separator, key_separator)
+
+
+def test_a_comma_inside_a_value_does_not_change_the_layout_on_install_and_remove(
+    project: Path,
+) -> None:
+    path = _settings_path(project)
+    original = '{"hooks": {"Stop": [{"hooks": [{"command": ",", "type": "command"}]}]}, "env": {}}'
+    path.write_text(original)
+    entry = {"hooks": [{"type": "command", "command": "python -m hookman run Stop"}]}
+    update_settings(path, lambda settings: settings["hooks"]["Stop"].append(entry))
+    update_settings(path, lambda settings: settings["hooks"]["Stop"].pop())
+    assert path.read_text() == original
