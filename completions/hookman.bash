@@ -12,7 +12,7 @@ _hookman_complete() {
     local words
     case "$path" in
         "") words="install remove list run fire log statusline command commands registry --debug --version --help -h" ;;
-        "install") words="--allow-unknown-event --claude-version --dry-run --json --name --project --help -h" ;;
+        "install") words="--allow-unknown-event --async --claude-version --dry-run --json --name --no-async --project --help -h" ;;
         "remove") words="--claude-version --dry-run --json --project --help -h" ;;
         "list") words="--claude-version --json --project --help -h" ;;
         "run") words="--help -h ${events}" ;;

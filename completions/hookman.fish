@@ -5,10 +5,12 @@ complete -c hookman -n '__fish_use_subcommand' -l help
 complete -c hookman -n '__fish_use_subcommand' -s h
 complete -c hookman -n '__fish_use_subcommand' -a install -d 'Add hooks to the project and write .claude/settings.local.json.'
 complete -c hookman -n '__fish_seen_subcommand_from install' -l allow-unknown-event
+complete -c hookman -n '__fish_seen_subcommand_from install' -l async
 complete -c hookman -n '__fish_seen_subcommand_from install' -l claude-version
 complete -c hookman -n '__fish_seen_subcommand_from install' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from install' -l json
 complete -c hookman -n '__fish_seen_subcommand_from install' -l name
+complete -c hookman -n '__fish_seen_subcommand_from install' -l no-async
 complete -c hookman -n '__fish_seen_subcommand_from install' -l project
 complete -c hookman -n '__fish_seen_subcommand_from install' -l help
 complete -c hookman -n '__fish_seen_subcommand_from install' -s h

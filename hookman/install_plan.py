@@ -4,12 +4,14 @@ settings.local.json needs, and the events held back because that client does not
 Pure: no I/O. Rules (PRODUCT.md §2, CLAUDE_CODE_HOOKS.md §5):
 - one entry per Claude Code event some enabled hook needs and the client may receive;
 - a tool event's matcher names exactly the tools asked for, none when a hook wants all;
+- async hooks (`async = true`) get a second entry per event, marked `async: true`, which
+  Claude Code does not wait for; the blocking entry serves only the other hooks;
 - timeout 30 s per event, raised to the largest hook `timeout` on it; SessionEnd always gets
   an explicit one (5 s default, at most Claude Code's 60 s cap);
 - the runner's deadline stays below the timeout by max(1 s, 10 %);
 - when no written event can deliver a `send_message` text (an additionalContext that does
   not start a turn: Stop's does), a UserPromptSubmit entry is added so queued texts still
-  reach the model.
+  reach the model (async runs queue their texts too, so their entries count as needing it).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class InstallPlan:
     context_fallback: bool  # the UserPromptSubmit entry exists only to deliver messages
     # hook name -> the timeout it asked for, where SessionEnd's cap gives it less
     session_end_capped: dict[str, int | float] = field(default_factory=dict)
+    async_entries: dict[str, PlannedEntry] = field(default_factory=dict)  # catalog order
 
 
 def plan_install(
@@ -58,19 +61,15 @@ def plan_install(
 ) -> InstallPlan:
     """Plan the entries for the enabled hooks among `hooks` (in dispatch order)."""
     enabled = [hook for hook in hooks if hook.enabled]
-    wanted_tools: dict[str, set[str] | None] = {}
-    timeouts: dict[str, list[float]] = {}
     claude_events: dict[str, tuple[str, ...]] = {}
     inert: dict[str, tuple[str, ...]] = {}
     never_sent: list[str] = []
     for hook in enabled:
-        served: list[str] = []
-        for subscription in hook.events:
-            for event in event_catalog.claude_events_serving(subscription):
-                served.append(event)
-                _add_tools(wanted_tools, event, hook.tools.get(subscription))
-                if hook.timeout is not None:
-                    timeouts.setdefault(event, []).append(hook.timeout)
+        served = [
+            event
+            for subscription in hook.events
+            for event in event_catalog.claude_events_serving(subscription)
+        ]
         claude_events[hook.name] = tuple(dict.fromkeys(served))
         unknown = tuple(e for e in hook.events if not event_catalog.is_known_event(e))
         if unknown:
@@ -78,17 +77,12 @@ def plan_install(
         if hook.events and not served and not unknown:
             never_sent.append(hook.name)
 
-    entries: dict[str, PlannedEntry] = {}
     held_back: dict[str, str] = {}
-    for event in event_catalog.claude_events():
-        if event not in wanted_tools:
-            continue
-        if not event_catalog.may_write(event, version):
-            held_back[event] = str(event_catalog.since(event))
-            continue
-        entries[event] = _entry(event, wanted_tools[event], timeouts.get(event, []))
+    entries = _entries_for([h for h in enabled if not h.is_async], version, held_back)
+    async_entries = _entries_for([h for h in enabled if h.is_async], version, held_back)
+    held_back = {e: held_back[e] for e in event_catalog.claude_events() if e in held_back}
 
-    context_fallback = bool(entries) and not any(
+    context_fallback = bool(entries or async_entries) and not any(
         event_catalog.is_message_channel(event) for event in entries
     )
     if context_fallback and event_catalog.may_write(CONTEXT_FALLBACK_EVENT, version):
@@ -99,10 +93,10 @@ def plan_install(
     session_end_capped = {
         hook.name: hook.timeout
         for hook in enabled
-        if SESSION_END_EVENT in entries
+        if SESSION_END_EVENT in (own := async_entries if hook.is_async else entries)
         and SESSION_END_EVENT in claude_events[hook.name]
         and hook.timeout is not None
-        and hook.timeout > entries[SESSION_END_EVENT].timeout
+        and hook.timeout > own[SESSION_END_EVENT].timeout
     }
     return InstallPlan(
         entries=entries,
@@ -112,7 +106,32 @@ def plan_install(
         never_sent=tuple(never_sent),
         context_fallback=context_fallback,
         session_end_capped=session_end_capped,
+        async_entries=async_entries,
     )
+
+
+def _entries_for(
+    hooks: Sequence[HookSpec], version: ClientVersion | None, held_back: dict[str, str]
+) -> dict[str, PlannedEntry]:
+    """One entry per Claude Code event these hooks need and the client may receive, in
+    catalog order; the events it may not receive go into `held_back`."""
+    wanted_tools: dict[str, set[str] | None] = {}
+    timeouts: dict[str, list[float]] = {}
+    for hook in hooks:
+        for subscription in hook.events:
+            for event in event_catalog.claude_events_serving(subscription):
+                _add_tools(wanted_tools, event, hook.tools.get(subscription))
+                if hook.timeout is not None:
+                    timeouts.setdefault(event, []).append(hook.timeout)
+    entries: dict[str, PlannedEntry] = {}
+    for event in event_catalog.claude_events():
+        if event not in wanted_tools:
+            continue
+        if not event_catalog.may_write(event, version):
+            held_back[event] = str(event_catalog.since(event))
+            continue
+        entries[event] = _entry(event, wanted_tools[event], timeouts.get(event, []))
+    return entries
 
 
 def timeout_for(event: str, hook_timeouts: Sequence[float]) -> int | float:

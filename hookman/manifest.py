@@ -2,7 +2,8 @@
 
 The runner must not parse TOML or resolve registry names, so everything it needs is here
 with absolute paths: the enabled hooks in dispatch order, the entries written to settings
-with their timeouts and deadlines, what was held back, and the few catalog facts about the
+with their timeouts and deadlines (blocking ones in `entries`, the `async: true` ones of
+observe-only hooks in `async_entries`), what was held back, and the few catalog facts about the
 target client that the runner and `fire` use (`client`), resolved here so that neither
 parses the catalog nor compares versions.
 """
@@ -50,6 +51,10 @@ def build_manifest(
         "entries": {
             event: {"matcher": entry.matcher, "timeout": entry.timeout, "deadline": entry.deadline}
             for event, entry in plan.entries.items()
+        },
+        "async_entries": {
+            event: {"matcher": entry.matcher, "timeout": entry.timeout, "deadline": entry.deadline}
+            for event, entry in plan.async_entries.items()
         },
         "held_back": dict(plan.held_back),
         "client": client_facts(version),
@@ -115,4 +120,5 @@ def _hook_record(hook: HookSpec, module_path: Path, plan: InstallPlan) -> dict[s
         "claude_events": list(plan.claude_events.get(hook.name, ())),
         "tools": {event: list(names) for event, names in hook.tools.items()},
         "timeout": hook.timeout,
+        "async": hook.is_async,
     }

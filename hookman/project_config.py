@@ -24,7 +24,7 @@ from hookman.project import config_path
 
 SourceKind = Literal["path", "registry", "template"]
 SOURCE_KINDS: tuple[SourceKind, ...] = ("path", "registry", "template")
-HOOK_KEYS = frozenset({"name", *SOURCE_KINDS, "enabled", "events", "tools", "timeout"})
+HOOK_KEYS = frozenset({"name", *SOURCE_KINDS, "enabled", "events", "tools", "timeout", "async"})
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 NEW_FILE_HEADER = (
     "# hookman: this project's Claude Code hooks, in dispatch order.\n"
@@ -56,6 +56,8 @@ class HookSpec:
     events: tuple[str, ...] = ()
     tools: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     timeout: int | float | None = None
+    # Observe-only: its own `async: true` entry, which Claude Code does not wait for.
+    is_async: bool = False
 
 
 def is_valid_hook_name(name: str) -> bool:
@@ -148,13 +150,21 @@ class ProjectConfig:
         source: HookSource,
         events: Sequence[str],
         tools: Mapping[str, Sequence[str]],
+        *,
+        run_async: bool | None = None,
     ) -> None:
         """Add a hook at the end of the dispatch order, or update the events and tools of
-        the hook with that name in place (its position and options are kept)."""
+        the hook with that name in place (its position and options are kept).
+
+        `run_async` True/False sets the hook's `async` option; None keeps it as it is
+        (a new hook is then blocking). False removes the key rather than writing the default.
+        """
         tables = self._hook_tables()
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
         if index is None:
-            tables.append(_new_hook_table(name, source, events, tools, inline=_is_inline(tables)))
+            table = _new_hook_table(name, source, events, tools, inline=_is_inline(tables))
+            tables.append(table)
+            table = tables[-1]
         else:
             table = tables[index]
             _set_if_changed(table, "events", list(events))
@@ -163,6 +173,8 @@ class ProjectConfig:
                 _set_if_changed(table, "tools", wanted)
             elif "tools" in table:
                 del table["tools"]
+        if run_async is not None:
+            _set_async(table, run_async)
         self._hooks = _validate(self._document)
 
     def remove_hook(self, name: str) -> None:
@@ -285,6 +297,13 @@ def _set_if_changed(table: Table | InlineTable, key: str, value: Any) -> None:
         table[key] = value
 
 
+def _set_async(table: Table | InlineTable, run_async: bool) -> None:
+    if run_async:
+        _set_if_changed(table, "async", True)
+    elif "async" in table:
+        del table["async"]
+
+
 def _plain(value: Any) -> Any:
     return value.unwrap() if hasattr(value, "unwrap") else value
 
@@ -370,6 +389,9 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
         or timeout <= 0
     ):
         raise refuse("`timeout` must be a positive number of seconds")
+    is_async = raw.get("async", False)
+    if not isinstance(is_async, bool):
+        raise refuse("`async` must be true or false")
     return HookSpec(
         name=name,
         source=HookSource(kind, value),
@@ -377,6 +399,7 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
         events=tuple(events),
         tools={event: tuple(names) for event, names in tools.items()},
         timeout=timeout,
+        is_async=is_async,
     )
 
 

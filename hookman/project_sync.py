@@ -63,6 +63,10 @@ class SyncResult:
                 event: {"matcher": entry.matcher, "timeout": entry.timeout}
                 for event, entry in self.plan.entries.items()
             },
+            "written_async": {
+                event: {"matcher": entry.matcher, "timeout": entry.timeout}
+                for event, entry in self.plan.async_entries.items()
+            },
             "held_back": {event: {"since": since} for event, since in self.plan.held_back.items()},
             "settings_changed": self.settings_change.changed,
             "dry_run": self.dry_run,
@@ -81,6 +85,7 @@ def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
         "events": list(hook.events),
         "tools": {event: list(names) for event, names in hook.tools.items()},
         "timeout": hook.timeout,
+        "async": hook.is_async,
         "claude_events": list(plan.claude_events.get(hook.name, ())),
     }
 
@@ -97,6 +102,15 @@ def sync_project(
     entries = [
         HookmanEntry(event, entry.matcher, build_command(event, manifest_file), entry.timeout)
         for event, entry in plan.entries.items()
+    ] + [
+        HookmanEntry(
+            event,
+            entry.matcher,
+            build_command(event, manifest_file, run_async=True),
+            entry.timeout,
+            is_async=True,
+        )
+        for event, entry in plan.async_entries.items()
     ]
 
     def edit(settings: dict[str, Any]) -> None:
@@ -152,7 +166,7 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
             "in `hookman fire` and the Python API, never under Claude Code."
         )
     for name, asked in plan.session_end_capped.items():
-        cap = plan.entries["SessionEnd"].timeout
+        cap = (plan.entries.get("SessionEnd") or plan.async_entries["SessionEnd"]).timeout
         warnings.append(
             f"the hook {name!r} asks for {asked:g} s, but Claude Code gives SessionEnd hooks "
             f"at most {cap:g} s, so its SessionEnd entry gets {cap:g} s."

@@ -17,8 +17,11 @@ def spec(
     tools: dict[str, tuple[str, ...]] | None = None,
     timeout: float | None = None,
     enabled: bool = True,
+    is_async: bool = False,
 ) -> HookSpec:
-    return HookSpec(name, HookSource("path", f"{name}.py"), enabled, events, tools or {}, timeout)
+    return HookSpec(
+        name, HookSource("path", f"{name}.py"), enabled, events, tools or {}, timeout, is_async
+    )
 
 
 def test_one_entry_per_needed_claude_event_with_the_union_of_tools() -> None:
@@ -168,3 +171,45 @@ def test_a_session_end_hook_asking_more_than_the_cap_is_reported() -> None:
     plan = plan_install(hooks, NEW)
     assert plan.entries["SessionEnd"].timeout == 60
     assert plan.session_end_capped == {"slow": 120}
+
+
+def test_async_hooks_get_their_own_entries_with_their_own_matchers_and_timeouts() -> None:
+    plan = plan_install(
+        [
+            spec("guard", "tool_call", tools={"tool_call": ("Bash",)}),
+            spec("notify", "tool_call", "tool_result", timeout=45, is_async=True),
+        ],
+        NEW,
+    )
+    assert list(plan.entries) == ["PreToolUse"]
+    assert plan.entries["PreToolUse"].matcher == "Bash"
+    assert plan.entries["PreToolUse"].timeout == 30
+    assert list(plan.async_entries) == ["PreToolUse", "PostToolUse", "PostToolUseFailure"]
+    assert plan.async_entries["PreToolUse"].matcher is None
+    assert plan.async_entries["PreToolUse"].timeout == 45
+    assert plan.claude_events["notify"] == ("PreToolUse", "PostToolUse", "PostToolUseFailure")
+
+
+def test_an_event_only_async_hooks_need_gets_no_blocking_entry() -> None:
+    plan = plan_install([spec("notify", "agent_end", is_async=True)], NEW)
+    assert "Stop" in plan.async_entries and "Stop" not in plan.entries
+
+
+def test_async_messages_still_get_a_delivery_channel() -> None:
+    plan = plan_install([spec("notify", "agent_end", is_async=True)], NEW)
+    assert plan.context_fallback
+    assert "UserPromptSubmit" in plan.entries and "UserPromptSubmit" not in plan.async_entries
+
+
+def test_async_events_the_client_does_not_know_are_held_back() -> None:
+    plan = plan_install([spec("dirs", "DirectoryAdded", is_async=True)], OLD)
+    assert plan.async_entries == {}
+    assert plan.held_back == {"DirectoryAdded": "2.1.219"}
+
+
+@given(st.lists(st.booleans(), min_size=1, max_size=6))
+def test_every_enabled_hook_is_served_by_exactly_its_kind_of_entry(flags: list[bool]) -> None:
+    hooks = [spec(f"h{i}", "tool_call", is_async=flag) for i, flag in enumerate(flags)]
+    plan = plan_install(hooks, NEW)
+    assert ("PreToolUse" in plan.entries) == (False in flags)
+    assert ("PreToolUse" in plan.async_entries) == (True in flags)

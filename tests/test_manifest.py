@@ -48,6 +48,7 @@ def test_the_manifest_has_the_architecture_shape(project: Path) -> None:
             "claude_events": ["PreToolUse"],
             "tools": {"tool_call": ["Bash"]},
             "timeout": 10,
+            "async": False,
         },
         {
             "name": "dirs",
@@ -56,6 +57,7 @@ def test_the_manifest_has_the_architecture_shape(project: Path) -> None:
             "claude_events": ["DirectoryAdded"],
             "tools": {},
             "timeout": None,
+            "async": False,
         },
     ]
     assert manifest["entries"] == {
@@ -143,3 +145,20 @@ def test_an_unwritable_state_dir_is_a_clear_error(project: Path, hookman_home: P
     (hookman_home / "state").write_text("a file where the state dir belongs")
     with pytest.raises(HookmanError, match="cannot write its manifest"):
         write_manifest(project, _manifest(project, None))
+
+
+def test_async_hooks_are_marked_and_their_entries_listed_apart(project: Path) -> None:
+    notify = HookSpec(
+        "notify", HookSource("path", "hooks/notify.py"), True, ("agent_end",), {}, 20, True
+    )
+    hooks = [GUARD, notify]
+    plan = plan_install(hooks, ClientVersion(2, 1, 328))
+    module_paths = {"guard": project / "hooks/guard.py", "notify": project / "hooks/notify.py"}
+
+    manifest = build_manifest(project, hooks, module_paths, plan, ClientVersion(2, 1, 328))
+
+    assert [hook["async"] for hook in manifest["hooks"]] == [False, True]
+    assert manifest["entries"] == {
+        "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0}
+    }
+    assert manifest["async_entries"] == {"Stop": {"matcher": None, "timeout": 30, "deadline": 27.0}}

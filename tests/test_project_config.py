@@ -157,6 +157,8 @@ def test_malformed_toml_names_line_and_column_and_is_not_touched(project: Path) 
         ('name = "g"\npath = "a.py"\ntools = ["Bash"]', "`tools`"),
         ('name = "g"\npath = "a.py"\ntools = { tool_call = [""] }', "`tools`"),
         ('name = "g"\npath = "a.py"\nenable = false', "unknown key 'enable'"),
+        ('name = "g"\npath = "a.py"\nasync = "yes"', "`async`"),
+        ('name = "g"\npath = "a.py"\nasync = 1', "`async`"),
     ],
 )
 def test_invalid_hook_tables_are_refused_naming_the_hook(
@@ -376,3 +378,48 @@ def test_splitting_off_the_layout_and_applying_it_gives_back_every_byte(raw: str
     text, layout = split_layout(raw)
     assert layout.apply(text) == raw
     assert not text.startswith("\ufeff") or raw.startswith("\ufeff\ufeff")
+
+
+def test_async_defaults_to_false_and_is_read_when_true(project: Path) -> None:
+    _write(project, COMMENTED.replace("timeout = 10", "timeout = 10\nasync = true"))
+    guard, notes = load_project_config(project).hooks
+    assert (guard.is_async, notes.is_async) == (True, False)
+
+
+def test_setting_async_edits_only_that_hook_and_unsetting_removes_the_key(
+    project: Path,
+) -> None:
+    path = _write(project, COMMENTED)
+    config = load_project_config(project)
+    notes = config.find("notes")
+    assert notes is not None
+    config.put_hook("notes", notes.source, notes.events, notes.tools, run_async=True)
+    save_project_config(config)
+    with_async = path.read_text()
+    assert with_async.replace("async = true\n", "") == COMMENTED
+    assert load_project_config(project).find("notes").is_async  # type: ignore[union-attr]
+
+    config = load_project_config(project)
+    config.put_hook("notes", notes.source, notes.events, notes.tools, run_async=False)
+    save_project_config(config)
+    assert path.read_text() == COMMENTED
+
+
+@FAST
+@given(config_texts(), st.lists(st.sampled_from([True, False, None]), min_size=1, max_size=4))
+def test_async_is_the_last_setting_given_and_none_keeps_it(
+    project: Path, drawn: tuple[str, list[str]], settings_given: list[bool | None]
+) -> None:
+    text, _ = drawn
+    _write(project, text)
+    expected = False
+    for run_async in settings_given:
+        config = load_project_config(project)
+        config.put_hook(
+            "observer", HookSource("path", "o.py"), ["tool_call"], {}, run_async=run_async
+        )
+        save_project_config(config)
+        expected = expected if run_async is None else run_async
+        assert load_project_config(project).find("observer").is_async is expected  # type: ignore[union-attr]
+    if not any(settings_given):  # never set to true: the file never mentions async
+        assert "async" not in (project / ".claude" / "hookman.toml").read_text()

@@ -176,3 +176,20 @@ def test_a_session_end_timeout_above_the_cap_is_a_warning(project: Path) -> None
         "'notes' asks for 90 s" in warning and "at most 60 s" in warning
         for warning in result.to_json()["warnings"]
     )
+
+
+def test_an_async_hook_gets_its_own_async_entry_beside_the_blocking_one(project: Path) -> None:
+    config = _config_with_guard(project)
+    (project / "hooks" / "notify.py").write_text("def hook(pi):\n    pass\n")
+    config.put_hook(
+        "notify", HookSource("path", "hooks/notify.py"), ["tool_call"], {}, run_async=True
+    )
+    result = sync_project(project, config, TARGET, dry_run=False)
+
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    blocking, observing = settings["hooks"]["PreToolUse"]
+    assert blocking["matcher"] == "Bash" and "async" not in blocking["hooks"][0]
+    assert "matcher" not in observing and observing["hooks"][0]["async"] is True
+    assert result.to_json()["written_async"] == {"PreToolUse": {"matcher": None, "timeout": 30}}
+    again = sync_project(project, load_project_config(project), TARGET, dry_run=False)
+    assert not again.settings_change.changed

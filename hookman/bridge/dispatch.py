@@ -8,6 +8,10 @@ registered under the Claude Code event name itself (they get a copy of the raw p
 (additionalContext that does not start a turn; after the texts queued by earlier events),
 else they wait in the session's queue. What the client can do comes from the manifest's
 client facts (client_facts.py), never from version comparisons here.
+
+An async run (`run_async`) serves the observe-only hooks of an `async: true` entry, whose
+answer Claude Code never reads: it answers `{}`, turns any decision or context the hooks
+return into a notice, and queues every send_message text for the next message channel.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ OUTCOME_DENIED = "denied"
 OUTCOME_BLOCKED = "blocked"
 OUTCOME_FAILED_CLOSED = "failed-closed"
 OUTCOME_ERRORS = "errors"
+ASYNC_CANNOT_DECIDE = "async hooks cannot decide; Claude Code does not wait for them"
 
 
 class DispatchResult:
@@ -61,6 +66,8 @@ class DispatchResult:
         self.notices: list[str] = []
         self.queued: list[str] = []
         self.delivered_from_queue: list[str] = []
+        # async runs: what the hooks' results would have answered, had Claude Code waited
+        self.ignored_answer: dict[str, object] = {}
 
 
 class _SessionUI(StatusRecordingUI):
@@ -88,8 +95,10 @@ def dispatch_event(
     *,
     state: SessionState,
     tracker: CallTracker,
+    run_async: bool = False,
 ) -> DispatchResult:
-    return _Dispatch(manifest, event, payload, state, tracker).run()
+    """Run the blocking hooks of `event` (or with `run_async`, its async ones)."""
+    return _Dispatch(manifest, event, payload, state, tracker, run_async).run()
 
 
 class _Dispatch:
@@ -100,8 +109,10 @@ class _Dispatch:
         payload: dict[str, object],
         state: SessionState,
         tracker: CallTracker,
+        run_async: bool = False,
     ) -> None:
         self.manifest = manifest
+        self.run_async = run_async
         self.event = event
         self.payload = payload
         self.state = state
@@ -114,15 +125,18 @@ class _Dispatch:
         self.tool_name = tool_name if isinstance(tool_name, str) else None
 
     def run(self) -> DispatchResult:
-        hooks = self.manifest.hooks_for(self.event)
+        hooks = self.manifest.hooks_for(self.event, self.run_async)
         self.result.hooks = [hook.name for hook in hooks]
         hook_set = load_hook_set(hooks, self.manifest.project_dir, self.tool_name, self.tracker)
         self._report_load_failures(hook_set)
         if hook_set.loaded:
             self._dispatch_to(hook_set)
-        self._deliver_contexts()
-        self.result.answer = self.answer.to_json(self._contexts)
-        self.result.notices.extend(self.answer.notices)
+        if self.run_async:
+            self._set_async_answer()
+        else:
+            self._deliver_contexts()
+            self.result.answer = self.answer.to_json(self._contexts)
+            self.result.notices.extend(self.answer.notices)
         if not self.manifest.client.present:
             self.result.notices.append(STALE_MANIFEST_NOTICE)
         self.result.outcome = self._outcome()
@@ -303,6 +317,22 @@ class _Dispatch:
         self.state.enqueue_messages(waiting, self.event)
         self.result.queued = waiting
 
+    def _set_async_answer(self) -> None:
+        """Answer `{}`; send_message texts wait for the next message channel, and whatever
+        the hooks decided or returned as context is only reported."""
+        self.result.notices.extend(self.answer.notices)
+        waiting = self.answer.message_contexts()
+        self.state.enqueue_messages(waiting, self.event)
+        self.result.queued = waiting
+        ignored = self.answer.to_json(self.answer.returned_contexts())
+        ignored.pop("systemMessage", None)  # the user notes, already in the notices
+        self.result.ignored_answer = ignored
+        if ignored:
+            by = f" (hook {self.answer.blocked_by!r})" if self.answer.blocked_by else ""
+            shown = json.dumps(ignored, ensure_ascii=False, default=str)
+            self.result.notices.append(f"{ASYNC_CANNOT_DECIDE}; ignored{by}: {shown}")
+        self.result.answer = {}
+
     def _fail_closed(self, hook: str, problem: str) -> None:
         if not self.answer.blocked:
             self.failed_closed = True
@@ -324,7 +354,7 @@ class _Dispatch:
         return self.tracker.current_hook or "unknown"
 
     def _outcome(self) -> str:
-        if self.answer.blocked:
+        if self.answer.blocked and not self.run_async:
             if self.failed_closed:
                 return OUTCOME_FAILED_CLOSED
             return OUTCOME_DENIED if self.event == PRE_TOOL_USE else OUTCOME_BLOCKED

@@ -17,7 +17,7 @@ class ManifestError(Exception):
 
 
 class ManifestHook:
-    __slots__ = ("claude_events", "events", "name", "path", "tools")
+    __slots__ = ("claude_events", "events", "is_async", "name", "path", "tools")
 
     def __init__(
         self,
@@ -26,12 +26,14 @@ class ManifestHook:
         events: tuple[str, ...],
         claude_events: tuple[str, ...],
         tools: dict[str, list[str]],
+        is_async: bool = False,
     ) -> None:
         self.name = name
         self.path = path
         self.events = events
         self.claude_events = claude_events
         self.tools = tools
+        self.is_async = is_async
 
     def handles_tool(self, event: str, tool_name: str | None) -> bool:
         """Whether this hook's handlers for `event` asked for `tool_name` (no list: all)."""
@@ -50,6 +52,7 @@ class ManifestHook:
 
 class Manifest:
     __slots__ = (
+        "async_entries",
         "claude_version",
         "client",
         "entries",
@@ -71,6 +74,7 @@ class Manifest:
         hooks: tuple[ManifestHook, ...],
         entries: dict[str, dict[str, object]],
         client: ClientFacts,
+        async_entries: dict[str, dict[str, object]] | None = None,
     ) -> None:
         self.path = path
         self.project_dir = project_dir
@@ -80,6 +84,7 @@ class Manifest:
         self.hooks = hooks
         self.entries = entries
         self.client = client
+        self.async_entries = async_entries or {}
 
     def knows_event(self, event: str) -> bool:
         """Whether `event` is a Claude Code event: one the catalog knew at install time, or
@@ -87,16 +92,22 @@ class Manifest:
         return (
             event in self.client.known_events
             or event in self.entries
+            or event in self.async_entries
             or any(event in hook.claude_events for hook in self.hooks)
         )
 
-    def hooks_for(self, event: str) -> list[ManifestHook]:
-        """The hooks serving a Claude Code event, in dispatch order."""
-        return [hook for hook in self.hooks if event in hook.claude_events]
+    def hooks_for(self, event: str, run_async: bool = False) -> list[ManifestHook]:
+        """The hooks serving a Claude Code event, in dispatch order: the async ones when
+        `run_async`, else the blocking ones."""
+        return [
+            hook
+            for hook in self.hooks
+            if event in hook.claude_events and hook.is_async == run_async
+        ]
 
-    def deadline_for(self, event: str) -> float | None:
+    def deadline_for(self, event: str, run_async: bool = False) -> float | None:
         """Seconds the runner may spend on `event` (below the entry's Claude Code timeout)."""
-        entry = self.entries.get(event) or {}
+        entry = (self.async_entries if run_async else self.entries).get(event) or {}
         deadline = entry.get("deadline")
         if isinstance(deadline, (int, float)) and deadline > 0:
             return float(deadline)
@@ -122,7 +133,12 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         raise ManifestError(f"the manifest {path} is not a hookman manifest")
     hooks_data = data.get("hooks", [])
     entries = data.get("entries", {})
-    if not isinstance(hooks_data, list) or not isinstance(entries, dict):
+    async_entries = data.get("async_entries", {})
+    if (
+        not isinstance(hooks_data, list)
+        or not isinstance(entries, dict)
+        or not isinstance(async_entries, dict)
+    ):
         raise ManifestError(f"the manifest {path} is not a hookman manifest")
     try:
         hooks = tuple(_parse_hook(item) for item in hooks_data)
@@ -137,6 +153,9 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         hooks=hooks,
         entries={key: value for key, value in entries.items() if isinstance(value, dict)},
         client=ClientFacts(data.get("client")),
+        async_entries={
+            key: value for key, value in async_entries.items() if isinstance(value, dict)
+        },
     )
 
 
@@ -150,4 +169,5 @@ def _parse_hook(item: dict[str, object]) -> ManifestHook:
         events=tuple(item.get("events") or ()),
         claude_events=tuple(item.get("claude_events") or ()),
         tools={str(key): list(value) for key, value in tools.items()},
+        is_async=item.get("async") is True,
     )

@@ -1,9 +1,12 @@
-"""`hookman run EVENT --manifest PATH`: the command Claude Code invokes on every event.
+"""`hookman run EVENT [--async] --manifest PATH`: the command Claude Code invokes on every
+event.
 
 Reads the payload on stdin, dispatches it to the project's hooks and writes exactly one
 answer: a JSON object on stdout, exit 0. Hook output never reaches stdout or the terminal
 (capture.py); errors become a deny on PreToolUse (fail closed) and a logged notice
-elsewhere; the deadline (deadline.py) answers even when a hook hangs.
+elsewhere; the deadline (deadline.py) answers even when a hook hangs. With `--async` (the
+`async: true` entry, which Claude Code does not wait for) only the observe-only hooks run and
+the answer is always `{}`.
 
 Start-up cost matters here: standard library and hookman.runtime only, imported lazily
 where a path is rare.
@@ -30,7 +33,8 @@ if TYPE_CHECKING:
     from hookman.bridge.hook_set import CallTracker
     from hookman.bridge.manifest_reader import Manifest
 
-USAGE = "usage: hookman run EVENT --manifest PATH  (the payload JSON on stdin)"
+USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
+ASYNC_FLAG = "--async"
 OUTCOME_TIMEOUT = "timeout"
 OUTCOME_BAD_PAYLOAD = "bad-payload"
 OUTCOME_UNKNOWN_EVENT = "unknown-event"
@@ -38,14 +42,18 @@ OUTCOME_NO_MANIFEST = "no-manifest"
 OUTCOME_INTERNAL_ERROR = "internal-error"
 
 
-def parse_argv(argv: list[str]) -> tuple[str | None, str | None]:
-    """EVENT and the --manifest path (hand-parsed: argparse costs milliseconds)."""
+def parse_argv(argv: list[str]) -> tuple[str | None, str | None, bool]:
+    """EVENT, the --manifest path and whether --async was given (hand-parsed: argparse
+    costs milliseconds)."""
     event = None
     manifest = None
+    run_async = False
     index = 0
     while index < len(argv):
         word = argv[index]
-        if word == "--manifest" and index + 1 < len(argv):
+        if word == ASYNC_FLAG:
+            run_async = True
+        elif word == "--manifest" and index + 1 < len(argv):
             manifest = argv[index + 1]
             index += 1
         elif word.startswith("--manifest="):
@@ -53,24 +61,26 @@ def parse_argv(argv: list[str]) -> tuple[str | None, str | None]:
         elif not word.startswith("-") and event is None:
             event = word
         index += 1
-    return event, manifest
+    return event, manifest, run_async
 
 
 def main(argv: list[str]) -> int:
-    event, manifest_path = parse_argv(argv)
+    event, manifest_path, run_async = parse_argv(argv)
     if event is None:
         sys.stderr.write(USAGE + "\n")
         return 1
-    run = _Run(event, manifest_path)
+    run = _Run(event, manifest_path, run_async)
     return run.execute()
 
 
 class _Run:
     """One runner process: owns the capture, the deadline, the answer and the log line."""
 
-    def __init__(self, event: str, manifest_path: str | None) -> None:
+    def __init__(self, event: str, manifest_path: str | None, run_async: bool = False) -> None:
         self.event = event
         self.manifest_path = manifest_path
+        self.run_async = run_async
+        self._detached = False  # in the child that runs an async event's hooks
         self.started = time.monotonic()
         self.capture = OutputCapture()
         self.manifest: Manifest | None = None
@@ -105,6 +115,8 @@ class _Run:
         if not self.manifest.knows_event(self.event):
             note = f"{self.event!r} is not a Claude Code event hookman knows; nothing ran"
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
+        if self.run_async and self._detach():
+            return 0
         from hookman.bridge.dispatch import dispatch_event
         from hookman.bridge.hook_set import CallTracker
         from hookman.bridge.session_state import SessionState
@@ -112,7 +124,9 @@ class _Run:
         _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
         self.deadline = Deadline(
-            self.manifest.deadline_for(self.event), self._deadline_passed, backstop=True
+            self.manifest.deadline_for(self.event, self.run_async),
+            self._deadline_passed,
+            backstop=True,
         )
         self.deadline.start()
         result = dispatch_event(
@@ -121,6 +135,7 @@ class _Run:
             payload,
             state=SessionState(self.manifest.state_dir, payload.get("session_id")),
             tracker=self.tracker,
+            run_async=self.run_async,
         )
         self.deadline.cancel()
         return self._finish(result.answer, result.outcome, result=result)
@@ -137,12 +152,15 @@ class _Run:
     ) -> int:
         if self._answer_token.locked():
             return exit_code
+        if self.run_async:
+            answer = {}  # Claude Code does not read an async entry's answer
         # Encoded before the answer counts as given: if encoding fails, the internal-error
         # path must still be able to answer (on PreToolUse, a deny).
         text = json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
         if not self._answer_token.acquire(False):
             return exit_code
-        self.capture.write_answer(text)
+        if not self._detached:  # the detached child's answer was given by its parent
+            self.capture.write_answer(text)
         self._log(
             outcome,
             hooks=result.hooks if result else [],
@@ -170,10 +188,33 @@ class _Run:
             "output": self.capture.captured_text(),
             "notices": notices,
         }
+        if self.run_async:
+            record["async"] = True
         try:
             append_record(log_path, record)
         except OSError:
             pass  # the answer matters more than the log line
+
+    def _detach(self) -> bool:
+        """Answer `{}` and hand the hooks to a child in its own session. Returns True in
+        the parent (done) and False in the child, or where fork does not exist."""
+        if not hasattr(os, "fork"):
+            return False
+        try:
+            child = os.fork()  # no thread runs yet: the deadline starts after this
+        except OSError:
+            return False  # run the hooks in this process; the client still does not wait
+        if child:
+            self._answer_token.acquire(False)
+            self.capture.write_answer("{}\n")
+            return True
+        # The fork hook of capture.py already moved this child off the agent's stdout.
+        self._detached = True
+        os.setsid()
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+        return False
 
     def _no_manifest(self, problem: str, payload: dict[str, object]) -> int:
         self.payload = payload
@@ -198,7 +239,10 @@ class _Run:
         hook = (self.tracker.current_hook if self.tracker else None) or "(loading)"
         seconds = self.deadline.seconds if self.deadline else 0
         problem = f"did not finish within hookman's deadline of {seconds:g} s"
-        if self.event == PRE_TOOL_USE:
+        answer: dict[str, object]
+        if self.run_async:
+            answer = {}
+        elif self.event == PRE_TOOL_USE:
             answer = _deny(fail_closed_reason(hook, problem))
         else:
             answer = {
@@ -206,9 +250,14 @@ class _Run:
                 f"its results were dropped."
             }
         errors = [{"hook": hook, "event": self.event, "error": problem}]
-        hooks = [h.name for h in self.manifest.hooks_for(self.event)] if self.manifest else []
+        hooks = (
+            [h.name for h in self.manifest.hooks_for(self.event, self.run_async)]
+            if self.manifest
+            else []
+        )
         try:
-            self.capture.write_answer(json.dumps(answer) + "\n")
+            if not self._detached:
+                self.capture.write_answer(json.dumps(answer) + "\n")
             self._log(OUTCOME_TIMEOUT, hooks=hooks, errors=errors, notices=[])
         finally:
             os._exit(0)

@@ -95,6 +95,15 @@ def install(
             "--allow-unknown-event", help="Keep event names no Claude Code version knows (inert)."
         ),
     ] = False,
+    run_async: Annotated[
+        bool | None,
+        typer.Option(
+            "--async/--no-async",
+            help="Observe-only: run the hooks given in a separate entry Claude Code does not "
+            "wait for (--no-async: wait again). Default: keep each hook's setting.",
+            show_default=False,
+        ),
+    ] = None,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -109,6 +118,7 @@ def install(
         hooks or [],
         name=name,
         allow_unknown_event=allow_unknown_event,
+        run_async=run_async,
         project=project,
         claude_version=claude_version,
         dry_run=dry_run,

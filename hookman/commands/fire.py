@@ -4,6 +4,9 @@ and show what each hook returned, the answer Claude Code would get and what the 
 The dispatch is the runner's own (hookman.bridge.dispatch) on a throwaway state directory,
 so firing never consumes a real session's message queue or touches its statuses. What the
 model sees is rendered for the manifest's target client (its `client` facts).
+
+The event's async hooks (observe-only, `async: true` entry) run after the blocking ones, as a
+separate async run: their answer does not count, since Claude Code does not wait for them.
 """
 
 from __future__ import annotations
@@ -147,10 +150,32 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
         hooks=manifest.hooks,
         entries=manifest.entries,
         client=manifest.client,
+        async_entries=manifest.async_entries,
     )
+    result, tracker, output = _dispatch_once(rehearsal, event, payload, scratch, run_async=False)
+    stdout = json.dumps(result.answer, ensure_ascii=False)
+    view = model_view(
+        event, payload, client=manifest.client, stdout=stdout, exit_code=result.exit_code
+    )
+    if manifest.claude_version is None:
+        view.effects.append(UNKNOWN_VERSION_EFFECT)
+    report = _report(manifest, event, result, tracker, view, output)
+    report["async"] = None
+    if manifest.hooks_for(event, run_async=True):
+        async_run = _dispatch_once(rehearsal, event, payload, scratch, run_async=True)
+        report["async"] = _async_report(*async_run)
+    return report
+
+
+def _dispatch_once(
+    manifest: Manifest, event: str, payload: dict[str, Any], scratch: str, *, run_async: bool
+) -> tuple[DispatchResult, CallTracker, str]:
+    """One run of the event's blocking (or async) hooks, as `hookman run` would do it."""
     tracker = CallTracker()
     # Raising only works from a signal handler in this thread, so no timer-thread fallback.
-    deadline = Deadline(manifest.deadline_for(event), _raise_timeout, thread_fallback=False)
+    deadline = Deadline(
+        manifest.deadline_for(event, run_async), _raise_timeout, thread_fallback=False
+    )
     capture = OutputCapture(scratch)
     result: DispatchResult | None = None
     timed_out_hook: str | None = None
@@ -159,11 +184,12 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
         deadline.start()
         try:
             result = dispatch_event(
-                rehearsal,
+                manifest,
                 event,
                 payload,
-                state=SessionState(rehearsal.state_dir, payload.get("session_id")),
+                state=SessionState(manifest.state_dir, payload.get("session_id")),
                 tracker=tracker,
+                run_async=run_async,
             )
         except _FireTimeout:
             timed_out_hook = tracker.current_hook or "(loading)"
@@ -173,29 +199,29 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
     finally:
         capture.stop()
     if result is None:
-        result = _timeout_result(manifest, event, timed_out_hook or "?", deadline.seconds or 0)
-    stdout = json.dumps(result.answer, ensure_ascii=False)
-    view = model_view(
-        event, payload, client=manifest.client, stdout=stdout, exit_code=result.exit_code
-    )
-    if manifest.claude_version is None:
-        view.effects.append(UNKNOWN_VERSION_EFFECT)
-    return _report(manifest, event, result, tracker, view, output)
+        result = _timeout_result(
+            manifest, event, timed_out_hook or "?", deadline.seconds or 0, run_async
+        )
+    return result, tracker, output
 
 
 def _raise_timeout() -> None:
     raise _FireTimeout
 
 
-def _timeout_result(manifest: Manifest, event: str, hook: str, seconds: float) -> DispatchResult:
+def _timeout_result(
+    manifest: Manifest, event: str, hook: str, seconds: float, run_async: bool
+) -> DispatchResult:
     from hookman.bridge.answer import PRE_TOOL_USE, fail_closed_reason
 
     problem = f"did not finish within hookman's deadline of {seconds:g} s"
     result = DispatchResult()
-    result.hooks = [h.name for h in manifest.hooks_for(event)]
+    result.hooks = [h.name for h in manifest.hooks_for(event, run_async)]
     result.outcome = "timeout"
     result.errors = [{"hook": hook, "event": event, "error": problem}]
-    if event == PRE_TOOL_USE:
+    if run_async:
+        pass  # an async run always answers {}
+    elif event == PRE_TOOL_USE:
         result.answer = {
             "hookSpecificOutput": {
                 "hookEventName": PRE_TOOL_USE,
@@ -208,16 +234,23 @@ def _timeout_result(manifest: Manifest, event: str, hook: str, seconds: float) -
     return result
 
 
-def _report(
-    manifest: Manifest,
-    event: str,
-    result: DispatchResult,
-    tracker: CallTracker,
-    view: ModelView,
-    output: str,
-) -> dict[str, Any]:
+def _async_report(result: DispatchResult, tracker: CallTracker, output: str) -> dict[str, Any]:
+    """The async run: what its hooks did; its answer is always {} and does not count."""
+    return {
+        "hooks": _hook_calls(result, tracker),
+        "answer": result.answer,
+        "ignored_answer": result.ignored_answer,
+        "outcome": result.outcome,
+        "queued_for_next_event": result.queued,
+        "errors": result.errors,
+        "notices": result.notices,
+        "output": output,
+    }
+
+
+def _hook_calls(result: DispatchResult, tracker: CallTracker) -> list[dict[str, Any]]:
     load_errors = {e["hook"]: e["error"] for e in result.errors if e["event"] == "load"}
-    hooks = [
+    return [
         {
             "name": name,
             "load_error": load_errors.get(name),
@@ -229,6 +262,17 @@ def _report(
         }
         for name in result.hooks
     ]
+
+
+def _report(
+    manifest: Manifest,
+    event: str,
+    result: DispatchResult,
+    tracker: CallTracker,
+    view: ModelView,
+    output: str,
+) -> dict[str, Any]:
+    hooks = _hook_calls(result, tracker)
     return {
         "event": event,
         "project": manifest.project_dir,
@@ -256,24 +300,14 @@ def _print_report(report: dict[str, Any]) -> None:
         f"[bold]{escape(report['event'])}[/] in {escape(report['project'])} "
         f"({escape(report['payload_source'])})"
     )
-    if not report["hooks"]:
+    if not report["hooks"] and not report["async"]:
         out.print("no hook of this project listens to this event.")
-    for hook in report["hooks"]:
-        out.print(f"\n[bold]hook {escape(hook['name'])}[/]")
-        if hook["load_error"]:
-            out.print(f"  [red]failed to load:[/] {escape(hook['load_error'])}")
-        elif not hook["calls"]:
-            out.print("  no handler ran")
-        for call in hook["calls"]:
-            if call["error"] is not None:
-                out.print(f"  {escape(call['event'])}: [red]raised[/] {escape(call['error'])}")
-            else:
-                shown = json.dumps(_json_safe(call["result"]), ensure_ascii=False)
-                out.print(f"  {escape(call['event'])} -> {escape(shown)}")
+    _print_hooks(report["hooks"])
     if report["output"]:
         out.print("\n[bold]hook output[/] (captured; goes to the firing log, never to Claude Code)")
         out.print(escape(report["output"].rstrip("\n")), markup=False, highlight=False)
-    out.print(f"\n[bold]answer to Claude Code[/] (exit {report['exit_code']})")
+    counts = " [dim]- the answer that counts[/]" if report["async"] else ""
+    out.print(f"\n[bold]answer to Claude Code[/] (exit {report['exit_code']}){counts}")
     out.print(json.dumps(_json_safe(report["answer"]), indent=2, ensure_ascii=False), markup=False)
     out.print("\n[bold]the model sees[/]")
     for text in report["model_sees"] or ["(nothing)"]:
@@ -286,3 +320,39 @@ def _print_report(report: dict[str, Any]) -> None:
     ):
         for text in report[key]:
             out.print(f"[bold]{label}:[/] {escape(text)}")
+    if report["async"]:
+        _print_async(report["async"])
+
+
+def _print_hooks(hooks: list[dict[str, Any]], label: str = "hook") -> None:
+    out = console()
+    for hook in hooks:
+        out.print(f"\n[bold]{label} {escape(hook['name'])}[/]")
+        if hook["load_error"]:
+            out.print(f"  [red]failed to load:[/] {escape(hook['load_error'])}")
+        elif not hook["calls"]:
+            out.print("  no handler ran")
+        for call in hook["calls"]:
+            if call["error"] is not None:
+                out.print(f"  {escape(call['event'])}: [red]raised[/] {escape(call['error'])}")
+            else:
+                shown = json.dumps(_json_safe(call["result"]), ensure_ascii=False)
+                out.print(f"  {escape(call['event'])} -> {escape(shown)}")
+
+
+def _print_async(report: dict[str, Any]) -> None:
+    out = console()
+    out.print(
+        "\n[bold]async hooks[/] (their own `async: true` entry: Claude Code does not wait for "
+        "them, and their answer, always {}, does not count)"
+    )
+    _print_hooks(report["hooks"], label="async hook")
+    if report["output"]:
+        out.print("\n[bold]async hook output[/] (captured; goes to the firing log)")
+        out.print(escape(report["output"].rstrip("\n")), markup=False, highlight=False)
+    for label, key in (
+        ("queued for the next event with a context channel", "queued_for_next_event"),
+        ("notice", "notices"),
+    ):
+        for text in report[key]:
+            out.print(f"[bold]async {label}:[/] {escape(text)}")

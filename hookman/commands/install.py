@@ -28,6 +28,7 @@ def install(
     *,
     name: str | None = None,
     allow_unknown_event: bool = False,
+    run_async: bool | None = None,
     project: Path | None = None,
     claude_version: str | None = None,
     dry_run: bool = False,
@@ -35,12 +36,17 @@ def install(
 ) -> int:
     """Install `hooks` into the project and write its settings. Returns the exit code.
 
+    `run_async` True (`--async`) makes the hooks given observe-only: they run in a separate
+    `async: true` entry Claude Code does not wait for; False (`--no-async`) makes them
+    blocking again; None keeps each listed hook's setting (a new hook is blocking).
+
     `--json` prints one object:
     {"project": str, "claude_version": str | null,
      "claude_version_source": "flag" | "hookman.toml" | "claude --version" | "unknown",
      "hooks": [{"name", "source": {"kind", "value"}, "enabled", "events", "tools",
-                "timeout", "claude_events"}],            # every listed hook, dispatch order
+                "timeout", "async", "claude_events"}],   # every listed hook, dispatch order
      "written": {event: {"matcher": str | null, "timeout": number}},
+     "written_async": {event: {"matcher": str | null, "timeout": number}},
      "held_back": {event: {"since": str}},
      "settings_changed": bool, "dry_run": bool,
      "diff": str,                 # unified diff of settings.local.json ("" when unchanged)
@@ -49,6 +55,12 @@ def install(
      "warnings": [str],
      "installed": [str]}          # the names given on this command line
     """
+    if run_async is not None and not hooks:
+        raise HookmanError(
+            f"--{'' if run_async else 'no-'}async applies to the hooks given, but none was.",
+            "name the hooks: `hookman install NAME --async`.",
+            exit_code=2,
+        )
     if name is not None and len(hooks) != 1:
         raise HookmanError(
             f"--name names exactly one hook, but {len(hooks)} were given.",
@@ -63,7 +75,13 @@ def install(
         config = load_project_config(project_dir)
         for choice, subscriptions in learned:
             _check_still_same_source(choice, config.find(choice.name))
-            config.put_hook(choice.name, choice.source, subscriptions.events, subscriptions.tools)
+            config.put_hook(
+                choice.name,
+                choice.source,
+                subscriptions.events,
+                subscriptions.tools,
+                run_async=run_async,
+            )
         result = sync_project(project_dir, config, target, dry_run=dry_run)
     installed = [choice.name for choice, _ in learned]
     if json_output:
@@ -126,10 +144,13 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     for name in names:
         out.print(f"{'would be ' if result.dry_run else ''}{verb} [bold]{escape(name)}[/]")
     out.print(f"Claude Code target: {escape(result.target.describe())}")
-    if result.plan.entries:
+    if result.plan.entries or result.plan.async_entries:
         for event, entry in result.plan.entries.items():
             matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
             out.print(f"  {escape(event)}{matcher} [dim]timeout[/] {entry.timeout}s")
+    for event, entry in result.plan.async_entries.items():
+        matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
+        out.print(f"  {escape(event)} [dim](async)[/]{matcher} [dim]timeout[/] {entry.timeout}s")
     else:
         out.print("  no hookman entries (no enabled hook needs a Claude Code event)")
     for sentence in result.held_back_sentences():

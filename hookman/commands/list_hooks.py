@@ -29,6 +29,7 @@ def list_hooks(
      "hooks": [{"order": int (1 = runs first), "name", "source": {"kind", "value"},
                 "enabled": bool, "events": [str], "tools": {event: [str]},
                 "timeout": number | null,
+                "async": bool,               # observe-only: Claude Code does not wait for it
                 "claude_events": {event: {"status": "written" | "held_back" | "disabled",
                                           "matcher": str | null, "since": str | null}},
                 "last_fired": str | null,      # time of the last firing-log line naming it
@@ -73,8 +74,8 @@ def _hook_row(
                 "matcher": None,
                 "since": plan.held_back[event],
             }
-        elif event in plan.entries:
-            matcher = plan.entries[event].matcher
+        elif event in (entries := plan.async_entries if hook.is_async else plan.entries):
+            matcher = entries[event].matcher
             claude_events[event] = {"status": "written", "matcher": matcher, "since": None}
     return {
         "order": order,
@@ -135,7 +136,7 @@ def _cells(row: dict[str, Any], separator: str = ", ") -> tuple[str, ...]:
         str(row["order"]),
         row["name"],
         source_text,
-        "enabled" if row["enabled"] else "disabled",
+        ("enabled" if row["enabled"] else "disabled") + (", async" if row["async"] else ""),
         separator.join(row["events"]) or "-",
         separator.join(_claude_cell(event, facts) for event, facts in row["claude_events"].items())
         or "-",

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ class RunnerProject:
         self.manifest_path = self.state_dir / "manifest.json"
         self.hooks: list[dict[str, Any]] = []
         self.entries: dict[str, dict[str, Any]] = {}
+        self.async_entries: dict[str, dict[str, Any]] = {}
         self.claude_version: str | None = "2.1.328"
         self.with_client_facts = True  # False: a manifest written before they existed
 
@@ -48,6 +50,8 @@ class RunnerProject:
         events: list[str],
         claude_events: list[str],
         tools: dict[str, list[str]] | None = None,
+        *,
+        is_async: bool = False,
     ) -> Path:
         path = self.root / "hooks" / f"{name}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -60,10 +64,13 @@ class RunnerProject:
                 "claude_events": claude_events,
                 "tools": tools or {},
                 "timeout": None,
+                "async": is_async,
             }
         )
         for event in claude_events:
-            self.entries.setdefault(event, {"matcher": None, "timeout": 30, "deadline": 27.0})
+            (self.async_entries if is_async else self.entries).setdefault(
+                event, {"matcher": None, "timeout": 30, "deadline": 27.0}
+            )
         self.write_manifest()
         return path
 
@@ -79,6 +86,7 @@ class RunnerProject:
             "claude_version": self.claude_version,
             "hooks": self.hooks,
             "entries": self.entries,
+            "async_entries": self.async_entries,
             "held_back": {},
         }
         if self.with_client_facts:
@@ -86,11 +94,17 @@ class RunnerProject:
         self.manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
 
     def run(
-        self, event: str, payload: dict[str, Any] | str, *, manifest: Path | None = None
+        self,
+        event: str,
+        payload: dict[str, Any] | str,
+        *,
+        manifest: Path | None = None,
+        run_async: bool = False,
     ) -> subprocess.CompletedProcess[str]:
         stdin = payload if isinstance(payload, str) else json.dumps(payload)
         safe_path = ["-P"] if sys.version_info >= (3, 11) else []
-        command = [sys.executable, *safe_path, "-c", RUNNER_CODE, "run", event, "--manifest"]
+        command = [sys.executable, *safe_path, "-c", RUNNER_CODE, "run", event]
+        command += ["--async", "--manifest"] if run_async else ["--manifest"]
         return subprocess.run(
             [*command, str(manifest or self.manifest_path)],
             input=stdin,
@@ -111,6 +125,13 @@ class RunnerProject:
 
     def payload(self, event: str, **overrides: Any) -> dict[str, Any]:
         return sample_payload(event, self.root, **overrides)
+
+    def wait_for_log_records(self, count: int, seconds: float = 20.0) -> list[dict[str, Any]]:
+        """The log once it holds `count` records (a detached async run logs after answering)."""
+        deadline = time.monotonic() + seconds
+        while len(self.log_records()) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.log_records()
 
     def log_records(self) -> list[dict[str, Any]]:
         if not self.log_path.exists():

@@ -102,3 +102,36 @@ def test_unreadable_files_raise(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(MANIFEST))
     assert read_manifest(str(good)).project_dir == "/p"
+
+
+def test_async_hooks_and_entries_are_kept_apart() -> None:
+    data = json.loads(json.dumps(MANIFEST))
+    data["hooks"].append(
+        {
+            "name": "c",
+            "path": "/p/c.py",
+            "events": ["agent_end"],
+            "claude_events": ["Stop"],
+            "async": True,
+        }
+    )
+    data["async_entries"] = {"Stop": {"timeout": 60, "deadline": 54.0}}
+    manifest = parse_manifest(data)
+
+    assert [hook.name for hook in manifest.hooks_for("Stop")] == ["b"]
+    assert [hook.name for hook in manifest.hooks_for("Stop", run_async=True)] == ["c"]
+    assert manifest.deadline_for("Stop", run_async=True) == 54.0
+    assert manifest.deadline_for("Stop") == 9.0
+
+
+def test_a_manifest_without_async_fields_has_only_blocking_hooks() -> None:
+    manifest = parse_manifest(MANIFEST)
+    assert manifest.async_entries == {}
+    assert not any(hook.is_async for hook in manifest.hooks)
+    assert manifest.hooks_for("Stop", run_async=True) == []
+
+
+@pytest.mark.parametrize("value", [[], "yes", 1])
+def test_malformed_async_entries_are_refused(value: object) -> None:
+    with pytest.raises(ManifestError):
+        parse_manifest({**MANIFEST, "async_entries": value})

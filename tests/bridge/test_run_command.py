@@ -597,9 +597,13 @@ def test_the_run_path_imports_nothing_heavy(runner_project: RunnerProject) -> No
 
 
 def test_parse_argv_reads_event_and_manifest() -> None:
-    assert parse_argv(["PreToolUse", "--manifest", "/m.json"]) == ("PreToolUse", "/m.json")
-    assert parse_argv(["Stop", "--async", "--manifest=/a b.json"]) == ("Stop", "/a b.json")
-    assert parse_argv([]) == (None, None)
+    assert parse_argv(["PreToolUse", "--manifest", "/m.json"]) == (
+        "PreToolUse",
+        "/m.json",
+        False,
+    )
+    assert parse_argv(["Stop", "--async", "--manifest=/a b.json"]) == ("Stop", "/a b.json", True)
+    assert parse_argv([]) == (None, None, False)
 
 
 def test_hook_bytecode_is_cached_in_the_state_dir_not_the_project(
@@ -693,3 +697,85 @@ def test_the_deadline_holds_when_a_hook_disarms_sigalrm(runner_project: RunnerPr
     assert "'own_timeout'" in reason and "deadline of 0.5 s" in reason
     (record,) = runner_project.log_records()
     assert record["outcome"] == "timeout"
+
+
+SLOW_OBSERVER = """
+import os
+import time
+
+
+def hook(pi):
+    @pi.on("tool_call")
+    def observe(event, ctx):
+        time.sleep(1.5)
+        with open(os.path.join(ctx.cwd, "observed.txt"), "a") as handle:
+            handle.write(event["input"]["command"] + "\\n")
+        print("observer noise")
+        pi.send_message("OBSERVED " + event["input"]["command"])
+        return {"block": True, "reason": "an observer cannot block"}
+"""
+
+
+def test_an_async_run_answers_at_once_and_its_hooks_finish_detached(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("observer", SLOW_OBSERVER, ["tool_call"], ["PreToolUse"], is_async=True)
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+    marker = runner_project.root / "observed.txt"
+
+    started = time.monotonic()
+    done = runner_project.run("PreToolUse", payload, run_async=True)
+    elapsed = time.monotonic() - started
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, "{}\n", "")
+    assert elapsed < 1.5 and not marker.exists()  # the caller did not wait for the hook
+    (record,) = runner_project.wait_for_log_records(1)
+    assert marker.read_text() == "rm -rf /\n"
+    assert record["async"] is True
+    assert record["hooks"] == ["observer"]  # the blocking guard is not part of this run
+    assert record["outcome"] == "ok"
+    assert record["output"] == "observer noise\n"
+    [notice] = record["notices"]
+    assert notice.startswith(
+        "async hooks cannot decide; Claude Code does not wait for them; ignored (hook 'observer')"
+    )
+    assert "an observer cannot block" in notice
+
+
+def test_a_blocking_run_leaves_out_the_async_hooks(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("observer", SLOW_OBSERVER, ["tool_call"], ["PreToolUse"], is_async=True)
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer("PreToolUse", payload)
+
+    assert _deny_reason(answer) == "rm -rf is not allowed here"
+    (record,) = runner_project.log_records()
+    assert record["hooks"] == ["guard"] and "async" not in record
+    assert not (runner_project.root / "observed.txt").exists()
+
+
+def test_async_send_message_waits_for_the_next_message_channel(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("observer", SLOW_OBSERVER, ["tool_call"], ["PreToolUse"], is_async=True)
+    runner_project.add_hook("prompt", "def hook(pi):\n    pass\n", [], ["UserPromptSubmit"])
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "ls"})
+    assert runner_project.run("PreToolUse", payload, run_async=True).stdout == "{}\n"
+    runner_project.wait_for_log_records(1)
+
+    answer = runner_project.answer("UserPromptSubmit", runner_project.payload("UserPromptSubmit"))
+
+    assert answer["hookSpecificOutput"]["additionalContext"] == "OBSERVED ls"
+
+
+def test_an_async_run_without_a_manifest_answers_nothing(runner_project: RunnerProject) -> None:
+    missing = runner_project.root / "missing.json"
+    done = runner_project.run(
+        "PreToolUse", runner_project.payload("PreToolUse"), manifest=missing, run_async=True
+    )
+
+    assert (done.returncode, done.stdout) == (0, "{}\n")
+    (record,) = runner_project.log_records()
+    assert record["async"] is True and record["outcome"] == "no-manifest"

@@ -28,6 +28,16 @@ def hook(pi):
     pi.on("tool_call", lambda event, ctx: None, tools=["Read"])
 """
 
+NOTIFIER = """\
+def hook(pi):
+    def note(event, ctx):
+        pi.send_message("NOTIFIED " + event["input"].get("command", ""))
+        return {"block": True, "reason": "async cannot block"}
+    pi.on("tool_call", note, tools=["Bash"])
+"""
+
+ASYNC_VERSION = ("--claude-version", "2.1.328")
+
 
 def hookman(*args: str) -> Result:
     return CliRunner().invoke(app, list(args), catch_exceptions=False)

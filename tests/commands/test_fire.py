@@ -12,6 +12,11 @@ from hookman.cli.app import app
 from hookman.client_version import parse_version
 from hookman.manifest import client_facts
 
+from . import helpers
+from .helpers import ASYNC_VERSION, NOTIFIER, write_hook
+from .helpers import hookman as _hookman
+from .helpers import hookman_json as _hookman_json
+
 GUARD = """
 def hook(pi):
     @pi.on("tool_call")
@@ -242,3 +247,49 @@ def test_results_json_cannot_hold_are_shown_not_a_crash(project: Path, as_json: 
         assert report["answer"]["hookSpecificOutput"]["permissionDecisionReason"] == "no"
     else:
         assert "{1, 2}" in done.output
+
+
+def test_fire_runs_both_and_only_the_blocking_answer_counts(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    write_hook(project, "guard", helpers.GUARD)
+    write_hook(project, "notifier", NOTIFIER)
+    _hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
+    _hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
+    payload = project / "payload.json"
+    payload.write_text(
+        json.dumps(
+            {
+                "session_id": "s1",
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "ls"},
+                "tool_use_id": "t1",
+                "cwd": str(project),
+            }
+        )
+    )
+
+    report = _hookman_json("fire", "PreToolUse", "--payload", str(payload))
+
+    assert [hook["name"] for hook in report["hooks"]] == ["guard"]
+    assert report["answer"] == {}
+    observed = report["async"]
+    assert [hook["name"] for hook in observed["hooks"]] == ["notifier"]
+    assert observed["answer"] == {}
+    assert observed["ignored_answer"]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert observed["queued_for_next_event"] == ["NOTIFIED ls"]
+    assert any("async hooks cannot decide" in text for text in observed["notices"])
+    text = _hookman("fire", "PreToolUse", "--payload", str(payload)).stdout
+    assert "the answer that counts" in text and "async hook notifier" in text
+
+
+def test_fire_without_async_hooks_reports_none(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    write_hook(project, "guard", helpers.GUARD)
+    write_hook(project, "notifier", NOTIFIER)
+    _hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
+    assert _hookman_json("fire", "PreToolUse")["async"] is None

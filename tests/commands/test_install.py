@@ -12,12 +12,18 @@ from typing import Any
 import pytest
 
 from hookman import paths
-from hookman.settings_entries import find_hookman_entries, is_hookman_command
+from hookman.settings_entries import (
+    find_hookman_entries,
+    hookman_command_is_async,
+    is_hookman_command,
+)
 
 from .helpers import (
+    ASYNC_VERSION,
     DIRS,
     GUARD,
     NOTES,
+    NOTIFIER,
     hookman,
     hookman_json,
     local_settings,
@@ -464,3 +470,56 @@ def test_concurrent_installs_lose_nothing(project: Path) -> None:
     assert {hook["name"] for hook in manifest["hooks"]} == names
     matcher = local_settings(project)["hooks"]["PreToolUse"][0]["matcher"]
     assert set(matcher.split("|")) == {f"Tool{index}" for index in range(count)}
+
+
+def _pre_tool_use_handlers(project: Path) -> list[dict[str, Any]]:
+    return [
+        handler
+        for group in local_settings(project)["hooks"]["PreToolUse"]
+        for handler in group["hooks"]
+    ]
+
+
+def test_async_hooks_get_a_second_entry_and_the_manifest_says_so(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "notifier", NOTIFIER)
+    installed = hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
+    installed = hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
+
+    assert installed["written"] == {"PreToolUse": {"matcher": "Bash", "timeout": 30}}
+    assert installed["written_async"] == {"PreToolUse": {"matcher": "Bash", "timeout": 30}}
+    assert [hook["async"] for hook in installed["hooks"]] == [False, True]
+    blocking, observer = _pre_tool_use_handlers(project)
+    assert "async" not in blocking and not hookman_command_is_async(blocking["command"])
+    assert observer["async"] is True and hookman_command_is_async(observer["command"])
+    assert " run PreToolUse --async --manifest " in observer["command"]
+    manifest = json.loads(paths.manifest_path(project).read_text())
+    assert [hook["async"] for hook in manifest["hooks"]] == [False, True]
+    assert manifest["async_entries"] == {
+        "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0}
+    }
+    assert "async = true" in (project / ".claude" / "hookman.toml").read_text()
+
+
+def test_reinstalling_keeps_async_and_no_async_unsets_it(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "notifier", NOTIFIER)
+    hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
+    again = hookman_json("install", "notifier", *ASYNC_VERSION)
+    assert again["hooks"][0]["async"] is True
+    assert [h.get("async") for h in _pre_tool_use_handlers(project)] == [True]
+
+    back = hookman_json("install", "notifier", "--no-async", *ASYNC_VERSION)
+
+    assert back["hooks"][0]["async"] is False
+    assert back["written_async"] == {}
+    assert [h.get("async") for h in _pre_tool_use_handlers(project)] == [None]
+    assert "async" not in (project / ".claude" / "hookman.toml").read_text()
+
+
+def test_async_without_hooks_is_a_usage_error(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "notifier", NOTIFIER)
+    result = hookman("install", "--async", *ASYNC_VERSION)
+    assert result.exit_code == 2
+    assert "none was" in result.output

@@ -7,7 +7,7 @@ import pytest
 
 from hookman import paths
 
-from .helpers import DIRS, GUARD, hookman, hookman_json, write_hook
+from .helpers import ASYNC_VERSION, DIRS, GUARD, NOTIFIER, hookman, hookman_json, write_hook
 
 
 @pytest.fixture(autouse=True)
@@ -84,3 +84,20 @@ def test_a_malformed_toml_is_one_sentence_and_a_hint(project: Path) -> None:
     assert result.exit_code == 1
     assert "not valid TOML" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_list_shows_which_hooks_are_async(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "notifier", NOTIFIER)
+    hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
+    hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
+
+    guard, notifier = hookman_json("list", *ASYNC_VERSION)["hooks"]
+
+    assert (guard["async"], notifier["async"]) == (False, True)
+    assert notifier["claude_events"] == {
+        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None}
+    }
+    lines = hookman("list", *ASYNC_VERSION).stdout.splitlines()
+    assert "enabled, async" in next(line for line in lines if "notifier" in line)
+    assert "async" not in next(line for line in lines if "guard" in line)

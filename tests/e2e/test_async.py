@@ -1,0 +1,71 @@
+"""An observe-only hook installed with `--async` never slows the real client: Claude Code
+does not wait for its `async: true` entry, while a blocking guard beside it still denies."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from .harness import E2EProject
+from .mock_anthropic import bash, say
+
+pytestmark = pytest.mark.e2e
+
+SLOW_SECONDS = 6  # well beyond the whole `claude -p` run after the first tool call
+MARKER = "notified.txt"
+
+SLOW_NOTIFIER = f"""
+import os
+import time
+
+
+def hook(pi):
+    @pi.on("tool_result", tools=["Bash"])
+    def notify(event, ctx):
+        time.sleep({SLOW_SECONDS})
+        marker = os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "{MARKER}")
+        with open(marker, "a", encoding="utf-8") as handle:
+            handle.write(event["input"]["command"] + "\\n")
+        return {{"content": [{{"type": "text", "text": "ASYNC-REWRITE"}}]}}
+"""
+
+GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "rm " in event["input"]["command"]:
+            return {"block": True, "reason": "ASYNC-E2E-GUARD no rm"}
+"""
+
+
+def _wait_for(path: Path, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        time.sleep(0.1)
+    return path.exists()
+
+
+def test_claude_code_does_not_wait_for_an_async_hook_and_the_guard_still_denies(
+    e2e: E2EProject,
+) -> None:
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    e2e.hookman("install", "--async", e2e.write_hook("notifier", SLOW_NOTIFIER))
+    post_tool_use = e2e.settings()["hooks"]["PostToolUse"]
+    assert [handler.get("async") for group in post_tool_use for handler in group["hooks"]] == [True]
+    marker = e2e.root / MARKER
+
+    started = time.monotonic()
+    run = e2e.run_claude("go", turns=[bash("echo async-e2e"), bash("rm -rf precious"), say("done")])
+    elapsed = time.monotonic() - started
+
+    assert run.returncode == 0, run.describe()
+    assert not marker.exists(), f"the client waited for the async hook ({elapsed:.1f} s)"
+    echo_result, rm_result = run.tool_result_texts()
+    assert "async-e2e" in echo_result and "ASYNC-REWRITE" not in echo_result, run.describe()
+    assert "ASYNC-E2E-GUARD no rm" in rm_result, run.describe()
+    assert _wait_for(marker, SLOW_SECONDS + 10), "the async hook never ran to its end"
+    assert marker.read_text(encoding="utf-8") == "echo async-e2e\n"
