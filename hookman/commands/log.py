@@ -152,8 +152,9 @@ def format_record(record: dict[str, Any]) -> str:
     hooks = ",".join(str(name) for name in record.get("hooks") or []) or "-"
     duration = record.get("duration_ms")
     took = f"{duration:.0f}ms" if isinstance(duration, (int, float)) else "?"
+    event = f"{record.get('event', '?')} (async)" if record.get("async") else record.get("event")
     return (
-        f"{record.get('time', '?')}  {record.get('event', '?')}  {record.get('outcome', '?')}  "
+        f"{record.get('time', '?')}  {event or '?'}  {record.get('outcome', '?')}  "
         f"{took}  session {session}  agent {agent}  hooks {hooks}"
     )
 

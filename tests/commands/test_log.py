@@ -109,3 +109,8 @@ def test_format_record_is_one_line() -> None:
     assert line == (
         "2026-11-30T05:00:00.000Z  PreToolUse  ok  12ms  session s-main  agent sub1  hooks guard"
     )
+
+
+def test_an_async_run_is_marked() -> None:
+    line = format_record(_record(event="PostToolUse", **{"async": True}))
+    assert line.startswith("2026-11-30T05:00:00.000Z  PostToolUse (async)  ok  ")
