@@ -76,13 +76,24 @@ def _words(spec: CommandSpec) -> str:
     return " ".join((*spec.subcommands, *spec.options))
 
 
-def _render_bash(specs: list[CommandSpec], events: list[str]) -> str:
-    cases = []
+def _case_arms(specs: list[CommandSpec], arm: str, events_ref: str) -> str:
+    """One `case` arm per command path; `arm` is formatted with key and words."""
+    arms = []
     for spec in specs:
-        key = " ".join(spec.path)
-        extra = " ${events}" if spec.path and spec.path[-1] in COMMANDS_TAKING_AN_EVENT else ""
-        cases.append(f'        "{key}") words="{_words(spec)}{extra}" ;;')
-    groups = " ".join(" ".join(s.path) for s in specs if s.subcommands and s.path)
+        takes_event = bool(spec.path) and spec.path[-1] in COMMANDS_TAKING_AN_EVENT
+        words = _words(spec) + (f" {events_ref}" if takes_event else "")
+        arms.append(arm.format(key=" ".join(spec.path), words=words))
+    return "\n".join(arms)
+
+
+def _command_groups(specs: list[CommandSpec]) -> str:
+    """The command paths that have sub-commands (`registry`)."""
+    return " ".join(" ".join(spec.path) for spec in specs if spec.subcommands and spec.path)
+
+
+def _render_bash(specs: list[CommandSpec], events: list[str]) -> str:
+    cases = _case_arms(specs, '        "{key}") words="{words}" ;;', "${events}")
+    groups = _command_groups(specs)
     return (
         HEADER
         + "_hookman_complete() {\n"
@@ -97,7 +108,7 @@ def _render_bash(specs: list[CommandSpec], events: list[str]) -> str:
         + "    done\n"
         + "    local words\n"
         + '    case "$path" in\n'
-        + "\n".join(cases)
+        + cases
         + '\n        *) words="" ;;\n'
         + "    esac\n"
         + '    COMPREPLY=($(compgen -W "$words" -- "$cur"))\n'
@@ -109,12 +120,8 @@ def _render_bash(specs: list[CommandSpec], events: list[str]) -> str:
 
 
 def _render_zsh(specs: list[CommandSpec], events: list[str]) -> str:
-    cases = []
-    for spec in specs:
-        key = " ".join(spec.path)
-        extra = " ${=events}" if spec.path and spec.path[-1] in COMMANDS_TAKING_AN_EVENT else ""
-        cases.append(f'    "{key}") candidates=({_words(spec)}{extra}) ;;')
-    groups = " ".join(" ".join(s.path) for s in specs if s.subcommands and s.path)
+    cases = _case_arms(specs, '    "{key}") candidates=({words}) ;;', "${=events}")
+    groups = _command_groups(specs)
     return (
         "#compdef hookman\n"
         + HEADER
@@ -130,7 +137,7 @@ def _render_zsh(specs: list[CommandSpec], events: list[str]) -> str:
         + "    fi\n"
         + "  done\n"
         + '  case "$path_" in\n'
-        + "\n".join(cases)
+        + cases
         + "\n    *) candidates=() ;;\n"
         + "  esac\n"
         + "  compadd -- $candidates\n"
