@@ -112,22 +112,40 @@ def test_a_broken_hook_that_guards_other_tools_does_not_deny(
     assert "'edit-guard' failed to load" in answer["systemMessage"]
 
 
-def test_a_hung_guard_is_denied_at_the_deadline(runner_project: RunnerProject) -> None:
-    source = """
-    import time
-    def hook(pi):
-        @pi.on("tool_call")
-        def slow(event, ctx):
-            time.sleep(60)
-    """
-    runner_project.add_hook("slow", source, ["tool_call"], ["PreToolUse"])
+HUNG_GUARD = """
+import time
+def hook(pi):
+    @pi.on("tool_call")
+    def slow(event, ctx):
+        time.sleep(60)
+"""
+
+ALARM_DISARMING_GUARD = """
+import signal, time
+def hook(pi):
+    @pi.on("tool_call")
+    def own_timeout(event, ctx):
+        signal.alarm(0)  # e.g. a library cancelling its own alarm, and hookman's with it
+        time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "source"),
+    [("slow", HUNG_GUARD), ("own_timeout", ALARM_DISARMING_GUARD)],
+    ids=["hung guard", "guard that disarms SIGALRM"],
+)
+def test_a_hung_guard_is_denied_at_the_deadline(
+    runner_project: RunnerProject, name: str, source: str
+) -> None:
+    runner_project.add_hook(name, source, ["tool_call"], ["PreToolUse"])
     runner_project.entries["PreToolUse"]["deadline"] = 0.5
     runner_project.write_manifest()
 
     answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
 
     reason = _deny_reason(answer)
-    assert "'slow'" in reason and "deadline of 0.5 s" in reason
+    assert f"'{name}'" in reason and "deadline of 0.5 s" in reason
     (record,) = runner_project.log_records()
     assert record["outcome"] == "timeout"
 
@@ -676,27 +694,6 @@ def test_a_forked_child_does_not_keep_the_agent_waiting(runner_project: RunnerPr
                 break
             time.sleep(0.1)
     assert _deny_reason(answer) == "forked"
-
-
-def test_the_deadline_holds_when_a_hook_disarms_sigalrm(runner_project: RunnerProject) -> None:
-    source = """
-    import signal, time
-    def hook(pi):
-        @pi.on("tool_call")
-        def own_timeout(event, ctx):
-            signal.alarm(0)  # e.g. a library cancelling its own alarm, and hookman's with it
-            time.sleep(60)
-    """
-    runner_project.add_hook("own_timeout", source, ["tool_call"], ["PreToolUse"])
-    runner_project.entries["PreToolUse"]["deadline"] = 0.5
-    runner_project.write_manifest()
-
-    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
-
-    reason = _deny_reason(answer)
-    assert "'own_timeout'" in reason and "deadline of 0.5 s" in reason
-    (record,) = runner_project.log_records()
-    assert record["outcome"] == "timeout"
 
 
 SLOW_OBSERVER = """
