@@ -101,6 +101,33 @@ def hookman_command_is_async(command: str) -> bool:
     return run_index is not None and ASYNC_FLAG in words[run_index + 1 :]
 
 
+@dataclass(frozen=True)
+class RunnerRef:
+    """What a hookman command runs: the interpreter (None when the command names a
+    `hookman` program instead) and the manifest it reads (None when it names none)."""
+
+    interpreter: str | None
+    manifest: str | None
+
+
+def hookman_command_runner(command: str) -> RunnerRef | None:
+    """The interpreter and manifest a hookman command uses; None for a foreign command."""
+    words = _command_words(command)
+    run_index = _run_word_index(words)
+    if run_index is None:
+        return None
+    program = words[run_index - 1].replace("\\", "/").rsplit("/", 1)[-1]
+    interpreter = None if program in ("hookman", "hookman.exe") else words[0]
+    manifest = None
+    rest = words[run_index + 1 :]
+    for index, word in enumerate(rest):
+        if word == MANIFEST_OPTION and index + 1 < len(rest):
+            manifest = rest[index + 1]
+        elif word.startswith(MANIFEST_OPTION + "="):
+            manifest = word.split("=", 1)[1]
+    return RunnerRef(interpreter, manifest)
+
+
 def exact_matcher(tool_names: Iterable[str]) -> str | None:
     """The narrowest matcher for exactly these tools, or None (no matcher) for all tools.
 

@@ -18,12 +18,14 @@ from hookman.errors import HookmanError
 from hookman.settings_entries import (
     RUNNER_CODE,
     HookmanEntry,
+    RunnerRef,
     apply_hookman_entries,
     build_command,
     exact_matcher,
     find_hookman_entries,
     hookman_command_event,
     hookman_command_is_async,
+    hookman_command_runner,
     is_hookman_command,
 )
 from hookman.settings_file import update_settings
@@ -586,3 +588,16 @@ def test_standard_file_survives_install_then_remove_byte_for_byte(
     update_settings(path, lambda settings: apply_hookman_entries(settings, entries))
     update_settings(path, lambda settings: apply_hookman_entries(settings, []))
     assert path.read_text(encoding="utf-8") == original
+
+
+def test_hookman_command_runner_names_the_interpreter_and_manifest(tmp_path):
+    manifest = tmp_path / "my dir" / "manifest.json"
+    command = build_command("PreToolUse", manifest, python="/opt/py env/python3")
+    runner = hookman_command_runner(command)
+    assert runner == RunnerRef("/opt/py env/python3", str(manifest))
+
+
+def test_hookman_command_runner_of_a_hookman_program_has_no_interpreter():
+    runner = hookman_command_runner("/usr/bin/hookman run Stop --manifest /m.json")
+    assert runner == RunnerRef(None, "/m.json")
+    assert hookman_command_runner("python3 fmt.py run Stop") is None
