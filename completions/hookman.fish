@@ -30,14 +30,14 @@ complete -c hookman -n '__fish_seen_subcommand_from list' -s h
 complete -c hookman -n '__fish_use_subcommand' -a run -d 'The runner Claude Code invokes: reads the event payload on stdin, answers on stdout.'
 complete -c hookman -n '__fish_seen_subcommand_from run' -l help
 complete -c hookman -n '__fish_seen_subcommand_from run' -s h
-complete -c hookman -n '__fish_seen_subcommand_from run' -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
+complete -c hookman -n '__fish_seen_subcommand_from run' -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
 complete -c hookman -n '__fish_use_subcommand' -a fire -d 'Run the project\'s hooks for one event and show what Claude Code and the model get.'
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l json
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l payload
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l project
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l help
 complete -c hookman -n '__fish_seen_subcommand_from fire' -s h
-complete -c hookman -n '__fish_seen_subcommand_from fire' -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
+complete -c hookman -n '__fish_seen_subcommand_from fire' -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
 complete -c hookman -n '__fish_use_subcommand' -a log -d 'The firing log: one line per event hookman handled.'
 complete -c hookman -n '__fish_seen_subcommand_from log' -l agent
 complete -c hookman -n '__fish_seen_subcommand_from log' -l event

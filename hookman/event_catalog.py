@@ -88,6 +88,17 @@ def since(event: str) -> ClientVersion:
     return parse_version(claude_code_catalog()["events"][event]["since"])
 
 
+def newest_checked_client() -> ClientVersion:
+    """The newest Claude Code version whose facts hookman has checked; a newer target is
+    assumed to behave like it."""
+    return parse_version(claude_code_catalog()["newest_checked_version"])
+
+
+def guarded_events() -> list[str]:
+    """Events on which hookman fails closed (a deny unless every guard ran and allowed)."""
+    return [event for event in claude_events() if _event(event).get("guarded", False)]
+
+
 def oldest_supported_client() -> ClientVersion:
     return parse_version(claude_code_catalog()["oldest_supported_client"])
 

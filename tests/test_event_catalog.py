@@ -14,7 +14,7 @@ V2_1_328 = ClientVersion(2, 1, 328)
 
 
 def test_the_catalog_holds_the_33_claude_code_events_and_the_runtime_events() -> None:
-    assert len(event_catalog.claude_events()) == 33
+    assert len(event_catalog.claude_events()) == 34
     assert {"tool_call", "tool_result", "session_start", "turn_start"} <= set(
         event_catalog.runtime_events()
     )
@@ -188,3 +188,12 @@ def test_derived_event_lists_follow_the_catalog_fields() -> None:
 def test_clients_from_2_1_101_drop_only_an_unknown_event_key() -> None:
     # Older clients skip a whole settings file that names an event they do not know.
     assert str(event_catalog.unknown_event_tolerated_since()) == "2.1.101"
+
+
+def test_guarded_events_are_the_ones_that_gate_a_command() -> None:
+    assert event_catalog.guarded_events() == ["PreToolUse", "PreSkillShellCommand"]
+
+
+def test_newest_checked_client_is_the_newest_since_of_any_event() -> None:
+    newest = max(event_catalog.since(event) for event in event_catalog.claude_events())
+    assert event_catalog.newest_checked_client() >= newest

@@ -80,7 +80,7 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
         "updated_tool_output",
         "model_text",
     }
-    assert len(client["known_events"]) == 33
+    assert len(client["known_events"]) == 34
     assert "UserPromptSubmit" in client["message_channels"]
     assert client["turn_channels"] == ["Stop", "SubagentStop"]
     assert not set(client["turn_channels"]) & set(client["message_channels"])
@@ -90,6 +90,7 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
         "PostToolUseFailure",
         "PermissionRequest",
         "PermissionDenied",
+        "PreSkillShellCommand",
     ]
     assert client["updated_tool_output"] is True
     assert client["model_text"] == {

@@ -6,7 +6,7 @@ Each version goes into its own npm prefix outside the repository:
 `~/.cache/hookman-e2e`). A client already there that answers `claude --version` with the right
 version is reused. Standard library only; CI runs it before pytest.
 
-    python tools/install_claude_clients.py             # both pinned versions
+    python tools/install_claude_clients.py             # every pinned version
     python tools/install_claude_clients.py 2.1.328     # just one
 """
 
@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-PINNED_VERSIONS = ("2.1.328", "2.1.197")
+PINNED_VERSIONS = ("2.1.328", "2.1.197", "2.1.332")
 PACKAGE = "@anthropic-ai/claude-code"
 NPM_TIMEOUT_S = 900
 VERSION_TIMEOUT_S = 60
