@@ -168,6 +168,56 @@ def list_hooks(
     )
 
 
+@app.command()
+def new(
+    ctx: typer.Context,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="Name of the new hook (its file is .claude/hooks/NAME.py).", show_default=False
+        ),
+    ] = None,
+    template: Annotated[
+        str | None,
+        typer.Option(
+            "--template",
+            "-t",
+            metavar="TEMPLATE",
+            help="The template to start from.",
+            show_default=False,
+        ),
+    ] = None,
+    list_only: Annotated[
+        bool, typer.Option("--list", help="List the templates and what each does.")
+    ] = False,
+    install_now: Annotated[
+        bool, typer.Option("--install", help="Also install it now (write the settings).")
+    ] = False,
+    project: ProjectOpt = None,
+    claude_version: ClaudeVersionOpt = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="With --list: print the templates as JSON.")
+    ] = False,
+) -> None:
+    """Create a hook and its test from a template, and record it in hookman.toml.
+
+    Example: hookman new block_rm --template bash_guard --install
+    """
+    from hookman.commands import new as command
+
+    if list_only:
+        run_command(_debug(ctx), command.list_templates, json_output=json_output)
+    run_command(
+        _debug(ctx),
+        command.new,
+        name,
+        template=template,
+        install=install_now,
+        project=project,
+        claude_version=claude_version,
+    )
+
+
 @registry_app.command("add")
 def registry_add(
     ctx: typer.Context,

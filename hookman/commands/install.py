@@ -134,7 +134,8 @@ def _check_still_same_source(choice: HookChoice, listed: HookSpec | None) -> Non
 
 
 def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) -> None:
-    """The human-readable summary shared by install and remove."""
+    """The human-readable summary shared by install and remove: the hooks named, the target,
+    each entry hookman's part of settings.local.json now holds, and which files changed."""
     out = console()
     if result.dry_run:
         out.print("[bold]dry run:[/] nothing was written.")
@@ -143,15 +144,17 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
                 out.print(diff, end="", markup=False, highlight=False)
     for name in names:
         out.print(f"{'would be ' if result.dry_run else ''}{verb} [bold]{escape(name)}[/]")
-    out.print(f"Claude Code target: {escape(result.target.describe())}")
-    if result.plan.entries or result.plan.async_entries:
-        for event, entry in result.plan.entries.items():
-            matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
-            out.print(f"  {escape(event)}{matcher} [dim]timeout[/] {entry.timeout}s")
+    out.print(f"Claude Code target: {escape(result.target.describe())}", highlight=False)
+    for event, entry in result.plan.entries.items():
+        out.print(
+            f"  {escape(event)}{_matcher_text(entry.matcher)} [dim]timeout[/] {entry.timeout}s"
+        )
     for event, entry in result.plan.async_entries.items():
-        matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
-        out.print(f"  {escape(event)} [dim](async)[/]{matcher} [dim]timeout[/] {entry.timeout}s")
-    else:
+        out.print(
+            f"  {escape(event)} [dim](async)[/]{_matcher_text(entry.matcher)} "
+            f"[dim]timeout[/] {entry.timeout}s"
+        )
+    if not result.plan.entries and not result.plan.async_entries:
         out.print("  no hookman entries (no enabled hook needs a Claude Code event)")
     for sentence in result.held_back_sentences():
         out.print(f"[yellow]{escape(sentence)}[/]")
@@ -160,10 +163,16 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
             "  [dim]pass --claude-version V or set claude_version in hookman.toml to write "
             "newer events[/]"
         )
-    settings_state = "changed" if result.settings_change.changed else "unchanged"
     if not result.dry_run:
+        if result.config_diff:
+            out.print(".claude/hookman.toml changed")
+        settings_state = "changed" if result.settings_change.changed else "unchanged"
         out.print(f".claude/settings.local.json {settings_state}")
     if result.git:
         out.print(f"git: .claude/settings.local.json {escape(result.git)}")
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def _matcher_text(matcher: str | None) -> str:
+    return f" [dim]matcher[/] {escape(matcher)}" if matcher else ""
