@@ -51,7 +51,7 @@ def hook(pi: Any) -> None:
         if not files:
             return None
         command = lint_command(files)
-        result = pi.exec(command[0], command[1:], timeout=60)
+        result = pi.exec(command[0], command[1:], timeout=20)
         if result.code == 0:
             return None
         report = (result.stdout + result.stderr).strip()[:MAX_REPORT_CHARS]

@@ -164,7 +164,28 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
     if manifest.hooks_for(event, run_async=True):
         async_run = _dispatch_once(rehearsal, event, payload, scratch, run_async=True)
         report["async"] = _async_report(*async_run)
+    # The state directory is this firing's own, so all it holds came from these hooks.
+    state = SessionState(rehearsal.state_dir, payload.get("session_id"))
+    report["entries"] = _appended_entries(state.entries_path)
+    report["statuses"] = state.read_statuses()
     return report
+
+
+def _appended_entries(path: str) -> list[dict[str, Any]]:
+    """The `append_entry` records of this firing: custom_type and data, in order."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    entries = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            entries.append({"custom_type": record.get("custom_type"), "data": record.get("data")})
+    return entries
 
 
 def _dispatch_once(
@@ -312,6 +333,14 @@ def _print_report(report: dict[str, Any]) -> None:
     out.print("\n[bold]the model sees[/]")
     for text in report["model_sees"] or ["(nothing)"]:
         out.print(f"  {escape(text)}")
+    for entry in report["entries"]:
+        data = json.dumps(_json_safe(entry["data"]), ensure_ascii=False)
+        out.print(
+            f"[bold]entry appended:[/] {escape(str(entry['custom_type']))} {escape(data)}",
+            highlight=False,
+        )
+    for key, text in report["statuses"].items():
+        out.print(f"[bold]status:[/] {escape(key)} = {escape(text)}", highlight=False)
     for label, key in (
         ("the user sees", "user_sees"),
         ("effect", "effects"),
