@@ -177,6 +177,18 @@ class ProjectConfig:
             _set_async(table, run_async)
         self._hooks = _validate(self._document)
 
+    def set_enabled(self, name: str, enabled: bool) -> None:
+        """Switch the hook `name` on or off in place (KeyError when it is not listed).
+        Enabling a hook with no `enabled` key changes nothing: true is the default."""
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        if index is None:
+            raise KeyError(name)
+        table = self._hook_tables()[index]
+        if enabled and "enabled" not in table:
+            return
+        _set_if_changed(table, "enabled", enabled)
+        self._hooks = _validate(self._document)
+
     def remove_hook(self, name: str) -> None:
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
         if index is None:

@@ -72,10 +72,18 @@ class Subscriptions:
 
 
 def learn_subscriptions(
-    hook_name: str, module_path: Path, project_dir: Path, *, timeout: float | None = None
+    hook_name: str,
+    module_path: Path,
+    project_dir: Path,
+    *,
+    timeout: float | None = None,
+    retry_argument: str | None = None,
 ) -> Subscriptions:
     """Load the hook in a child process and report what it subscribes to (the factory
-    gets `timeout` seconds, default LEARN_TIMEOUT_S)."""
+    gets `timeout` seconds, default LEARN_TIMEOUT_S). `retry_argument` is what the user
+    gives `hookman install` to try again (default: the hook's name, right only for a hook
+    hookman.toml or the registry already knows)."""
+    retry = hook_name if retry_argument is None else retry_argument
     limit = LEARN_TIMEOUT_S if timeout is None else timeout
     answer = _run_child(hook_name, module_path, project_dir, limit)
     errors = answer.get("errors") or []
@@ -83,7 +91,7 @@ def learn_subscriptions(
         raise HookmanError(
             f"the hook {hook_name!r} ({module_path}) failed to load: "
             f"{_shorten(str(errors[0].get('error')))}",
-            f"fix the module and run `hookman install {hook_name}` again "
+            f"fix the module and run `hookman install {retry}` again "
             "(`hookman fire` shows the hook's own output).",
         )
     loaded = answer.get("loaded") or []

@@ -150,6 +150,11 @@ def fail_closed_reason(hook: str, problem: str) -> str:
     return (
         f"hookman blocked this tool call because the hook {hook!r} {problem}, and a guard "
         f"that cannot decide must not let the call through. Fix the hook (`hookman fire "
-        f"PreToolUse` shows what happens, `hookman log` the error) or disable it in "
-        f".claude/hookman.toml."
+        f"PreToolUse` shows what happens, `hookman log` the error) or switch it off with "
+        f"`hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
     )
+
+
+def _is_hook_name(text: str) -> bool:
+    # Hook names are letters, digits, '_', '.', '-'; anything else ("(loading)") is no name.
+    return bool(text) and all(char.isalnum() or char in "_.-" for char in text)

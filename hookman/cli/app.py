@@ -218,6 +218,60 @@ def new(
     )
 
 
+@app.command()
+def enable(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The hook to switch on.")],
+    project: ProjectOpt = None,
+    claude_version: ClaudeVersionOpt = None,
+    dry_run: DryRunOpt = False,
+    json_output: JsonOpt = False,
+) -> None:
+    """Switch a hook on in hookman.toml and rewrite settings.
+
+    Example: hookman enable guard
+    """
+    from hookman.commands import enable as command
+
+    run_command(
+        _debug(ctx),
+        command.set_enabled,
+        name,
+        True,
+        project=project,
+        claude_version=claude_version,
+        dry_run=dry_run,
+        json_output=json_output,
+    )
+
+
+@app.command()
+def disable(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The hook to switch off.")],
+    project: ProjectOpt = None,
+    claude_version: ClaudeVersionOpt = None,
+    dry_run: DryRunOpt = False,
+    json_output: JsonOpt = False,
+) -> None:
+    """Switch a hook off in hookman.toml (it stays listed) and rewrite settings.
+
+    Example: hookman disable guard
+    """
+    from hookman.commands import enable as command
+
+    run_command(
+        _debug(ctx),
+        command.set_enabled,
+        name,
+        False,
+        project=project,
+        claude_version=claude_version,
+        dry_run=dry_run,
+        json_output=json_output,
+    )
+
+
 @registry_app.command("add")
 def registry_add(
     ctx: typer.Context,

@@ -91,7 +91,12 @@ def _check_event(event: str) -> None:
         import difflib
 
         close = difflib.get_close_matches(event, event_catalog.claude_events(), n=1)
-        hint = f"did you mean {close[0]}?" if close else "see CLAUDE_CODE_HOOKS.md for event names."
+        hint = (
+            f"did you mean {close[0]}?"
+            if close
+            else "fire a Claude Code event such as PreToolUse, PostToolUse, UserPromptSubmit or "
+            "Stop (docs/claude-code-facts.md lists them)."
+        )
     raise HookmanError(f"{event!r} is not a Claude Code event.", hint, exit_code=2)
 
 

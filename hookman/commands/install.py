@@ -7,6 +7,7 @@ re-learns what it subscribes to. No HOOK: rewrite settings from hookman.toml as 
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -106,7 +107,13 @@ def _learn_all(
                 f"the module of the hook {choice.name!r} ({choice.module_path}) does not exist.",
                 "check the path, or fix the registry entry with `hookman registry add`.",
             )
-        subscriptions = learn_subscriptions(choice.name, choice.module_path, project_dir)
+        # A hook not yet listed is known only by what was typed (e.g. hooks/x.py).
+        retry = choice.name if choice.already_listed else shlex.quote(argument)
+        if name is not None and not choice.already_listed:
+            retry += f" --name {shlex.quote(name)}"
+        subscriptions = learn_subscriptions(
+            choice.name, choice.module_path, project_dir, retry_argument=retry
+        )
         check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
         learned[choice.name] = (choice, subscriptions)
     return list(learned.values())

@@ -155,13 +155,14 @@ def _check_free(
             f"hookman.toml already has a hook named {name!r}; nothing was written.",
             "choose another name, or `hookman remove " + name + "` the old hook first.",
         )
-    for relative in (hook_relative, test_relative):
+    hints = {
+        hook_relative: f"choose another name, or install the file you have: "
+        f"`hookman install {hook_relative}`.",
+        test_relative: f"choose another name, or move {test_relative} away first.",
+    }
+    for relative, hint in hints.items():
         if (project_dir / relative).exists() or (project_dir / relative).is_symlink():
-            raise HookmanError(
-                f"{relative} already exists; hookman never overwrites it.",
-                f"choose another name, or install the file you have: `hookman install "
-                f"{hook_relative}`.",
-            )
+            raise HookmanError(f"{relative} already exists; hookman never overwrites it.", hint)
 
 
 def _test_text(chosen: Template, name: str) -> str | None:

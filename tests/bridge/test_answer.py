@@ -80,7 +80,8 @@ def test_hookman_notices_follow_the_hooks_system_message() -> None:
 def test_fail_closed_reason_names_hook_and_fix() -> None:
     reason = fail_closed_reason("guard", "raised an error (boom)")
     assert "'guard' raised an error (boom)" in reason
-    assert "hookman fire PreToolUse" in reason and "hookman.toml" in reason
+    assert "hookman fire PreToolUse" in reason and "`hookman disable guard`" in reason
+    assert "`hookman disable NAME`" in fail_closed_reason("(loading)", "timed out")
 
 
 results = st.one_of(

@@ -84,7 +84,7 @@ def test_a_raising_guard_fails_closed_naming_the_hook(runner_project: RunnerProj
 
     reason = _deny_reason(answer)
     assert "'policy'" in reason and "policy file missing" in reason
-    assert "hookman.toml" in reason
+    assert "`hookman disable policy`" in reason
     (record,) = runner_project.log_records()
     assert record["outcome"] == "failed-closed"
     assert record["errors"][0]["hook"] == "policy"

@@ -523,3 +523,26 @@ def test_async_without_hooks_is_a_usage_error(project: Path) -> None:
     result = hookman("install", "--async", *ASYNC_VERSION)
     assert result.exit_code == 2
     assert "none was" in result.output
+
+
+@pytest.mark.parametrize(
+    ("argument", "extra", "retry"),
+    [
+        ("hooks/x.py", [], "hookman install hooks/x.py"),
+        ("hooks/x.py", ["--name", "y"], "hookman install hooks/x.py --name y"),
+    ],
+)
+def test_a_new_hook_that_fails_to_load_gets_a_hint_that_works(
+    project: Path, monkeypatch: pytest.MonkeyPatch, argument: str, extra: list[str], retry: str
+) -> None:
+    monkeypatch.chdir(project)
+    hook = write_hook(project, "x", "def hook(pi):\n    pi.on('tool_call', lambda e, c: None\n")
+
+    failed = hookman("install", argument, *extra)
+
+    assert failed.exit_code == 1
+    hint = failed.stderr.split("hint:", 1)[1]
+    assert f"`{retry}`" in hint
+    hook.write_text(GUARD)
+    again = hookman(*retry.split()[1:])
+    assert again.exit_code == 0, again.output

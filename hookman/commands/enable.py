@@ -1,0 +1,74 @@
+"""`hookman enable NAME` / `hookman disable NAME`: switch a hook on or off in hookman.toml
+(only its `enabled` key changes; comments and layout stay) and rewrite the settings.
+
+A disabled hook stays listed, in its place, and runs nowhere: no settings entry serves it
+and the runner does not load it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from rich.markup import escape
+
+from hookman.cli.output import console, print_json
+from hookman.client_version import resolve_target
+from hookman.commands.install import print_sync_report
+from hookman.errors import HookmanError
+from hookman.project import find_project_dir
+from hookman.project_config import ProjectConfig, load_project_config
+from hookman.project_lock import edit_lock
+from hookman.project_sync import sync_project
+
+
+def set_enabled(
+    name: str,
+    enabled: bool,
+    *,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    dry_run: bool = False,
+    json_output: bool = False,
+) -> int:
+    """Switch `name` on (`enabled`) or off and rewrite the settings. Returns the exit code.
+
+    `--json` prints the object of `install --json` with "enabled": [name] or
+    "disabled": [name] (empty when the hook already was in that state) in place of
+    "installed"; nothing is written then.
+    """
+    verb = "enabled" if enabled else "disabled"
+    project_dir = find_project_dir(project)
+    preview = load_project_config(project_dir)
+    target = resolve_target(claude_version, preview.claude_version)
+    with edit_lock(project_dir, dry_run=dry_run):
+        config = load_project_config(project_dir)
+        hook = config.find(name)
+        if hook is None:
+            raise _unknown_hook(config, name)
+        if hook.enabled == enabled:
+            if json_output:
+                print_json({"project": str(project_dir), verb: [], "unchanged": [name]})
+            else:
+                console().print(
+                    f"[bold]{escape(name)}[/] is already {verb}; nothing changed.",
+                    highlight=False,
+                )
+            return 0
+        config.set_enabled(name, enabled)
+        result = sync_project(project_dir, config, target, dry_run=dry_run)
+    if json_output:
+        print_json({**result.to_json(), verb: [name], "unchanged": []})
+    else:
+        print_sync_report(result, verb=verb, names=[name])
+    return 0
+
+
+def _unknown_hook(config: ProjectConfig, name: str) -> HookmanError:
+    listed = [hook.name for hook in config.hooks]
+    close = difflib.get_close_matches(name, listed, n=1)
+    guess = f"did you mean {close[0]!r}? " if close else ""
+    return HookmanError(
+        f"the project has no hook named {name!r}.",
+        f"{guess}`hookman list` shows the project's hooks.",
+    )
