@@ -14,7 +14,7 @@ from pathlib import Path
 import hookman
 from hookman.errors import HookmanError
 from hookman.project_config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
-from hookman.registry import registry_entries
+from hookman.registry import registry_entries, registry_problems
 
 TEMPLATE_MODULE_NAMES = ("hook.py", "__init__.py")
 
@@ -96,18 +96,25 @@ def choose_hook(
 
 
 def module_path(hook: HookSpec, project_dir: Path) -> Path:
-    """The absolute module path of a listed hook (its file may not exist)."""
+    """The absolute module path of a listed hook (its file may not exist); a HookmanError
+    when its registry entry or template is not on this machine."""
     source = hook.source
     if source.kind == "path":
         return Path(os.path.normpath(project_dir / source.value))
     if source.kind == "registry":
         registry = registry_entries()
         if source.value not in registry:
+            broken = source.value in registry_problems()
             raise HookmanError(
                 f"the hook {hook.name!r} comes from the registry entry {source.value!r}, "
-                "which is not in your user registry.",
-                f"add it with `hookman registry add PATH --name {source.value}`, or take the "
-                f"hook out with `hookman remove {hook.name}`.",
+                + (
+                    "which is broken in your user registry."
+                    if broken
+                    else "which is not in this machine's user registry."
+                ),
+                f"get its file (from whoever added it to hookman.toml) and register it with "
+                f"`hookman registry add PATH --name {source.value}`, or take the hook out "
+                f"with `hookman remove {hook.name}`.",
             )
         return registry[source.value]
     templates = bundled_templates()

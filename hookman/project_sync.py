@@ -44,6 +44,8 @@ class SyncResult:
     dry_run: bool
     git: str | None = None  # what ensure_git_ignored did; None outside a git work tree
     warnings: list[str] = field(default_factory=list)
+    # Hooks whose module this machine lacks: name -> (what is wrong, how to get it).
+    missing: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def held_back_sentences(self) -> list[str]:
         target = "unknown" if self.target.version is None else str(self.target.version)
@@ -74,6 +76,10 @@ class SyncResult:
             "config_diff": self.config_diff,
             "git": self.git,
             "warnings": list(self.warnings),
+            "missing": [
+                {"name": name, "problem": problem, "fix": fix}
+                for name, (problem, fix) in self.missing.items()
+            ],
         }
 
 
@@ -96,7 +102,7 @@ def sync_project(
     """Write what `config` asks for (see the module docstring). Caller holds project_lock."""
     hooks = config.hooks
     enabled = [hook for hook in hooks if hook.enabled]
-    module_paths = _existing_modules(enabled, project_dir)
+    module_paths, missing = _existing_modules(enabled, project_dir)
     plan = plan_install(hooks, target.version)
     manifest_file = paths.manifest_path(project_dir)
     entries = [
@@ -122,7 +128,7 @@ def sync_project(
     warnings = plan_warnings(plan)
     if dry_run:
         return SyncResult(
-            project_dir, target, hooks, plan, preview, config_diff, True, None, warnings
+            project_dir, target, hooks, plan, preview, config_diff, True, None, warnings, missing
         )
 
     manifest = build_manifest(project_dir, hooks, module_paths, plan, target.version)
@@ -134,7 +140,9 @@ def sync_project(
     if change.after is not None:
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
         git = None if outcome == NOT_A_WORK_TREE else outcome
-    return SyncResult(project_dir, target, hooks, plan, change, config_diff, False, git, warnings)
+    return SyncResult(
+        project_dir, target, hooks, plan, change, config_diff, False, git, warnings, missing
+    )
 
 
 @contextmanager
@@ -180,36 +188,57 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
     return warnings
 
 
-def _existing_modules(hooks: list[HookSpec], project_dir: Path) -> dict[str, Path]:
-    """Each hook's module; one error naming every hook whose module is gone, so the hint
-    can name them all (removing one at a time would trip over the others)."""
+def _existing_modules(
+    hooks: list[HookSpec], project_dir: Path
+) -> tuple[dict[str, Path], dict[str, tuple[str, str]]]:
+    """Each hook's module, and the hooks whose module is not on this machine (a deleted
+    file, a teammate's registry hook) with what is wrong and how to get it.
+
+    A missing hook does not stop the others from being written: it stays in the manifest
+    and the settings, and the runner reports it as a load error, so a missing guard still
+    denies its tool calls (fail closed) instead of silently letting them through.
+    """
     found: dict[str, Path] = {}
-    problems: list[tuple[str, HookmanError]] = []
+    missing: dict[str, tuple[str, str]] = {}
     for hook in hooks:
         try:
             found[hook.name] = _existing_module(hook, project_dir)
+        except _MissingModule as gone:
+            found[hook.name] = gone.path
+            missing[hook.name] = (gone.error.message, gone.error.hint or "")
         except HookmanError as error:
-            problems.append((hook.name, error))
-    if len(problems) == 1:
-        raise problems[0][1]
-    if problems:
-        names = [name for name, _ in problems]
-        raise HookmanError(
-            f"{len(names)} hooks cannot be loaded because their modules are gone: "
-            f"{', '.join(repr(name) for name in names)}.",
-            f"restore them, or take them out with `hookman remove {' '.join(names)}`.",
-        )
-    return found
+            found[hook.name] = _unresolved_path(hook, project_dir)
+            missing[hook.name] = (error.message, error.hint or "")
+    return found, missing
+
+
+class _MissingModule(Exception):
+    def __init__(self, path: Path, error: HookmanError) -> None:
+        super().__init__(error.message)
+        self.path = path
+        self.error = error
 
 
 def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
     path = module_path(hook, project_dir)
     if not path.is_file():
-        raise HookmanError(
-            f"the module of the hook {hook.name!r} ({path}) does not exist.",
-            f"restore the file, or take the hook out with `hookman remove {hook.name}`.",
+        fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."
+        if hook.source.kind == "registry":
+            fix = (
+                f"restore the file, or register the hook's new place with `hookman registry add "
+                f"PATH --name {hook.source.value}`."
+            )
+        raise _MissingModule(
+            path,
+            HookmanError(f"the module of the hook {hook.name!r} ({path}) does not exist.", fix),
         )
     return path
+
+
+def _unresolved_path(hook: HookSpec, project_dir: Path) -> Path:
+    """Where the runner will look for a hook this machine cannot resolve: a path that
+    does not exist, so loading it fails and names the hook."""
+    return project_dir / CLAUDE_DIR / "missing-hooks" / f"{hook.source.kind}-{hook.source.value}.py"
 
 
 def _config_diff(config: ProjectConfig) -> str:

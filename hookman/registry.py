@@ -35,8 +35,16 @@ class _Registry:
 
 
 def registry_entries() -> dict[str, Path]:
-    """Registry name -> absolute hook path, in file order (empty when there is no registry)."""
+    """Registry name -> absolute hook path, in file order (empty when there is no registry).
+
+    A broken entry (no absolute `path`) is left out, so it blocks nothing else;
+    `registry_problems` says what is wrong with it."""
     return _entries(_read_document().document)
+
+
+def registry_problems() -> dict[str, str]:
+    """Registry name -> why the entry cannot be used, for the broken entries only."""
+    return _problems(_read_document().document)
 
 
 def add_registry_entry(name: str, hook_path: Path) -> Path | None:
@@ -45,6 +53,9 @@ def add_registry_entry(name: str, hook_path: Path) -> Path | None:
         registry = _read_document()
         document = registry.document
         previous = _entries(document).get(name)
+        hooks = document.get("hooks")
+        if isinstance(hooks, dict) and not isinstance(hooks.get(name, {}), dict):
+            del hooks[name]  # a broken `name = "..."` line: the new entry replaces it
         hooks = document.get("hooks")
         if hooks is None:
             hooks = tomlkit.table(is_super_table=True)
@@ -130,21 +141,36 @@ def _write_document(registry: _Registry) -> None:
         ) from error
 
 
-def _entries(document: tomlkit.TOMLDocument) -> dict[str, Path]:
+def _hooks_table(document: tomlkit.TOMLDocument) -> dict[str, object]:
     hooks = document.get("hooks", {})
-    where = registry_display_path()
     if not isinstance(hooks, dict):
+        where = registry_display_path()
         raise HookmanError(
             f"`hooks` in the user registry {where} must be a table.",
             f"fix {where} by hand; hookman left it untouched.",
         )
+    return hooks
+
+
+def _entry_path(entry: object) -> Path | None:
+    path_text = entry.get("path") if isinstance(entry, dict) else None
+    if not isinstance(path_text, str) or not Path(path_text).is_absolute():
+        return None
+    return Path(path_text)
+
+
+def _entries(document: tomlkit.TOMLDocument) -> dict[str, Path]:
     entries: dict[str, Path] = {}
-    for name, entry in hooks.items():
-        path_text = entry.get("path") if isinstance(entry, dict) else None
-        if not isinstance(path_text, str) or not Path(path_text).is_absolute():
-            raise HookmanError(
-                f"registry entry {name!r} in {where} needs an absolute `path`.",
-                f"fix {where} by hand, or remove it with `hookman registry remove {name}`.",
-            )
-        entries[name] = Path(path_text)
+    for name, entry in _hooks_table(document).items():
+        path = _entry_path(entry)
+        if path is not None:
+            entries[name] = path
     return entries
+
+
+def _problems(document: tomlkit.TOMLDocument) -> dict[str, str]:
+    return {
+        name: "needs an absolute `path`"
+        for name, entry in _hooks_table(document).items()
+        if _entry_path(entry) is None
+    }

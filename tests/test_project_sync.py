@@ -50,13 +50,18 @@ def test_dry_run_writes_nothing_but_reports_the_diffs(project: Path) -> None:
     assert not paths.manifest_path(project).exists()
 
 
-def test_a_missing_module_stops_before_any_write(project: Path) -> None:
+def test_a_missing_module_is_reported_and_the_rest_is_written(project: Path) -> None:
     config = _config_with_guard(project)
     (project / "hooks" / "guard.py").unlink()
-    with pytest.raises(HookmanError, match="does not exist"):
-        sync_project(project, config, TARGET, dry_run=False)
-    assert not (project / ".claude" / "hookman.toml").exists()
-    assert not paths.manifest_path(project).exists()
+
+    result = sync_project(project, config, TARGET, dry_run=False)
+
+    problem, fix = result.missing["guard"]
+    assert "does not exist" in problem and "`hookman remove guard`" in fix
+    assert (project / ".claude" / "hookman.toml").exists()
+    manifest = json.loads(paths.manifest_path(project).read_text())
+    assert [hook["name"] for hook in manifest["hooks"]] == ["guard"]  # it fails closed
+    assert result.to_json()["missing"] == [{"name": "guard", "problem": problem, "fix": fix}]
 
 
 json_scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=8)

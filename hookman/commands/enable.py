@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from hookman.cli.output import console, print_json
 from hookman.client_version import resolve_target
-from hookman.commands.install import print_sync_report
+from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir
 from hookman.project_config import ProjectConfig, load_project_config
@@ -61,7 +61,7 @@ def set_enabled(
         print_json({**result.to_json(), verb: [name], "unchanged": []})
     else:
         print_sync_report(result, verb=verb, names=[name])
-    return 0
+    return exit_code_of(result)
 
 
 def _unknown_hook(config: ProjectConfig, name: str) -> HookmanError:

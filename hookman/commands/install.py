@@ -89,7 +89,7 @@ def install(
         print_json({**result.to_json(), "installed": installed})
     else:
         print_sync_report(result, verb="installed", names=installed)
-    return 0
+    return exit_code_of(result)
 
 
 def _learn_all(
@@ -179,6 +179,27 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
         out.print(f"git: .claude/settings.local.json {escape(result.git)}")
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+    print_missing(result)
+
+
+def print_missing(result: SyncResult) -> None:
+    """The hooks this machine lacks: written anyway (they fail to load, so a guard among
+    them denies), each with how to get it. Their presence makes the command exit 1."""
+    out = console()
+    for name, (problem, fix) in result.missing.items():
+        out.print(f"[red]missing:[/] {escape(problem)}", highlight=False)
+        out.print(
+            f"  until it is there, {escape(name)} fails to load whenever it should run "
+            "(a guard denies its tool calls).",
+            highlight=False,
+        )
+        if fix:
+            out.print(f"  fix: {escape(fix)}", highlight=False)
+
+
+def exit_code_of(result: SyncResult) -> int:
+    """1 when a listed hook's module is missing on this machine (the rest was written)."""
+    return 1 if result.missing else 0
 
 
 def _matcher_text(matcher: str | None) -> str:

@@ -15,6 +15,7 @@ from hookman.registry import (
     add_registry_entry,
     registry_display_path,
     registry_entries,
+    registry_problems,
     remove_registry_entry,
 )
 
@@ -68,9 +69,11 @@ def list_entries(*, json_output: bool = False) -> int:
     """Show the user registry.
 
     `--json` prints {"registry": str (the file), "hooks": [{"name": str, "path": str,
-    "exists": bool, "shadows": ["template"] | []}]}, in file order.
+    "exists": bool, "shadows": ["template"] | []}]}, in file order. Broken entries (no
+    absolute path) block nothing else; they are shown on the terminal, not in the JSON.
     """
     entries = registry_entries()
+    broken = registry_problems()
     templates = bundled_templates()
     rows = [
         {
@@ -85,7 +88,13 @@ def list_entries(*, json_output: bool = False) -> int:
         print_json({"registry": registry_display_path(), "hooks": rows})
         return 0
     out = console()
-    if not rows:
+    for name, problem in broken.items():
+        out.print(
+            f"[bold]{escape(name)}[/]  [red]broken: {escape(problem)}[/]  (fix it with "
+            f"`hookman registry add PATH --name {escape(name)}`)",
+            highlight=False,
+        )
+    if not rows and not broken:
         out.print(f"the user registry is empty ({escape(registry_display_path())})")
         out.print("add a hook with: hookman registry add PATH [--name NAME]")
         return 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hookman.cli.output import print_json
 from hookman.client_version import resolve_target
-from hookman.commands.install import print_sync_report
+from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir
 from hookman.project_config import ProjectConfig, load_project_config
@@ -47,7 +47,7 @@ def remove(
         print_json({**result.to_json(), "removed": names})
     else:
         print_sync_report(result, verb="removed", names=names)
-    return 0
+    return exit_code_of(result)
 
 
 def _remove_listed(config: ProjectConfig, name: str) -> None:

@@ -7,6 +7,8 @@ from hookman import paths
 
 from .helpers import GUARD, hookman, write_hook
 
+VERSION = ("--claude-version", "2.1.328")
+
 
 def _listed() -> dict:
     result = hookman("registry", "list", "--json")
@@ -69,3 +71,77 @@ def test_removing_a_broken_entry_names_no_bogus_path() -> None:
     assert result.exit_code == 0, result.output
     assert "removed odd from the registry" in result.stdout
     assert "None" not in result.stdout
+
+
+def _write_registry(text: str) -> None:
+    paths.registry_path().parent.mkdir(parents=True, exist_ok=True)
+    paths.registry_path().write_text(text)
+
+
+def test_a_stale_or_broken_entry_blocks_no_other_hook(project: Path, tmp_path: Path) -> None:
+    good = write_hook(tmp_path / "shared", "good", GUARD)
+    _write_registry(
+        f'[hooks.stale]\npath = "{tmp_path}/gone.py"\n\n[hooks.bad]\npath = "relative.py"\n\n'
+        f'[hooks.good]\npath = "{good}"\n'
+    )
+
+    installed = hookman("install", "good", "--project", str(project), *VERSION)
+    added = hookman("registry", "add", str(good), "--name", "other")
+    listed = hookman("registry", "list")
+
+    assert installed.exit_code == 0, installed.output
+    assert added.exit_code == 0, added.output
+    assert listed.stdout.splitlines() == [
+        "bad  broken: needs an absolute `path`  "
+        "(fix it with `hookman registry add PATH --name bad`)",
+        f"stale  {tmp_path}/gone.py  (missing file)",
+        f"good  {good}",
+        f"other  {good}",
+    ]
+
+
+TEAM_TOML = """\
+[[hooks]]
+name = "team-guard"
+registry = "team-guard"
+events = ["tool_call"]
+tools = {tool_call = ["Bash"]}
+
+[[hooks]]
+name = "mine"
+path = "hooks/mine.py"
+events = ["session_start"]
+"""
+
+
+def test_a_teammates_registry_hook_says_how_to_get_it_and_the_rest_installs(
+    project: Path, tmp_path: Path
+) -> None:
+    write_hook(project, "mine", "def hook(pi):\n    pi.on('session_start', lambda e, c: None)\n")
+    (project / ".claude" / "hookman.toml").write_text(TEAM_TOML)
+
+    cloned = hookman("install", "--project", str(project), *VERSION)
+
+    assert cloned.exit_code == 1
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    assert sorted(settings["hooks"]) == ["PreToolUse", "SessionStart"]
+    lines = cloned.stdout.splitlines()
+    assert lines[-3:] == [
+        "missing: the hook 'team-guard' comes from the registry entry 'team-guard', which is "
+        "not in this machine's user registry.",
+        "  until it is there, team-guard fails to load whenever it should run (a guard denies "
+        "its tool calls).",
+        "  fix: get its file (from whoever added it to hookman.toml) and register it with "
+        "`hookman registry add PATH --name team-guard`, or take the hook out with "
+        "`hookman remove team-guard`.",
+    ]
+    fired = json.loads(hookman("fire", "PreToolUse", "--project", str(project), "--json").stdout)
+    decision = fired["answer"]["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny"
+    assert "team-guard" in decision["permissionDecisionReason"]
+
+    shared = write_hook(tmp_path / "shared", "team-guard", GUARD)
+    assert hookman("registry", "add", str(shared), "--name", "team-guard").exit_code == 0
+    fixed = hookman("install", "--project", str(project), *VERSION)
+    assert fixed.exit_code == 0, fixed.output
+    assert "missing" not in fixed.stdout

@@ -63,7 +63,7 @@ def test_dry_run_changes_nothing(project: Path) -> None:
     assert [path.read_bytes() for path in files] == before
 
 
-def test_hooks_whose_modules_are_gone_are_named_together_so_they_can_be_removed(
+def test_hooks_whose_modules_are_gone_block_nothing_and_are_named_with_their_fix(
     project: Path,
 ) -> None:
     for name in ("keep", "gone1", "gone2"):
@@ -71,15 +71,19 @@ def test_hooks_whose_modules_are_gone_are_named_together_so_they_can_be_removed(
         hookman_json("install", f"hooks/{name}.py", *FLAGS)
     (project / "hooks" / "gone1.py").unlink()
     (project / "hooks" / "gone2.py").unlink()
-    stuck = hookman("remove", "gone1", *FLAGS)
-    assert stuck.exit_code == 1
-    assert "`hookman remove gone2`" in stuck.stderr  # the one left blocks; it is named
-    result = hookman("install", *FLAGS)
-    assert result.exit_code == 1
-    assert "'gone1', 'gone2'" in result.stderr
-    assert "`hookman remove gone1 gone2`" in result.stderr
-    removed = hookman_json("remove", "gone1", "gone2", *FLAGS)
-    assert [hook["name"] for hook in removed["hooks"]] == ["keep"]
+
+    partly = hookman("remove", "gone1", *FLAGS)
+
+    assert partly.exit_code == 1  # done, but gone2 is still missing
+    assert "gone1" not in (project / ".claude" / "hookman.toml").read_text()
+    lines = partly.stdout.splitlines()
+    assert (
+        f"missing: the module of the hook 'gone2' ({project / 'hooks' / 'gone2.py'}) "
+        "does not exist." in lines
+    )
+    assert "  fix: restore the file, or take the hook out with `hookman remove gone2`." in lines
+    removed = hookman_json("remove", "gone2", *FLAGS)
+    assert [hook["name"] for hook in removed["hooks"]] == ["keep"] and removed["missing"] == []
 
 
 def test_removing_an_unknown_name_changes_nothing(project: Path) -> None:
