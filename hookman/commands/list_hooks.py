@@ -108,11 +108,16 @@ def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> N
         out.print("no hooks yet: `hookman install PATH.py` adds one.")
         return
     if out.is_terminal:
+        # The on/off state sits under the hook's name: one column less keeps the table
+        # unwrapped on a 100-column terminal.
         table = Table()
-        for header in ("#", "hook", "source", "enabled", "events", "Claude Code", "last fired"):
+        for header in ("#", "hook", "source", "events", "Claude Code", "last fired"):
             table.add_column(header, overflow="fold")
         for row in rows:
-            table.add_row(*(escape(cell) for cell in _cells(row, separator="\n")))
+            order, name, source_text, enabled, events, claude, fired = _cells(row, separator="\n")
+            hook_cell = name if enabled == "enabled" else f"{name}\n{enabled}"
+            cells = (order, hook_cell, source_text, events, claude, fired)
+            table.add_row(*(escape(cell) for cell in cells))
         out.print(table)
         return
     for row in rows:

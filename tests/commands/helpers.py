@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import termios
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +74,60 @@ def snapshot(*paths: Path) -> dict[Path, tuple[bytes, int] | None]:
         path: (path.read_bytes(), path.stat().st_mtime_ns) if path.exists() else None
         for path in paths
     }
+
+
+ANSI_SEQUENCE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+TERMINAL_COLUMNS = 100
+
+
+def run_on_terminal(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """Run `hookman ARGS` on a pseudo-terminal of TERMINAL_COLUMNS columns, as a user would.
+
+    Returns (exit code, the text with ANSI styling removed, the raw text): stdout and
+    stderr share the terminal, and line endings are normalised to \\n. `env` adds to the
+    environment (NO_COLOR is dropped from the inherited one).
+    """
+    main_fd, child_fd = pty.openpty()
+    fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, TERMINAL_COLUMNS, 0, 0))
+    environment = {
+        key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "COLUMNS")
+    }
+    environment.update(TERM="xterm-256color", PYTHONDONTWRITEBYTECODE="1", **(env or {}))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hookman", *args],
+        stdin=child_fd,
+        stdout=child_fd,
+        stderr=child_fd,
+        cwd=cwd,
+        env=environment,
+        close_fds=True,
+    )
+    os.close(child_fd)
+    chunks: list[bytes] = []
+    while True:
+        try:
+            data = os.read(main_fd, 65536)
+        except OSError:  # EIO: the child side is closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    process.wait(timeout=60)
+    os.close(main_fd)
+    raw = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    return process.returncode, ANSI_SEQUENCE.sub("", raw), raw
+
+
+def run_piped(*args: str, cwd: Path) -> tuple[int, str, str]:
+    """Run `hookman ARGS` with stdout and stderr piped (as in a script or CI)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "hookman", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=60,
+    )
+    return done.returncode, done.stdout, done.stderr
