@@ -166,11 +166,18 @@ class _Run:
             hooks=result.hooks if result else [],
             errors=(result.errors if result else []) + (errors or []),
             notices=(result.notices if result else []) + (notices or []),
+            reason=_deny_reason(result.answer) if result else None,
         )
         return result.exit_code if result else exit_code
 
     def _log(
-        self, outcome: str, *, hooks: list[str], errors: list[dict[str, str]], notices: list[str]
+        self,
+        outcome: str,
+        *,
+        hooks: list[str],
+        errors: list[dict[str, str]],
+        notices: list[str],
+        reason: str | None = None,
     ) -> None:
         log_path = self.manifest.log_path if self.manifest else _fallback_log_path()
         if not log_path:
@@ -190,6 +197,8 @@ class _Run:
         }
         if self.run_async:
             record["async"] = True
+        if reason is not None:
+            record["reason"] = reason  # what a deny or block told the agent (`hookman log`)
         try:
             append_record(log_path, record)
         except OSError:
@@ -323,3 +332,15 @@ def _cache_hook_bytecode(state_dir: str) -> None:
     """
     sys.pycache_prefix = os.path.join(state_dir, "pycache")
     sys.dont_write_bytecode = False
+
+
+def _deny_reason(answer: dict[str, object]) -> str | None:
+    """The reason of a deny (PreToolUse) or block in the answer, or None."""
+    specific = answer.get("hookSpecificOutput")
+    if isinstance(specific, dict) and specific.get("permissionDecision") == "deny":
+        reason = specific.get("permissionDecisionReason")
+        return reason if isinstance(reason, str) else ""
+    if answer.get("decision") == "block":
+        reason = answer.get("reason")
+        return reason if isinstance(reason, str) else ""
+    return None

@@ -339,7 +339,10 @@ def fire(
 def log(
     ctx: typer.Context,
     follow: Annotated[
-        bool, typer.Option("--follow", "-f", help="Keep printing new lines.")
+        bool,
+        typer.Option(
+            "--follow", "-f", help="Stay open: a live view on a terminal, new lines when piped."
+        ),
     ] = False,
     lines: Annotated[int, typer.Option("-n", "--lines", help="How many recent lines.")] = 20,
     session: Annotated[str | None, typer.Option("--session", help="Only this session.")] = None,
@@ -347,10 +350,14 @@ def log(
         str | None, typer.Option("--agent", help="Only this agent id ('main' for the main agent).")
     ] = None,
     event: Annotated[str | None, typer.Option("--event", help="Only this event.")] = None,
+    all_projects: Annotated[
+        bool, typer.Option("--all", help="Every project's lines, not only this project's.")
+    ] = False,
     project: ProjectOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """The firing log: one line per event hookman handled."""
+    """The firing log as a room: per session and agent, counts by event and outcome, the
+    last denies, then the latest lines (this project; --all for every project)."""
     from hookman.commands import log as command
 
     run_command(
@@ -362,6 +369,7 @@ def log(
         agent=agent,
         event=event,
         project=project,
+        all_projects=all_projects,
         json_output=json_output,
     )
 

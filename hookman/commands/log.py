@@ -1,5 +1,8 @@
-"""`hookman log`: the firing log, one line per event hookman handled, filtered by project,
-session, agent (`main` = the main agent) and event; `--follow` keeps printing new lines."""
+"""`hookman log`: the firing log of the current project (`--all`: every project) as a room
+view, a summary per session and agent with counts by event and outcome and the last denies,
+followed by the most recent lines; filtered by session, agent (`main` = the main agent) and
+event. `--follow` keeps the view live on a terminal and streams new lines when piped;
+`--json` prints the records themselves."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +21,13 @@ from hookman.bridge.firing_log import parse_lines, read_records
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.cli.output import console, print_json
 from hookman.errors import HookmanError
+from hookman.log_room import MAIN_AGENT, agent_of, build_rooms, refusal_text
 from hookman.project import find_project_dir
 
-MAIN_AGENT = "main"
 POLL_SECONDS = 0.5
+MAX_SESSIONS = 5
+SESSION_CHARS = 8
+LIVE_TAIL = 10
 _OUTCOME_STYLE = {
     "ok": "green",
     "denied": "yellow",
@@ -67,16 +74,25 @@ def show_log(
     agent: str | None = None,
     event: str | None = None,
     project: Path | None = None,
+    all_projects: bool = False,
     json_output: bool = False,
     follow_seconds: float | None = None,
 ) -> int:
-    """Print the last `lines` matching records (all projects unless --project is given).
+    """Show the current project's firing log (every project's with `all_projects`).
 
-    `follow_seconds` bounds --follow (tests); by default it runs until interrupted.
+    `--json` prints the last `lines` matching records as a JSON array (with --follow: one
+    record per line, then each new one). `follow_seconds` bounds --follow (tests); by
+    default it runs until interrupted.
     """
     if lines < 0:
         raise HookmanError("-n must be 0 or more.", "use -n 50 for the last 50 lines.", exit_code=2)
-    project_dir = find_project_dir(project) if project is not None else None
+    if all_projects and project is not None:
+        raise HookmanError(
+            "--all shows every project, so it cannot be combined with --project.",
+            "drop one of them: `hookman log --all` or `hookman log --project DIR`.",
+            exit_code=2,
+        )
+    project_dir = None if all_projects else find_project_dir(project)
     log_path = _log_path(project_dir)
     record_filter = RecordFilter(
         project=str(project_dir) if project_dir else None,
@@ -86,16 +102,154 @@ def show_log(
     )
     records = [record for record in read_records(log_path) if record_filter.matches(record)]
     recent = records[-lines:] if lines else []
-    if json_output and not follow:
-        print_json(recent)
+    if json_output:
+        if not follow:
+            print_json(recent)
+            return 0
+        for record in recent:
+            _print_record(record, json_output=True)
+        _follow(log_path, record_filter, follow_seconds, _streamer(json_output=True))
+        return 0
+    scope = f"project {project_dir}" if project_dir else "all projects"
+    if follow and console().is_terminal:
+        _follow_live(records, lines, scope, log_path, record_filter, follow_seconds)
+        return 0
+    if not follow:
+        _print_room(records, recent, scope, log_path, show_all_hint=project_dir is not None)
         return 0
     for record in recent:
-        _print_record(record, json_output)
-    if not follow and not recent:
-        console().print(f"no matching lines in {escape(log_path)}.")
-    if follow:
-        _follow(log_path, record_filter, json_output, follow_seconds)
+        _print_record(record, json_output=False)
+    _follow(log_path, record_filter, follow_seconds, _streamer(json_output=False))
     return 0
+
+
+def _print_room(
+    records: list[dict[str, Any]],
+    recent: list[dict[str, Any]],
+    scope: str,
+    log_path: str,
+    *,
+    show_all_hint: bool,
+) -> None:
+    out = console()
+    if not records:
+        out.print(f"no matching lines for {escape(scope)} in {escape(log_path)}.", highlight=False)
+        if show_all_hint:
+            out.print("  `hookman log --all` shows every project.", highlight=False)
+        return
+    for line in room_lines(records, scope):
+        out.print(line, highlight=False)
+    if recent:
+        out.print(f"\n[bold]last {len(recent)} lines[/]", highlight=False)
+        for record in recent:
+            _print_record(record, json_output=False)
+
+
+def room_lines(records: list[dict[str, Any]], scope: str) -> list[str]:
+    """The room view as rich markup lines: a header, then per session its agents' counts
+    and its last denies. Only the most recent sessions are shown in full."""
+    rooms = build_rooms(records)
+    shown = rooms[-MAX_SESSIONS:]
+    lines = [
+        f"[bold]{escape(scope)}[/]: {_count(len(records), 'event')} in "
+        f"{_count(len(rooms), 'session')}"
+    ]
+    if len(rooms) > len(shown):
+        lines.append(
+            f"[dim]{len(rooms) - len(shown)} older sessions not shown "
+            "(`hookman log --session ID` shows one)[/]"
+        )
+    for room in shown:
+        lines.append("")
+        lines.append(
+            f"[bold]session {escape(room.session[:SESSION_CHARS])}[/]  "
+            f"{escape(_clock(room.first_time))} - {escape(_clock(room.last_time))}  "
+            f"{_count(room.total, 'event')}"
+        )
+        width = max(len(_agent_label(name)) for name in room.agents)
+        for name, activity in room.agents.items():
+            counts = "  ".join(
+                f"{escape(event)} {_styled_counts(outcomes)}"
+                for event, outcomes in activity.events.items()
+            )
+            lines.append(f"  {escape(_agent_label(name).ljust(width))}  {counts}")
+        if room.refusals:
+            lines.append("  [bold]last denies[/]")
+        for record in room.refusals:
+            outcome = str(record.get("outcome"))
+            lines.append(
+                f"    {escape(_clock(str(record.get('time') or '')))}  "
+                f"{escape(_agent_label(agent_of(record)))}  {escape(str(record.get('event')))}  "
+                f"[{_OUTCOME_STYLE.get(outcome, 'yellow')}]{escape(outcome)}[/]  "
+                f"{escape(_one_line(refusal_text(record)))}"
+            )
+    return lines
+
+
+def _styled_counts(outcomes: Any) -> str:
+    total = sum(outcomes.values())
+    parts = ", ".join(
+        f"{count} [{_OUTCOME_STYLE.get(outcome, 'default')}]{escape(outcome)}[/]"
+        for outcome, count in outcomes.most_common()
+    )
+    return f"{total} ({parts})"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _agent_label(agent: str) -> str:
+    return agent if agent == MAIN_AGENT else f"agent {agent[:SESSION_CHARS]}"
+
+
+def _clock(time_text: str) -> str:
+    """`2026-11-30T05:00:00.000Z` -> `2026-11-30 05:00:00`."""
+    return time_text[:19].replace("T", " ") if time_text else "?"
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _streamer(*, json_output: bool) -> Callable[[dict[str, Any]], None]:
+    return lambda record: _print_record(record, json_output=json_output)
+
+
+def _follow_live(
+    records: list[dict[str, Any]],
+    lines: int,
+    scope: str,
+    log_path: str,
+    record_filter: RecordFilter,
+    seconds: float | None,
+) -> None:
+    """The room view, redrawn in place as records arrive (rich Live), on a terminal."""
+    from rich.console import Group
+    from rich.live import Live
+    from rich.text import Text
+
+    seen = list(records)
+
+    def view() -> Group:
+        if not seen:
+            parts = [Text(f"no lines yet for {scope} in {log_path}; waiting...")]
+        else:
+            parts = [Text.from_markup(line) for line in room_lines(seen, scope)]
+        tail = seen[-min(lines, LIVE_TAIL) :] if lines else []
+        if tail:
+            parts.append(Text.from_markup(f"\n[bold]last {len(tail)} lines[/]"))
+            parts.extend(Text(format_record(record)) for record in tail)
+        return Group(*parts)
+
+    with Live(view(), console=console(), auto_refresh=False) as live:
+
+        def add(record: dict[str, Any]) -> None:
+            seen.append(record)
+            live.update(view(), refresh=True)
+
+        _follow(log_path, record_filter, seconds, add)
 
 
 def _log_path(project_dir: Path | None) -> str:
@@ -111,9 +265,13 @@ def _log_path(project_dir: Path | None) -> str:
 
 
 def _follow(
-    log_path: str, record_filter: RecordFilter, json_output: bool, seconds: float | None
+    log_path: str,
+    record_filter: RecordFilter,
+    seconds: float | None,
+    on_record: Callable[[dict[str, Any]], None],
 ) -> None:
-    """Poll the file for appended lines; start over when it was rotated."""
+    """Poll the file for appended lines and hand each matching record to `on_record`;
+    start over when the file was rotated."""
     identity, offset = _file_state(log_path)
     ends_at = None if seconds is None else time.monotonic() + seconds
     try:
@@ -132,7 +290,7 @@ def _follow(
             offset += len(complete)
             for record in parse_lines(complete.decode("utf-8", "replace").splitlines()):
                 if record_filter.matches(record):
-                    _print_record(record, json_output)
+                    on_record(record)
     except KeyboardInterrupt:
         return
 
@@ -159,7 +317,7 @@ def format_record(record: dict[str, Any]) -> str:
     )
 
 
-def _print_record(record: dict[str, Any], json_output: bool) -> None:
+def _print_record(record: dict[str, Any], *, json_output: bool) -> None:
     if json_output:
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
         sys.stdout.flush()

@@ -52,6 +52,7 @@ def test_a_guard_denies_rm_rf_with_its_reason(runner_project: RunnerProject) -> 
     (record,) = runner_project.log_records()
     assert record["event"] == "PreToolUse"
     assert record["outcome"] == "denied"
+    assert record["reason"] == "rm -rf is not allowed here"  # for `hookman log`'s last denies
     assert record["hooks"] == ["guard"]
     assert record["session"] == payload["session_id"]
 
@@ -87,6 +88,7 @@ def test_a_raising_guard_fails_closed_naming_the_hook(runner_project: RunnerProj
     assert "`hookman disable policy`" in reason
     (record,) = runner_project.log_records()
     assert record["outcome"] == "failed-closed"
+    assert record["reason"] == reason
     assert record["errors"][0]["hook"] == "policy"
 
 

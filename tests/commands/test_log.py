@@ -48,11 +48,12 @@ def test_log_shows_the_last_lines_with_errors() -> None:
         ),
     )
 
-    done = _log("-n", "1")
+    done = _log("--all", "-n", "1")
 
     assert done.exit_code == 0
-    assert "SessionStart" not in done.output
-    assert "failed-closed" in done.output and "! g (tool_call): boom" in done.output
+    recent = done.output.split("last 1 lines\n", 1)[1]
+    assert "SessionStart" not in recent
+    assert "failed-closed" in recent and "! g (tool_call): boom" in recent
 
 
 def test_per_session_agent_and_event_views_as_json() -> None:
@@ -63,9 +64,9 @@ def test_per_session_agent_and_event_views_as_json() -> None:
         _record(session="aaa", event="PreToolUse"),
     )
 
-    main_agent = json.loads(_log("--json", "--session", "aaa", "--agent", "main").output)
-    sub_agent = json.loads(_log("--json", "--agent", "sub1").output)
-    stops = json.loads(_log("--json", "--event", "Stop").output)
+    main_agent = json.loads(_log("--all", "--json", "--session", "aaa", "--agent", "main").output)
+    sub_agent = json.loads(_log("--all", "--json", "--agent", "sub1").output)
+    stops = json.loads(_log("--all", "--json", "--event", "Stop").output)
 
     assert [(r["session"], r["event"]) for r in main_agent] == [
         ("aaa", "Stop"),
@@ -92,16 +93,20 @@ def test_follow_prints_lines_appended_later(capsys: pytest.CaptureFixture[str]) 
 
     writer = threading.Thread(target=append_soon)
     writer.start()
-    show_log(follow=True, json_output=True, follow_seconds=1.5)
+    show_log(follow=True, json_output=True, follow_seconds=1.5, all_projects=True)
     writer.join()
 
     events = [json.loads(line)["event"] for line in capsys.readouterr().out.splitlines()]
     assert events == ["SessionStart", "Stop"]
 
 
-def test_an_empty_log_says_so() -> None:
-    done = _log()
-    assert done.exit_code == 0 and "no matching lines" in done.output
+def test_an_empty_log_says_so_and_names_all(project: Path) -> None:
+    done = _log("--project", str(project))
+    assert done.exit_code == 0
+    assert done.output == (
+        f"no matching lines for project {project.resolve()} in {paths.firing_log_path()}.\n"
+        "  `hookman log --all` shows every project.\n"
+    )
 
 
 def test_format_record_is_one_line() -> None:
@@ -114,3 +119,103 @@ def test_format_record_is_one_line() -> None:
 def test_an_async_run_is_marked() -> None:
     line = format_record(_record(event="PostToolUse", **{"async": True}))
     assert line.startswith("2026-11-30T05:00:00.000Z  PostToolUse (async)  ok  ")
+
+
+def test_by_default_only_the_current_project_is_shown(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = str(project.resolve())
+    _write(_record(project=here, session="mine"), _record(project="/elsewhere", session="theirs"))
+    monkeypatch.chdir(project)
+
+    shown = json.loads(_log("--json").output)
+    every = json.loads(_log("--json", "--all").output)
+
+    assert [r["session"] for r in shown] == ["mine"]
+    assert [r["session"] for r in every] == ["mine", "theirs"]
+
+
+def test_all_and_project_together_is_a_usage_error(project: Path) -> None:
+    done = _log("--all", "--project", str(project))
+    assert done.exit_code == 2 and "--all shows every project" in done.stderr
+
+
+ROOM_RECORDS = [
+    _record(session="s-one-1234567", event="SessionStart", time="2026-11-30T05:00:00.000Z"),
+    _record(session="s-one-1234567", time="2026-11-30T05:00:01.000Z"),
+    _record(
+        session="s-one-1234567",
+        time="2026-11-30T05:00:02.000Z",
+        outcome="denied",
+        reason="Blocked by the bash guard: rm -rf deletes without asking.",
+    ),
+    _record(session="s-one-1234567", agent_id="sub-agent-42", time="2026-11-30T05:00:03.000Z"),
+    _record(
+        session="s-one-1234567",
+        time="2026-11-30T05:00:04.000Z",
+        outcome="failed-closed",
+        errors=[{"hook": "g", "event": "tool_call", "error": "boom"}],
+    ),
+    _record(session="s-two", event="Stop", outcome="blocked", time="2026-11-30T06:00:00.000Z"),
+]
+ROOM = """\
+project {project}: 6 events in 2 sessions
+
+session s-one-12  2026-11-30 05:00:00 - 2026-11-30 05:00:04  5 events
+  main            SessionStart 1 (1 ok)  PreToolUse 3 (1 ok, 1 denied, 1 failed-closed)
+  agent sub-agen  PreToolUse 1 (1 ok)
+  last denies
+    2026-11-30 05:00:02  main  PreToolUse  denied  Blocked by the bash guard: rm -rf deletes \
+without asking.
+    2026-11-30 05:00:04  main  PreToolUse  failed-closed  g: boom
+
+session s-two  2026-11-30 06:00:00 - 2026-11-30 06:00:00  1 event
+  main  Stop 1 (1 blocked)
+  last denies
+    2026-11-30 06:00:00  main  Stop  blocked  (no reason recorded)
+
+last 2 lines
+2026-11-30T05:00:04.000Z  PreToolUse  failed-closed  12ms  session s-one-12  agent main  hooks guard
+    ! g (tool_call): boom
+2026-11-30T06:00:00.000Z  Stop  blocked  12ms  session s-two  agent main  hooks guard
+"""
+
+
+def test_the_room_view_piped(project: Path) -> None:
+    here = str(project.resolve())
+    _write(*(dict(record, project=here) for record in ROOM_RECORDS))
+
+    done = _log("--project", str(project), "-n", "2")
+
+    assert done.exit_code == 0
+    assert done.output == ROOM.format(project=here)
+
+
+def test_follow_on_a_terminal_redraws_the_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from hookman.commands import log as log_command
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=100, color_system=None)
+    monkeypatch.setattr(log_command, "console", lambda: terminal)
+    _write(_record(event="SessionStart"))
+
+    def append_soon() -> None:
+        time.sleep(0.3)
+        _write(_record(outcome="denied", reason="GUARD SAID NO"))
+
+    writer = threading.Thread(target=append_soon)
+    writer.start()
+    show_log(follow=True, follow_seconds=1.5, all_projects=True)
+    writer.join()
+
+    drawn = screen.getvalue()
+    assert "all projects: 1 event in 1 session" in drawn
+    assert "all projects: 2 events in 1 session" in drawn  # redrawn with the new record
+    assert "GUARD SAID NO" in drawn
+    assert "\x1b[" in drawn  # drawn in place (cursor movement), not appended as lines
