@@ -7,7 +7,7 @@ machine noise hits every variant alike; medians are compared.
 
     python bench/run_overhead.py [--rounds N] [--no-write]
 
-Targets (PRODUCT.md §7): one trivial hook <= 1.3x the floor; 20 trivial hooks on one event
+Targets (BENCHMARKS.md): one trivial hook <= 1.3x the floor; 20 trivial hooks on one event
 <= 1.6x the floor and >= 10x faster than 20 separate floor processes.
 """
 

@@ -137,7 +137,7 @@ def context_starts_turn(event: str) -> bool:
 
 def is_message_channel(event: str) -> bool:
     """Whether a `send_message` text may be delivered on `event`: it has additionalContext
-    and that does not start a turn (PRODUCT.md §4)."""
+    and that does not start a turn (docs/hook-api.md, "Under Claude Code")."""
     return has_context_channel(event) and not context_starts_turn(event)
 
 

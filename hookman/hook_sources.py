@@ -1,6 +1,6 @@
 """Which module a hook name or install argument means.
 
-Resolution order for a name (PRODUCT.md §3): the project's hookman.toml, then the user
+Resolution order for a name (README, Commands): the project's hookman.toml, then the user
 registry, then the bundled templates; the first wins and later ones are shadowed.
 """
 

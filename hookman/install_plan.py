@@ -1,7 +1,7 @@
 """From the project's enabled hooks and the target client version to the hookman entries
 settings.local.json needs, and the events held back because that client does not know them.
 
-Pure: no I/O. Rules (PRODUCT.md §2, CLAUDE_CODE_HOOKS.md §5):
+Pure: no I/O. Rules (docs/claude-code-facts.md: entries, matchers, timeouts):
 - one entry per Claude Code event some enabled hook needs and the client may receive;
 - a tool event's matcher names exactly the tools asked for, none when a hook wants all;
 - async hooks (`async = true`) get a second entry per event, marked `async: true`, which

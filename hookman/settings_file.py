@@ -1,6 +1,6 @@
 """The one module that reads and writes `<project>/.claude/settings.local.json`.
 
-Policies (PRODUCT.md §2):
+Policies (ARCHITECTURE.md, "The settings entry"):
 - A file hookman cannot parse (bad JSON, NaN/Infinity, not UTF-8, a non-object top level) is
   never rewritten: HookmanError naming the file, line and column. An empty or whitespace-only
   file counts as `{}` (nothing in it can be lost).

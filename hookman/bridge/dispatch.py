@@ -1,9 +1,10 @@
 """One Claude Code event through the project's hooks: the code `hookman run` and
 `hookman fire` share.
 
-Order: the runtime events of PRODUCT.md §4 first (runtime_events.py), then the handlers
-registered under the Claude Code event name itself (they get a copy of the raw payload plus
-"type" and return Claude Code output fields); answer.py merges both into one answer.
+Order: the runtime events (docs/hook-api.md, "Under Claude Code"; runtime_events.py) first,
+then the handlers registered under the Claude Code event name itself (they get a copy of the
+raw payload plus "type" and return Claude Code output fields); answer.py merges both into
+one answer.
 `send_message` texts become additionalContext on this event when it is a message channel
 (additionalContext that does not start a turn; after the texts queued by earlier events),
 else they wait in the session's queue. What the client can do comes from the manifest's

@@ -1,5 +1,6 @@
 """What Claude Code does with a hook's answer, and exactly what text the model then sees
-(CLAUDE_CODE_HOOKS.md §3), for the target client of the manifest's client facts. Used by
+(docs/claude-code-facts.md, "Exit codes and output"), for the target client of the
+manifest's client facts. Used by
 `hookman fire`; not on the runner's path."""
 
 from __future__ import annotations

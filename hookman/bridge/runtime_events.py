@@ -1,4 +1,5 @@
-"""Which runtime (pi) events a Claude Code event becomes (PRODUCT.md §4), as plain dicts.
+"""Which runtime (pi) events a Claude Code event becomes, as plain dicts (docs/hook-api.md,
+"Under Claude Code").
 
 Each step names how it is dispatched, which decides what its result means:
 `emit` (results ignored), `tool_call`, `tool_result`, `tool_result_ignored`,

@@ -1,8 +1,8 @@
 """`hookman commands` and `hookman command NAME [ARGS]`: the commands hooks registered with
 `pi.register_command`, loaded from the project's installed hooks in-process.
 
-Lookup is first-wins in dispatch order (DISPATCH_SEMANTICS §9): a later hook's command
-with the same name is listed as shadowed and never runs.
+Lookup is first-wins in dispatch order (docs/dispatch.md, "Commands and renderers"): a later
+hook's command with the same name is listed as shadowed and never runs.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""hookman's runtime: the pi hook API in Python (DISPATCH_SEMANTICS §A). Standard library only.
+"""hookman's runtime: the pi hook API in Python (docs/hook-api.md). Standard library only.
 
 A hook is a module with a factory `def hook(pi): pi.on("tool_call", handler)`;
 `load_hooks` imports hooks and runs their factories, `HookRunner` dispatches events to

@@ -1,4 +1,4 @@
-"""The `ctx` object handlers and commands receive (DISPATCH_SEMANTICS §5.2, §A.1)."""
+"""The `ctx` object handlers and commands receive (docs/hook-api.md, `ctx`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`pi.exec`: run a program from an argv list, without a shell (DISPATCH_SEMANTICS §3, §A.2.11).
+"""`pi.exec`: run a program from an argv list, without a shell (docs/hook-api.md, `pi.exec`).
 
 It never raises for a program that cannot be started: the result carries a shell-style
 code (127: not found, 126: not executable) and the reason in `stderr`. A timeout sends

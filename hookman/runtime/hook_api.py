@@ -1,7 +1,7 @@
 """What one loaded hook holds (`LoadedHook`) and the `pi` object its factory receives.
 
 Each loaded module gets its own `HookAPI` writing into its own `LoadedHook`
-(DISPATCH_SEMANTICS §2.1, §3). Registration checks what Python can check early (a handler
+(docs/hook-api.md, "The pi object"). Registration checks what Python can check early (a handler
 that cannot take `(event, ctx)`, `tools` given as a bare string) so that mistakes become
 load errors that `hookman install` can show, not failures on every event.
 """

@@ -1,4 +1,4 @@
-"""Where a configured hook path points (DISPATCH_SEMANTICS §7.3, §A.2.8).
+"""Where a configured hook path points (docs/dispatch.md, "Loading hooks").
 
 `~` and `~/x` expand to the home directory; any other `~text` means `<home>/text`, as in
 pi (not another user's home). Relative paths resolve against the `cwd` argument and are

@@ -1,4 +1,5 @@
-"""JavaScript value rules the dispatch decisions depend on (DISPATCH_SEMANTICS §1).
+"""JavaScript value rules the dispatch decisions depend on (docs/dispatch.md, "Present and
+absent results").
 
 Python's truthiness differs from JavaScript's where it matters most: `{}` and `[]` are
 falsy in Python but are present results in JavaScript. Every presence test in the runtime

@@ -1,4 +1,4 @@
-"""Loading hook modules and running their factories (DISPATCH_SEMANTICS §7, §A.2.5-8).
+"""Loading hook modules and running their factories (docs/dispatch.md, "Loading hooks").
 
 Loading never raises: every failure, from an unresolvable path to a factory that calls
 `sys.exit()`, becomes a `LoadError` and loading goes on with the next path.

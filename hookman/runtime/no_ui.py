@@ -1,4 +1,4 @@
-"""The UI a hook sees when there is no interactive terminal (DISPATCH_SEMANTICS §5.3).
+"""The UI a hook sees when there is no interactive terminal (docs/hook-api.md, `ctx.ui`).
 
 Under Claude Code there is never a UI a hook can drive: dialogs answer "nothing" at once
 (`None`, or `False` for confirm) and display calls do nothing. The methods are synchronous

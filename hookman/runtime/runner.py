@@ -1,7 +1,8 @@
 """HookRunner: dispatches events to loaded hooks under pi's conflict rules.
 
-DISPATCH_SEMANTICS §5-§6 and §9, with the §A decisions: JavaScript truthiness for every
-presence test, whole-object "last wins", and error listeners that cannot abort a dispatch.
+docs/dispatch.md (order, which result wins, errors, commands), with its Python decisions:
+JavaScript truthiness for every presence test, whole-object "last wins", and error
+listeners that cannot abort a dispatch.
 All public methods are synchronous; an awaitable handler result is awaited before the
 next handler runs.
 """
@@ -94,7 +95,7 @@ class HookRunner:
         branch: Callable[..., object] | None = None,
         navigate_tree: Callable[..., object] | None = None,
     ) -> None:
-        """Connect the runner to its host (§5.2).
+        """Connect the runner to its host (docs/hook-api.md, `ctx`).
 
         Every hook gets the same send_message and append_entry handlers, called as
         `send_message_handler(message, trigger_turn=..., deliver_as=...)` and
@@ -156,7 +157,7 @@ class HookRunner:
         return [hook.path for hook in self._hooks]
 
     def get_command(self, name: str) -> RegisteredCommand | None:
-        """The first hook's command registered under `name` (§9)."""
+        """The first hook's command registered under `name` (first wins, docs/dispatch.md)."""
         for hook in self._hooks:
             command = hook.commands.get(name)
             if command is not None:
@@ -164,11 +165,11 @@ class HookRunner:
         return None
 
     def get_registered_commands(self) -> list[RegisteredCommand]:
-        """Every hook's commands, hook by hook; duplicates across hooks are kept (§9)."""
+        """Every hook's commands, hook by hook; duplicates across hooks are kept."""
         return [command for hook in self._hooks for command in hook.commands.values()]
 
     def get_message_renderer(self, custom_type: str) -> Callable[..., object] | None:
-        """The first hook's renderer for `custom_type` (§9)."""
+        """The first hook's renderer for `custom_type`."""
         for hook in self._hooks:
             renderer = hook.message_renderers.get(custom_type)
             if renderer is not None:

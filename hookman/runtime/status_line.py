@@ -1,4 +1,4 @@
-"""The one-line rendering of hook statuses set with `ctx.ui.set_status` (§10, §A.2.9).
+"""The one-line rendering of hook statuses set with `ctx.ui.set_status` (docs/hook-api.md).
 
 Keys sort by code point (a documented deviation from JavaScript's localeCompare). Texts
 are sanitised as pi does: CR, LF and TAB become spaces, runs of ASCII spaces collapse,

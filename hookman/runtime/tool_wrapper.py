@@ -1,4 +1,5 @@
-"""HookToolWrapper: the tool_call gate and tool_result rewrite around one tool (§8, §A.2.3-4).
+"""HookToolWrapper: the tool_call gate and tool_result rewrite around one tool
+(docs/dispatch.md, "The tool wrapper").
 
 Hooks can only block or allow a call: an `input` key in a tool_call result is ignored.
 The gate fails closed: if a tool_call handler raises, the tool does not run and the

@@ -1,7 +1,7 @@
 """Typed shapes of events and results, for editors and type checkers.
 
 Events and results are plain dicts at run time; these TypedDicts only describe them
-(DISPATCH_SEMANTICS §4, in snake_case). Importing this module imports `typing`, which the
+(docs/hook-api.md, "Events"). Importing this module imports `typing`, which the
 runner's start-up path avoids: `hookman.runtime` loads it only when one of these names is
 first used. The records (HookError, ExecResult, ...) are re-exported here for convenience.
 """
@@ -268,7 +268,7 @@ class ToolResultEvent(TypedDict):
 
 
 class ToolCallEventResult(TypedDict, total=False):
-    """`block` stops the call with `reason`; hookman ignores an `input` key (§A.2.3)."""
+    """`block` stops the call with `reason`; hookman ignores an `input` key (docs/dispatch.md)."""
 
     block: bool
     reason: str

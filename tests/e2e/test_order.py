@@ -10,7 +10,7 @@ from .mock_anthropic import bash, say
 
 pytestmark = pytest.mark.e2e
 
-# tool_call handlers share one event object (DISPATCH_SEMANTICS §6): the second hook sees
+# tool_call handlers share one event object (docs/dispatch.md, "Order"): the second hook sees
 # what the first wrote into it. before_agent_start keeps the first message only.
 FIRST = """
 def mark(event, ctx):

@@ -1,4 +1,4 @@
-"""Helpers for runtime tests: hand-built hooks, a runner, an error collector (§12's pattern)."""
+"""Helpers for runtime tests: hand-built hooks, a runner, an error collector."""
 
 from __future__ import annotations
 

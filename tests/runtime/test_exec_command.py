@@ -1,4 +1,4 @@
-"""pi.exec: argv without a shell, missing programs, timeouts (§3, §A.2.11)."""
+"""pi.exec: argv without a shell, missing programs, timeouts (docs/hook-api.md, `pi.exec`)."""
 
 from __future__ import annotations
 

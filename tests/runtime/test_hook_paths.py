@@ -1,4 +1,4 @@
-"""Hook path resolution (§7.3, §A.2.8)."""
+"""Hook path resolution (docs/dispatch.md, "Loading hooks")."""
 
 from __future__ import annotations
 

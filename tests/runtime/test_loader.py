@@ -1,4 +1,4 @@
-"""Loading hook modules from real files (§7, §A.2.5-8)."""
+"""Loading hook modules from real files (docs/dispatch.md, "Loading hooks")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The no-UI context and the status-recording UI the bridge uses (§5.3)."""
+"""The no-UI context and the status-recording UI the bridge uses (docs/hook-api.md, `ctx.ui`)."""
 
 from __future__ import annotations
 

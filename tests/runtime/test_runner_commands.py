@@ -1,4 +1,4 @@
-"""Commands and message renderers across hooks (§9)."""
+"""Commands and message renderers across hooks (docs/dispatch.md)."""
 
 from __future__ import annotations
 

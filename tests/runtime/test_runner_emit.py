@@ -1,4 +1,5 @@
-"""Generic `emit`: order, one ctx per dispatch, errors and listeners, initialize (§5, §6)."""
+"""Generic `emit`: order, one ctx per dispatch, errors and listeners, initialize
+(docs/dispatch.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Session events: the four cancellable ones and session.compacting (§6)."""
+"""Session events: the four cancellable ones and session.compacting (docs/dispatch.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""render_status_line (§10, §A.2.9), with hypothesis properties."""
+"""render_status_line (docs/hook-api.md, `ctx.ui.set_status`), with hypothesis properties."""
 
 from __future__ import annotations
 

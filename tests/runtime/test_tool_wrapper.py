@@ -1,4 +1,4 @@
-"""HookToolWrapper against a fake tool that records its calls (§8, §A.2.3-4)."""
+"""HookToolWrapper against a fake tool that records its calls (docs/dispatch.md)."""
 
 from __future__ import annotations
 
