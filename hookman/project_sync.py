@@ -145,6 +145,17 @@ def sync_project(
     )
 
 
+def preview_manifest(
+    project_dir: Path, config: ProjectConfig, target: TargetVersion
+) -> dict[str, Any]:
+    """The manifest `sync_project` would write for `config`, built in memory (for `hookman
+    fire` before the first install); hooks whose module is missing fail to load in it."""
+    enabled = [hook for hook in config.hooks if hook.enabled]
+    module_paths, _missing = _existing_modules(enabled, project_dir)
+    plan = plan_install(config.hooks, target.version)
+    return build_manifest(project_dir, config.hooks, module_paths, plan, target.version)
+
+
 @contextmanager
 def _restored_on_failure(*files: Path) -> Iterator[None]:
     """Put `files` back as they were when the block fails (e.g. a read-only .claude/), so

