@@ -11,13 +11,16 @@ _hookman_complete() {
     done
     local words
     case "$path" in
-        "") words="install remove list run fire log statusline command commands registry --debug --version --help -h" ;;
+        "") words="install remove list new enable disable run fire log statusline command commands registry --debug --version --help -h" ;;
         "install") words="--allow-unknown-event --async --claude-version --dry-run --json --name --no-async --project --help -h" ;;
         "remove") words="--claude-version --dry-run --json --project --help -h" ;;
         "list") words="--claude-version --json --project --help -h" ;;
+        "new") words="--claude-version --install --json --list --project --template -t --help -h" ;;
+        "enable") words="--claude-version --dry-run --json --project --help -h" ;;
+        "disable") words="--claude-version --dry-run --json --project --help -h" ;;
         "run") words="--help -h ${events}" ;;
         "fire") words="--json --payload --project --help -h ${events}" ;;
-        "log") words="--agent --event --follow --json --lines --project --session -f -n --help -h" ;;
+        "log") words="--agent --all --event --follow --json --lines --project --session -f -n --help -h" ;;
         "statusline") words="--project --width --help -h" ;;
         "command") words="--project --help -h" ;;
         "commands") words="--json --project --help -h" ;;

@@ -27,6 +27,30 @@ complete -c hookman -n '__fish_seen_subcommand_from list' -l json
 complete -c hookman -n '__fish_seen_subcommand_from list' -l project
 complete -c hookman -n '__fish_seen_subcommand_from list' -l help
 complete -c hookman -n '__fish_seen_subcommand_from list' -s h
+complete -c hookman -n '__fish_use_subcommand' -a new -d 'Create a hook and its test from a template, and record it in hookman.toml.'
+complete -c hookman -n '__fish_seen_subcommand_from new' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from new' -l install
+complete -c hookman -n '__fish_seen_subcommand_from new' -l json
+complete -c hookman -n '__fish_seen_subcommand_from new' -l list
+complete -c hookman -n '__fish_seen_subcommand_from new' -l project
+complete -c hookman -n '__fish_seen_subcommand_from new' -l template
+complete -c hookman -n '__fish_seen_subcommand_from new' -s t
+complete -c hookman -n '__fish_seen_subcommand_from new' -l help
+complete -c hookman -n '__fish_seen_subcommand_from new' -s h
+complete -c hookman -n '__fish_use_subcommand' -a enable -d 'Switch a hook on in hookman.toml and rewrite settings.'
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l dry-run
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l json
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l project
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l help
+complete -c hookman -n '__fish_seen_subcommand_from enable' -s h
+complete -c hookman -n '__fish_use_subcommand' -a disable -d 'Switch a hook off in hookman.toml (it stays listed) and rewrite settings.'
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l dry-run
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l json
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l project
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l help
+complete -c hookman -n '__fish_seen_subcommand_from disable' -s h
 complete -c hookman -n '__fish_use_subcommand' -a run -d 'The runner Claude Code invokes: reads the event payload on stdin, answers on stdout.'
 complete -c hookman -n '__fish_seen_subcommand_from run' -l help
 complete -c hookman -n '__fish_seen_subcommand_from run' -s h
@@ -38,8 +62,9 @@ complete -c hookman -n '__fish_seen_subcommand_from fire' -l project
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l help
 complete -c hookman -n '__fish_seen_subcommand_from fire' -s h
 complete -c hookman -n '__fish_seen_subcommand_from fire' -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
-complete -c hookman -n '__fish_use_subcommand' -a log -d 'The firing log: one line per event hookman handled.'
+complete -c hookman -n '__fish_use_subcommand' -a log -d 'The firing log as a room: per session and agent, counts by event and outcome, the'
 complete -c hookman -n '__fish_seen_subcommand_from log' -l agent
+complete -c hookman -n '__fish_seen_subcommand_from log' -l all
 complete -c hookman -n '__fish_seen_subcommand_from log' -l event
 complete -c hookman -n '__fish_seen_subcommand_from log' -l follow
 complete -c hookman -n '__fish_seen_subcommand_from log' -l json
