@@ -81,8 +81,16 @@ def new(
             [(hook_file, chosen.path.read_text(encoding="utf-8")), (test_file, test_text)]
         )
         try:
-            subscriptions = learn_subscriptions(name, hook_file, project_dir)
-            check_event_names(name, subscriptions.events, allow_unknown=False)
+            try:
+                subscriptions = learn_subscriptions(name, hook_file, project_dir)
+                check_event_names(name, subscriptions.events, allow_unknown=False)
+            except HookmanError as error:
+                raise HookmanError(
+                    f"the template {chosen.name!r} did not load in this project, so nothing "
+                    f"was written: {error.message}",
+                    "check that this Python can import hookman (`python -m hookman --version`);"
+                    " `hookman new --list` shows the other templates.",
+                ) from None
             config.put_hook(
                 name,
                 HookSource("path", hook_relative),

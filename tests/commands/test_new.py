@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from hookman.errors import HookmanError
 from hookman.project_config import load_project_config
 from hookman.template_catalog import templates
 
@@ -361,3 +362,29 @@ def test_list_prints_one_aligned_line_per_template() -> None:
         f"{name.ljust(width)}  {template.description}" for name, template in shipped.items()
     ]
     assert lines[len(shipped) :] == ["", "make one with: hookman new NAME --template TEMPLATE"]
+
+
+def test_json_without_list_is_a_usage_error(project: Path) -> None:
+    done = hookman("new", "g", "-t", "bash_guard", "--json", "--project", str(project))
+    assert done.exit_code == 2 and "--json works with --list only." in done.stderr
+    assert not (project / ".claude" / "hooks").exists()
+
+
+def test_a_template_that_cannot_load_leaves_nothing_behind(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookman.commands import new as new_command
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise HookmanError("the hook 'g' failed to load: boom", "fix it")
+
+    monkeypatch.setattr(new_command, "learn_subscriptions", fail)
+
+    done = hookman("new", "g", "-t", "bash_guard", "--project", str(project))
+
+    assert done.exit_code == 1
+    assert "the template 'bash_guard' did not load in this project, so nothing was written" in (
+        done.stderr
+    )
+    assert list((project / ".claude" / "hooks").iterdir()) == []
+    assert not (project / ".claude" / "hookman.toml").exists()
