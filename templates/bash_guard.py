@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
 # Each pattern names what it stops; the reason is what the model reads, so it says what to
-# do instead. Patterns are searched anywhere in the command: `cd x && rm -rf /` is caught.
+# do instead. Patterns are searched anywhere in the command: `cd x && git push -f` is caught.
 DANGEROUS: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(r"\brm\s+(-[a-zA-Z]*r[a-zA-Z]*f|-[a-zA-Z]*f[a-zA-Z]*r|-r\s+-f|-f\s+-r)\b"),
-        "rm -rf deletes without asking; remove the files you mean by name",
-    ),
-    (
-        re.compile(r"\bgit\s+push\b.*(\s--force\b|\s-f\b)"),
+        re.compile(r"\bgit\s+push\b.*(\s--force\b|\s--force-with-lease\b|\s-f\b)"),
         "force-pushing rewrites shared history; push normally or ask the user",
     ),
     (
@@ -28,12 +25,44 @@ DANGEROUS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bdd\b.*\bof=/dev/"), "dd onto a device overwrites it"),
     (re.compile(r"\bchmod\s+(-R\s+)?777\b"), "chmod 777 opens files to every user"),
 ]
+RM_RF_REASON = "rm -rf deletes without asking; remove the files you mean by name"
+# Splits a command line into simple commands: `a && b; c | d` -> a, b, c, d.
+COMMAND_SEPARATORS = re.compile(r"&&|\|\||[;|&\n()`]|\$\(")
+
+
+def is_recursive_force_rm(command: str, depth: int = 0) -> bool:
+    """True when some simple command in `command` runs rm with both a recursive flag
+    (-r, -R, --recursive) and a force flag (-f, --force), in any order or spelling:
+    `rm -rf`, `rm -fR`, `rm -r -f`, `sudo /bin/rm --recursive --force`, `xargs rm -rf`,
+    and inside quoted commands such as `bash -c "rm -rf /"`."""
+    for part in COMMAND_SEPARATORS.split(command):
+        try:
+            words = shlex.split(part)
+        except ValueError:  # unbalanced quotes: judge the raw words rather than give up
+            words = part.split()
+        # A quoted argument may itself be a command line (`sh -c "..."`, `eval "..."`).
+        if depth < 3 and any(
+            " " in word and is_recursive_force_rm(word, depth + 1) for word in words
+        ):
+            return True
+        rm_at = next((i for i, word in enumerate(words) if word.rsplit("/", 1)[-1] == "rm"), None)
+        if rm_at is None:
+            continue
+        flags = [word for word in words[rm_at + 1 :] if word.startswith("-")]
+        short = "".join(flag[1:] for flag in flags if not flag.startswith("--"))
+        recursive = "r" in short or "R" in short or "--recursive" in flags
+        force = "f" in short or "--force" in flags
+        if recursive and force:
+            return True
+    return False
 
 
 def check_command(event: dict[str, Any], ctx: Any) -> dict[str, Any] | None:
     command = event["input"].get("command")
     if not isinstance(command, str):
         return None
+    if is_recursive_force_rm(command):
+        return {"block": True, "reason": f"Blocked by the bash guard: {RM_RF_REASON}."}
     for pattern, why in DANGEROUS:
         if pattern.search(command):
             return {"block": True, "reason": f"Blocked by the bash guard: {why}."}

@@ -423,3 +423,36 @@ def test_async_is_the_last_setting_given_and_none_keeps_it(
         assert load_project_config(project).find("observer").is_async is expected  # type: ignore[union-attr]
     if not any(settings_given):  # never set to true: the file never mentions async
         assert "async" not in (project / ".claude" / "hookman.toml").read_text()
+
+
+comment_texts = st.text(
+    alphabet=st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters="\r\n"),
+    max_size=30,
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@given(comment=comment_texts, has_key=st.booleans(), start=st.booleans())
+def test_set_enabled_changes_only_the_enabled_line(
+    project: Path, comment: str, has_key: bool, start: bool
+) -> None:
+    enabled_line = f"enabled = {'true' if start else 'false'}   # {comment}\n" if has_key else ""
+    text = (
+        f'# {comment}\n[[hooks]]\nname = "guard"  # {comment}\npath = "hooks/guard.py"\n'
+        f'{enabled_line}events = ["tool_call"]\n\n[[hooks]]\nname = "other"\n'
+        'path = "hooks/other.py"\n'
+    )
+    (project / ".claude" / "hookman.toml").write_text(text, encoding="utf-8")
+    config = load_project_config(project)
+    was = config.find("guard").enabled  # type: ignore[union-attr]
+
+    config.set_enabled("guard", not was)
+    flipped = config.text()
+    config.set_enabled("guard", was)
+
+    assert config.find("guard").enabled is was  # type: ignore[union-attr]
+    assert [hook.enabled for hook in load_project_config(project).hooks] == [was, True]
+    changed = [line for line in flipped.splitlines() if line not in text.splitlines()]
+    assert len(changed) == 1 and changed[0].startswith(f"enabled = {str(not was).lower()}")
+    if has_key:
+        assert config.text() == text  # switching back restores every byte

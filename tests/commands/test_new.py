@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
-from hookman.project_config import load_project_config
+from hookman.project_config import is_valid_hook_name, load_project_config
 from hookman.template_catalog import templates
 
 from .helpers import hookman, hookman_json, local_settings, snapshot
@@ -388,3 +390,19 @@ def test_a_template_that_cannot_load_leaves_nothing_behind(
     )
     assert list((project / ".claude" / "hooks").iterdir()) == []
     assert not (project / ".claude" / "hookman.toml").exists()
+
+
+@given(st.text(max_size=80))
+def test_an_accepted_name_stays_inside_the_hooks_dir_and_is_a_hook_name(name: str) -> None:
+    from hookman.commands.new import _check_name
+
+    hooks_dir = Path("/project/.claude/hooks")
+    try:
+        _check_name(name)
+    except HookmanError as error:
+        assert error.exit_code == 1 and error.hint
+        return
+    assert is_valid_hook_name(name)
+    assert (hooks_dir / f"{name}.py").parent == hooks_dir
+    assert (hooks_dir / f"test_{name}.py").parent == hooks_dir
+    assert "/" not in name and "\\" not in name and ".." not in name and "\x00" not in name
