@@ -70,11 +70,13 @@ def fire(
     _check_event(event)
     installed = paths.manifest_path(project_dir).exists()
     manifest = load_installed_manifest(project_dir) if installed else _rehearsal(project_dir)
+    pending = _not_installed_hooks(project_dir, manifest) if installed else []
     with tempfile.TemporaryDirectory(prefix="hookman-fire-") as scratch:
         payload_data, source = _payload(event, payload, project_dir, scratch)
         report = _fire(manifest, event, payload_data, scratch)
     report["payload_source"] = source
     report["installed"] = installed
+    report["not_installed"] = pending
     if json_output:
         print_json(_json_safe(report))
     else:
@@ -96,6 +98,19 @@ def _rehearsal(project_dir: Path) -> Manifest:
     return parse_manifest(
         preview_manifest(project_dir, config, target), str(paths.manifest_path(project_dir))
     )
+
+
+def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:
+    """Enabled hooks hookman.toml lists that the installed manifest does not run (e.g. one
+    just made with `hookman new`): `fire` runs what Claude Code runs, so they are named."""
+    from hookman.project_config import load_project_config
+
+    try:
+        config = load_project_config(project_dir)
+    except HookmanError:
+        return []  # an unreadable hookman.toml is `install`'s to report
+    installed = {hook.name for hook in manifest.hooks}
+    return [hook.name for hook in config.hooks if hook.enabled and hook.name not in installed]
 
 
 def _check_event(event: str) -> None:
@@ -348,6 +363,13 @@ def _print_report(report: dict[str, Any]) -> None:
         out.print(
             "[yellow]not installed yet:[/] this is what hookman.toml asks for; "
             "`hookman install` writes it into .claude/settings.local.json.",
+            highlight=False,
+        )
+    if report["not_installed"]:
+        names = " ".join(report["not_installed"])
+        out.print(
+            f"[yellow]not installed yet:[/] {escape(names)} (in hookman.toml only; "
+            f"`hookman install {escape(names)}` adds them to what Claude Code runs).",
             highlight=False,
         )
     if not report["hooks"] and not report["async"]:

@@ -105,7 +105,10 @@ def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> N
     out = console()
     out.print(f"project {escape(str(project_dir))}, Claude Code target {escape(target)}")
     if not rows:
-        out.print("no hooks yet: `hookman install PATH.py` adds one.")
+        out.print(
+            "no hooks yet: `hookman new NAME --template T` or `hookman install PATH.py` adds one.",
+            highlight=False,
+        )
         return
     if out.is_terminal:
         # The on/off state sits under the hook's name: one column less keeps the table

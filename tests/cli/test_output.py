@@ -194,3 +194,13 @@ def test_an_error_is_one_sentence_and_a_hint_on_a_terminal_and_piped(project: Pa
     assert (code, text) == (1, UNKNOWN_HOOK)
 
     assert run_piped("remove", "gaurd", cwd=project) == (1, "", UNKNOWN_HOOK)
+
+
+def test_list_of_an_empty_project_names_the_commands_that_add_hooks(project: Path) -> None:
+    code, out, err = run_piped("list", *VERSION, cwd=project)
+
+    assert (code, err) == (0, "")
+    assert _plain(out, project) == (
+        "project <P>, Claude Code target 2.1.328 (from flag)\n"
+        "no hooks yet: `hookman new NAME --template T` or `hookman install PATH.py` adds one.\n"
+    )

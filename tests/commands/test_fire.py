@@ -315,3 +315,18 @@ def test_a_hook_made_by_new_fires_before_the_first_install(project: Path) -> Non
     assert report["answer"]["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert not paths.manifest_path(project).exists()
     assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_hooks_in_hookman_toml_but_not_installed_are_named(project: Path) -> None:
+    made = _hookman("new", "guard", "-t", "bash_guard", "--install", "--project", str(project))
+    assert made.exit_code == 0, made.output
+    assert _hookman("new", "later", "-t", "status", "--project", str(project)).exit_code == 0
+
+    shown = _hookman("fire", "PreToolUse", "--project", str(project))
+    report = _hookman_json("fire", "PreToolUse", "--project", str(project))
+
+    assert report["installed"] is True and report["not_installed"] == ["later"]
+    assert (
+        "not installed yet: later (in hookman.toml only; `hookman install later` adds them to "
+        "what Claude Code runs)." in shown.stdout.splitlines()
+    )
