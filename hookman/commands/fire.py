@@ -128,7 +128,7 @@ def _check_event(event: str) -> None:
             f"did you mean {close[0]}?"
             if close
             else "fire a Claude Code event such as PreToolUse, PostToolUse, UserPromptSubmit or "
-            "Stop (docs/claude-code-facts.md lists them)."
+            "Stop (docs/claude-code-facts.md describes them)."
         )
     raise HookmanError(f"{event!r} is not a Claude Code event.", hint, exit_code=2)
 
