@@ -219,3 +219,21 @@ def test_follow_on_a_terminal_redraws_the_room(
     assert "all projects: 2 events in 1 session" in drawn  # redrawn with the new record
     assert "GUARD SAID NO" in drawn
     assert "\x1b[" in drawn  # drawn in place (cursor movement), not appended as lines
+
+
+def test_follow_when_piped_streams_plain_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    _write(_record(event="SessionStart"))
+
+    def append_soon() -> None:
+        time.sleep(0.3)
+        _write(_record(event="Stop", outcome="blocked"))
+
+    writer = threading.Thread(target=append_soon)
+    writer.start()
+    show_log(follow=True, follow_seconds=1.5, all_projects=True)
+    writer.join()
+
+    assert capsys.readouterr().out.splitlines() == [
+        format_record(_record(event="SessionStart")),
+        format_record(_record(event="Stop", outcome="blocked")),
+    ]
