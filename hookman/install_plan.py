@@ -68,7 +68,7 @@ def plan_install(
         served = [
             event
             for subscription in hook.events
-            for event in event_catalog.claude_events_serving(subscription)
+            for event in event_catalog.claude_events_for(subscription, hook.tools.get(subscription))
         ]
         claude_events[hook.name] = tuple(dict.fromkeys(served))
         unknown = tuple(e for e in hook.events if not event_catalog.is_known_event(e))
@@ -119,8 +119,9 @@ def _entries_for(
     timeouts: dict[str, list[float]] = {}
     for hook in hooks:
         for subscription in hook.events:
-            for event in event_catalog.claude_events_serving(subscription):
-                _add_tools(wanted_tools, event, hook.tools.get(subscription))
+            tools = hook.tools.get(subscription)
+            for event in event_catalog.claude_events_for(subscription, tools):
+                _add_tools(wanted_tools, event, event_catalog.event_tools(event, tools))
                 if hook.timeout is not None:
                     timeouts.setdefault(event, []).append(hook.timeout)
     entries: dict[str, PlannedEntry] = {}

@@ -25,6 +25,7 @@ from hookman.project_config import HookSpec
 
 MANIFEST_FORMAT = 1
 DENY_TEXT = "deny"
+DENY_EVENTS_TEXT = "deny_events"  # per guarded event, where its deny reads differently
 CONTEXT_TEXT = "additionalContext"
 ANY_EVENT = "*"
 
@@ -74,6 +75,8 @@ def client_facts(version: ClientVersion | None) -> dict[str, Any]:
         "turn_channels": event_catalog.turn_channel_events(),
         "plain_stdout_events": event_catalog.plain_stdout_events(),
         "exit2_blocking_events": event_catalog.exit2_blocking_events(),
+        "guarded_events": event_catalog.guarded_events(),
+        "updated_input_blocks_events": event_catalog.updated_input_blocks_events(),
         "updated_tool_output": event_catalog.can_update_tool_output(version),
         "model_text": _model_texts(version),
     }
@@ -88,10 +91,13 @@ def _model_texts(version: ClientVersion | None) -> dict[str, Any]:
             text = event_catalog.model_text(event, CONTEXT_TEXT, version)
             if text != default_context:
                 contexts[event] = text
-    return {
-        DENY_TEXT: event_catalog.model_text(event_catalog.PRE_TOOL_USE, DENY_TEXT, version),
-        CONTEXT_TEXT: contexts,
+    deny = event_catalog.model_text(event_catalog.PRE_TOOL_USE, DENY_TEXT, version)
+    deny_events = {
+        event: text
+        for event in event_catalog.guarded_events()
+        if (text := event_catalog.model_text(event, DENY_TEXT, version)) != deny
     }
+    return {DENY_TEXT: deny, DENY_EVENTS_TEXT: deny_events, CONTEXT_TEXT: contexts}
 
 
 def manifest_text(manifest: Mapping[str, Any]) -> str:

@@ -119,7 +119,7 @@ def sync_project(
     settings_path = local_settings_path(project_dir)
     preview = update_settings(settings_path, edit, dry_run=True)
     config_diff = _config_diff(config)
-    warnings = plan_warnings(plan)
+    warnings = target_warnings(plan, target) + plan_warnings(plan)
     if dry_run:
         return SyncResult(
             project_dir, target, hooks, plan, preview, config_diff, True, None, warnings
@@ -155,6 +155,27 @@ def _restored_on_failure(*files: Path) -> Iterator[None]:
                 elif path.read_bytes() != data:
                     atomic_write_text(path, data.decode("utf-8"))
         raise
+
+
+def target_warnings(plan: InstallPlan, target: TargetVersion) -> list[str]:
+    """Plain sentences about what the target client means for the hooks: a held-back event
+    whose absence weakens a guard, and a target newer than any version hookman checked."""
+    warnings: list[str] = []
+    for event, since in plan.held_back.items():
+        effect = event_catalog.held_back_effect(event)
+        if effect is not None:
+            warnings.append(
+                f"{event} is held back (it needs Claude Code >= {since}), so {effect}; "
+                f"upgrade Claude Code and run `hookman install` again to guard them."
+            )
+    newest = event_catalog.newest_checked_client()
+    if target.version is not None and target.version > newest:
+        warnings.append(
+            f"Claude Code {target.version} is newer than {newest}, the newest version hookman "
+            f"has facts for, so hookman assumes it behaves like {newest}: the same events, "
+            "answers and texts the model reads."
+        )
+    return warnings
 
 
 def plan_warnings(plan: InstallPlan) -> list[str]:
@@ -228,5 +249,9 @@ def _config_diff(config: ProjectConfig) -> str:
 
 def claude_events_of(hook: HookSpec) -> list[str]:
     """Every Claude Code event serving the hook's subscriptions, enabled or not."""
-    served = (event for name in hook.events for event in event_catalog.claude_events_serving(name))
+    served = (
+        event
+        for name in hook.events
+        for event in event_catalog.claude_events_for(name, hook.tools.get(name))
+    )
     return list(dict.fromkeys(served))

@@ -34,10 +34,11 @@ def test_every_runtime_event_maps_to_claude_events_of_the_catalog() -> None:
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("tool_call", ["PreToolUse"]),
+        ("tool_call", ["PreToolUse", "PreSkillShellCommand"]),
         ("tool_result", ["PostToolUse", "PostToolUseFailure"]),
         ("before_agent_start", ["UserPromptSubmit"]),
         ("PreToolUse", ["PreToolUse"]),
+        ("PreSkillShellCommand", ["PreSkillShellCommand"]),
         ("DirectoryAdded", ["DirectoryAdded"]),
         ("turn_start", []),
         ("PreToolUze", []),

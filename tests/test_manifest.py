@@ -45,7 +45,7 @@ def test_the_manifest_has_the_architecture_shape(project: Path) -> None:
             "name": "guard",
             "path": str(project / "hooks/guard.py"),
             "events": ["tool_call"],
-            "claude_events": ["PreToolUse"],
+            "claude_events": ["PreToolUse", "PreSkillShellCommand"],
             "tools": {"tool_call": ["Bash"]},
             "timeout": 10,
             "async": False,
@@ -63,7 +63,7 @@ def test_the_manifest_has_the_architecture_shape(project: Path) -> None:
     assert manifest["entries"] == {
         "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0}
     }
-    assert manifest["held_back"] == {"DirectoryAdded": "2.1.219"}
+    assert manifest["held_back"] == {"PreSkillShellCommand": "2.1.332", "DirectoryAdded": "2.1.219"}
     assert manifest["client"] == client_facts(ClientVersion(2, 1, 197))
 
 
@@ -77,6 +77,8 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
         "turn_channels",
         "plain_stdout_events",
         "exit2_blocking_events",
+        "guarded_events",
+        "updated_input_blocks_events",
         "updated_tool_output",
         "model_text",
     }
@@ -93,8 +95,11 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
         "PreSkillShellCommand",
     ]
     assert client["updated_tool_output"] is True
+    assert client["guarded_events"] == ["PreToolUse", "PreSkillShellCommand"]
+    assert client["updated_input_blocks_events"] == ["PreSkillShellCommand"]
     assert client["model_text"] == {
         "deny": "{reason}",
+        "deny_events": {"PreSkillShellCommand": "[not run: blocked by hook: {reason}]"},
         "additionalContext": {
             "*": "{label} hook additional context: {text}",
             "PostToolUse": "<system-reminder>\n{label} hook additional context: {text}\n"

@@ -144,14 +144,13 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     for name in names:
         out.print(f"{'would be ' if result.dry_run else ''}{verb} [bold]{escape(name)}[/]")
     out.print(f"Claude Code target: {escape(result.target.describe())}")
-    if result.plan.entries or result.plan.async_entries:
-        for event, entry in result.plan.entries.items():
-            matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
-            out.print(f"  {escape(event)}{matcher} [dim]timeout[/] {entry.timeout}s")
+    for event, entry in result.plan.entries.items():
+        matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
+        out.print(f"  {escape(event)}{matcher} [dim]timeout[/] {entry.timeout}s")
     for event, entry in result.plan.async_entries.items():
         matcher = f" [dim]matcher[/] {escape(entry.matcher)}" if entry.matcher else ""
         out.print(f"  {escape(event)} [dim](async)[/]{matcher} [dim]timeout[/] {entry.timeout}s")
-    else:
+    if not result.plan.entries and not result.plan.async_entries:
         out.print("  no hookman entries (no enabled hook needs a Claude Code event)")
     for sentence in result.held_back_sentences():
         out.print(f"[yellow]{escape(sentence)}[/]")

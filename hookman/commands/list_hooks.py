@@ -16,7 +16,7 @@ from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
 from hookman.project import find_project_dir
 from hookman.project_config import HookSpec, load_project_config
-from hookman.project_sync import claude_events_of, hook_json
+from hookman.project_sync import claude_events_of, hook_json, target_warnings
 
 
 def list_hooks(
@@ -34,7 +34,8 @@ def list_hooks(
                                           "matcher": str | null, "since": str | null}},
                 "last_fired": str | null,      # time of the last firing-log line naming it
                 "shadows": ["registry" | "template"]}],   # same name there, losing to this
-     "held_back": {event: {"since": str}}}
+     "held_back": {event: {"since": str}},
+     "warnings": [str]}     # what the target client means for the hooks (see install)
     """
     project_dir = find_project_dir(project)
     config = load_project_config(project_dir)
@@ -46,6 +47,7 @@ def list_hooks(
         for order, hook in enumerate(config.hooks, start=1)
     ]
     version = None if target.version is None else str(target.version)
+    warnings = target_warnings(plan, target)
     if json_output:
         print_json(
             {
@@ -54,10 +56,14 @@ def list_hooks(
                 "claude_version_source": target.source,
                 "hooks": rows,
                 "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
+                "warnings": warnings,
             }
         )
         return 0
     _print_rows(project_dir, target.describe(), rows)
+    out = console()
+    for warning in warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")
     return 0
 
 

@@ -78,7 +78,8 @@ def test_install_two_list_remove_one_keeps_the_users_settings(project: Path) -> 
     listed = hookman_json("list", *flags)
     assert [hook["name"] for hook in listed["hooks"]] == ["guard", "notes"]
     assert listed["hooks"][0]["claude_events"] == {
-        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None}
+        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None},
+        "PreSkillShellCommand": {"status": "held_back", "matcher": None, "since": "2.1.332"},
     }
 
     removed = hookman_json("remove", "notes", *flags)
@@ -523,3 +524,132 @@ def test_async_without_hooks_is_a_usage_error(project: Path) -> None:
     result = hookman("install", "--async", *ASYNC_VERSION)
     assert result.exit_code == 2
     assert "none was" in result.output
+
+
+SKILL_SHELL_VERSION = ("--claude-version", "2.1.332")
+SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
+WHERE_FROM_GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        if event["input"].get("command", "").startswith("rm -rf"):
+            where = event["source"], event.get("command_name"), event.get("invoked_by")
+            return {"block": True, "reason": "no rm -rf from %s %s %s" % where}
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+RAISING_GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        raise RuntimeError("guard bug")
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+
+def _run_written_entry(project: Path, event: str, **overrides: Any) -> dict[str, Any]:
+    """Run the command hookman wrote for `event` through a shell, as Claude Code does."""
+    [group] = local_settings(project)["hooks"][event]
+    [handler] = group["hooks"]
+    text = (SAMPLES / f"{event}.json").read_text(encoding="utf-8")
+    payload = {**json.loads(text.replace("<WORK>/proj", str(project))), **overrides}
+    done = subprocess.run(
+        ["sh", "-c", handler["command"]],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done
+    return json.loads(done.stdout)
+
+
+def test_a_bash_guard_also_guards_skill_shell_commands(project: Path) -> None:
+    write_hook(project, "guard", WHERE_FROM_GUARD)
+
+    result = hookman_json("install", "hooks/guard.py", *SKILL_SHELL_VERSION)
+
+    assert result["written"]["PreSkillShellCommand"] == {"matcher": "Bash", "timeout": 30}
+    assert result["held_back"] == {}
+    denied = _run_written_entry(project, "PreSkillShellCommand")
+    assert denied == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreSkillShellCommand",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "no rm -rf from skill_shell clean user",
+        }
+    }
+    harmless = _run_written_entry(project, "PreSkillShellCommand", tool_input={"command": "ls"})
+    assert harmless == {}
+    tool = _run_written_entry(project, "PreToolUse", tool_input={"command": "rm -rf /x"})
+    assert tool["hookSpecificOutput"]["permissionDecisionReason"] == "no rm -rf from tool None None"
+
+
+def test_a_guard_that_raises_on_a_skill_shell_command_denies_it(project: Path) -> None:
+    write_hook(project, "buggy", RAISING_GUARD)
+    hookman_json("install", "hooks/buggy.py", *SKILL_SHELL_VERSION)
+
+    answer = _run_written_entry(project, "PreSkillShellCommand")
+
+    specific = answer["hookSpecificOutput"]
+    assert (specific["hookEventName"], specific["permissionDecision"]) == (
+        "PreSkillShellCommand",
+        "deny",
+    )
+    assert "hookman blocked this shell command" in specific["permissionDecisionReason"]
+    assert "'buggy' raised an error" in specific["permissionDecisionReason"]
+    assert "hookman fire PreSkillShellCommand" in specific["permissionDecisionReason"]
+
+
+def test_a_guard_that_no_longer_loads_denies_skill_shell_commands(project: Path) -> None:
+    guard = write_hook(project, "fragile", GUARD)
+    hookman_json("install", "hooks/fragile.py", *SKILL_SHELL_VERSION)
+    guard.write_text("import module_that_does_not_exist_anywhere\n", encoding="utf-8")
+
+    answer = _run_written_entry(project, "PreSkillShellCommand", tool_input={"command": "ls"})
+
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "'fragile' failed to load" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def test_older_targets_hold_skill_shell_commands_back_and_say_what_that_means(
+    project: Path,
+) -> None:
+    write_hook(project, "guard", GUARD)
+
+    result = hookman("install", "hooks/guard.py", "--claude-version", "2.1.328")
+
+    assert result.exit_code == 0, result.output
+    assert "PreSkillShellCommand" not in local_settings(project)["hooks"]
+    assert result.stdout.splitlines() == [
+        "installed guard",
+        "Claude Code target: 2.1.328 (from flag)",
+        "  PreToolUse matcher Bash timeout 30s",
+        "held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328",
+        ".claude/settings.local.json changed",
+        "warning: PreSkillShellCommand is held back (it needs Claude Code >= 2.1.332), so "
+        "tool_call guards do not see the inline shell commands (!`cmd`) of skills and slash "
+        "commands, which run unguarded on that client; upgrade Claude Code and run `hookman "
+        "install` again to guard them.",
+    ]
+    listed = hookman_json("list", "--claude-version", "2.1.328")
+    assert listed["warnings"] == [result.stdout.splitlines()[-1].removeprefix("warning: ")]
+
+
+def test_a_target_newer_than_any_checked_version_says_what_is_assumed(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    newer = ("--claude-version", "2.1.400")
+    assumed = (
+        "Claude Code 2.1.400 is newer than 2.1.332, the newest version hookman has facts for, "
+        "so hookman assumes it behaves like 2.1.332: the same events, answers and texts the "
+        "model reads."
+    )
+
+    installed = hookman("install", "hooks/guard.py", *newer)
+    listed = hookman("list", *newer)
+
+    assert installed.stdout.splitlines()[-1] == f"warning: {assumed}"
+    assert listed.stdout.splitlines()[-1] == f"warning: {assumed}"
+    assert hookman_json("install", *newer)["warnings"] == [assumed]
+    assert hookman_json("list", *newer)["warnings"] == [assumed]
+    checked = hookman_json("list", "--claude-version", "2.1.332")
+    assert checked["warnings"] == []
