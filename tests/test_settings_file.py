@@ -251,9 +251,9 @@ def _run_unprivileged(action: Callable[[], object]) -> BaseException | None:
 # --- symlinks and special files ---------------------------------------------------------------
 
 
-def test_symlink_to_regular_file_is_followed_and_kept(project: Path, tmp_path: Path) -> None:
-    target = tmp_path / "dotfiles" / "claude-local.json"
-    target.parent.mkdir()
+def test_symlink_into_a_dotfiles_repo_is_followed_and_kept(project: Path, tmp_path: Path) -> None:
+    target = tmp_path / "dotfiles" / "myproject" / "settings.local.json"
+    target.parent.mkdir(parents=True)
     target.write_text('{\n  "env": {}\n}\n')
     link = _settings_path(project)
     link.symlink_to(target)
@@ -262,7 +262,86 @@ def test_symlink_to_regular_file_is_followed_and_kept(project: Path, tmp_path: P
     assert link.is_symlink()
     assert os.readlink(link) == str(target)
     assert json.loads(target.read_text()) == {"env": {}, "x": 1}
-    assert sorted(p.name for p in target.parent.iterdir()) == ["claude-local.json"]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["settings.local.json"]
+
+
+def test_a_relative_symlink_to_a_local_file_in_this_claude_dir_is_followed(
+    project: Path,
+) -> None:
+    target = project / ".claude" / "real" / "settings.local.json"
+    target.parent.mkdir()
+    target.write_text("{}\n")
+    link = _settings_path(project)
+    link.symlink_to("real/settings.local.json")
+
+    update_settings(link, _add_key("x", 1))
+
+    assert json.loads(target.read_text()) == {"x": 1} and link.is_symlink()
+
+
+def _other_settings_files(project: Path, tmp_path: Path) -> dict[str, Path]:
+    return {
+        "committed settings.json": project / ".claude" / "settings.json",
+        "user settings": tmp_path / "home" / ".claude" / "settings.json",
+        "user local settings": tmp_path / "home" / ".claude" / "settings.local.json",
+        "managed settings": tmp_path / "etc" / "claude-code" / "managed-settings.json",
+        "managed drop-in": tmp_path / "etc" / "claude-code" / "managed-settings.d" / "a.json",
+        "another project's local settings": tmp_path / "other" / ".claude" / "settings.local.json",
+        "a json file of another name": tmp_path / "dotfiles" / "claude-local.json",
+    }
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "committed settings.json",
+        "user settings",
+        "user local settings",
+        "managed settings",
+        "managed drop-in",
+        "another project's local settings",
+        "a json file of another name",
+    ],
+)
+@pytest.mark.parametrize("dry_run", [False, True], ids=["write", "dry-run"])
+def test_a_symlink_to_any_other_settings_file_is_refused_and_nothing_changes(
+    project: Path, tmp_path: Path, kind: str, dry_run: bool
+) -> None:
+    target = _other_settings_files(project, tmp_path)[kind]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text('{"permissions": {"allow": ["Bash(ls)"]}}\n')
+    before = _snapshot(target)
+    link = _settings_path(project)
+    link.symlink_to(target)
+    listing = sorted(target.parent.iterdir())
+
+    with pytest.raises(HookmanError) as refused:
+        update_settings(link, _add_key("hooks", {"Stop": []}), dry_run=dry_run)
+
+    assert refused.value.message == (
+        f"{link} is a symlink to {target}, which is not a local settings file of this project, "
+        "so hookman will not write through it (it modifies no settings file but "
+        ".claude/settings.local.json)."
+    )
+    assert refused.value.hint == (
+        f"replace the link with a plain file (`rm {link}`, then `hookman install`), or point "
+        "it at a file named settings.local.json outside any other .claude directory."
+    )
+    assert _snapshot(target) == before
+    assert sorted(target.parent.iterdir()) == listing
+
+
+def test_a_chain_of_symlinks_is_judged_by_its_final_target(project: Path, tmp_path: Path) -> None:
+    committed = project / ".claude" / "settings.json"
+    committed.write_text("{}\n")
+    hop = tmp_path / "dotfiles" / "settings.local.json"
+    hop.parent.mkdir()
+    hop.symlink_to(committed)
+    _settings_path(project).symlink_to(hop)
+
+    with pytest.raises(HookmanError, match="not a local settings file of this project"):
+        update_settings(_settings_path(project), _add_key("x", 1))
+    assert committed.read_text() == "{}\n"
 
 
 def test_dangling_symlink_is_refused(project: Path, tmp_path: Path) -> None:

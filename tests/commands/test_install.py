@@ -653,3 +653,29 @@ def test_a_target_newer_than_any_checked_version_says_what_is_assumed(project: P
     assert hookman_json("list", *newer)["warnings"] == [assumed]
     checked = hookman_json("list", "--claude-version", "2.1.332")
     assert checked["warnings"] == []
+
+
+@pytest.mark.parametrize("command", [("install", "hooks/guard.py"), ("remove", "guard")])
+def test_a_local_settings_symlink_to_settings_json_is_refused_and_nothing_is_written(
+    project: Path, command: tuple[str, ...]
+) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
+    local = project / ".claude" / "settings.local.json"
+    committed = project / ".claude" / "settings.json"
+    committed.write_text(COMMITTED)
+    local.unlink()
+    local.symlink_to("settings.json")
+    before = snapshot(committed, *_project_files(project)[:1], paths.manifest_path(project))
+
+    result = hookman(*command, "--claude-version", "2.1.328")
+
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"hookman: {local} is a symlink to {committed}, which is not a local settings file of "
+        "this project, so hookman will not write through it (it modifies no settings file but "
+        ".claude/settings.local.json).\n"
+        f"  hint: replace the link with a plain file (`rm {local}`, then `hookman install`), "
+        "or point it at a file named settings.local.json outside any other .claude directory.\n"
+    )
+    assert snapshot(committed, *_project_files(project)[:1], paths.manifest_path(project)) == before
