@@ -11,6 +11,7 @@ not change, so a repeated install touches nothing. With `dry_run` nothing is wri
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ def sync_project(
     project_dir: Path, config: ProjectConfig, target: TargetVersion, *, dry_run: bool
 ) -> SyncResult:
     """Write what `config` asks for (see the module docstring). Caller holds project_lock."""
+    check_paths_are_utf8(project_dir)
     hooks = config.hooks
     enabled = [hook for hook in hooks if hook.enabled]
     module_paths = _existing_modules(enabled, project_dir)
@@ -135,6 +137,28 @@ def sync_project(
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
         git = None if outcome == NOT_A_WORK_TREE else outcome
     return SyncResult(project_dir, target, hooks, plan, change, config_diff, False, git, warnings)
+
+
+def check_paths_are_utf8(project_dir: Path) -> None:
+    """Refuse before any write when a path hookman must write into the settings or the
+    manifest cannot be written as UTF-8 text (JSON is UTF-8): a directory name of other
+    bytes, which Python carries as surrogate escapes."""
+    places = (
+        ("the project directory", project_dir),
+        ("hookman's state directory", paths.project_state_dir(project_dir)),
+        ("the Python interpreter", Path(sys.executable)),
+    )
+    for what, path in places:
+        try:
+            str(path).encode("utf-8")
+        except UnicodeEncodeError:
+            shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise HookmanError(
+                f"{what} {shown} has a name that is not valid UTF-8, so hookman cannot write it "
+                "into Claude Code's settings (JSON text is UTF-8); nothing was changed.",
+                "rename the directory to a UTF-8 name (e.g. with `mv`), then run the command "
+                "again.",
+            ) from None
 
 
 @contextmanager
@@ -225,7 +249,16 @@ def _existing_modules(hooks: list[HookSpec], project_dir: Path) -> dict[str, Pat
 
 def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
     path = module_path(hook, project_dir)
-    if not path.is_file():
+    try:
+        exists = path.is_file()
+    except (OSError, ValueError) as error:  # e.g. a name too long for the filesystem
+        reason = getattr(error, "strerror", None) or str(error)
+        raise HookmanError(
+            f"the module path of the hook {hook.name!r} cannot be used: {reason}.",
+            f"fix its path in .claude/hookman.toml, or take the hook out with "
+            f"`hookman remove {hook.name}`.",
+        ) from None
+    if not exists:
         raise HookmanError(
             f"the module of the hook {hook.name!r} ({path}) does not exist.",
             f"restore the file, or take the hook out with `hookman remove {hook.name}`.",

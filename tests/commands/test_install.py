@@ -10,8 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hookman import paths
+from hookman.project_config import MAX_HOOK_TIMEOUT_S
 from hookman.settings_entries import (
     find_hookman_entries,
     hookman_command_is_async,
@@ -679,3 +683,141 @@ def test_a_local_settings_symlink_to_settings_json_is_refused_and_nothing_is_wri
         "or point it at a file named settings.local.json outside any other .claude directory.\n"
     )
     assert snapshot(committed, *_project_files(project)[:1], paths.manifest_path(project)) == before
+
+
+# --- hostile but parseable hookman.toml -------------------------------------------------------
+
+HOSTILE_SCALARS = st.one_of(
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0, -0.0, 1e308, 10**30, 1e-320, 5e-324, 2**63, 2**31, 86401, 1e16]),
+    st.booleans(),
+    st.text(max_size=30),
+    st.sampled_from(["", " ", "\x00", "a" * 5000, "../x.py", "/abs.py", "hooks/guard.py\x00"]),
+)
+HOSTILE_VALUES = st.recursive(
+    HOSTILE_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+HOOK_KEYS = ["name", "path", "registry", "template", "enabled", "events", "tools", "timeout"]
+HOOK_KEYS += ["async", "unknown"]
+
+
+def _hostile_toml(draw: st.DrawFn) -> str:
+    document = tomlkit.document()
+    if draw(st.booleans()):
+        document["claude_version"] = draw(st.one_of(HOSTILE_SCALARS, st.just("2.1.332")))
+    table = tomlkit.table()
+    table["name"] = "guard"
+    table["path"] = "hooks/guard.py"
+    table["events"] = ["tool_call"]
+    for key in draw(st.lists(st.sampled_from(HOOK_KEYS), min_size=1, max_size=3, unique=True)):
+        table[key] = draw(HOSTILE_VALUES)
+    hooks = tomlkit.aot()
+    hooks.append(table)
+    document["hooks"] = hooks
+    return tomlkit.dumps(document)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.composite(_hostile_toml)())
+def test_hostile_hookman_toml_values_are_refused_clearly_or_installed(
+    project: Path, text: str
+) -> None:
+    write_hook(project, "guard", GUARD)
+    config = project / ".claude" / "hookman.toml"
+    config.write_text(text, encoding="utf-8")
+    local = project / ".claude" / "settings.local.json"
+    local.unlink(missing_ok=True)
+
+    result = hookman("install", "--claude-version", "2.1.332")
+
+    assert result.exit_code in (0, 1), result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+    if result.exit_code == 1:
+        [sentence, hint] = result.stderr.splitlines()
+        assert sentence.startswith("hookman: ") and hint.startswith("  hint: "), result.stderr
+        assert config.read_text(encoding="utf-8") == text
+        assert not local.exists()
+        return
+    written = local_settings(project) if local.exists() else {}
+    for group in written.get("hooks", {}).values():
+        for entry in group:
+            [handler] = entry["hooks"]
+            assert 0 < handler["timeout"] <= MAX_HOOK_TIMEOUT_S
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("1e308", "1e+308"),
+        ("100000000000000000000000000000000", "100000000000000000000000000000000"),
+        ("86401", "86401"),
+        ("-5", "-5"),
+        ("0", "0"),
+        ("nan", "NaN"),
+        ("-inf", "-Infinity"),
+        ("true", "true"),
+        ('"30"', '"30"'),
+        ("[30]", "[30]"),
+        ('"' + "9" * 100 + '"', '"' + "9" * 36 + "..."),
+    ],
+)
+def test_a_hostile_timeout_is_refused_in_one_sentence(
+    project: Path, value: str, shown: str
+) -> None:
+    write_hook(project, "guard", GUARD)
+    text = '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n'
+    text += f"timeout = {value}\n"
+    (project / ".claude" / "hookman.toml").write_text(text)
+
+    result = hookman("install", "--claude-version", "2.1.332")
+
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "hookman: hook 'guard' in .claude/hookman.toml: `timeout` must be a number of seconds "
+        f"above 0 and at most 86400 (one day), not {shown}.\n"
+        "  hint: fix .claude/hookman.toml by hand; hookman left it untouched.\n"
+    )
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_the_largest_timeout_is_written_as_it_is(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    text = '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n'
+    (project / ".claude" / "hookman.toml").write_text(text + "timeout = 86400\n")
+
+    result = hookman_json("install", "--claude-version", "2.1.332")
+
+    assert result["written"]["PreToolUse"]["timeout"] == 86400
+
+
+def test_a_project_directory_whose_name_is_not_utf8_is_refused_clearly(tmp_path: Path) -> None:
+    project = tmp_path / os.fsdecode(b"caf\xe9-latin1")
+    (project / ".claude").mkdir(parents=True)
+    write_hook(project, "guard", GUARD)
+
+    result = hookman(
+        "install",
+        str(project / "hooks" / "guard.py"),
+        "--project",
+        str(project),
+        "--claude-version",
+        "2.1.332",
+    )
+
+    assert result.exit_code == 1
+    shown = f"{tmp_path}/caf\\xe9-latin1"
+    assert result.stderr == (
+        f"hookman: the project directory {shown} has a name that is not valid UTF-8, so hookman "
+        "cannot write it into Claude Code's settings (JSON text is UTF-8); nothing was changed.\n"
+        "  hint: rename the directory to a UTF-8 name (e.g. with `mv`), then run the command "
+        "again.\n"
+    )
+    assert sorted(path.name for path in (project / ".claude").iterdir()) == []
+    assert not paths.manifest_path(project).exists()
