@@ -29,7 +29,7 @@ from hookman.manifest import build_manifest, write_manifest
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project_config import HookSpec, ProjectConfig, save_project_config
 from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
-from hookman.settings_file import SettingsChange, update_settings
+from hookman.settings_file import SettingsChange, lines_with_ends, update_settings
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 
@@ -272,8 +272,8 @@ def _config_diff(config: ProjectConfig) -> str:
     if before == after:
         return ""
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
+        lines_with_ends(before),
+        lines_with_ends(after),
         fromfile=str(config.path) if config.exists else "/dev/null",
         tofile=str(config.path),
     )

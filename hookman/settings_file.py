@@ -66,8 +66,8 @@ class SettingsChange:
         """A unified diff of the change; empty when nothing changes."""
         if not self.changed:
             return ""
-        before_lines = (self.before or "").splitlines(keepends=True)
-        after_lines = (self.after or "").splitlines(keepends=True)
+        before_lines = lines_with_ends(self.before or "")
+        after_lines = lines_with_ends(self.after or "")
         diff_lines = difflib.unified_diff(
             before_lines,
             after_lines,
@@ -190,6 +190,14 @@ def detect_style(text: str) -> JsonStyle:
     )
 
 
+def lines_with_ends(text: str) -> list[str]:
+    """`text` split after each "\n" (and only there), for diffs of files whose strings may
+    hold other line-breaking characters."""
+    lines = text.split("\n")
+    with_ends = [line + "\n" for line in lines[:-1]]
+    return [*with_ends, lines[-1]] if lines[-1] else with_ends
+
+
 def _detect_item_separator(compact_text: str, *, default: str) -> str:
     spaced = _COMPACT_ITEM_SEPARATOR.search(compact_text)
     tight = _TIGHT_ITEM_SEPARATOR.search(compact_text)
@@ -201,7 +209,9 @@ def _detect_item_separator(compact_text: str, *, default: str) -> str:
 
 
 def _detect_indent(text: str) -> str | None:
-    for line in text.splitlines()[1:]:
+    # Split on "\n" only: str.splitlines() also breaks at U+2028, U+0085, \x0c, ... which
+    # JSON allows raw inside strings, and would find an "indent" in a one-line file.
+    for line in text.split("\n")[1:]:
         leading = line[: len(line) - len(line.lstrip(" \t"))]
         if leading:
             return "\t" if leading.startswith("\t") else leading

@@ -521,12 +521,16 @@ def test_edit_error_writes_nothing(project: Path) -> None:
 
 # --- properties -------------------------------------------------------------------------------
 
+# Characters str.splitlines() breaks at that JSON keeps raw inside strings (json.dumps
+# escapes the others): mixed with spaces, they look like indented lines to a naive reader.
+LINE_BREAKS_RAW_IN_JSON = ["\x85", "\u2028", "\u2029"]
 _json_scalars = (
     st.none()
     | st.booleans()
     | st.integers(min_value=-(10**30), max_value=10**30)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8)
+    | st.text(st.sampled_from([*LINE_BREAKS_RAW_IN_JSON, " ", "\t", "\n", "a"]), max_size=6)
 )
 _json_values = st.recursive(
     _json_scalars,
@@ -576,6 +580,58 @@ def test_any_standard_file_survives_add_then_remove_byte_for_byte(
     assert read_settings(path)[key] == added
     update_settings(path, lambda settings: settings.pop(key))
     assert path.read_text(encoding="utf-8") == original
+
+
+@pytest.mark.parametrize("breaker", LINE_BREAKS_RAW_IN_JSON)
+@pytest.mark.parametrize(
+    "original",
+    [
+        '{"env": {"A": "x{b}  y"}, "model": "m"}\n',
+        '{"env":{"A":"x{b}    y"},"model":"m"}',
+        '{"a": "{b}\\t{b}  "}',
+    ],
+)
+def test_a_one_line_file_with_a_raw_line_separator_in_a_string_stays_one_line(
+    project: Path, original: str, breaker: str
+) -> None:
+    path = _settings_path(project)
+    text = original.replace("{b}", breaker)
+    path.write_text(text, encoding="utf-8")
+
+    added = update_settings(path, _add_key("hooks", {"Stop": []}))
+    update_settings(path, lambda settings: settings.pop("hooks"))
+
+    assert added.after is not None and "\n" not in added.after.rstrip("\n")
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("control", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e"])
+def test_a_raw_control_character_in_a_string_is_refused_and_untouched(
+    project: Path, control: str
+) -> None:
+    # splitlines() breaks at these too, but JSON does not allow them raw: not JSON at all.
+    path = _settings_path(project)
+    path.write_text(f'{{"a": "x{control}  y"}}', encoding="utf-8")
+    before = _snapshot(path)
+
+    with pytest.raises(HookmanError, match="is not valid JSON: Invalid control character"):
+        update_settings(path, _add_key("x", 1))
+
+    assert _snapshot(path) == before
+
+
+def test_a_diff_breaks_lines_only_at_newlines(project: Path) -> None:
+    path = _settings_path(project)
+    path.write_text('{"a": "x\u2028y"}\n', encoding="utf-8")
+
+    change = update_settings(path, _add_key("b", 1), dry_run=True)
+
+    assert change.diff().split("\n")[2:] == [
+        "@@ -1 +1 @@",
+        '-{"a": "x\u2028y"}',
+        '+{"a": "x\u2028y", "b": 1}',
+        "",
+    ]
 
 
 def read_settings_from_text(text: str) -> dict[str, Any]:
