@@ -2,8 +2,9 @@
 user registry, state or logs.
 
 Under CI=true the property tests run derandomized (the same examples on every run, from
-each test's own seed), so CI cannot fail on one run and pass on the next; the deterministic
-cases of the classes they once found live next to them as plain tests.
+each test's own seed), so CI cannot fail on one run and pass on the next, whatever the
+installed Hypothesis version does by itself; the deterministic cases of the classes they
+once found live next to them as plain tests.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-settings.register_profile("ci", derandomize=True, print_blob=True)
+CI_PROFILE = "hookman-ci"
+settings.register_profile(CI_PROFILE, derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI", "").lower() == "true":
-    settings.load_profile("ci")
+    settings.load_profile(CI_PROFILE)
 
 
 @pytest.fixture(autouse=True)
