@@ -20,12 +20,12 @@ from typing import Any
 
 from hookman import event_catalog, paths
 from hookman.atomic_file import atomic_write_text
-from hookman.client_version import TargetVersion
+from hookman.client_version import TargetVersion, resolve_target
 from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.hook_sources import module_path
 from hookman.install_plan import InstallPlan, plan_install
-from hookman.manifest import build_manifest, write_manifest
+from hookman.manifest import FLAG_SOURCE, build_manifest, remembered_flag, write_manifest
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project_config import HookSpec, ProjectConfig, save_project_config
 from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
@@ -127,7 +127,10 @@ def sync_project(
             project_dir, target, hooks, plan, preview, config_diff, True, None, warnings
         )
 
-    manifest = build_manifest(project_dir, hooks, module_paths, plan, target.version)
+    source = FLAG_SOURCE if target.is_explicit_flag else target.source
+    manifest = build_manifest(
+        project_dir, hooks, module_paths, plan, target.version, version_source=source
+    )
     with _restored_on_failure(manifest_file, config.path):
         write_manifest(project_dir, manifest)
         save_project_config(config)
@@ -181,10 +184,18 @@ def _restored_on_failure(*files: Path) -> Iterator[None]:
         raise
 
 
+def project_target(project_dir: Path, flag: str | None, config: ProjectConfig) -> TargetVersion:
+    """The client version a command writes (or, for `list`, reports) the project's settings
+    for: --claude-version, hookman.toml, the --claude-version of the last write, or
+    `claude --version` (client_version.resolve_target)."""
+    remembered = remembered_flag(project_dir) if flag is None else None
+    return resolve_target(flag, config.claude_version, remembered=remembered)
+
+
 def target_warnings(plan: InstallPlan, target: TargetVersion) -> list[str]:
     """Plain sentences about what the target client means for the hooks: a held-back event
     whose absence weakens a guard, and a target newer than any version hookman checked."""
-    warnings: list[str] = []
+    warnings: list[str] = [] if target.note is None else [target.note]
     for event, since in plan.held_back.items():
         effect = event_catalog.held_back_effect(event)
         if effect is not None:

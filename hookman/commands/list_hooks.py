@@ -11,12 +11,11 @@ from rich.table import Table
 from hookman import paths
 from hookman.bridge.firing_log import read_records
 from hookman.cli.output import console, print_json
-from hookman.client_version import resolve_target
 from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
 from hookman.project import find_project_dir
 from hookman.project_config import HookSpec, load_project_config
-from hookman.project_sync import claude_events_of, hook_json, target_warnings
+from hookman.project_sync import claude_events_of, hook_json, project_target, target_warnings
 
 
 def list_hooks(
@@ -39,7 +38,7 @@ def list_hooks(
     """
     project_dir = find_project_dir(project)
     config = load_project_config(project_dir)
-    target = resolve_target(claude_version, config.claude_version)
+    target = project_target(project_dir, claude_version, config)
     plan = plan_install(config.hooks, target.version)
     last_fired = _last_fired(project_dir)
     rows = [

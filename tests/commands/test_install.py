@@ -821,3 +821,98 @@ def test_a_project_directory_whose_name_is_not_utf8_is_refused_clearly(tmp_path:
     )
     assert sorted(path.name for path in (project / ".claude").iterdir()) == []
     assert not paths.manifest_path(project).exists()
+
+
+def _claude_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str | None) -> None:
+    """PATH holds only a fake `claude` answering `version` (None: no claude at all)."""
+    bin_dir = tmp_path / "fake-bin"
+    bin_dir.mkdir(exist_ok=True)
+    fake = bin_dir / "claude"
+    fake.unlink(missing_ok=True)
+    if version is not None:
+        fake.write_text(f"#!/bin/sh\necho '{version} (Claude Code)'\n")
+        fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+
+
+def test_an_explicit_target_is_remembered_by_list_and_the_next_install(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, None)
+    write_hook(project, "guard", GUARD)
+
+    installed = hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.332")
+    listed = hookman_json("list")
+    again = hookman_json("install")
+
+    assert set(installed["written"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert (listed["claude_version"], listed["claude_version_source"]) == (
+        "2.1.332",
+        "earlier flag",
+    )
+    assert listed["held_back"] == {}
+    assert listed["hooks"][0]["claude_events"]["PreSkillShellCommand"]["status"] == "written"
+    assert (again["claude_version"], again["claude_version_source"]) == ("2.1.332", "earlier flag")
+    assert again["settings_changed"] is False
+    assert set(local_settings(project)["hooks"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert hookman("list").stdout.splitlines()[0] == (
+        f"project {project}, Claude Code target 2.1.332 (from --claude-version, remembered "
+        "from the last install)"
+    )
+
+
+def test_a_remembered_target_wins_over_claude_version_and_says_how_to_follow_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, "2.1.328")
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.332")
+    note = (
+        "`claude --version` says 2.1.328, but the target stays 2.1.332, given with "
+        "--claude-version to an earlier install; pass --claude-version 2.1.328 to write for "
+        "the installed client instead."
+    )
+
+    again = hookman("install")
+    listed = hookman_json("list")
+
+    assert again.exit_code == 0
+    assert f"warning: {note}" in again.stdout.splitlines()
+    assert listed["warnings"] == [note]
+    assert "PreSkillShellCommand" in local_settings(project)["hooks"]
+    followed = hookman_json("install", "--claude-version", "2.1.328")
+    assert "PreSkillShellCommand" not in local_settings(project)["hooks"]
+    assert followed["held_back"] == {"PreSkillShellCommand": {"since": "2.1.332"}}
+    assert hookman_json("list")["warnings"] == [followed["warnings"][0]]
+    assert hookman_json("list")["claude_version_source"] == "earlier flag"
+
+
+def test_without_a_flag_the_target_is_detected_again_each_time(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, "2.1.332")
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py")
+    _claude_on_path(tmp_path, monkeypatch, "2.1.328")
+
+    listed = hookman_json("list")
+    again = hookman_json("install")
+
+    assert (listed["claude_version"], listed["claude_version_source"]) == (
+        "2.1.328",
+        "claude --version",
+    )
+    assert again["held_back"] == {"PreSkillShellCommand": {"since": "2.1.332"}}
+    assert "PreSkillShellCommand" not in local_settings(project)["hooks"]
+
+
+def test_a_dry_run_with_a_flag_is_not_remembered(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, None)
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
+
+    hookman_json("install", "--claude-version", "2.1.332", "--dry-run")
+
+    assert hookman_json("list")["claude_version"] == "2.1.328"
