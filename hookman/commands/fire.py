@@ -159,12 +159,24 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
     )
     if manifest.claude_version is None:
         view.effects.append(UNKNOWN_VERSION_EFFECT)
+    if _held_back(manifest, event):
+        view.effects.append(
+            f"settings.local.json has no hookman entry for {event} (held back: the target "
+            f"Claude Code {manifest.claude_version or 'version'} does not know it), so Claude "
+            "Code never runs these hooks for it"
+        )
     report = _report(manifest, event, result, tracker, view, output)
     report["async"] = None
     if manifest.hooks_for(event, run_async=True):
         async_run = _dispatch_once(rehearsal, event, payload, scratch, run_async=True)
         report["async"] = _async_report(*async_run)
     return report
+
+
+def _held_back(manifest: Manifest, event: str) -> bool:
+    """Whether hooks serve `event` but install wrote no entry for it (the target lacks it)."""
+    served = manifest.hooks_for(event) or manifest.hooks_for(event, run_async=True)
+    return bool(served) and event not in manifest.entries and event not in manifest.async_entries
 
 
 def _dispatch_once(

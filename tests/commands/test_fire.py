@@ -361,3 +361,21 @@ def hook(pi):
         "hookman: hook 'rewriter' returned updatedInput on PreSkillShellCommand; Claude Code "
         "does not apply it there and does not run the command at all."
     ]
+
+
+def test_fire_says_when_the_target_client_never_sends_the_event(project: Path) -> None:
+    guard = write_hook(project, "guard", SKILL_SHELL_GUARD)
+    installed = _hookman(
+        "install", str(guard), "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert installed.exit_code == 0, installed.output
+
+    report = json.loads(fire(project, "PreSkillShellCommand", "--json").stdout)
+
+    assert report["effects"][-1] == (
+        "settings.local.json has no hookman entry for PreSkillShellCommand (held back: the "
+        "target Claude Code 2.1.328 does not know it), so Claude Code never runs these hooks "
+        "for it"
+    )
+    fired = json.loads(fire(project, "PreToolUse", "--json").stdout)
+    assert not any("held back" in effect for effect in fired["effects"])
