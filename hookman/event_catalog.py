@@ -93,6 +93,11 @@ def event_tools(event: str, tools: Sequence[str] | None) -> tuple[str, ...] | No
     return tuple(name for name in tools if name in possible)
 
 
+def guards(event: str) -> str:
+    """What a guarded event guards ("the agent's tool calls", ...)."""
+    return str(_event(event).get("guards", f"what {event} gates"))
+
+
 def held_back_effect(event: str) -> str | None:
     """What a user loses when `event` is held back, where that is not obvious."""
     return _event(event).get("held_back_effect")

@@ -227,6 +227,13 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
             f"the hook {name!r} asks for {asked:g} s, but Claude Code gives SessionEnd hooks "
             f"at most {cap:g} s, so its SessionEnd entry gets {cap:g} s."
         )
+    for name, missed in plan.partial_guards.items():
+        for event in missed:
+            warnings.append(
+                f"the hook {name!r} guards through raw handlers, which Claude Code does not call "
+                f"for {event_catalog.guards(event)} (it sends those to {event}): listen to "
+                f"`tool_call` to guard them too, or to {event!r} as well."
+            )
     for name, events in plan.inert_events.items():
         listed = ", ".join(repr(event) for event in events)
         warnings.append(

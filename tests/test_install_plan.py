@@ -272,3 +272,20 @@ def test_a_raw_pre_skill_shell_command_handler_gets_its_entry() -> None:
     assert plan.entries["PreSkillShellCommand"].matcher is None
     narrowed = spec("raw", "PreSkillShellCommand", tools={"PreSkillShellCommand": ("Edit",)})
     assert "PreSkillShellCommand" not in plan_install([narrowed], SKILL_SHELL).entries
+
+
+def test_a_raw_skill_shell_handler_narrowed_to_other_tools_is_not_called_never_sent() -> None:
+    narrowed = spec("raw", "PreSkillShellCommand", tools={"PreSkillShellCommand": ("Edit",)})
+    plan = plan_install([narrowed], SKILL_SHELL)
+    assert plan.never_sent == ()
+    assert plan.claude_events["raw"] == ()
+
+
+def test_a_raw_pre_tool_use_guard_is_told_it_misses_skill_shell_commands() -> None:
+    raw = spec("raw", "PreToolUse", tools={"PreToolUse": ("Bash",)})
+    assert plan_install([raw], SKILL_SHELL).partial_guards == {"raw": ("PreSkillShellCommand",)}
+    assert plan_install([raw], NEW).partial_guards == {}  # held back there anyway
+    on_edit = spec("raw", "PreToolUse", tools={"PreToolUse": ("Edit",)})
+    both = spec("both", "PreToolUse", "PreSkillShellCommand")
+    guard = spec("guard", "tool_call", "PreToolUse")
+    assert plan_install([on_edit, both, guard], SKILL_SHELL).partial_guards == {}

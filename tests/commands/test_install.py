@@ -916,3 +916,20 @@ def test_a_dry_run_with_a_flag_is_not_remembered(
     hookman_json("install", "--claude-version", "2.1.332", "--dry-run")
 
     assert hookman_json("list")["claude_version"] == "2.1.328"
+
+
+def test_a_raw_pre_tool_use_guard_is_warned_that_skill_shell_commands_pass_it(
+    project: Path,
+) -> None:
+    source = 'def hook(pi):\n    pi.on("PreToolUse", lambda event, ctx: None, tools=["Bash"])\n'
+    write_hook(project, "raw", source)
+
+    result = hookman_json("install", "hooks/raw.py", *SKILL_SHELL_VERSION)
+
+    assert "PreSkillShellCommand" not in result["written"]
+    assert result["warnings"] == [
+        "the hook 'raw' guards through raw handlers, which Claude Code does not call for the "
+        "inline shell commands (!`cmd`) of skills and slash commands (it sends those to "
+        "PreSkillShellCommand): listen to `tool_call` to guard them too, or to "
+        "'PreSkillShellCommand' as well."
+    ]
