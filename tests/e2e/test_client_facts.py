@@ -194,6 +194,9 @@ elif "FACT-B" in command:
     answer(updatedInput=payload["tool_input"])  # unchanged: still not applied
 elif "FACT-C" in command:
     sys.exit(1)
+elif "FACT-D" in command:  # a deny that names PreToolUse still counts
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": "FACT-DENY-D"}}))
 """
 SKILL_SHELL_COMMAND = """
 ---
@@ -202,6 +205,7 @@ description: three inline commands
 A: !`echo FACT-A > a.txt && echo RAN-A`
 B: !`echo FACT-B > b.txt && echo RAN-B`
 C: !`echo FACT-C > c.txt && echo RAN-C`
+D: !`echo FACT-D > d.txt && echo RAN-D`
 """
 
 
@@ -209,8 +213,9 @@ def test_inline_shell_commands_of_slash_commands_and_pre_skill_shell_command(
     e2e: E2EProject,
 ) -> None:
     # PreToolUse never fires for an inline command on any version; PreSkillShellCommand
-    # (2.1.332) does. Its deny reads "[not run: blocked by hook: <reason>]"; any updatedInput,
-    # even an unchanged one, is not applied and the command does not run; exit 1 lets it run.
+    # (2.1.332) does. Its deny reads "[not run: blocked by hook: <reason>]", also when the
+    # answer names PreToolUse as its hookEventName; any updatedInput, even an unchanged one,
+    # is not applied and the command does not run; exit 1 lets it run.
     log = e2e.scratch / "hook-payloads.jsonl"
     script = e2e.write("skill_shell_hook.py", SKILL_SHELL_HOOK)
     handler = {"type": "command", "command": f"python3 {script} {log}"}
@@ -230,20 +235,21 @@ def test_inline_shell_commands_of_slash_commands_and_pre_skill_shell_command(
     payloads = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     events = [payload["hook_event_name"] for payload in payloads]
     assert "PreToolUse" not in events
-    ran = {name: (e2e.root / f"{name}.txt").exists() for name in "abc"}
+    ran = {name: (e2e.root / f"{name}.txt").exists() for name in "abcd"}
     if e2e.version in ("2.1.197", "2.1.328"):
-        assert events == [] and ran == {"a": True, "b": True, "c": True}
-        assert run.model_saw("A: RAN-A\nB: RAN-B\nC: RAN-C"), run.describe()
+        assert events == [] and ran == {"a": True, "b": True, "c": True, "d": True}
+        assert run.model_saw("A: RAN-A\nB: RAN-B\nC: RAN-C\nD: RAN-D"), run.describe()
         return
-    assert events == ["PreSkillShellCommand"] * 3
+    assert events == ["PreSkillShellCommand"] * 4
     assert {key: payloads[0][key] for key in ("tool_name", "command_name", "invoked_by")} == {
         "tool_name": "Bash",
         "command_name": "facts",
         "invoked_by": "user",
     }
-    assert ran == {"a": False, "b": False, "c": True}
+    assert ran == {"a": False, "b": False, "c": True, "d": False}
     assert run.model_saw(
         "A: [not run: blocked by hook: FACT-DENY]\n"
         "B: [not run: blocked by hook: the hook changed the command, which isn't supported here]\n"
-        "C: RAN-C"
+        "C: RAN-C\n"
+        "D: [not run: blocked by hook: FACT-DENY-D]"
     ), run.describe()
