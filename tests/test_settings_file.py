@@ -747,3 +747,14 @@ def test_a_comma_inside_a_value_does_not_change_the_layout_on_install_and_remove
     update_settings(path, lambda settings: settings["hooks"]["Stop"].append(entry))
     update_settings(path, lambda settings: settings["hooks"]["Stop"].pop())
     assert path.read_text() == original
+
+
+def test_a_hard_link_to_settings_json_is_split_not_written_through(project: Path) -> None:
+    committed = project / ".claude" / "settings.json"
+    committed.write_text('{"permissions": {}}\n')
+    os.link(committed, _settings_path(project))
+
+    update_settings(_settings_path(project), _add_key("x", 1))
+
+    assert committed.read_text() == '{"permissions": {}}\n'
+    assert json.loads(_settings_path(project).read_text()) == {"permissions": {}, "x": 1}
