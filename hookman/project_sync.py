@@ -99,6 +99,8 @@ def sync_project(
     hooks = config.hooks
     enabled = [hook for hook in hooks if hook.enabled]
     module_paths = _existing_modules(enabled, project_dir)
+    for name, path in module_paths.items():
+        _check_utf8(f"the module of the hook {name!r},", path)
     plan = plan_install(hooks, target.version)
     manifest_file = paths.manifest_path(project_dir)
     entries = [
@@ -152,16 +154,19 @@ def check_paths_are_utf8(project_dir: Path) -> None:
         ("the Python interpreter", Path(sys.executable)),
     )
     for what, path in places:
-        try:
-            str(path).encode("utf-8")
-        except UnicodeEncodeError:
-            shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            raise HookmanError(
-                f"{what} {shown} has a name that is not valid UTF-8, so hookman cannot write it "
-                "into Claude Code's settings (JSON text is UTF-8); nothing was changed.",
-                "rename the directory to a UTF-8 name (e.g. with `mv`), then run the command "
-                "again.",
-            ) from None
+        _check_utf8(what, path)
+
+
+def _check_utf8(what: str, path: Path) -> None:
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise HookmanError(
+            f"{what} {shown} has a name that is not valid UTF-8, so hookman cannot write it "
+            "into Claude Code's settings (JSON text is UTF-8); nothing was changed.",
+            "rename the directory to a UTF-8 name (e.g. with `mv`), then run the command again.",
+        ) from None
 
 
 @contextmanager

@@ -933,3 +933,24 @@ def test_a_raw_pre_tool_use_guard_is_warned_that_skill_shell_commands_pass_it(
         "PreSkillShellCommand): listen to `tool_call` to guard them too, or to "
         "'PreSkillShellCommand' as well."
     ]
+
+
+def test_a_hook_module_whose_path_is_not_utf8_is_refused_clearly(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / os.fsdecode(b"lib\xff") / "guard.py"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(GUARD)
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", *SKILL_SHELL_VERSION)
+    monkeypatch.setattr("hookman.project_sync.module_path", lambda hook, project_dir: elsewhere)
+    before = snapshot(*_project_files(project))
+
+    result = hookman("install", *SKILL_SHELL_VERSION)
+
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"hookman: the module of the hook 'guard', {tmp_path}/lib\\xff/guard.py has a name that "
+        "is not valid UTF-8"
+    )
+    assert snapshot(*_project_files(project)) == before
