@@ -148,12 +148,16 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else content_text(value)
 
 
+def blocked_thing(event: str) -> str:
+    """What a deny on the guarded `event` stops, for deny reasons."""
+    return "tool call" if event == PRE_TOOL_USE else "shell command"
+
+
 def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:
     """The deny reason when a guard could not decide (the model reads it, then the user)."""
-    what = "tool call" if event == PRE_TOOL_USE else "shell command"
     return (
-        f"hookman blocked this {what} because the hook {hook!r} {problem}, and a guard "
-        f"that cannot decide must not let it through. Fix the hook (`hookman fire "
+        f"hookman blocked this {blocked_thing(event)} because the hook {hook!r} {problem}, "
+        f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
         f"{event}` shows what happens, `hookman log` the error) or disable it in "
         f".claude/hookman.toml."
     )

@@ -20,7 +20,7 @@ import os
 import sys
 import time
 
-from hookman.bridge.answer import fail_closed_reason
+from hookman.bridge.answer import blocked_thing, fail_closed_reason
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.deadline import Deadline
@@ -229,8 +229,8 @@ class _Run:
         if self._guarded():
             answer = _deny(
                 self.event,
-                f"hookman blocked this tool call because {problem}, so the project's guard "
-                f"hooks could not run. {fix}",
+                f"hookman blocked this {blocked_thing(self.event)} because {problem}, so the "
+                f"project's guard hooks could not run. {fix}",
             )
         else:
             answer = {"systemMessage": f"hookman: no hook ran, because {problem}. {fix}"}

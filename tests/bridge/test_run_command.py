@@ -829,3 +829,13 @@ def test_a_skill_shell_command_is_denied_when_the_manifest_is_gone(
 
     assert answer["hookSpecificOutput"]["hookEventName"] == "PreSkillShellCommand"
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_without_a_manifest_the_skill_shell_deny_names_a_shell_command(
+    runner_project: RunnerProject,
+) -> None:
+    answer = runner_project.answer(
+        "PreSkillShellCommand", runner_project.payload("PreSkillShellCommand")
+    )
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith("hookman blocked this shell command because the manifest ")
