@@ -6,17 +6,31 @@ directory is fsynced so the rename itself survives a power loss.
 
 Symlinks are followed: when `path` is a symlink, its final target is replaced and the link
 itself stays (so a settings file symlinked into a dotfiles repo keeps working).
+
+A writer killed between creating its temporary file and the rename leaves that file behind
+(a full copy of e.g. the settings, next to them, where git may pick it up). Temporary files
+are therefore named recognisably, `.<name>.hookman-tmp-<pid>-<random>.tmp`, and every write
+first removes the stale ones of the same target: those of a writer that no longer runs and
+older than a minute, and any older than an hour (a pid may be reused). A live writer's file
+is never touched: it exists for milliseconds, and its pid is alive. Files of older hookman
+versions (`.<name>.<8 random characters>.tmp`) count as stale after a minute.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 DEFAULT_NEW_FILE_MODE = 0o644
+TEMP_MARKER = "hookman-tmp"
+TEMP_SUFFIX = ".tmp"
+STALE_AFTER_S = 60.0  # a dead writer's temporary file, once this old, is removed
+ABANDONED_AFTER_S = 3600.0  # any temporary file this old is removed, whatever its pid says
 
 
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
@@ -29,7 +43,8 @@ def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None
     path = _follow_symlinks(path)
     data = text.encode("utf-8")
     target_mode = _mode_for(path, mode)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temp_files(path)
+    fd, temp_name = tempfile.mkstemp(prefix=temp_prefix(path), suffix=TEMP_SUFFIX, dir=path.parent)
     temp_path = Path(temp_name)
     try:
         with os.fdopen(fd, "wb") as temp_file:
@@ -58,6 +73,55 @@ def write_text_if_changed(path: Path, text: str, *, mode: int | None = None) -> 
     except FileNotFoundError:
         pass
     atomic_write_text(path, text, mode=mode)
+    return True
+
+
+def temp_prefix(path: Path) -> str:
+    """How this process's temporary files for `path` begin (the random part follows)."""
+    return f".{path.name}.{TEMP_MARKER}-{os.getpid()}-"
+
+
+def remove_stale_temp_files(path: Path, *, now: float | None = None) -> list[Path]:
+    """Remove the temporary files that killed writers left next to `path` (see the module
+    docstring); returns them. Best effort: a file that cannot be removed stays."""
+    own = re.compile(
+        rf"\.{re.escape(path.name)}\.{TEMP_MARKER}-(\d+)-[A-Za-z0-9_]+{re.escape(TEMP_SUFFIX)}"
+    )
+    legacy = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}{re.escape(TEMP_SUFFIX)}")
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        ours = own.fullmatch(entry.name)
+        if ours is None and legacy.fullmatch(entry.name) is None:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        age = now - info.st_mtime
+        writer_gone = ours is None or not _process_exists(int(ours.group(1)))
+        if not stat.S_ISREG(info.st_mode) or age < STALE_AFTER_S:
+            continue
+        if writer_gone or age >= ABANDONED_AFTER_S:
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _process_exists(pid: int) -> bool:
+    if pid == os.getpid() or os.name == "nt":  # Windows' os.kill would end the process
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError, ValueError):
+        return True  # not ours to signal (PermissionError), or not a pid we can ask about
     return True
 
 

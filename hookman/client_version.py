@@ -1,7 +1,12 @@
 """Which Claude Code version hookman writes settings for.
 
 The target comes from, in order: the `--claude-version` flag, `claude_version` in
-hookman.toml, `claude --version`, else unknown (None). Standard library only.
+hookman.toml, the `--claude-version` given to the last install or remove that wrote the
+project's settings (remembered in its manifest, so what was written, what `list` reports and
+what the next install keeps agree), `claude --version`, else unknown (None). When a
+remembered target and `claude --version` disagree, the remembered one still wins (the user
+chose it; a client found on PATH may not be the one they run), and the target says so in a
+note naming the command that follows the installed client instead. Standard library only.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from hookman.errors import HookmanError
 
 DETECT_TIMEOUT_S = 3.0
 
-VersionSource = Literal["flag", "hookman.toml", "claude --version", "unknown"]
+VersionSource = Literal["flag", "hookman.toml", "earlier flag", "claude --version", "unknown"]
 
 _VERSION_PATTERN = re.compile(r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])")
 _USER_VERSION_PATTERN = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?")
@@ -39,6 +44,12 @@ class TargetVersion:
 
     version: ClientVersion | None
     source: VersionSource
+    note: str | None = None  # why the target is not what `claude --version` says
+
+    @property
+    def is_explicit_flag(self) -> bool:
+        """Whether the target is a `--claude-version`, given now or remembered."""
+        return self.source in ("flag", "earlier flag")
 
     def describe(self) -> str:
         """E.g. "2.1.328 (from hookman.toml)", or how to make an unknown target known."""
@@ -47,6 +58,8 @@ class TargetVersion:
                 "unknown (`claude --version` did not answer; pass --claude-version V or set "
                 "claude_version in hookman.toml)"
             )
+        if self.source == "earlier flag":
+            return f"{self.version} (from --claude-version, remembered from the last install)"
         return f"{self.version} (from {self.source})"
 
 
@@ -94,18 +107,40 @@ def resolve_target(
     flag: str | None,
     config_value: str | None,
     *,
+    remembered: str | None = None,
     detect: Callable[[], ClientVersion | None] = detect_claude_version,
 ) -> TargetVersion:
-    """flag > hookman.toml `claude_version` > `claude --version` > unknown."""
+    """flag > hookman.toml `claude_version` > the remembered earlier flag > `claude --version`
+    > unknown. `remembered` is ignored when it is not a version (a hand-edited manifest)."""
     if flag is not None:
         return TargetVersion(_parse_or_refuse(flag, "--claude-version", exit_code=2), "flag")
     if config_value is not None:
         version = _parse_or_refuse(config_value, "claude_version in hookman.toml", exit_code=1)
         return TargetVersion(version, "hookman.toml")
+    earlier = _parse_or_none(remembered)
+    if earlier is not None:
+        detected = detect()
+        note = None
+        if detected is not None and detected != earlier:
+            note = (
+                f"`claude --version` says {detected}, but the target stays {earlier}, given "
+                f"with --claude-version to an earlier install; pass --claude-version {detected} "
+                "to write for the installed client instead."
+            )
+        return TargetVersion(earlier, "earlier flag", note)
     detected = detect()
     if detected is not None:
         return TargetVersion(detected, "claude --version")
     return TargetVersion(None, "unknown")
+
+
+def _parse_or_none(text: str | None) -> ClientVersion | None:
+    if text is None:
+        return None
+    try:
+        return parse_version(text)
+    except (ValueError, AttributeError):
+        return None
 
 
 def _parse_or_refuse(text: str, where: str, *, exit_code: int) -> ClientVersion:

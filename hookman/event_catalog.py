@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ CONTEXT_CHANNEL_FIELD = "additionalContext"
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
 UPDATED_TOOL_OUTPUT_FIELD = "updatedToolOutput"
+ALL_TOOLS = "*"
 
 
 @cache
@@ -70,6 +72,37 @@ def claude_events_serving(subscription: str) -> list[str]:
     return []
 
 
+def claude_events_for(subscription: str, tools: Sequence[str] | None) -> list[str]:
+    """The Claude Code events that deliver `subscription` to a hook asking for `tools`
+    (None: every tool). An event whose payload can only name some tools (`tool_names`:
+    PreSkillShellCommand names Bash or PowerShell) serves the hook only when `tools`
+    includes one of them."""
+    return [
+        event for event in claude_events_serving(subscription) if event_tools(event, tools) != ()
+    ]
+
+
+def event_tools(event: str, tools: Sequence[str] | None) -> tuple[str, ...] | None:
+    """The tools of `tools` that `event` can name, for its matcher: None means every tool
+    it can name; () means none, so the hook needs no entry there."""
+    if tools is None or ALL_TOOLS in tools:
+        return None
+    possible = _event(event).get("tool_names")
+    if possible is None:
+        return tuple(tools)
+    return tuple(name for name in tools if name in possible)
+
+
+def guards(event: str) -> str:
+    """What a guarded event guards ("the agent's tool calls", ...)."""
+    return str(_event(event).get("guards", f"what {event} gates"))
+
+
+def held_back_effect(event: str) -> str | None:
+    """What a user loses when `event` is held back, where that is not obvious."""
+    return _event(event).get("held_back_effect")
+
+
 def runtime_events_never_sent() -> list[str]:
     """Runtime events no Claude Code event delivers (Python API and `hookman fire` only)."""
     events = runtime_catalog()["events"]
@@ -97,6 +130,11 @@ def newest_checked_client() -> ClientVersion:
 def guarded_events() -> list[str]:
     """Events on which hookman fails closed (a deny unless every guard ran and allowed)."""
     return [event for event in claude_events() if _event(event).get("guarded", False)]
+
+
+def updated_input_blocks_events() -> list[str]:
+    """Events where the client refuses a command whose input a hook changed (updatedInput)."""
+    return [e for e in claude_events() if _event(e).get("updated_input_blocks", False)]
 
 
 def oldest_supported_client() -> ClientVersion:

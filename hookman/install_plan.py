@@ -29,6 +29,7 @@ DEFAULT_TIMEOUT_S = 30
 SESSION_END_EVENT = "SessionEnd"
 SESSION_END_DEFAULT_TIMEOUT_S = 5
 CONTEXT_FALLBACK_EVENT = "UserPromptSubmit"
+TOOL_CALL = "tool_call"
 DEADLINE_MIN_MARGIN_S = 1.0
 DEADLINE_MARGIN_FRACTION = 0.1
 
@@ -53,6 +54,8 @@ class InstallPlan:
     # hook name -> the timeout it asked for, where SessionEnd's cap gives it less
     session_end_capped: dict[str, int | float] = field(default_factory=dict)
     async_entries: dict[str, PlannedEntry] = field(default_factory=dict)  # catalog order
+    # hook name -> guarded events its raw guard handlers miss (a tool_call guard gets all)
+    partial_guards: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def plan_install(
@@ -68,13 +71,14 @@ def plan_install(
         served = [
             event
             for subscription in hook.events
-            for event in event_catalog.claude_events_serving(subscription)
+            for event in event_catalog.claude_events_for(subscription, hook.tools.get(subscription))
         ]
         claude_events[hook.name] = tuple(dict.fromkeys(served))
         unknown = tuple(e for e in hook.events if not event_catalog.is_known_event(e))
         if unknown:
             inert[hook.name] = unknown
-        if hook.events and not served and not unknown:
+        sent = any(event_catalog.claude_events_serving(name) for name in hook.events)
+        if hook.events and not sent and not unknown:
             never_sent.append(hook.name)
 
     held_back: dict[str, str] = {}
@@ -98,8 +102,12 @@ def plan_install(
         and hook.timeout is not None
         and hook.timeout > own[SESSION_END_EVENT].timeout
     }
+    partial_guards = {
+        hook.name: missing for hook in enabled if (missing := _missed_guarded_events(hook, version))
+    }
     return InstallPlan(
         entries=entries,
+        partial_guards=partial_guards,
         held_back=held_back,
         claude_events=claude_events,
         inert_events=inert,
@@ -119,8 +127,9 @@ def _entries_for(
     timeouts: dict[str, list[float]] = {}
     for hook in hooks:
         for subscription in hook.events:
-            for event in event_catalog.claude_events_serving(subscription):
-                _add_tools(wanted_tools, event, hook.tools.get(subscription))
+            tools = hook.tools.get(subscription)
+            for event in event_catalog.claude_events_for(subscription, tools):
+                _add_tools(wanted_tools, event, event_catalog.event_tools(event, tools))
                 if hook.timeout is not None:
                     timeouts.setdefault(event, []).append(hook.timeout)
     entries: dict[str, PlannedEntry] = {}
@@ -132,6 +141,25 @@ def _entries_for(
             continue
         entries[event] = _entry(event, wanted_tools[event], timeouts.get(event, []))
     return entries
+
+
+def _missed_guarded_events(hook: HookSpec, version: ClientVersion | None) -> tuple[str, ...]:
+    """The guarded events the client sends for the tools a raw guard handler (e.g.
+    `pi.on("PreToolUse")`) asks for, which it does not listen to, and which this client
+    knows. A `tool_call` guard is served by every guarded event, so it misses none."""
+    guarded = event_catalog.guarded_events()
+    raw = [event for event in hook.events if event in guarded]
+    if not raw or TOOL_CALL in hook.events:
+        return ()
+    asked = [hook.tools.get(event) for event in raw]
+    tools = None if None in asked else [name for names in asked for name in names or ()]
+    return tuple(
+        event
+        for event in guarded
+        if event not in raw
+        and event_catalog.event_tools(event, tools) != ()
+        and event_catalog.may_write(event, version)
+    )
 
 
 def timeout_for(event: str, hook_timeouts: Sequence[float]) -> int | float:

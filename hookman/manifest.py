@@ -25,8 +25,10 @@ from hookman.project_config import HookSpec
 
 MANIFEST_FORMAT = 1
 DENY_TEXT = "deny"
+DENY_EVENTS_TEXT = "deny_events"  # per guarded event, where its deny reads differently
 CONTEXT_TEXT = "additionalContext"
 ANY_EVENT = "*"
+FLAG_SOURCE = "flag"
 
 
 def build_manifest(
@@ -35,8 +37,12 @@ def build_manifest(
     module_paths: Mapping[str, Path],
     plan: InstallPlan,
     version: ClientVersion | None,
+    *,
+    version_source: str | None = None,
 ) -> dict[str, Any]:
-    """The manifest for `hooks` (dispatch order); `module_paths` maps names to modules."""
+    """The manifest for `hooks` (dispatch order); `module_paths` maps names to modules.
+    `version_source` "flag" makes later commands keep `version` as their target
+    (`remembered_flag`)."""
     return {
         "format": MANIFEST_FORMAT,
         "hookman_version": __version__,
@@ -45,6 +51,7 @@ def build_manifest(
         "state_dir": str(paths.project_state_dir(project_dir)),
         "log_path": str(paths.firing_log_path()),
         "claude_version": None if version is None else str(version),
+        "claude_version_source": version_source,
         "hooks": [
             _hook_record(hook, module_paths[hook.name], plan) for hook in hooks if hook.enabled
         ],
@@ -74,6 +81,8 @@ def client_facts(version: ClientVersion | None) -> dict[str, Any]:
         "turn_channels": event_catalog.turn_channel_events(),
         "plain_stdout_events": event_catalog.plain_stdout_events(),
         "exit2_blocking_events": event_catalog.exit2_blocking_events(),
+        "guarded_events": event_catalog.guarded_events(),
+        "updated_input_blocks_events": event_catalog.updated_input_blocks_events(),
         "updated_tool_output": event_catalog.can_update_tool_output(version),
         "model_text": _model_texts(version),
     }
@@ -88,10 +97,27 @@ def _model_texts(version: ClientVersion | None) -> dict[str, Any]:
             text = event_catalog.model_text(event, CONTEXT_TEXT, version)
             if text != default_context:
                 contexts[event] = text
-    return {
-        DENY_TEXT: event_catalog.model_text(event_catalog.PRE_TOOL_USE, DENY_TEXT, version),
-        CONTEXT_TEXT: contexts,
+    deny = event_catalog.model_text(event_catalog.PRE_TOOL_USE, DENY_TEXT, version)
+    deny_events = {
+        event: text
+        for event in event_catalog.guarded_events()
+        if (text := event_catalog.model_text(event, DENY_TEXT, version)) != deny
     }
+    return {DENY_TEXT: deny, DENY_EVENTS_TEXT: deny_events, CONTEXT_TEXT: contexts}
+
+
+def remembered_flag(project_dir: Path) -> str | None:
+    """The `--claude-version` the project's settings were last written for, if they were
+    written for one (None otherwise, or when the manifest cannot be read)."""
+    try:
+        with paths.manifest_path(project_dir).open(encoding="utf-8") as handle:
+            manifest = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("claude_version_source") != FLAG_SOURCE:
+        return None
+    version = manifest.get("claude_version")
+    return version if isinstance(version, str) else None
 
 
 def manifest_text(manifest: Mapping[str, Any]) -> str:

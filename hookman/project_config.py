@@ -7,6 +7,7 @@ that does not parse or validate is refused with a clear error and never rewritte
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,9 @@ NEW_FILE_HEADER = (
     "# hookman: this project's Claude Code hooks, in dispatch order.\n"
     "# `hookman install` / `hookman remove` edit this file and keep your comments and layout.\n"
 )
+# A hook that may need more than a day is a mistake, and Claude Code's timers are not made
+# for more (its own default is 600 s): a larger `timeout` is refused, not written.
+MAX_HOOK_TIMEOUT_S = 86400
 _CONFIG_DISPLAY = ".claude/hookman.toml"
 BOM = "\ufeff"
 _EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
@@ -66,6 +70,8 @@ def is_valid_hook_name(name: str) -> bool:
 
 def check_project_relative(path_text: str) -> str | None:
     """Why `path_text` cannot be a hook path in hookman.toml, or None when it can."""
+    if "\x00" in path_text:
+        return "contains a NUL character"
     if path_text.startswith("~") or PurePosixPath(path_text).is_absolute():
         return "is an absolute path"
     if PureWindowsPath(path_text).is_absolute() or PureWindowsPath(path_text).drive:
@@ -398,9 +404,12 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
         isinstance(timeout, bool)
         or not isinstance(timeout, (int, float))
         or not math.isfinite(timeout)
-        or timeout <= 0
+        or not 0 < timeout <= MAX_HOOK_TIMEOUT_S
     ):
-        raise refuse("`timeout` must be a positive number of seconds")
+        raise refuse(
+            f"`timeout` must be a number of seconds above 0 and at most {MAX_HOOK_TIMEOUT_S} "
+            f"(one day), not {_shown(timeout)}"
+        )
     is_async = raw.get("async", False)
     if not isinstance(is_async, bool):
         raise refuse("`async` must be true or false")
@@ -413,6 +422,15 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
         timeout=timeout,
         is_async=is_async,
     )
+
+
+def _shown(value: Any) -> str:
+    """A value from the file on one short line, for a message (JSON notation, ASCII)."""
+    try:
+        text = json.dumps(value, ensure_ascii=True, default=repr)
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _is_str_list(value: Any) -> bool:

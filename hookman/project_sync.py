@@ -11,6 +11,7 @@ not change, so a repeated install touches nothing. With `dry_run` nothing is wri
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -19,16 +20,16 @@ from typing import Any
 
 from hookman import event_catalog, paths
 from hookman.atomic_file import atomic_write_text
-from hookman.client_version import TargetVersion
+from hookman.client_version import TargetVersion, resolve_target
 from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.hook_sources import module_path
 from hookman.install_plan import InstallPlan, plan_install
-from hookman.manifest import build_manifest, write_manifest
+from hookman.manifest import FLAG_SOURCE, build_manifest, remembered_flag, write_manifest
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project_config import HookSpec, ProjectConfig, save_project_config
 from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
-from hookman.settings_file import SettingsChange, update_settings
+from hookman.settings_file import SettingsChange, lines_with_ends, update_settings
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 
@@ -100,9 +101,12 @@ def sync_project(
     project_dir: Path, config: ProjectConfig, target: TargetVersion, *, dry_run: bool
 ) -> SyncResult:
     """Write what `config` asks for (see the module docstring). Caller holds project_lock."""
+    check_paths_are_utf8(project_dir)
     hooks = config.hooks
     enabled = [hook for hook in hooks if hook.enabled]
     module_paths, missing = _existing_modules(enabled, project_dir)
+    for name, path in module_paths.items():
+        _check_utf8(f"the module of the hook {name!r},", path)
     plan = plan_install(hooks, target.version)
     manifest_file = paths.manifest_path(project_dir)
     entries = [
@@ -125,13 +129,16 @@ def sync_project(
     settings_path = local_settings_path(project_dir)
     preview = update_settings(settings_path, edit, dry_run=True)
     config_diff = _config_diff(config)
-    warnings = plan_warnings(plan)
+    warnings = target_warnings(plan, target) + plan_warnings(plan)
     if dry_run:
         return SyncResult(
             project_dir, target, hooks, plan, preview, config_diff, True, None, warnings, missing
         )
 
-    manifest = build_manifest(project_dir, hooks, module_paths, plan, target.version)
+    source = FLAG_SOURCE if target.is_explicit_flag else target.source
+    manifest = build_manifest(
+        project_dir, hooks, module_paths, plan, target.version, version_source=source
+    )
     with _restored_on_failure(manifest_file, config.path):
         write_manifest(project_dir, manifest)
         save_project_config(config)
@@ -156,6 +163,31 @@ def preview_manifest(
     return build_manifest(project_dir, config.hooks, module_paths, plan, target.version)
 
 
+def check_paths_are_utf8(project_dir: Path) -> None:
+    """Refuse before any write when a path hookman must write into the settings or the
+    manifest cannot be written as UTF-8 text (JSON is UTF-8): a directory name of other
+    bytes, which Python carries as surrogate escapes."""
+    places = (
+        ("the project directory", project_dir),
+        ("hookman's state directory", paths.project_state_dir(project_dir)),
+        ("the Python interpreter", Path(sys.executable)),
+    )
+    for what, path in places:
+        _check_utf8(what, path)
+
+
+def _check_utf8(what: str, path: Path) -> None:
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise HookmanError(
+            f"{what} {shown} has a name that is not valid UTF-8, so hookman cannot write it "
+            "into Claude Code's settings (JSON text is UTF-8); nothing was changed.",
+            "rename the directory to a UTF-8 name (e.g. with `mv`), then run the command again.",
+        ) from None
+
+
 @contextmanager
 def _restored_on_failure(*files: Path) -> Iterator[None]:
     """Put `files` back as they were when the block fails (e.g. a read-only .claude/), so
@@ -176,6 +208,35 @@ def _restored_on_failure(*files: Path) -> Iterator[None]:
         raise
 
 
+def project_target(project_dir: Path, flag: str | None, config: ProjectConfig) -> TargetVersion:
+    """The client version a command writes (or, for `list`, reports) the project's settings
+    for: --claude-version, hookman.toml, the --claude-version of the last write, or
+    `claude --version` (client_version.resolve_target)."""
+    remembered = remembered_flag(project_dir) if flag is None else None
+    return resolve_target(flag, config.claude_version, remembered=remembered)
+
+
+def target_warnings(plan: InstallPlan, target: TargetVersion) -> list[str]:
+    """Plain sentences about what the target client means for the hooks: a held-back event
+    whose absence weakens a guard, and a target newer than any version hookman checked."""
+    warnings: list[str] = [] if target.note is None else [target.note]
+    for event, since in plan.held_back.items():
+        effect = event_catalog.held_back_effect(event)
+        if effect is not None:
+            warnings.append(
+                f"{event} is held back (it needs Claude Code >= {since}), so {effect}; "
+                f"upgrade Claude Code and run `hookman install` again to guard them."
+            )
+    newest = event_catalog.newest_checked_client()
+    if target.version is not None and target.version > newest:
+        warnings.append(
+            f"Claude Code {target.version} is newer than {newest}, the newest version hookman "
+            f"has facts for, so hookman assumes it behaves like {newest}: the same events, "
+            "answers and texts the model reads."
+        )
+    return warnings
+
+
 def plan_warnings(plan: InstallPlan) -> list[str]:
     """Plain sentences about hooks that will not run under Claude Code as they are."""
     warnings: list[str] = []
@@ -190,6 +251,13 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
             f"the hook {name!r} asks for {asked:g} s, but Claude Code gives SessionEnd hooks "
             f"at most {cap:g} s, so its SessionEnd entry gets {cap:g} s."
         )
+    for name, missed in plan.partial_guards.items():
+        for event in missed:
+            warnings.append(
+                f"the hook {name!r} guards through raw handlers, which Claude Code does not call "
+                f"for {event_catalog.guards(event)} (it sends those to {event}): listen to "
+                f"`tool_call` to guard them too, or to {event!r} as well."
+            )
     for name, events in plan.inert_events.items():
         listed = ", ".join(repr(event) for event in events)
         warnings.append(
@@ -232,7 +300,16 @@ class _MissingModule(Exception):
 
 def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
     path = module_path(hook, project_dir)
-    if not path.is_file():
+    try:
+        exists = path.is_file()
+    except (OSError, ValueError) as error:  # e.g. a name too long for the filesystem
+        reason = getattr(error, "strerror", None) or str(error)
+        raise HookmanError(
+            f"the module path of the hook {hook.name!r} cannot be used: {reason}.",
+            f"fix its path in .claude/hookman.toml, or take the hook out with "
+            f"`hookman remove {hook.name}`.",
+        ) from None
+    if not exists:
         fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."
         if hook.source.kind == "registry":
             fix = (
@@ -258,8 +335,8 @@ def _config_diff(config: ProjectConfig) -> str:
     if before == after:
         return ""
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
+        lines_with_ends(before),
+        lines_with_ends(after),
         fromfile=str(config.path) if config.exists else "/dev/null",
         tofile=str(config.path),
     )
@@ -268,5 +345,9 @@ def _config_diff(config: ProjectConfig) -> str:
 
 def claude_events_of(hook: HookSpec) -> list[str]:
     """Every Claude Code event serving the hook's subscriptions, enabled or not."""
-    served = (event for name in hook.events for event in event_catalog.claude_events_serving(name))
+    served = (
+        event
+        for name in hook.events
+        for event in event_catalog.claude_events_for(name, hook.tools.get(name))
+    )
     return list(dict.fromkeys(served))

@@ -11,9 +11,13 @@ Policies (ARCHITECTURE.md, "The settings entry"):
 - When an edit changes nothing, not a byte is written (same inode, same mtime).
 - A file with a key twice in one object is refused before a write, since rewriting it would
   silently keep only the last value.
-- Symlinks: a settings.local.json that is a symlink to a regular file is followed; its target
-  is replaced atomically and the link stays (settings kept in a dotfiles repo keep working).
-  A dangling symlink, or a path that is not a regular file, is refused.
+- Symlinks: hookman modifies no file but the project's local settings (and its own), so a
+  settings.local.json that is a symlink is written through only when its final target is a
+  regular file named `settings.local.json` that lies in this project's `.claude/` or in a
+  directory not named `.claude` (a dotfiles repo). Anything else, e.g. a link to
+  settings.json, to the user's or managed settings, or to another project's
+  `.claude/settings.local.json`, is refused before any write, as are a dangling symlink and a
+  path that is not a regular file. The target is replaced atomically and the link stays.
 - A new file is created with mode 0o644 filtered by the umask, like any file the user makes:
   Claude Code reads it as the user and it holds no secret hookman put there. An existing
   file keeps its mode.
@@ -35,6 +39,7 @@ from typing import Any
 
 from hookman.atomic_file import atomic_write_text
 from hookman.errors import HookmanError
+from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME
 
 BOM = "\ufeff"
 _NON_FINITE_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
@@ -61,8 +66,8 @@ class SettingsChange:
         """A unified diff of the change; empty when nothing changes."""
         if not self.changed:
             return ""
-        before_lines = (self.before or "").splitlines(keepends=True)
-        after_lines = (self.after or "").splitlines(keepends=True)
+        before_lines = lines_with_ends(self.before or "")
+        after_lines = lines_with_ends(self.after or "")
         diff_lines = difflib.unified_diff(
             before_lines,
             after_lines,
@@ -115,6 +120,7 @@ def update_settings(
 ) -> SettingsChange:
     """Re-read `path`, apply `edit` to the parsed object in place, and write the result back
     atomically in the file's own style, unless it serialises to the same JSON as before."""
+    check_write_target(path)
     parsed = _load(path)
     settings = parsed.settings
     unchanged_json = _canonical(settings)
@@ -184,6 +190,14 @@ def detect_style(text: str) -> JsonStyle:
     )
 
 
+def lines_with_ends(text: str) -> list[str]:
+    """`text` split after each "\n" (and only there), for diffs of files whose strings may
+    hold other line-breaking characters."""
+    lines = text.split("\n")
+    with_ends = [line + "\n" for line in lines[:-1]]
+    return [*with_ends, lines[-1]] if lines[-1] else with_ends
+
+
 def _detect_item_separator(compact_text: str, *, default: str) -> str:
     spaced = _COMPACT_ITEM_SEPARATOR.search(compact_text)
     tight = _TIGHT_ITEM_SEPARATOR.search(compact_text)
@@ -195,7 +209,9 @@ def _detect_item_separator(compact_text: str, *, default: str) -> str:
 
 
 def _detect_indent(text: str) -> str | None:
-    for line in text.splitlines()[1:]:
+    # Split on "\n" only: str.splitlines() also breaks at U+2028, U+0085, \x0c, ... which
+    # JSON allows raw inside strings, and would find an "indent" in a one-line file.
+    for line in text.split("\n")[1:]:
         leading = line[: len(line) - len(line.lstrip(" \t"))]
         if leading:
             return "\t" if leading.startswith("\t") else leading
@@ -222,6 +238,25 @@ def _load(path: Path) -> _ParsedSettings:
             "or move it aside and run the command again.",
         )
     return _ParsedSettings(text, settings, style, tuple(duplicates), body)
+
+
+def check_write_target(path: Path) -> None:
+    """Refuse to write through a symlink whose target is not a local settings file of this
+    project (see the module docstring): it would put hookman's entries into a file that
+    hookman must never modify, such as the committed settings.json."""
+    if not path.is_symlink() or not path.exists():
+        return  # a dangling link is refused when it is read, with its own message
+    target = Path(os.path.realpath(path))
+    in_this_project = target.parent == Path(os.path.realpath(path.parent))
+    if target.name == LOCAL_SETTINGS_NAME and (in_this_project or target.parent.name != CLAUDE_DIR):
+        return
+    raise HookmanError(
+        f"{path} is a symlink to {target}, which is not a local settings file of this "
+        "project, so hookman will not write through it (it modifies no settings file but "
+        f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}).",
+        f"replace the link with a plain file (`rm {path}`, then `hookman install`), or point "
+        f"it at a file named {LOCAL_SETTINGS_NAME} outside any other {CLAUDE_DIR} directory.",
+    )
 
 
 def _read_text(path: Path) -> str | None:

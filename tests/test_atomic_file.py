@@ -1,7 +1,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -104,3 +108,99 @@ def test_round_trips_any_text_as_utf8(tmp_path_factory: pytest.TempPathFactory, 
     target = tmp_path_factory.mktemp("rt") / "f.txt"
     atomic_write_text(target, text)
     assert target.read_bytes() == text.encode("utf-8")
+
+
+# --- temporary files of killed writers --------------------------------------------------------
+
+_BLOCKED_WRITER = """
+import os, sys, time
+from pathlib import Path
+from hookman import atomic_file
+os.replace = lambda src, dst: time.sleep(600)  # killed here: after the copy, before the rename
+atomic_write_text = atomic_file.atomic_write_text
+atomic_write_text(Path(sys.argv[1]), '{"hooks": {"PreToolUse": []}}\\n' * 1000)
+"""
+
+
+def _leftovers(directory: Path, name: str) -> list[Path]:
+    return sorted(p for p in directory.iterdir() if p.name != name)
+
+
+def _age(path: Path, seconds: float) -> None:
+    stamp = time.time() - seconds
+    os.utime(path, (stamp, stamp))
+
+
+def test_a_killed_writers_temp_copy_is_removed_by_the_next_write(tmp_path: Path) -> None:
+    claude_dir = tmp_path / ".claude"
+    claude_dir.mkdir()
+    target = claude_dir / "settings.local.json"
+    target.write_text("{}\n")
+    writer = subprocess.Popen([sys.executable, "-c", _BLOCKED_WRITER, str(target)])
+    try:
+        deadline = time.monotonic() + 20
+        while not _leftovers(claude_dir, target.name) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        [leftover] = _leftovers(claude_dir, target.name)
+        time.sleep(0.2)  # let it finish writing the copy
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+    assert leftover.name.startswith(f".settings.local.json.hookman-tmp-{writer.pid}-")
+    assert leftover.name.endswith(".tmp")
+    assert target.read_text() == "{}\n"
+
+    atomic_write_text(target, '{"a": 1}\n')  # within a minute: it might be a slow writer
+    assert _leftovers(claude_dir, target.name) == [leftover]
+    _age(leftover, 61)
+    atomic_write_text(target, '{"a": 2}\n')
+
+    assert _leftovers(claude_dir, target.name) == []
+    assert target.read_text() == '{"a": 2}\n'
+
+
+def _dead_pid() -> int:
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+@pytest.mark.parametrize(
+    ("name", "age", "removed"),
+    [
+        (".f.json.hookman-tmp-{dead}-abc_12.tmp", 61, True),
+        (".f.json.hookman-tmp-{dead}-abc_12.tmp", 30, False),  # may be a slow writer
+        (".f.json.hookman-tmp-{live}-abc_12.tmp", 1800, False),  # a live writer's
+        (".f.json.hookman-tmp-{live}-abc_12.tmp", 3601, True),  # abandoned, pid reused
+        (".f.json.abcd_123.tmp", 61, True),  # an older hookman's name
+        (".f.json.abcd_123.tmp", 30, False),
+        (".f.json.bak", 7200, False),
+        (".g.json.hookman-tmp-{dead}-abc_12.tmp", 7200, False),  # another file's
+        (".f.json.hookman-tmp-{dead}-abc_12.tmp.keep", 7200, False),
+        ("f.json.hookman-tmp-{dead}-abc_12.tmp", 7200, False),
+    ],
+)
+def test_only_stale_temp_files_of_the_same_target_are_removed(
+    tmp_path: Path, name: str, age: float, removed: bool
+) -> None:
+    target = tmp_path / "f.json"
+    target.write_text("{}")
+    other = tmp_path / name.format(dead=_dead_pid(), live=os.getpid())
+    other.write_text("copy")
+    _age(other, age)
+
+    atomic_write_text(target, "new")
+
+    assert other.exists() is not removed
+    assert target.read_text() == "new"
+
+
+def test_a_directory_with_a_temp_name_is_left_alone(tmp_path: Path) -> None:
+    target = tmp_path / "f.json"
+    odd = tmp_path / f".f.json.hookman-tmp-{_dead_pid()}-abc.tmp"
+    odd.mkdir()
+    _age(odd, 7200)
+
+    atomic_write_text(target, "new")
+
+    assert odd.is_dir()

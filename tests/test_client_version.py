@@ -95,3 +95,31 @@ def test_a_bad_flag_is_a_usage_error_and_a_bad_config_value_a_problem() -> None:
         resolve_target(None, "2.1", detect=lambda: None)
     assert config_error.value.exit_code == 1
     assert "hookman.toml" in config_error.value.message
+
+
+def test_a_remembered_flag_comes_after_the_config_and_before_detection() -> None:
+    detected = ClientVersion(2, 1, 332)
+    target = resolve_target(None, None, remembered="2.1.332", detect=lambda: detected)
+    assert (target.version, target.source, target.note) == (detected, "earlier flag", None)
+    assert target.describe() == "2.1.332 (from --claude-version, remembered from the last install)"
+    assert resolve_target(None, "2.1.197", remembered="2.1.332").source == "hookman.toml"
+    assert resolve_target("2.1.328", None, remembered="2.1.332").source == "flag"
+
+
+def test_a_remembered_flag_the_installed_client_disagrees_with_still_wins_and_says_so() -> None:
+    target = resolve_target(
+        None, None, remembered="2.1.332", detect=lambda: ClientVersion(2, 1, 197)
+    )
+    assert (target.version, target.source) == (ClientVersion(2, 1, 332), "earlier flag")
+    assert target.note == (
+        "`claude --version` says 2.1.197, but the target stays 2.1.332, given with "
+        "--claude-version to an earlier install; pass --claude-version 2.1.197 to write for "
+        "the installed client instead."
+    )
+
+
+@pytest.mark.parametrize("garbage", ["", "two", "2.1", "9" * 5000 + ".1.1"])
+def test_a_remembered_value_that_is_not_a_version_is_ignored(garbage: str) -> None:
+    detected = ClientVersion(2, 1, 328)
+    target = resolve_target(None, None, remembered=garbage, detect=lambda: detected)
+    assert (target.version, target.source) == (detected, "claude --version")

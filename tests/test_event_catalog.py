@@ -34,10 +34,11 @@ def test_every_runtime_event_maps_to_claude_events_of_the_catalog() -> None:
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("tool_call", ["PreToolUse"]),
+        ("tool_call", ["PreToolUse", "PreSkillShellCommand"]),
         ("tool_result", ["PostToolUse", "PostToolUseFailure"]),
         ("before_agent_start", ["UserPromptSubmit"]),
         ("PreToolUse", ["PreToolUse"]),
+        ("PreSkillShellCommand", ["PreSkillShellCommand"]),
         ("DirectoryAdded", ["DirectoryAdded"]),
         ("turn_start", []),
         ("PreToolUze", []),
@@ -197,3 +198,38 @@ def test_guarded_events_are_the_ones_that_gate_a_command() -> None:
 def test_newest_checked_client_is_the_newest_since_of_any_event() -> None:
     newest = max(event_catalog.since(event) for event in event_catalog.claude_events())
     assert event_catalog.newest_checked_client() >= newest
+
+
+@pytest.mark.parametrize(
+    ("tools", "pre_tool_use", "skill_shell"),
+    [
+        (None, None, None),
+        (["*"], None, None),
+        (["Bash", "Edit"], ("Bash", "Edit"), ("Bash",)),
+        (["PowerShell"], ("PowerShell",), ("PowerShell",)),
+        (["Edit"], ("Edit",), ()),
+    ],
+)
+def test_the_tools_an_event_can_name(
+    tools: list[str] | None,
+    pre_tool_use: tuple[str, ...] | None,
+    skill_shell: tuple[str, ...] | None,
+) -> None:
+    assert event_catalog.event_tools("PreToolUse", tools) == pre_tool_use
+    assert event_catalog.event_tools("PreSkillShellCommand", tools) == skill_shell
+
+
+def test_a_guard_on_tools_no_shell_uses_is_served_by_pre_tool_use_only() -> None:
+    assert event_catalog.claude_events_for("tool_call", ["Edit"]) == ["PreToolUse"]
+    assert event_catalog.claude_events_for("tool_call", ["Bash"]) == [
+        "PreToolUse",
+        "PreSkillShellCommand",
+    ]
+    assert event_catalog.claude_events_for("PreSkillShellCommand", ["Edit"]) == []
+
+
+def test_skill_shell_facts_for_warnings_and_the_runner() -> None:
+    assert event_catalog.updated_input_blocks_events() == ["PreSkillShellCommand"]
+    assert "run unguarded" in (event_catalog.held_back_effect("PreSkillShellCommand") or "")
+    assert event_catalog.held_back_effect("DirectoryAdded") is None
+    assert event_catalog.guards("PreToolUse") == "the agent's tool calls"

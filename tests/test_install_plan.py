@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -34,7 +35,8 @@ def test_one_entry_per_needed_claude_event_with_the_union_of_tools() -> None:
     )
     assert list(plan.entries) == ["PreToolUse"]
     assert plan.entries["PreToolUse"].matcher == "Bash|Edit|Write"
-    assert plan.claude_events == {"a": ("PreToolUse",), "b": ("PreToolUse",)}
+    assert plan.claude_events == {"a": ("PreToolUse", "PreSkillShellCommand"), "b": ("PreToolUse",)}
+    assert plan.held_back == {"PreSkillShellCommand": "2.1.332"}
 
 
 def test_a_hook_wanting_all_tools_drops_the_matcher() -> None:
@@ -58,10 +60,10 @@ def test_non_tool_events_never_get_a_matcher() -> None:
 def test_the_version_gate_holds_back_newer_events() -> None:
     held = plan_install([spec("a", "DirectoryAdded", "tool_call")], OLD)
     assert "DirectoryAdded" not in held.entries
-    assert held.held_back == {"DirectoryAdded": "2.1.219"}
+    assert held.held_back == {"PreSkillShellCommand": "2.1.332", "DirectoryAdded": "2.1.219"}
     written = plan_install([spec("a", "DirectoryAdded", "tool_call")], NEW)
     assert "DirectoryAdded" in written.entries
-    assert written.held_back == {}
+    assert written.held_back == {"PreSkillShellCommand": "2.1.332"}
 
 
 def test_an_unknown_version_holds_back_what_old_clients_lack() -> None:
@@ -187,7 +189,12 @@ def test_async_hooks_get_their_own_entries_with_their_own_matchers_and_timeouts(
     assert list(plan.async_entries) == ["PreToolUse", "PostToolUse", "PostToolUseFailure"]
     assert plan.async_entries["PreToolUse"].matcher is None
     assert plan.async_entries["PreToolUse"].timeout == 45
-    assert plan.claude_events["notify"] == ("PreToolUse", "PostToolUse", "PostToolUseFailure")
+    assert plan.claude_events["notify"] == (
+        "PreToolUse",
+        "PreSkillShellCommand",
+        "PostToolUse",
+        "PostToolUseFailure",
+    )
 
 
 def test_an_event_only_async_hooks_need_gets_no_blocking_entry() -> None:
@@ -213,3 +220,72 @@ def test_every_enabled_hook_is_served_by_exactly_its_kind_of_entry(flags: list[b
     plan = plan_install(hooks, NEW)
     assert ("PreToolUse" in plan.entries) == (False in flags)
     assert ("PreToolUse" in plan.async_entries) == (True in flags)
+
+
+SKILL_SHELL = ClientVersion(2, 1, 332)
+
+
+@pytest.mark.parametrize(
+    ("tools", "matcher"),
+    [
+        (("Bash",), "Bash"),
+        (("Bash", "Edit"), "Bash"),
+        (("PowerShell", "Bash", "Write"), "Bash|PowerShell"),
+        (None, None),
+        (("*",), None),
+    ],
+)
+def test_a_tool_call_guard_also_guards_skill_shell_commands(
+    tools: tuple[str, ...] | None, matcher: str | None
+) -> None:
+    narrowing = {} if tools is None else {"tool_call": tools}
+    plan = plan_install([spec("guard", "tool_call", tools=narrowing)], SKILL_SHELL)
+
+    assert list(plan.entries) == ["PreToolUse", "PreSkillShellCommand"]
+    assert plan.entries["PreSkillShellCommand"].matcher == matcher
+    assert plan.claude_events["guard"] == ("PreToolUse", "PreSkillShellCommand")
+    assert plan.held_back == {}
+
+
+def test_a_guard_on_tools_no_shell_command_uses_gets_no_skill_shell_entry() -> None:
+    guard = spec("guard", "tool_call", tools={"tool_call": ("Edit", "Write")})
+
+    for version in (SKILL_SHELL, NEW, None):
+        plan = plan_install([guard], version)
+        assert "PreSkillShellCommand" not in plan.entries
+        assert "PreSkillShellCommand" not in plan.held_back
+        assert plan.claude_events["guard"] == ("PreToolUse",)
+
+
+def test_skill_shell_commands_are_held_back_for_clients_before_2_1_332() -> None:
+    guard = spec("guard", "tool_call", tools={"tool_call": ("Bash",)})
+
+    for version in (NEW, OLD, ClientVersion(2, 1, 331), None):
+        plan = plan_install([guard], version)
+        assert list(plan.entries) == ["PreToolUse"]
+        assert plan.held_back == {"PreSkillShellCommand": "2.1.332"}
+
+
+def test_a_raw_pre_skill_shell_command_handler_gets_its_entry() -> None:
+    plan = plan_install([spec("raw", "PreSkillShellCommand")], SKILL_SHELL)
+    assert list(plan.entries) == ["UserPromptSubmit", "PreSkillShellCommand"]
+    assert plan.entries["PreSkillShellCommand"].matcher is None
+    narrowed = spec("raw", "PreSkillShellCommand", tools={"PreSkillShellCommand": ("Edit",)})
+    assert "PreSkillShellCommand" not in plan_install([narrowed], SKILL_SHELL).entries
+
+
+def test_a_raw_skill_shell_handler_narrowed_to_other_tools_is_not_called_never_sent() -> None:
+    narrowed = spec("raw", "PreSkillShellCommand", tools={"PreSkillShellCommand": ("Edit",)})
+    plan = plan_install([narrowed], SKILL_SHELL)
+    assert plan.never_sent == ()
+    assert plan.claude_events["raw"] == ()
+
+
+def test_a_raw_pre_tool_use_guard_is_told_it_misses_skill_shell_commands() -> None:
+    raw = spec("raw", "PreToolUse", tools={"PreToolUse": ("Bash",)})
+    assert plan_install([raw], SKILL_SHELL).partial_guards == {"raw": ("PreSkillShellCommand",)}
+    assert plan_install([raw], NEW).partial_guards == {}  # held back there anyway
+    on_edit = spec("raw", "PreToolUse", tools={"PreToolUse": ("Edit",)})
+    both = spec("both", "PreToolUse", "PreSkillShellCommand")
+    guard = spec("guard", "tool_call", "PreToolUse")
+    assert plan_install([on_edit, both, guard], SKILL_SHELL).partial_guards == {}

@@ -10,7 +10,7 @@ from hookman.bridge.manifest_reader import read_manifest
 from hookman.client_version import ClientVersion
 from hookman.errors import HookmanError
 from hookman.install_plan import plan_install
-from hookman.manifest import build_manifest, client_facts, write_manifest
+from hookman.manifest import build_manifest, client_facts, remembered_flag, write_manifest
 from hookman.project_config import HookSource, HookSpec
 
 GUARD = HookSpec(
@@ -45,7 +45,7 @@ def test_the_manifest_has_the_architecture_shape(project: Path) -> None:
             "name": "guard",
             "path": str(project / "hooks/guard.py"),
             "events": ["tool_call"],
-            "claude_events": ["PreToolUse"],
+            "claude_events": ["PreToolUse", "PreSkillShellCommand"],
             "tools": {"tool_call": ["Bash"]},
             "timeout": 10,
             "async": False,
@@ -63,7 +63,7 @@ def test_the_manifest_has_the_architecture_shape(project: Path) -> None:
     assert manifest["entries"] == {
         "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0}
     }
-    assert manifest["held_back"] == {"DirectoryAdded": "2.1.219"}
+    assert manifest["held_back"] == {"PreSkillShellCommand": "2.1.332", "DirectoryAdded": "2.1.219"}
     assert manifest["client"] == client_facts(ClientVersion(2, 1, 197))
 
 
@@ -77,6 +77,8 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
         "turn_channels",
         "plain_stdout_events",
         "exit2_blocking_events",
+        "guarded_events",
+        "updated_input_blocks_events",
         "updated_tool_output",
         "model_text",
     }
@@ -93,8 +95,11 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
         "PreSkillShellCommand",
     ]
     assert client["updated_tool_output"] is True
+    assert client["guarded_events"] == ["PreToolUse", "PreSkillShellCommand"]
+    assert client["updated_input_blocks_events"] == ["PreSkillShellCommand"]
     assert client["model_text"] == {
         "deny": "{reason}",
+        "deny_events": {"PreSkillShellCommand": "[not run: blocked by hook: {reason}]"},
         "additionalContext": {
             "*": "{label} hook additional context: {text}",
             "PostToolUse": "<system-reminder>\n{label} hook additional context: {text}\n"
@@ -163,3 +168,28 @@ def test_async_hooks_are_marked_and_their_entries_listed_apart(project: Path) ->
         "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0}
     }
     assert manifest["async_entries"] == {"Stop": {"matcher": None, "timeout": 30, "deadline": 27.0}}
+
+
+@pytest.mark.parametrize(
+    ("content", "remembered"),
+    [
+        ({"claude_version": "2.1.332", "claude_version_source": "flag"}, "2.1.332"),
+        ({"claude_version": "2.1.332", "claude_version_source": "claude --version"}, None),
+        ({"claude_version": None, "claude_version_source": "flag"}, None),
+        ({"claude_version": "2.1.332"}, None),  # written before sources were kept
+        ([1, 2], None),
+        ("not json", None),
+    ],
+)
+def test_the_remembered_flag_is_read_back_only_when_a_flag_wrote_the_manifest(
+    project: Path, content: object, remembered: str | None
+) -> None:
+    path = paths.manifest_path(project)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+
+    assert remembered_flag(project) == remembered
+
+
+def test_no_manifest_remembers_nothing(project: Path) -> None:
+    assert remembered_flag(project) is None

@@ -251,9 +251,9 @@ def _run_unprivileged(action: Callable[[], object]) -> BaseException | None:
 # --- symlinks and special files ---------------------------------------------------------------
 
 
-def test_symlink_to_regular_file_is_followed_and_kept(project: Path, tmp_path: Path) -> None:
-    target = tmp_path / "dotfiles" / "claude-local.json"
-    target.parent.mkdir()
+def test_symlink_into_a_dotfiles_repo_is_followed_and_kept(project: Path, tmp_path: Path) -> None:
+    target = tmp_path / "dotfiles" / "myproject" / "settings.local.json"
+    target.parent.mkdir(parents=True)
     target.write_text('{\n  "env": {}\n}\n')
     link = _settings_path(project)
     link.symlink_to(target)
@@ -262,7 +262,86 @@ def test_symlink_to_regular_file_is_followed_and_kept(project: Path, tmp_path: P
     assert link.is_symlink()
     assert os.readlink(link) == str(target)
     assert json.loads(target.read_text()) == {"env": {}, "x": 1}
-    assert sorted(p.name for p in target.parent.iterdir()) == ["claude-local.json"]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["settings.local.json"]
+
+
+def test_a_relative_symlink_to_a_local_file_in_this_claude_dir_is_followed(
+    project: Path,
+) -> None:
+    target = project / ".claude" / "real" / "settings.local.json"
+    target.parent.mkdir()
+    target.write_text("{}\n")
+    link = _settings_path(project)
+    link.symlink_to("real/settings.local.json")
+
+    update_settings(link, _add_key("x", 1))
+
+    assert json.loads(target.read_text()) == {"x": 1} and link.is_symlink()
+
+
+def _other_settings_files(project: Path, tmp_path: Path) -> dict[str, Path]:
+    return {
+        "committed settings.json": project / ".claude" / "settings.json",
+        "user settings": tmp_path / "home" / ".claude" / "settings.json",
+        "user local settings": tmp_path / "home" / ".claude" / "settings.local.json",
+        "managed settings": tmp_path / "etc" / "claude-code" / "managed-settings.json",
+        "managed drop-in": tmp_path / "etc" / "claude-code" / "managed-settings.d" / "a.json",
+        "another project's local settings": tmp_path / "other" / ".claude" / "settings.local.json",
+        "a json file of another name": tmp_path / "dotfiles" / "claude-local.json",
+    }
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "committed settings.json",
+        "user settings",
+        "user local settings",
+        "managed settings",
+        "managed drop-in",
+        "another project's local settings",
+        "a json file of another name",
+    ],
+)
+@pytest.mark.parametrize("dry_run", [False, True], ids=["write", "dry-run"])
+def test_a_symlink_to_any_other_settings_file_is_refused_and_nothing_changes(
+    project: Path, tmp_path: Path, kind: str, dry_run: bool
+) -> None:
+    target = _other_settings_files(project, tmp_path)[kind]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text('{"permissions": {"allow": ["Bash(ls)"]}}\n')
+    before = _snapshot(target)
+    link = _settings_path(project)
+    link.symlink_to(target)
+    listing = sorted(target.parent.iterdir())
+
+    with pytest.raises(HookmanError) as refused:
+        update_settings(link, _add_key("hooks", {"Stop": []}), dry_run=dry_run)
+
+    assert refused.value.message == (
+        f"{link} is a symlink to {target}, which is not a local settings file of this project, "
+        "so hookman will not write through it (it modifies no settings file but "
+        ".claude/settings.local.json)."
+    )
+    assert refused.value.hint == (
+        f"replace the link with a plain file (`rm {link}`, then `hookman install`), or point "
+        "it at a file named settings.local.json outside any other .claude directory."
+    )
+    assert _snapshot(target) == before
+    assert sorted(target.parent.iterdir()) == listing
+
+
+def test_a_chain_of_symlinks_is_judged_by_its_final_target(project: Path, tmp_path: Path) -> None:
+    committed = project / ".claude" / "settings.json"
+    committed.write_text("{}\n")
+    hop = tmp_path / "dotfiles" / "settings.local.json"
+    hop.parent.mkdir()
+    hop.symlink_to(committed)
+    _settings_path(project).symlink_to(hop)
+
+    with pytest.raises(HookmanError, match="not a local settings file of this project"):
+        update_settings(_settings_path(project), _add_key("x", 1))
+    assert committed.read_text() == "{}\n"
 
 
 def test_dangling_symlink_is_refused(project: Path, tmp_path: Path) -> None:
@@ -442,12 +521,16 @@ def test_edit_error_writes_nothing(project: Path) -> None:
 
 # --- properties -------------------------------------------------------------------------------
 
+# Characters str.splitlines() breaks at that JSON keeps raw inside strings (json.dumps
+# escapes the others): mixed with spaces, they look like indented lines to a naive reader.
+LINE_BREAKS_RAW_IN_JSON = ["\x85", "\u2028", "\u2029"]
 _json_scalars = (
     st.none()
     | st.booleans()
     | st.integers(min_value=-(10**30), max_value=10**30)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8)
+    | st.text(st.sampled_from([*LINE_BREAKS_RAW_IN_JSON, " ", "\t", "\n", "a"]), max_size=6)
 )
 _json_values = st.recursive(
     _json_scalars,
@@ -497,6 +580,58 @@ def test_any_standard_file_survives_add_then_remove_byte_for_byte(
     assert read_settings(path)[key] == added
     update_settings(path, lambda settings: settings.pop(key))
     assert path.read_text(encoding="utf-8") == original
+
+
+@pytest.mark.parametrize("breaker", LINE_BREAKS_RAW_IN_JSON)
+@pytest.mark.parametrize(
+    "original",
+    [
+        '{"env": {"A": "x{b}  y"}, "model": "m"}\n',
+        '{"env":{"A":"x{b}    y"},"model":"m"}',
+        '{"a": "{b}\\t{b}  "}',
+    ],
+)
+def test_a_one_line_file_with_a_raw_line_separator_in_a_string_stays_one_line(
+    project: Path, original: str, breaker: str
+) -> None:
+    path = _settings_path(project)
+    text = original.replace("{b}", breaker)
+    path.write_text(text, encoding="utf-8")
+
+    added = update_settings(path, _add_key("hooks", {"Stop": []}))
+    update_settings(path, lambda settings: settings.pop("hooks"))
+
+    assert added.after is not None and "\n" not in added.after.rstrip("\n")
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("control", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e"])
+def test_a_raw_control_character_in_a_string_is_refused_and_untouched(
+    project: Path, control: str
+) -> None:
+    # splitlines() breaks at these too, but JSON does not allow them raw: not JSON at all.
+    path = _settings_path(project)
+    path.write_text(f'{{"a": "x{control}  y"}}', encoding="utf-8")
+    before = _snapshot(path)
+
+    with pytest.raises(HookmanError, match="is not valid JSON: Invalid control character"):
+        update_settings(path, _add_key("x", 1))
+
+    assert _snapshot(path) == before
+
+
+def test_a_diff_breaks_lines_only_at_newlines(project: Path) -> None:
+    path = _settings_path(project)
+    path.write_text('{"a": "x\u2028y"}\n', encoding="utf-8")
+
+    change = update_settings(path, _add_key("b", 1), dry_run=True)
+
+    assert change.diff().split("\n")[2:] == [
+        "@@ -1 +1 @@",
+        '-{"a": "x\u2028y"}',
+        '+{"a": "x\u2028y", "b": 1}',
+        "",
+    ]
 
 
 def read_settings_from_text(text: str) -> dict[str, Any]:
@@ -612,3 +747,14 @@ def test_a_comma_inside_a_value_does_not_change_the_layout_on_install_and_remove
     update_settings(path, lambda settings: settings["hooks"]["Stop"].append(entry))
     update_settings(path, lambda settings: settings["hooks"]["Stop"].pop())
     assert path.read_text() == original
+
+
+def test_a_hard_link_to_settings_json_is_split_not_written_through(project: Path) -> None:
+    committed = project / ".claude" / "settings.json"
+    committed.write_text('{"permissions": {}}\n')
+    os.link(committed, _settings_path(project))
+
+    update_settings(_settings_path(project), _add_key("x", 1))
+
+    assert committed.read_text() == '{"permissions": {}}\n'
+    assert json.loads(_settings_path(project).read_text()) == {"permissions": {}, "x": 1}

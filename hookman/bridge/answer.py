@@ -26,8 +26,11 @@ _STICKY_OR_MERGED = frozenset(
 
 
 class AnswerBuilder:
-    def __init__(self, event: str) -> None:
+    def __init__(self, event: str, *, guarded: bool | None = None) -> None:
         self.event = event
+        # A guarded event (PreToolUse, PreSkillShellCommand) is denied with
+        # permissionDecision; any other is blocked with decision: "block".
+        self.guarded = event == PRE_TOOL_USE if guarded is None else guarded
         self.block_reason: str | None = None
         self.blocked_by: str | None = None
         self.contexts: list[str] = []
@@ -44,7 +47,7 @@ class AnswerBuilder:
         return self.block_reason is not None
 
     def block(self, reason: str, by: str) -> None:
-        """Deny (PreToolUse) or block the event; the first call wins."""
+        """Deny (a guarded event) or block the event; the first call wins."""
         if self.block_reason is None:
             self.block_reason = reason or DEFAULT_BLOCK_REASON
             self.blocked_by = by
@@ -119,7 +122,7 @@ class AnswerBuilder:
         answer: dict[str, object] = dict(self._top_level)
         specific = dict(self._specific)
         if self.block_reason is not None:
-            if self.event == PRE_TOOL_USE:
+            if self.guarded:
                 specific["permissionDecision"] = "deny"
                 specific["permissionDecisionReason"] = self.block_reason
             else:
@@ -145,12 +148,17 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else content_text(value)
 
 
-def fail_closed_reason(hook: str, problem: str) -> str:
+def blocked_thing(event: str) -> str:
+    """What a deny on the guarded `event` stops, for deny reasons."""
+    return "tool call" if event == PRE_TOOL_USE else "shell command"
+
+
+def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:
     """The deny reason when a guard could not decide (the model reads it, then the user)."""
     return (
-        f"hookman blocked this tool call because the hook {hook!r} {problem}, and a guard "
-        f"that cannot decide must not let the call through. Fix the hook (`hookman fire "
-        f"PreToolUse` shows what happens, `hookman log` the error) or switch it off with "
+        f"hookman blocked this {blocked_thing(event)} because the hook {hook!r} {problem}, "
+        f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
+        f"{event}` shows what happens, `hookman log` the error) or switch it off with "
         f"`hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
     )
 

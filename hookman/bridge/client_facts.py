@@ -13,6 +13,12 @@ from __future__ import annotations
 import re  # already loaded by json
 
 DENY_TEXT = "deny"
+DENY_EVENTS_TEXT = "deny_events"
+# What a manifest without `guarded_events` (an older hookman) fails closed on.
+DEFAULT_GUARDED_EVENTS = frozenset({"PreToolUse"})
+# What the runner fails closed on when it cannot read the manifest at all: hookman writes
+# an entry under these only for guards.
+GUARDED_WITHOUT_MANIFEST = frozenset({"PreToolUse", "PreSkillShellCommand"})
 CONTEXT_TEXT = "additionalContext"
 ANY_EVENT = "*"
 _PLACEHOLDER = r"\{(label|reason|text)\}"
@@ -25,6 +31,7 @@ STALE_MANIFEST_NOTICE = (
 class ClientFacts:
     __slots__ = (
         "exit2_blocking_events",
+        "guarded_events",
         "known_events",
         "message_channels",
         "model_text",
@@ -32,6 +39,7 @@ class ClientFacts:
         "present",
         "tool_events",
         "turn_channels",
+        "updated_input_blocks_events",
         "updated_tool_output",
     )
 
@@ -44,6 +52,11 @@ class ClientFacts:
         self.turn_channels = _names(facts, "turn_channels")
         self.plain_stdout_events = _names(facts, "plain_stdout_events")
         self.exit2_blocking_events = _names(facts, "exit2_blocking_events")
+        self.updated_input_blocks_events = _names(facts, "updated_input_blocks_events")
+        guarded = facts.get("guarded_events")
+        self.guarded_events = (
+            _names(facts, "guarded_events") if isinstance(guarded, list) else DEFAULT_GUARDED_EVENTS
+        )
         updated = facts.get("updated_tool_output")
         self.updated_tool_output: bool | None = updated if isinstance(updated, bool) else None
         model_text = facts.get("model_text")
@@ -57,9 +70,16 @@ class ClientFacts:
         """Whether additionalContext on `event` reaches the model by giving it another turn."""
         return event in self.turn_channels
 
-    def deny_text(self, label: str, reason: str) -> str:
-        """What the model reads when PreToolUse denies with `reason` (JSON, exit 0)."""
-        template = self.model_text.get(DENY_TEXT)
+    def is_guarded(self, event: str) -> bool:
+        """Whether hookman fails closed on `event`: a deny unless every guard allowed."""
+        return event in self.guarded_events
+
+    def deny_text(self, label: str, reason: str, event: str = "PreToolUse") -> str:
+        """What the model reads when a guarded event denies with `reason` (JSON, exit 0)."""
+        per_event = self.model_text.get(DENY_EVENTS_TEXT)
+        template = per_event.get(event) if isinstance(per_event, dict) else None
+        if not isinstance(template, str):
+            template = self.model_text.get(DENY_TEXT)
         return _fill(template if isinstance(template, str) else "{reason}", label, reason)
 
     def context_text(self, event: str, label: str, text: str) -> str:

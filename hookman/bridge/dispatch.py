@@ -21,7 +21,6 @@ import json
 
 from hookman.bridge.answer import (
     DEFAULT_BLOCK_REASON,
-    PRE_TOOL_USE,
     AnswerBuilder,
     fail_closed_reason,
 )
@@ -118,7 +117,8 @@ class _Dispatch:
         self.payload = payload
         self.state = state
         self.tracker = tracker
-        self.answer = AnswerBuilder(event)
+        self.guarded = manifest.client.is_guarded(event)
+        self.answer = AnswerBuilder(event, guarded=self.guarded)
         self.result = DispatchResult()
         self.failed_closed = False
         self._contexts: list[str] = []
@@ -147,7 +147,7 @@ class _Dispatch:
         for failure in hook_set.failures:
             name = failure.hook.name
             self._error(name, "load", failure.error)
-            if self.event == PRE_TOOL_USE and failure.hook.guards_tool(self.tool_name):
+            if self.guarded and failure.hook.guards_tool(self.tool_name, self.event):
                 self._fail_closed(name, f"failed to load ({failure.error})")
             else:
                 self.answer.notify_user(
@@ -272,15 +272,26 @@ class _Dispatch:
                 continue
             if isinstance(call.result, dict):
                 self.answer.merge_raw_result(call.result, call.hook)
+                self._check_updated_input(call.result, call.hook)
             else:
                 self.result.notices.append(
                     f"hook {call.hook!r} returned {type(call.result).__name__} from its "
                     f"{self.event} handler; only an object of Claude Code output fields counts."
                 )
 
+    def _check_updated_input(self, result: dict[str, object], hook: str) -> None:
+        specific = result.get("hookSpecificOutput")
+        if not isinstance(specific, dict) or "updatedInput" not in specific:
+            return
+        if self.event in self.manifest.client.updated_input_blocks_events:
+            self.answer.notify_user(
+                f"hookman: hook {hook!r} returned updatedInput on {self.event}; Claude Code "
+                f"does not apply it there and does not run the command at all."
+            )
+
     def _on_hook_error(self, hook: str, event: str, error: str) -> None:
         self._error(hook, event, error)
-        if self.event == PRE_TOOL_USE and event == PRE_TOOL_USE:
+        if self.guarded and event == self.event:
             self._fail_closed(hook, f"raised an error ({error})")
         else:
             self.answer.notify_user(f"hookman: hook {hook!r} failed on {event}: {error}")
@@ -337,7 +348,7 @@ class _Dispatch:
     def _fail_closed(self, hook: str, problem: str) -> None:
         if not self.answer.blocked:
             self.failed_closed = True
-        self.answer.block(fail_closed_reason(hook, problem), hook)
+        self.answer.block(fail_closed_reason(hook, problem, self.event), hook)
 
     def _error(self, hook: str, event: str, error: str) -> None:
         self.result.errors.append({"hook": hook, "event": event, "error": error})
@@ -358,7 +369,7 @@ class _Dispatch:
         if self.answer.blocked and not self.run_async:
             if self.failed_closed:
                 return OUTCOME_FAILED_CLOSED
-            return OUTCOME_DENIED if self.event == PRE_TOOL_USE else OUTCOME_BLOCKED
+            return OUTCOME_DENIED if self.guarded else OUTCOME_BLOCKED
         return OUTCOME_ERRORS if self.result.errors else OUTCOME_OK
 
 

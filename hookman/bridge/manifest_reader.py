@@ -42,11 +42,12 @@ class ManifestHook:
             return True
         return tool_name in wanted or "*" in wanted
 
-    def guards_tool(self, tool_name: str | None) -> bool:
-        """Whether this hook takes part in deciding whether `tool_name` may run."""
+    def guards_tool(self, tool_name: str | None, claude_event: str = "PreToolUse") -> bool:
+        """Whether this hook takes part in deciding whether `tool_name` may run, on the
+        guarded `claude_event` (its tool_call handlers, or its raw handlers of that event)."""
         return any(
             event in self.events and self.handles_tool(event, tool_name)
-            for event in TOOL_CALL_EVENTS
+            for event in (*TOOL_CALL_EVENTS, claude_event)
         )
 
 

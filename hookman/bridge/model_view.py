@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from hookman.bridge.client_facts import ClientFacts
 
 STOP_EVENTS = ("Stop", "SubagentStop")
+SKILL_SHELL_EVENT = "PreSkillShellCommand"
+# What 2.1.332 tells the model when a hook returned updatedInput on PreSkillShellCommand.
+UPDATED_INPUT_REFUSED = "the hook changed the command, which isn't supported here"
 
 
 class ModelView:
@@ -71,6 +74,9 @@ def _exit_two(
     if event == "PreToolUse":
         view.model_texts.append(f"{label} hook error: [{command}]: {stderr.strip()}")
         view.effects.append("the tool call is blocked; the hook's command line is shown")
+    elif client.is_guarded(event):
+        view.model_texts.append(client.deny_text(label, stderr.strip(), event))
+        view.effects.append(f"{_blocked_thing(event)} is not run")
     elif event in client.exit2_blocking_events:
         prefix = "Stop hook feedback" if event in STOP_EVENTS else f"{label} hook"
         view.model_texts.append(f"{prefix}: {stderr.strip()}")
@@ -100,11 +106,17 @@ def _json_answer(
     decision = specific.get("permissionDecision")
     if decision == "deny":
         reason = str(specific.get("permissionDecisionReason") or "")
-        view.model_texts.append(client.deny_text(label, reason))
-        view.effects.append("the tool call is denied; the model reads the reason as its result")
+        view.model_texts.append(client.deny_text(label, reason, event))
+        view.effects.append(f"{_blocked_thing(event)} is denied; {_where_the_reason_goes(event)}")
     elif decision in ("allow", "ask"):
         view.effects.append(f"permission decision: {decision}")
-    if "updatedInput" in specific:
+    if "updatedInput" in specific and event in client.updated_input_blocks_events:
+        if decision != "deny":
+            view.model_texts.append(client.deny_text(label, UPDATED_INPUT_REFUSED, event))
+        view.effects.append(
+            f"Claude Code does not apply updatedInput on {event}: the command is not run"
+        )
+    elif "updatedInput" in specific:
         view.effects.append("the tool runs with the hook's updatedInput")
     for key in ("updatedToolOutput", "updatedMCPToolOutput"):
         if key in specific:
@@ -118,15 +130,28 @@ def _json_answer(
             view.effects.append("additionalContext here gives the model another turn")
     if answer.get("decision") == "block":
         reason = str(answer.get("reason") or "")
-        _block(view, event, label, reason)
+        _block(view, event, label, reason, client)
     if answer.get("continue") is False:
         view.effects.append(f"Claude stops: {answer.get('stopReason') or 'no reason given'}")
     if not view.model_texts and not view.effects and not view.user_messages:
         view.effects.append("nothing: Claude Code carries on as if no hook ran")
 
 
-def _block(view: ModelView, event: str, label: str, reason: str) -> None:
-    if event in STOP_EVENTS:
+def _blocked_thing(event: str) -> str:
+    return "the skill's shell command" if event == SKILL_SHELL_EVENT else "the tool call"
+
+
+def _where_the_reason_goes(event: str) -> str:
+    if event == SKILL_SHELL_EVENT:
+        return "the model reads the reason in place of the command's output"
+    return "the model reads the reason as its result"
+
+
+def _block(view: ModelView, event: str, label: str, reason: str, client: ClientFacts) -> None:
+    if event == SKILL_SHELL_EVENT:
+        view.model_texts.append(client.deny_text(label, reason, event))
+        view.effects.append(f"{_blocked_thing(event)} is not run")
+    elif event in STOP_EVENTS:
         view.model_texts.append(f"Stop hook feedback: {reason}")
         view.effects.append("the model gets another turn")
     elif event == "UserPromptSubmit":

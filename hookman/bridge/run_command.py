@@ -20,8 +20,9 @@ import os
 import sys
 import time
 
-from hookman.bridge.answer import PRE_TOOL_USE, fail_closed_reason
+from hookman.bridge.answer import blocked_thing, fail_closed_reason
 from hookman.bridge.capture import OutputCapture
+from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.deadline import Deadline
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
@@ -225,13 +226,20 @@ class _Run:
         os.close(devnull)
         return False
 
+    def _guarded(self) -> bool:
+        """Whether this event fails closed (a deny unless every guard ran and allowed)."""
+        if self.manifest is None:
+            return self.event in GUARDED_WITHOUT_MANIFEST
+        return self.manifest.client.is_guarded(self.event)
+
     def _no_manifest(self, problem: str, payload: dict[str, object]) -> int:
         self.payload = payload
         fix = "Run `hookman install` in the project to rewrite it."
-        if self.event == PRE_TOOL_USE:
+        if self._guarded():
             answer = _deny(
-                f"hookman blocked this tool call because {problem}, so the project's guard "
-                f"hooks could not run. {fix}"
+                self.event,
+                f"hookman blocked this {blocked_thing(self.event)} because {problem}, so the "
+                f"project's guard hooks could not run. {fix}",
             )
         else:
             answer = {"systemMessage": f"hookman: no hook ran, because {problem}. {fix}"}
@@ -251,8 +259,8 @@ class _Run:
         answer: dict[str, object]
         if self.run_async:
             answer = {}
-        elif self.event == PRE_TOOL_USE:
-            answer = _deny(fail_closed_reason(hook, problem))
+        elif self._guarded():
+            answer = _deny(self.event, fail_closed_reason(hook, problem, self.event))
         else:
             answer = {
                 "systemMessage": f"hookman: hook {hook!r} {problem} on {self.event}; "
@@ -278,18 +286,19 @@ class _Run:
 
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         problem = f"hookman's runner failed ({type(error).__name__}: {error})"
-        if self.event == PRE_TOOL_USE:
-            answer = _deny(fail_closed_reason("hookman", f"could not run: {problem}"))
+        if self._guarded():
+            reason = fail_closed_reason("hookman", f"could not run: {problem}", self.event)
+            answer = _deny(self.event, reason)
         else:
             answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}
         errors = [{"hook": "hookman", "event": self.event, "error": details}]
         return self._finish(answer, OUTCOME_INTERNAL_ERROR, errors=errors)
 
 
-def _deny(reason: str) -> dict[str, object]:
+def _deny(event: str, reason: str) -> dict[str, object]:
     return {
         "hookSpecificOutput": {
-            "hookEventName": PRE_TOOL_USE,
+            "hookEventName": event,
             "permissionDecision": "deny",
             "permissionDecisionReason": reason,
         }

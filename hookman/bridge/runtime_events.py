@@ -17,6 +17,12 @@ TOOL_RESULT_IGNORED = "tool_result_ignored"
 BEFORE_AGENT_START = "before_agent_start"
 CANCELLABLE = "cancellable"
 
+# Where the command of a tool_call event comes from: the agent's tool call (PreToolUse), or
+# the inline shell command (!`cmd`) of a skill or slash command (PreSkillShellCommand).
+SOURCE_TOOL = "tool"
+SOURCE_SKILL_SHELL = "skill_shell"
+SKILL_SHELL_FIELDS = ("command_name", "command_source", "invoked_by")
+
 
 class RuntimeStep:
     __slots__ = ("event", "kind")
@@ -44,6 +50,17 @@ def tool_call_event(payload: dict[str, object]) -> dict[str, object]:
     }
 
 
+def skill_shell_event(payload: dict[str, object]) -> dict[str, object]:
+    """The tool_call for a skill's or slash command's inline shell command: which command
+    (`command_name`), where it is defined (`command_source`) and who invoked it."""
+    event = tool_call_event(payload)
+    event["source"] = SOURCE_SKILL_SHELL
+    for key in SKILL_SHELL_FIELDS:
+        value = payload.get(key)
+        event[key] = value if isinstance(value, str) else None
+    return event
+
+
 def tool_result_event(payload: dict[str, object], *, is_error: bool) -> dict[str, object]:
     event = tool_call_event(payload)
     event["type"] = "tool_result"
@@ -60,7 +77,13 @@ def tool_result_event(payload: dict[str, object], *, is_error: bool) -> dict[str
 
 
 def _pre_tool_use(payload: dict[str, object]) -> list[RuntimeStep]:
-    return [RuntimeStep(TOOL_CALL, tool_call_event(payload))]
+    event = tool_call_event(payload)
+    event["source"] = SOURCE_TOOL
+    return [RuntimeStep(TOOL_CALL, event)]
+
+
+def _pre_skill_shell_command(payload: dict[str, object]) -> list[RuntimeStep]:
+    return [RuntimeStep(TOOL_CALL, skill_shell_event(payload))]
 
 
 def _post_tool_use(payload: dict[str, object]) -> list[RuntimeStep]:
@@ -153,6 +176,7 @@ def _post_compact(payload: dict[str, object]) -> list[RuntimeStep]:
 
 _BUILDERS = {
     "PreToolUse": _pre_tool_use,
+    "PreSkillShellCommand": _pre_skill_shell_command,
     "PostToolUse": _post_tool_use,
     "PostToolUseFailure": _post_tool_use_failure,
     "UserPromptSubmit": _user_prompt_submit,

@@ -197,6 +197,12 @@ def _fire(manifest: Manifest, event: str, payload: dict[str, Any], scratch: str)
     )
     if manifest.claude_version is None:
         view.effects.append(UNKNOWN_VERSION_EFFECT)
+    if _held_back(manifest, event):
+        view.effects.append(
+            f"settings.local.json has no hookman entry for {event} (held back: the target "
+            f"Claude Code {manifest.claude_version or 'version'} does not know it), so Claude "
+            "Code never runs these hooks for it"
+        )
     report = _report(manifest, event, result, tracker, view, output)
     report["async"] = None
     if manifest.hooks_for(event, run_async=True):
@@ -224,6 +230,12 @@ def _appended_entries(path: str) -> list[dict[str, Any]]:
         if isinstance(record, dict):
             entries.append({"custom_type": record.get("custom_type"), "data": record.get("data")})
     return entries
+
+
+def _held_back(manifest: Manifest, event: str) -> bool:
+    """Whether hooks serve `event` but install wrote no entry for it (the target lacks it)."""
+    served = manifest.hooks_for(event) or manifest.hooks_for(event, run_async=True)
+    return bool(served) and event not in manifest.entries and event not in manifest.async_entries
 
 
 def _dispatch_once(
@@ -271,7 +283,7 @@ def _raise_timeout() -> None:
 def _timeout_result(
     manifest: Manifest, event: str, hook: str, seconds: float, run_async: bool
 ) -> DispatchResult:
-    from hookman.bridge.answer import PRE_TOOL_USE, fail_closed_reason
+    from hookman.bridge.answer import fail_closed_reason
 
     problem = f"did not finish within hookman's deadline of {seconds:g} s"
     result = DispatchResult()
@@ -280,12 +292,12 @@ def _timeout_result(
     result.errors = [{"hook": hook, "event": event, "error": problem}]
     if run_async:
         pass  # an async run always answers {}
-    elif event == PRE_TOOL_USE:
+    elif manifest.client.is_guarded(event):
         result.answer = {
             "hookSpecificOutput": {
-                "hookEventName": PRE_TOOL_USE,
+                "hookEventName": event,
                 "permissionDecision": "deny",
-                "permissionDecisionReason": fail_closed_reason(hook, problem),
+                "permissionDecisionReason": fail_closed_reason(hook, problem, event),
             }
         }
     else:

@@ -14,13 +14,12 @@ from pathlib import Path
 from rich.markup import escape
 
 from hookman.cli.output import console, print_json
-from hookman.client_version import resolve_target
 from hookman.errors import HookmanError
 from hookman.hook_sources import HookChoice, choose_hook
 from hookman.project import find_project_dir
 from hookman.project_config import HookSpec, load_project_config
 from hookman.project_lock import edit_lock
-from hookman.project_sync import SyncResult, sync_project
+from hookman.project_sync import SyncResult, project_target, sync_project
 from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
 
 
@@ -43,7 +42,8 @@ def install(
 
     `--json` prints one object:
     {"project": str, "claude_version": str | null,
-     "claude_version_source": "flag" | "hookman.toml" | "claude --version" | "unknown",
+     "claude_version_source": "flag" | "hookman.toml" | "earlier flag" | "claude --version"
+                              | "unknown",   # "earlier flag": the last write's --claude-version
      "hooks": [{"name", "source": {"kind", "value"}, "enabled", "events", "tools",
                 "timeout", "async", "claude_events"}],   # every listed hook, dispatch order
      "written": {event: {"matcher": str | null, "timeout": number}},
@@ -53,7 +53,9 @@ def install(
      "diff": str,                 # unified diff of settings.local.json ("" when unchanged)
      "config_diff": str,          # unified diff of hookman.toml
      "git": str | null,           # what was done to keep settings.local.json out of git
-     "warnings": [str],
+     "warnings": [str],           # incl. what the target means (held-back guard events, a
+                                  # version newer than hookman's facts, a remembered target
+                                  # `claude --version` disagrees with)
      "installed": [str]}          # the names given on this command line
     """
     if run_async is not None and not hooks:
@@ -70,7 +72,7 @@ def install(
         )
     project_dir = find_project_dir(project)
     preview = load_project_config(project_dir)
-    target = resolve_target(claude_version, preview.claude_version)
+    target = project_target(project_dir, claude_version, preview)
     learned = _learn_all(hooks, name, project_dir, allow_unknown_event)
     with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)

@@ -11,12 +11,11 @@ from rich.table import Table
 from hookman import paths
 from hookman.bridge.firing_log import read_records
 from hookman.cli.output import console, print_json
-from hookman.client_version import resolve_target
 from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
 from hookman.project import find_project_dir
 from hookman.project_config import HookSpec, load_project_config
-from hookman.project_sync import claude_events_of, hook_json
+from hookman.project_sync import claude_events_of, hook_json, project_target, target_warnings
 
 
 def list_hooks(
@@ -34,11 +33,12 @@ def list_hooks(
                                           "matcher": str | null, "since": str | null}},
                 "last_fired": str | null,      # time of the last firing-log line naming it
                 "shadows": ["registry" | "template"]}],   # same name there, losing to this
-     "held_back": {event: {"since": str}}}
+     "held_back": {event: {"since": str}},
+     "warnings": [str]}     # what the target client means for the hooks (see install)
     """
     project_dir = find_project_dir(project)
     config = load_project_config(project_dir)
-    target = resolve_target(claude_version, config.claude_version)
+    target = project_target(project_dir, claude_version, config)
     plan = plan_install(config.hooks, target.version)
     last_fired = _last_fired(project_dir)
     rows = [
@@ -46,6 +46,7 @@ def list_hooks(
         for order, hook in enumerate(config.hooks, start=1)
     ]
     version = None if target.version is None else str(target.version)
+    warnings = target_warnings(plan, target)
     if json_output:
         print_json(
             {
@@ -54,10 +55,14 @@ def list_hooks(
                 "claude_version_source": target.source,
                 "hooks": rows,
                 "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
+                "warnings": warnings,
             }
         )
         return 0
     _print_rows(project_dir, target.describe(), rows)
+    out = console()
+    for warning in warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")
     return 0
 
 

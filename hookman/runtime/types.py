@@ -247,7 +247,19 @@ class TodoReminderEvent(TypedDict):
 # -- tool events --------------------------------------------------------------------------
 
 
-class ToolCallEvent(TypedDict):
+class ToolCallOrigin(TypedDict, total=False):
+    """Where a tool_call's command comes from, under Claude Code (absent in plain pi):
+    `source` "tool" for the agent's tool call (PreToolUse), "skill_shell" for the inline
+    shell command (!`cmd`) of a skill or slash command (PreSkillShellCommand), which also
+    names the command, where it is defined and who invoked it ("user" or "claude")."""
+
+    source: Literal["tool", "skill_shell"]
+    command_name: str | None
+    command_source: str | None
+    invoked_by: str | None
+
+
+class ToolCallEvent(ToolCallOrigin):
     type: Literal["tool_call"]
     tool_name: str
     tool_call_id: str

@@ -121,3 +121,46 @@ def test_stop_block_is_feedback_and_system_message_is_for_the_user() -> None:
 def test_updated_tool_output_replaces_what_the_model_reads() -> None:
     answer = {"hookSpecificOutput": {"updatedToolOutput": {"stdout": "X", "stderr": ""}}}
     assert _view("PostToolUse", answer).model_texts == ["X"]
+
+
+SKILL_SHELL = ClientFacts(client_section("2.1.332"))
+NOT_RUN = "[not run: blocked by hook: no]"
+
+
+@pytest.mark.parametrize(
+    ("answer", "exit_code", "stderr"),
+    [
+        (DENY, 0, ""),
+        ({"decision": "block", "reason": "no"}, 0, ""),
+        ("", 2, "no\n"),
+    ],
+    ids=["json deny", "decision block", "exit 2"],
+)
+def test_a_blocked_skill_shell_command_reads_not_run_with_the_reason(
+    answer: object, exit_code: int, stderr: str
+) -> None:
+    stdout = answer if isinstance(answer, str) else json.dumps(answer)
+    view = model_view(
+        "PreSkillShellCommand",
+        BASH,
+        client=SKILL_SHELL,
+        stdout=stdout,
+        exit_code=exit_code,
+        stderr=stderr,
+    )
+    assert view.model_texts == [NOT_RUN]
+    assert "the skill's shell command" in view.effects[0]
+
+
+def test_updated_input_on_a_skill_shell_command_means_it_does_not_run() -> None:
+    answer = {"hookSpecificOutput": {"updatedInput": {"command": "ls"}}}
+    view = _view("PreSkillShellCommand", answer, client=SKILL_SHELL)
+    assert view.model_texts == [
+        "[not run: blocked by hook: the hook changed the command, which isn't supported here]"
+    ]
+    assert view.effects == [
+        "Claude Code does not apply updatedInput on PreSkillShellCommand: the command is not run"
+    ]
+    assert _view("PreToolUse", answer, client=SKILL_SHELL).effects == [
+        "the tool runs with the hook's updatedInput"
+    ]

@@ -778,3 +778,66 @@ def test_an_async_run_without_a_manifest_answers_nothing(runner_project: RunnerP
     assert (done.returncode, done.stdout) == (0, "{}\n")
     (record,) = runner_project.log_records()
     assert record["async"] is True and record["outcome"] == "no-manifest"
+
+
+RAW_SKILL_SHELL_RAISES = """
+def hook(pi):
+    @pi.on("PreSkillShellCommand")
+    def check(event, ctx):
+        raise ValueError("policy file missing")
+"""
+GUARD_RAISES = """
+def hook(pi):
+    @pi.on("tool_call")
+    def check(event, ctx):
+        raise ValueError("policy file missing")
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "events", "problem"),
+    [
+        ("slow", HUNG_GUARD, ["tool_call"], "deadline of 0.5 s"),
+        ("raw", RAW_SKILL_SHELL_RAISES, ["PreSkillShellCommand"], "policy file missing"),
+        ("guard", GUARD_RAISES, ["tool_call"], "policy file missing"),
+    ],
+    ids=["hung guard", "raw handler raises", "guard raises"],
+)
+def test_a_skill_shell_command_is_denied_when_a_guard_cannot_decide(
+    runner_project: RunnerProject, name: str, source: str, events: list[str], problem: str
+) -> None:
+    runner_project.claude_version = "2.1.332"
+    runner_project.add_hook(name, source, events, ["PreSkillShellCommand"])
+    runner_project.entries["PreSkillShellCommand"]["deadline"] = 0.5
+    runner_project.write_manifest()
+
+    answer = runner_project.answer(
+        "PreSkillShellCommand", runner_project.payload("PreSkillShellCommand")
+    )
+
+    specific = answer["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PreSkillShellCommand"
+    assert specific["permissionDecision"] == "deny"
+    assert f"'{name}'" in specific["permissionDecisionReason"]
+    assert problem in specific["permissionDecisionReason"]
+
+
+def test_a_skill_shell_command_is_denied_when_the_manifest_is_gone(
+    runner_project: RunnerProject,
+) -> None:
+    payload = runner_project.payload("PreSkillShellCommand")
+
+    answer = runner_project.answer("PreSkillShellCommand", payload)
+
+    assert answer["hookSpecificOutput"]["hookEventName"] == "PreSkillShellCommand"
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_without_a_manifest_the_skill_shell_deny_names_a_shell_command(
+    runner_project: RunnerProject,
+) -> None:
+    answer = runner_project.answer(
+        "PreSkillShellCommand", runner_project.payload("PreSkillShellCommand")
+    )
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith("hookman blocked this shell command because the manifest ")

@@ -1,6 +1,11 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from hookman.bridge.runtime_events import runtime_steps
+
+SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 
 
 def _plan(event: str, payload: dict) -> list[tuple[str, str]]:
@@ -16,7 +21,34 @@ def test_tool_call_event_from_pre_tool_use() -> None:
         "tool_name": "Bash",
         "tool_call_id": "t",
         "input": {"command": "ls"},
+        "source": "tool",
     }
+
+
+def test_a_skill_shell_command_is_a_tool_call_that_says_where_it_came_from() -> None:
+    payload = json.loads((SAMPLES / "PreSkillShellCommand.json").read_text(encoding="utf-8"))
+
+    (step,) = runtime_steps("PreSkillShellCommand", payload)
+
+    assert step.kind == "tool_call"
+    assert step.event == {
+        "type": "tool_call",
+        "tool_name": "Bash",
+        "tool_call_id": payload["tool_use_id"],
+        "input": {"command": "rm -rf victim && touch SKILL-SHELL-RAN.txt && echo CLEANED"},
+        "source": "skill_shell",
+        "command_name": "clean",
+        "command_source": "projectSettings",
+        "invoked_by": "user",
+    }
+
+
+def test_a_skill_shell_payload_missing_its_fields_still_becomes_a_tool_call() -> None:
+    (step,) = runtime_steps("PreSkillShellCommand", {"tool_name": "Bash", "command_name": 3})
+
+    assert step.kind == "tool_call"
+    assert step.event["input"] == {} and step.event["source"] == "skill_shell"
+    assert step.event["command_name"] is None and step.event["invoked_by"] is None
 
 
 def test_tool_result_events() -> None:

@@ -15,6 +15,14 @@ from tests.commands.helpers import GUARD, NOTES, hookman, run_on_terminal, run_p
 
 VERSION = ("--claude-version", "2.1.328")
 BOLD = "\x1b[1m"
+# The older target lacks PreSkillShellCommand: every command that writes or lists a Bash
+# guard says what that leaves unguarded (wrapped on a 100-column terminal, one line piped).
+SKILL_SHELL_WARNING_TERMINAL = """\
+warning: PreSkillShellCommand is held back (it needs Claude Code >= 2.1.332), so tool_call guards do
+not see the inline shell commands (!`cmd`) of skills and slash commands, which run unguarded on that
+client; upgrade Claude Code and run `hookman install` again to guard them.
+"""
+SKILL_SHELL_WARNING_PIPED = SKILL_SHELL_WARNING_TERMINAL.replace("\n", " ").rstrip() + "\n"
 
 INSTALLED = """\
 installed guard
@@ -24,6 +32,7 @@ Claude Code target: 2.1.328 (from flag)
   PostToolUse matcher Edit|Write timeout 30s
   PostToolUseFailure matcher Edit|Write timeout 30s
   SessionStart timeout 30s
+held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/hookman.toml changed
 .claude/settings.local.json changed
 """
@@ -33,15 +42,19 @@ Claude Code target: 2.1.328 (from flag)
   PostToolUse matcher Edit|Write timeout 30s
   PostToolUseFailure matcher Edit|Write timeout 30s
   SessionStart timeout 30s
+held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/settings.local.json unchanged
 """
+INSTALLED_AGAIN += SKILL_SHELL_WARNING_PIPED
 REMOVED = """\
 removed notes
 Claude Code target: 2.1.328 (from flag)
   PreToolUse matcher Bash timeout 30s
+held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/hookman.toml changed
 .claude/settings.local.json changed
 """
+REMOVED += SKILL_SHELL_WARNING_TERMINAL
 REMOVED_LAST = """\
 removed guard
 Claude Code target: 2.1.328 (from flag)
@@ -51,22 +64,27 @@ Claude Code target: 2.1.328 (from flag)
 """
 LIST_TERMINAL = """\
 project <P>, Claude Code target 2.1.328 (from flag)
-┏━━━┳━━━━━━━━━━┳━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━┓
-┃ # ┃ hook     ┃ source         ┃ events        ┃ Claude Code                   ┃ last fired ┃
-┡━━━╇━━━━━━━━━━╇━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━┩
-│ 1 │ guard    │ hooks/guard.py │ tool_call     │ PreToolUse[Bash]              │ never      │
-│ 2 │ notes    │ hooks/notes.py │ session_start │ SessionStart (disabled)       │ never      │
-│   │ disabled │                │ tool_result   │ PostToolUse (disabled)        │            │
-│   │          │                │               │ PostToolUseFailure (disabled) │            │
-└───┴──────────┴────────────────┴───────────────┴───────────────────────────────┴────────────┘
+┏━━━┳━━━━━━━━━━┳━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━┓
+┃ # ┃ hook     ┃ source         ┃ events        ┃ Claude Code                         ┃ last fired ┃
+┡━━━╇━━━━━━━━━━╇━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━┩
+│ 1 │ guard    │ hooks/guard.py │ tool_call     │ PreToolUse[Bash]                    │ never      │
+│   │          │                │               │ PreSkillShellCommand (held back:    │            │
+│   │          │                │               │ needs >= 2.1.332)                   │            │
+│ 2 │ notes    │ hooks/notes.py │ session_start │ SessionStart (disabled)             │ never      │
+│   │ disabled │                │ tool_result   │ PostToolUse (disabled)              │            │
+│   │          │                │               │ PostToolUseFailure (disabled)       │            │
+└───┴──────────┴────────────────┴───────────────┴─────────────────────────────────────┴────────────┘
 """
+LIST_TERMINAL += SKILL_SHELL_WARNING_TERMINAL
 LIST_PIPED = """\
 project <P>, Claude Code target 2.1.328 (from flag)
-1. guard  [hooks/guard.py]  enabled  events: tool_call  claude: PreToolUse[Bash]  last fired: never
+1. guard  [hooks/guard.py]  enabled  events: tool_call  claude: PreToolUse[Bash], \
+PreSkillShellCommand (held back: needs >= 2.1.332)  last fired: never
 2. notes  [hooks/notes.py]  disabled  events: session_start, tool_result  \
 claude: SessionStart (disabled), PostToolUse (disabled), PostToolUseFailure (disabled)  \
 last fired: never
 """
+LIST_PIPED += SKILL_SHELL_WARNING_PIPED
 FIRE = """\
 PreToolUse in <P> (rm.json)
 
@@ -132,13 +150,13 @@ def test_install_on_a_terminal(project: Path) -> None:
     )
 
     assert code == 0
-    assert text == INSTALLED
+    assert text == INSTALLED + SKILL_SHELL_WARNING_TERMINAL
     assert f"installed {BOLD}guard" in raw  # styled, since it is a terminal
 
 
 def test_install_piped_and_again(project: Path) -> None:
     code, out, err = run_piped("install", "hooks/guard.py", "hooks/notes.py", *VERSION, cwd=project)
-    assert (code, out, err) == (0, INSTALLED, "")
+    assert (code, out, err) == (0, INSTALLED + SKILL_SHELL_WARNING_PIPED, "")
 
     again = run_piped("install", *VERSION, cwd=project)
     assert again == (0, INSTALLED_AGAIN, "")

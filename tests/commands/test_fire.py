@@ -330,3 +330,89 @@ def test_hooks_in_hookman_toml_but_not_installed_are_named(project: Path) -> Non
         "not installed yet: later (in hookman.toml only; `hookman install later` adds them to "
         "what Claude Code runs)." in shown.stdout.splitlines()
     )
+
+
+SKILL_SHELL_GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "no rm -rf in " + event["source"]}
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+
+def test_fire_runs_a_bash_guard_on_a_skill_shell_command(project: Path) -> None:
+    guard = write_hook(project, "guard", SKILL_SHELL_GUARD)
+    installed = _hookman(
+        "install", str(guard), "--project", str(project), "--claude-version", "2.1.332"
+    )
+    assert installed.exit_code == 0, installed.output
+
+    result = fire(project, "PreSkillShellCommand")
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        f"PreSkillShellCommand in {project} (bundled sample PreSkillShellCommand.json)",
+        "",
+        "hook guard",
+        '  tool_call -> {"block": true, "reason": "no rm -rf in skill_shell"}',
+        "",
+        "answer to Claude Code (exit 0)",
+        "{",
+        '  "hookSpecificOutput": {',
+        '    "hookEventName": "PreSkillShellCommand",',
+        '    "permissionDecision": "deny",',
+        '    "permissionDecisionReason": "no rm -rf in skill_shell"',
+        "  }",
+        "}",
+        "",
+        "the model sees",
+        "  [not run: blocked by hook: no rm -rf in skill_shell]",
+        "effect: the skill's shell command is denied; the model reads the reason in place of "
+        "the command's output",
+    ]
+
+
+def test_fire_says_a_skill_shell_command_with_updated_input_does_not_run(project: Path) -> None:
+    source = """\
+def hook(pi):
+    pi.on("PreSkillShellCommand", lambda event, ctx: {
+        "hookSpecificOutput": {"updatedInput": {"command": "echo safer"}}})
+"""
+    rewriter = write_hook(project, "rewriter", source)
+    installed = _hookman(
+        "install", str(rewriter), "--project", str(project), "--claude-version", "2.1.332"
+    )
+    assert installed.exit_code == 0, installed.output
+
+    report = json.loads(fire(project, "PreSkillShellCommand", "--json").stdout)
+
+    assert report["answer"]["hookSpecificOutput"]["updatedInput"] == {"command": "echo safer"}
+    assert report["model_sees"] == [
+        "[not run: blocked by hook: the hook changed the command, which isn't supported here]"
+    ]
+    assert report["effects"] == [
+        "Claude Code does not apply updatedInput on PreSkillShellCommand: the command is not run"
+    ]
+    assert report["user_sees"] == [
+        "hookman: hook 'rewriter' returned updatedInput on PreSkillShellCommand; Claude Code "
+        "does not apply it there and does not run the command at all."
+    ]
+
+
+def test_fire_says_when_the_target_client_never_sends_the_event(project: Path) -> None:
+    guard = write_hook(project, "guard", SKILL_SHELL_GUARD)
+    installed = _hookman(
+        "install", str(guard), "--project", str(project), "--claude-version", "2.1.328"
+    )
+    assert installed.exit_code == 0, installed.output
+
+    report = json.loads(fire(project, "PreSkillShellCommand", "--json").stdout)
+
+    assert report["effects"][-1] == (
+        "settings.local.json has no hookman entry for PreSkillShellCommand (held back: the "
+        "target Claude Code 2.1.328 does not know it), so Claude Code never runs these hooks "
+        "for it"
+    )
+    fired = json.loads(fire(project, "PreToolUse", "--json").stdout)
+    assert not any("held back" in effect for effect in fired["effects"])

@@ -10,8 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tomlkit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hookman import paths
+from hookman.project_config import MAX_HOOK_TIMEOUT_S
 from hookman.settings_entries import (
     find_hookman_entries,
     hookman_command_is_async,
@@ -78,7 +82,8 @@ def test_install_two_list_remove_one_keeps_the_users_settings(project: Path) -> 
     listed = hookman_json("list", *flags)
     assert [hook["name"] for hook in listed["hooks"]] == ["guard", "notes"]
     assert listed["hooks"][0]["claude_events"] == {
-        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None}
+        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None},
+        "PreSkillShellCommand": {"status": "held_back", "matcher": None, "since": "2.1.332"},
     }
 
     removed = hookman_json("remove", "notes", *flags)
@@ -546,3 +551,430 @@ def test_a_new_hook_that_fails_to_load_gets_a_hint_that_works(
     hook.write_text(GUARD)
     again = hookman(*retry.split()[1:])
     assert again.exit_code == 0, again.output
+
+
+SKILL_SHELL_VERSION = ("--claude-version", "2.1.332")
+SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
+WHERE_FROM_GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        if event["input"].get("command", "").startswith("rm -rf"):
+            where = event["source"], event.get("command_name"), event.get("invoked_by")
+            return {"block": True, "reason": "no rm -rf from %s %s %s" % where}
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+RAISING_GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        raise RuntimeError("guard bug")
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+
+def _run_written_entry(project: Path, event: str, **overrides: Any) -> dict[str, Any]:
+    """Run the command hookman wrote for `event` through a shell, as Claude Code does."""
+    [group] = local_settings(project)["hooks"][event]
+    [handler] = group["hooks"]
+    text = (SAMPLES / f"{event}.json").read_text(encoding="utf-8")
+    payload = {**json.loads(text.replace("<WORK>/proj", str(project))), **overrides}
+    done = subprocess.run(
+        ["sh", "-c", handler["command"]],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done
+    return json.loads(done.stdout)
+
+
+def test_a_bash_guard_also_guards_skill_shell_commands(project: Path) -> None:
+    write_hook(project, "guard", WHERE_FROM_GUARD)
+
+    result = hookman_json("install", "hooks/guard.py", *SKILL_SHELL_VERSION)
+
+    assert result["written"]["PreSkillShellCommand"] == {"matcher": "Bash", "timeout": 30}
+    assert result["held_back"] == {}
+    denied = _run_written_entry(project, "PreSkillShellCommand")
+    assert denied == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreSkillShellCommand",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "no rm -rf from skill_shell clean user",
+        }
+    }
+    harmless = _run_written_entry(project, "PreSkillShellCommand", tool_input={"command": "ls"})
+    assert harmless == {}
+    tool = _run_written_entry(project, "PreToolUse", tool_input={"command": "rm -rf /x"})
+    assert tool["hookSpecificOutput"]["permissionDecisionReason"] == "no rm -rf from tool None None"
+
+
+def test_a_guard_that_raises_on_a_skill_shell_command_denies_it(project: Path) -> None:
+    write_hook(project, "buggy", RAISING_GUARD)
+    hookman_json("install", "hooks/buggy.py", *SKILL_SHELL_VERSION)
+
+    answer = _run_written_entry(project, "PreSkillShellCommand")
+
+    specific = answer["hookSpecificOutput"]
+    assert (specific["hookEventName"], specific["permissionDecision"]) == (
+        "PreSkillShellCommand",
+        "deny",
+    )
+    assert "hookman blocked this shell command" in specific["permissionDecisionReason"]
+    assert "'buggy' raised an error" in specific["permissionDecisionReason"]
+    assert "hookman fire PreSkillShellCommand" in specific["permissionDecisionReason"]
+
+
+def test_a_guard_that_no_longer_loads_denies_skill_shell_commands(project: Path) -> None:
+    guard = write_hook(project, "fragile", GUARD)
+    hookman_json("install", "hooks/fragile.py", *SKILL_SHELL_VERSION)
+    guard.write_text("import module_that_does_not_exist_anywhere\n", encoding="utf-8")
+
+    answer = _run_written_entry(project, "PreSkillShellCommand", tool_input={"command": "ls"})
+
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "'fragile' failed to load" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def test_older_targets_hold_skill_shell_commands_back_and_say_what_that_means(
+    project: Path,
+) -> None:
+    write_hook(project, "guard", GUARD)
+
+    result = hookman("install", "hooks/guard.py", "--claude-version", "2.1.328")
+
+    assert result.exit_code == 0, result.output
+    assert "PreSkillShellCommand" not in local_settings(project)["hooks"]
+    assert result.stdout.splitlines() == [
+        "installed guard",
+        "Claude Code target: 2.1.328 (from flag)",
+        "  PreToolUse matcher Bash timeout 30s",
+        "held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328",
+        ".claude/hookman.toml changed",
+        ".claude/settings.local.json changed",
+        "warning: PreSkillShellCommand is held back (it needs Claude Code >= 2.1.332), so "
+        "tool_call guards do not see the inline shell commands (!`cmd`) of skills and slash "
+        "commands, which run unguarded on that client; upgrade Claude Code and run `hookman "
+        "install` again to guard them.",
+    ]
+    listed = hookman_json("list", "--claude-version", "2.1.328")
+    assert listed["warnings"] == [result.stdout.splitlines()[-1].removeprefix("warning: ")]
+
+
+def test_a_target_newer_than_any_checked_version_says_what_is_assumed(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    newer = ("--claude-version", "2.1.400")
+    assumed = (
+        "Claude Code 2.1.400 is newer than 2.1.332, the newest version hookman has facts for, "
+        "so hookman assumes it behaves like 2.1.332: the same events, answers and texts the "
+        "model reads."
+    )
+
+    installed = hookman("install", "hooks/guard.py", *newer)
+    listed = hookman("list", *newer)
+
+    assert installed.stdout.splitlines()[-1] == f"warning: {assumed}"
+    assert listed.stdout.splitlines()[-1] == f"warning: {assumed}"
+    assert hookman_json("install", *newer)["warnings"] == [assumed]
+    assert hookman_json("list", *newer)["warnings"] == [assumed]
+    checked = hookman_json("list", "--claude-version", "2.1.332")
+    assert checked["warnings"] == []
+
+
+@pytest.mark.parametrize("command", [("install", "hooks/guard.py"), ("remove", "guard")])
+def test_a_local_settings_symlink_to_settings_json_is_refused_and_nothing_is_written(
+    project: Path, command: tuple[str, ...]
+) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
+    local = project / ".claude" / "settings.local.json"
+    committed = project / ".claude" / "settings.json"
+    committed.write_text(COMMITTED)
+    local.unlink()
+    local.symlink_to("settings.json")
+    before = snapshot(committed, *_project_files(project)[:1], paths.manifest_path(project))
+
+    result = hookman(*command, "--claude-version", "2.1.328")
+
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"hookman: {local} is a symlink to {committed}, which is not a local settings file of "
+        "this project, so hookman will not write through it (it modifies no settings file but "
+        ".claude/settings.local.json).\n"
+        f"  hint: replace the link with a plain file (`rm {local}`, then `hookman install`), "
+        "or point it at a file named settings.local.json outside any other .claude directory.\n"
+    )
+    assert snapshot(committed, *_project_files(project)[:1], paths.manifest_path(project)) == before
+
+
+# --- hostile but parseable hookman.toml -------------------------------------------------------
+
+HOSTILE_SCALARS = st.one_of(
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0, -0.0, 1e308, 10**30, 1e-320, 5e-324, 2**63, 2**31, 86401, 1e16]),
+    st.booleans(),
+    st.text(max_size=30),
+    st.sampled_from(["", " ", "\x00", "a" * 5000, "../x.py", "/abs.py", "hooks/guard.py\x00"]),
+)
+HOSTILE_VALUES = st.recursive(
+    HOSTILE_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+HOOK_KEYS = ["name", "path", "registry", "template", "enabled", "events", "tools", "timeout"]
+HOOK_KEYS += ["async", "unknown"]
+
+
+def _hostile_toml(draw: st.DrawFn) -> str:
+    document = tomlkit.document()
+    if draw(st.booleans()):
+        document["claude_version"] = draw(st.one_of(HOSTILE_SCALARS, st.just("2.1.332")))
+    table = tomlkit.table()
+    table["name"] = "guard"
+    table["path"] = "hooks/guard.py"
+    table["events"] = ["tool_call"]
+    for key in draw(st.lists(st.sampled_from(HOOK_KEYS), min_size=1, max_size=3, unique=True)):
+        table[key] = draw(HOSTILE_VALUES)
+    hooks = tomlkit.aot()
+    hooks.append(table)
+    document["hooks"] = hooks
+    return tomlkit.dumps(document)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.composite(_hostile_toml)())
+def test_hostile_hookman_toml_values_are_refused_clearly_or_installed(
+    project: Path, text: str
+) -> None:
+    write_hook(project, "guard", GUARD)
+    config = project / ".claude" / "hookman.toml"
+    config.write_text(text, encoding="utf-8")
+    local = project / ".claude" / "settings.local.json"
+    local.unlink(missing_ok=True)
+
+    result = hookman("install", "--claude-version", "2.1.332")
+
+    assert result.exit_code in (0, 1), result.output
+    assert "internal error" not in result.output and "Traceback" not in result.output
+    if result.exit_code == 1:
+        [sentence, hint] = result.stderr.splitlines()
+        assert sentence.startswith("hookman: ") and hint.startswith("  hint: "), result.stderr
+        assert config.read_text(encoding="utf-8") == text
+        assert not local.exists()
+        return
+    written = local_settings(project) if local.exists() else {}
+    for group in written.get("hooks", {}).values():
+        for entry in group:
+            [handler] = entry["hooks"]
+            assert 0 < handler["timeout"] <= MAX_HOOK_TIMEOUT_S
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("1e308", "1e+308"),
+        ("100000000000000000000000000000000", "100000000000000000000000000000000"),
+        ("86401", "86401"),
+        ("-5", "-5"),
+        ("0", "0"),
+        ("nan", "NaN"),
+        ("-inf", "-Infinity"),
+        ("true", "true"),
+        ('"30"', '"30"'),
+        ("[30]", "[30]"),
+        ('"' + "9" * 100 + '"', '"' + "9" * 36 + "..."),
+    ],
+)
+def test_a_hostile_timeout_is_refused_in_one_sentence(
+    project: Path, value: str, shown: str
+) -> None:
+    write_hook(project, "guard", GUARD)
+    text = '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n'
+    text += f"timeout = {value}\n"
+    (project / ".claude" / "hookman.toml").write_text(text)
+
+    result = hookman("install", "--claude-version", "2.1.332")
+
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "hookman: hook 'guard' in .claude/hookman.toml: `timeout` must be a number of seconds "
+        f"above 0 and at most 86400 (one day), not {shown}.\n"
+        "  hint: fix .claude/hookman.toml by hand; hookman left it untouched.\n"
+    )
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_the_largest_timeout_is_written_as_it_is(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    text = '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n'
+    (project / ".claude" / "hookman.toml").write_text(text + "timeout = 86400\n")
+
+    result = hookman_json("install", "--claude-version", "2.1.332")
+
+    assert result["written"]["PreToolUse"]["timeout"] == 86400
+
+
+def test_a_project_directory_whose_name_is_not_utf8_is_refused_clearly(tmp_path: Path) -> None:
+    project = tmp_path / os.fsdecode(b"caf\xe9-latin1")
+    (project / ".claude").mkdir(parents=True)
+    write_hook(project, "guard", GUARD)
+
+    result = hookman(
+        "install",
+        str(project / "hooks" / "guard.py"),
+        "--project",
+        str(project),
+        "--claude-version",
+        "2.1.332",
+    )
+
+    assert result.exit_code == 1
+    shown = f"{tmp_path}/caf\\xe9-latin1"
+    assert result.stderr == (
+        f"hookman: the project directory {shown} has a name that is not valid UTF-8, so hookman "
+        "cannot write it into Claude Code's settings (JSON text is UTF-8); nothing was changed.\n"
+        "  hint: rename the directory to a UTF-8 name (e.g. with `mv`), then run the command "
+        "again.\n"
+    )
+    assert sorted(path.name for path in (project / ".claude").iterdir()) == []
+    assert not paths.manifest_path(project).exists()
+
+
+def _claude_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str | None) -> None:
+    """PATH holds only a fake `claude` answering `version` (None: no claude at all)."""
+    bin_dir = tmp_path / "fake-bin"
+    bin_dir.mkdir(exist_ok=True)
+    fake = bin_dir / "claude"
+    fake.unlink(missing_ok=True)
+    if version is not None:
+        fake.write_text(f"#!/bin/sh\necho '{version} (Claude Code)'\n")
+        fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+
+
+def test_an_explicit_target_is_remembered_by_list_and_the_next_install(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, None)
+    write_hook(project, "guard", GUARD)
+
+    installed = hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.332")
+    listed = hookman_json("list")
+    again = hookman_json("install")
+
+    assert set(installed["written"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert (listed["claude_version"], listed["claude_version_source"]) == (
+        "2.1.332",
+        "earlier flag",
+    )
+    assert listed["held_back"] == {}
+    assert listed["hooks"][0]["claude_events"]["PreSkillShellCommand"]["status"] == "written"
+    assert (again["claude_version"], again["claude_version_source"]) == ("2.1.332", "earlier flag")
+    assert again["settings_changed"] is False
+    assert set(local_settings(project)["hooks"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert hookman("list").stdout.splitlines()[0] == (
+        f"project {project}, Claude Code target 2.1.332 (from --claude-version, remembered "
+        "from the last install)"
+    )
+
+
+def test_a_remembered_target_wins_over_claude_version_and_says_how_to_follow_it(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, "2.1.328")
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.332")
+    note = (
+        "`claude --version` says 2.1.328, but the target stays 2.1.332, given with "
+        "--claude-version to an earlier install; pass --claude-version 2.1.328 to write for "
+        "the installed client instead."
+    )
+
+    again = hookman("install")
+    listed = hookman_json("list")
+
+    assert again.exit_code == 0
+    assert f"warning: {note}" in again.stdout.splitlines()
+    assert listed["warnings"] == [note]
+    assert "PreSkillShellCommand" in local_settings(project)["hooks"]
+    followed = hookman_json("install", "--claude-version", "2.1.328")
+    assert "PreSkillShellCommand" not in local_settings(project)["hooks"]
+    assert followed["held_back"] == {"PreSkillShellCommand": {"since": "2.1.332"}}
+    assert hookman_json("list")["warnings"] == [followed["warnings"][0]]
+    assert hookman_json("list")["claude_version_source"] == "earlier flag"
+
+
+def test_without_a_flag_the_target_is_detected_again_each_time(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, "2.1.332")
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py")
+    _claude_on_path(tmp_path, monkeypatch, "2.1.328")
+
+    listed = hookman_json("list")
+    again = hookman_json("install")
+
+    assert (listed["claude_version"], listed["claude_version_source"]) == (
+        "2.1.328",
+        "claude --version",
+    )
+    assert again["held_back"] == {"PreSkillShellCommand": {"since": "2.1.332"}}
+    assert "PreSkillShellCommand" not in local_settings(project)["hooks"]
+
+
+def test_a_dry_run_with_a_flag_is_not_remembered(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _claude_on_path(tmp_path, monkeypatch, None)
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
+
+    hookman_json("install", "--claude-version", "2.1.332", "--dry-run")
+
+    assert hookman_json("list")["claude_version"] == "2.1.328"
+
+
+def test_a_raw_pre_tool_use_guard_is_warned_that_skill_shell_commands_pass_it(
+    project: Path,
+) -> None:
+    source = 'def hook(pi):\n    pi.on("PreToolUse", lambda event, ctx: None, tools=["Bash"])\n'
+    write_hook(project, "raw", source)
+
+    result = hookman_json("install", "hooks/raw.py", *SKILL_SHELL_VERSION)
+
+    assert "PreSkillShellCommand" not in result["written"]
+    assert result["warnings"] == [
+        "the hook 'raw' guards through raw handlers, which Claude Code does not call for the "
+        "inline shell commands (!`cmd`) of skills and slash commands (it sends those to "
+        "PreSkillShellCommand): listen to `tool_call` to guard them too, or to "
+        "'PreSkillShellCommand' as well."
+    ]
+
+
+def test_a_hook_module_whose_path_is_not_utf8_is_refused_clearly(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / os.fsdecode(b"lib\xff") / "guard.py"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(GUARD)
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", *SKILL_SHELL_VERSION)
+    monkeypatch.setattr("hookman.project_sync.module_path", lambda hook, project_dir: elsewhere)
+    before = snapshot(*_project_files(project))
+
+    result = hookman("install", *SKILL_SHELL_VERSION)
+
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"hookman: the module of the hook 'guard', {tmp_path}/lib\\xff/guard.py has a name that "
+        "is not valid UTF-8"
+    )
+    assert snapshot(*_project_files(project)) == before

@@ -34,7 +34,10 @@ def test_list_shows_order_events_matcher_held_back_and_enabled(project: Path) ->
         "DirectoryAdded": {"status": "held_back", "matcher": None, "since": "2.1.219"},
         "PreToolUse": {"status": "written", "matcher": "Bash|Read", "since": None},
     }
-    assert listed["held_back"] == {"DirectoryAdded": {"since": "2.1.219"}}
+    assert listed["held_back"] == {
+        "PreSkillShellCommand": {"since": "2.1.332"},
+        "DirectoryAdded": {"since": "2.1.219"},
+    }
     assert guard["last_fired"] is None
     text = hookman("list", "--claude-version", "2.1.197").stdout
     assert text.index("guard") < text.index("dirs")
@@ -96,7 +99,8 @@ def test_list_shows_which_hooks_are_async(project: Path) -> None:
 
     assert (guard["async"], notifier["async"]) == (False, True)
     assert notifier["claude_events"] == {
-        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None}
+        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None},
+        "PreSkillShellCommand": {"status": "held_back", "matcher": None, "since": "2.1.332"},
     }
     lines = hookman("list", *ASYNC_VERSION).stdout.splitlines()
     assert "enabled, async" in next(line for line in lines if "notifier" in line)

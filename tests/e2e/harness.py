@@ -24,7 +24,7 @@ from typing import Any
 
 from .mock_anthropic import MockAnthropic, RecordedRequest, Turn
 
-CLIENT_VERSIONS = ("2.1.328", "2.1.197")
+CLIENT_VERSIONS = ("2.1.328", "2.1.197", "2.1.332")
 RELAY_SCRIPT = Path(__file__).with_name("netns_relay.py")
 CLAUDE_RUN_TIMEOUT_S = 90
 HOOKMAN_TIMEOUT_S = 60

@@ -25,10 +25,12 @@ def specific(event: str, **fields: Any) -> dict[str, Any]:
 
 # What the model reads, per version: (deny tool_result, PostToolUse context wrapper).
 DENY_TEXT = {
+    "2.1.332": "PreToolUse:Bash hook error: FACT-DENY",
     "2.1.328": "PreToolUse:Bash hook error: FACT-DENY",
     "2.1.197": "FACT-DENY",
 }
 POST_TOOL_USE_CONTEXT = {
+    "2.1.332": "PostToolUse:Read hook additional context: FACT-POST",
     "2.1.328": "PostToolUse:Read hook additional context: FACT-POST",
     "2.1.197": "<system-reminder>\nPostToolUse:Read hook additional context: FACT-POST\n"
     "</system-reminder>",
@@ -174,3 +176,80 @@ def test_a_client_rewrite_of_settings_drops_unknown_keys_in_hook_entries(e2e: E2
     assert rewritten["enabledPlugins"] == {"factdemo@skills-dir": False}
     assert rewritten["hooks"]["Stop"] == [{"hooks": [{"type": "command", "command": "true"}]}]
     assert rewritten["x-top"] == 1
+
+
+SKILL_SHELL_HOOK = """
+import json, sys
+payload = json.load(sys.stdin)
+with open(sys.argv[1], "a") as log:
+    log.write(json.dumps(payload) + "\\n")
+if payload["hook_event_name"] != "PreSkillShellCommand":
+    sys.exit(0)
+command = payload["tool_input"]["command"]
+def answer(**fields):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", **fields}}))
+if "FACT-A" in command:
+    answer(permissionDecision="deny", permissionDecisionReason="FACT-DENY")
+elif "FACT-B" in command:
+    answer(updatedInput=payload["tool_input"])  # unchanged: still not applied
+elif "FACT-C" in command:
+    sys.exit(1)
+elif "FACT-D" in command:  # a deny that names PreToolUse still counts
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": "FACT-DENY-D"}}))
+"""
+SKILL_SHELL_COMMAND = """
+---
+description: three inline commands
+---
+A: !`echo FACT-A > a.txt && echo RAN-A`
+B: !`echo FACT-B > b.txt && echo RAN-B`
+C: !`echo FACT-C > c.txt && echo RAN-C`
+D: !`echo FACT-D > d.txt && echo RAN-D`
+"""
+
+
+def test_inline_shell_commands_of_slash_commands_and_pre_skill_shell_command(
+    e2e: E2EProject,
+) -> None:
+    # PreToolUse never fires for an inline command on any version; PreSkillShellCommand
+    # (2.1.332) does. Its deny reads "[not run: blocked by hook: <reason>]", also when the
+    # answer names PreToolUse as its hookEventName; any updatedInput, even an unchanged one,
+    # is not applied and the command does not run; exit 1 lets it run.
+    log = e2e.scratch / "hook-payloads.jsonl"
+    script = e2e.write("skill_shell_hook.py", SKILL_SHELL_HOOK)
+    handler = {"type": "command", "command": f"python3 {script} {log}"}
+    e2e.write_settings(
+        {
+            "hooks": {
+                "PreToolUse": [{"hooks": [handler]}],
+                "PreSkillShellCommand": [{"matcher": "Bash", "hooks": [handler]}],
+            }
+        }
+    )
+    e2e.write(".claude/commands/facts.md", SKILL_SHELL_COMMAND)
+
+    run = e2e.run_claude("/facts", turns=[say("ok")])
+
+    assert run.returncode == 0, run.describe()
+    payloads = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    events = [payload["hook_event_name"] for payload in payloads]
+    assert "PreToolUse" not in events
+    ran = {name: (e2e.root / f"{name}.txt").exists() for name in "abcd"}
+    if e2e.version in ("2.1.197", "2.1.328"):
+        assert events == [] and ran == {"a": True, "b": True, "c": True, "d": True}
+        assert run.model_saw("A: RAN-A\nB: RAN-B\nC: RAN-C\nD: RAN-D"), run.describe()
+        return
+    assert events == ["PreSkillShellCommand"] * 4
+    assert {key: payloads[0][key] for key in ("tool_name", "command_name", "invoked_by")} == {
+        "tool_name": "Bash",
+        "command_name": "facts",
+        "invoked_by": "user",
+    }
+    assert ran == {"a": False, "b": False, "c": True, "d": False}
+    assert run.model_saw(
+        "A: [not run: blocked by hook: FACT-DENY]\n"
+        "B: [not run: blocked by hook: the hook changed the command, which isn't supported here]\n"
+        "C: RAN-C\n"
+        "D: [not run: blocked by hook: FACT-DENY-D]"
+    ), run.describe()

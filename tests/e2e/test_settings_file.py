@@ -30,6 +30,7 @@ GUARD_WITH_DIRECTORY_ADDED = (
 )
 
 DIRECTORY_ADDED_SINCE = "2.1.219"  # claude_code_events.json
+SKILL_SHELL_SINCE = "2.1.332"
 
 
 def guard_blocks(e2e: E2EProject) -> bool:
@@ -55,12 +56,14 @@ def test_an_event_the_client_does_not_know_is_held_back_and_the_file_still_loads
 
     report = json.loads(done.stdout)
     written = set(e2e.settings()["hooks"])
+    newest = version_key(e2e.version) >= version_key(SKILL_SHELL_SINCE)
+    skill_shell = {"PreSkillShellCommand"} if newest else set()  # the guard's: test_skill_shell
     if version_key(e2e.version) < version_key(DIRECTORY_ADDED_SINCE):
         assert "DirectoryAdded" in report["held_back"]
         assert written == {"PreToolUse"}
     else:
         assert "DirectoryAdded" not in report["held_back"]
-        assert written == {"PreToolUse", "DirectoryAdded"}
+        assert written == {"PreToolUse", "DirectoryAdded"} | skill_shell
     assert guard_blocks(e2e)
 
 
@@ -98,3 +101,18 @@ def test_a_hand_broken_pre_tool_use_entry_next_to_hookmans_silences_the_guard(
     e2e.write_settings(settings)
 
     assert not guard_blocks(e2e)
+
+
+def test_a_hand_broken_pre_skill_shell_command_entry_silences_the_file_from_2_1_332(
+    e2e: E2EProject,
+) -> None:
+    # 2.1.332 treats PreSkillShellCommand like PreToolUse: one invalid entry under it and
+    # nothing of the file applies. Older clients drop the unknown event name and go on.
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    settings = e2e.settings()
+    broken = {"matcher": "Bash", "hooks": [{"type": "e2e-unknown-type", "command": "true"}]}
+    settings["hooks"].setdefault("PreSkillShellCommand", []).append(broken)
+    e2e.write_settings(settings)
+
+    silenced = version_key(e2e.version) >= version_key(SKILL_SHELL_SINCE)
+    assert guard_blocks(e2e) is not silenced
