@@ -1,0 +1,251 @@
+"""Findings about whole files: unreadable or invalid sources, entries the client rejects and
+everything they silence, unknown or too-new event names, hooks switched off by a setting,
+and hook files in places Claude Code never reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hookman import event_catalog
+from hookman.doctor.context import Context
+from hookman.doctor.facts import doctor_facts, invalid_entry_silences_file
+from hookman.doctor.handlers import key_path
+from hookman.doctor.model import Finding, Source
+from hookman.doctor.sources import SETTINGS_KINDS
+
+INVALID_JSON_MARKERS = (
+    "not valid JSON",
+    "must hold a JSON object",
+    "not valid UTF-8",
+    "nested too deeply",
+)
+
+
+def check_files(ctx: Context) -> None:
+    for source in ctx.sources.sources:
+        _check_readable(ctx, source)
+    for source in ctx.sources.hook_sources():
+        _check_invalid_entries(ctx, source)
+        _check_event_names(ctx, source)
+    _check_switches(ctx)
+    _check_places_not_read(ctx)
+
+
+def _check_readable(ctx: Context, source: Source) -> None:
+    if source.error is None:
+        return
+    if source.kind in SETTINGS_KINDS or source.kind == "plugin":
+        invalid_json = any(marker in source.error for marker in INVALID_JSON_MARKERS)
+        ctx.add(
+            Finding(
+                code="settings-invalid-json" if invalid_json else "source-unreadable",
+                severity="error",
+                file=source.path,
+                message=f"{source.error}; Claude Code loads no hook from this file.",
+                fix="fix the file by hand (the message says where), then run `hookman doctor` again.",
+            )
+        )
+        source.loaded = False
+        source.silenced_by = "settings-invalid-json" if invalid_json else "source-unreadable"
+        return
+    ctx.add(
+        Finding(
+            code="source-unreadable",
+            severity="warning",
+            file=source.path,
+            message=f"hookman cannot read this file's hooks: {source.error}.",
+            fix="check the file (UTF-8, plain YAML frontmatter); doctor did not check its hooks.",
+        )
+    )
+
+
+def _check_invalid_entries(ctx: Context, source: Source) -> None:
+    entries = ctx.invalid.get(source.path, [])
+    if not entries:
+        return
+    silencing = [
+        entry
+        for entry in entries
+        if source.kind in SETTINGS_KINDS
+        and (entry.path == "hooks" or invalid_entry_silences_file(entry.event, ctx.version))
+    ]
+    if silencing:
+        entry = silencing[0]
+        silenced = ctx.handlers_of(source.path)
+        for handler in silenced:
+            handler.silence("invalid-entry-silences-file")
+        source.loaded = False
+        source.silenced_by = "invalid-entry-silences-file"
+        where = f"under {entry.event}" if entry.event else "in this file"
+        ctx.add(
+            Finding(
+                code="invalid-entry-silences-file",
+                severity="error",
+                file=source.path,
+                event=entry.event or None,
+                path=entry.path,
+                message=(
+                    f"invalid hook entry {where} ({entry.reason}): Claude Code "
+                    f"{ctx.version or 'on current versions'} then applies no hook of this file, "
+                    f"silencing {len(silenced)} other handler(s)."
+                ),
+                fix=f"fix or delete the entry at {entry.path} in {source.path}.",
+                edit={"op": "delete", "file": source.path, "path": entry.path},
+                silences=[handler.path for handler in silenced],
+            )
+        )
+        entries = [other for other in entries if other is not entry]
+    for entry in entries:
+        ctx.add(
+            Finding(
+                code="invalid-entry",
+                severity="error",
+                file=source.path,
+                event=entry.event or None,
+                path=entry.path,
+                message=f"invalid hook entry ({entry.reason}): Claude Code drops it, so it never runs.",
+                fix=f"fix or delete the entry at {entry.path} in {source.path}.",
+                edit={"op": "delete", "file": source.path, "path": entry.path},
+            )
+        )
+
+
+def _check_event_names(ctx: Context, source: Source) -> None:
+    hooks = source.data.get("hooks") if isinstance(source.data, dict) else None
+    if not isinstance(hooks, dict):
+        return
+    tolerated = event_catalog.unknown_event_tolerated_since()
+    whole_file = ctx.version is not None and ctx.version < tolerated
+    for event in hooks:
+        path = key_path("hooks", str(event))
+        if event_catalog.is_claude_event(event):
+            since = event_catalog.since(event)
+            if ctx.version is None or since <= ctx.version:
+                continue
+            code = "event-too-new"
+            message = f"{event} needs Claude Code {since} or newer; the target is {ctx.version}, so it never runs."
+            fix = f"update Claude Code to {since} or newer, or move this hook to an event {ctx.version} knows."
+            edit = None
+        else:
+            code = "unknown-event"
+            suggestion = _suggest_event(event)
+            message = f"{event!r} is not a Claude Code event, so its hooks never run."
+            if suggestion:
+                fix = f"rename the key to {suggestion!r} ({path} in {source.path})."
+                edit = {"op": "rename", "file": source.path, "path": path, "value": suggestion}
+            else:
+                fix = "use one of the Claude Code event names listed in docs/doctor.md."
+                edit = None
+        for handler in ctx.handlers_of(source.path):
+            if handler.event == event:
+                handler.silence(code)
+        silences: list[str] = []
+        if whole_file and source.kind in SETTINGS_KINDS:
+            message += (
+                f" Clients before {tolerated} skip the whole file for an unknown event name, "
+                "so no hook of this file runs."
+            )
+            for handler in ctx.handlers_of(source.path):
+                handler.silence(code)
+                silences.append(handler.path)
+            source.loaded = False
+            source.silenced_by = code
+        ctx.add(
+            Finding(
+                code,
+                "error",
+                source.path,
+                message,
+                fix,
+                event=event,
+                path=path,
+                edit=edit,
+                silences=silences,
+            )
+        )
+
+
+def _suggest_event(name: str) -> str | None:
+    close = event_catalog.did_you_mean(name)
+    if close is None:
+        return None
+    if event_catalog.is_claude_event(close):
+        return close
+    serving = event_catalog.claude_events_serving(close)
+    return serving[0] if len(serving) == 1 else None
+
+
+def _check_switches(ctx: Context) -> None:
+    managed = [s for s in ctx.sources.sources if s.kind == "managed" and isinstance(s.data, dict)]
+    managed_only = next((s for s in managed if s.data.get("allowManagedHooksOnly") is True), None)
+    managed_off = next((s for s in managed if s.data.get("disableAllHooks") is True), None)
+    if managed_off is not None:
+        _switched_off(ctx, managed_off, "disableAllHooks", lambda handler: True)
+        return
+    if managed_only is not None:
+        _switched_off(
+            ctx, managed_only, "allowManagedHooksOnly", lambda h: h.source.kind != "managed"
+        )
+    if ctx.sources.merged_setting("disableAllHooks") is True:
+        owner = next(
+            s
+            for s in reversed([s for s in ctx.sources.settings() if s.kind != "managed"])
+            if isinstance(s.data, dict) and s.data.get("disableAllHooks") is True
+        )
+        _switched_off(ctx, owner, "disableAllHooks", lambda h: h.source.kind != "managed")
+
+
+def _switched_off(ctx: Context, owner: Source, key: str, affected) -> None:  # type: ignore[no-untyped-def]
+    silenced = [handler for handler in ctx.handlers if affected(handler)]
+    for handler in silenced:
+        handler.silence("hooks-disabled")
+    whom = (
+        "every hook"
+        if key == "disableAllHooks" and owner.kind == "managed"
+        else "every non-managed hook"
+    )
+    ctx.add(
+        Finding(
+            code="hooks-disabled",
+            severity="error" if silenced else "info",
+            file=owner.path,
+            path=key,
+            message=f"`{key}: true` here switches off {whom} ({len(silenced)} handler(s)).",
+            fix=f"remove `{key}` from {owner.path} if these hooks should run.",
+            edit=None
+            if owner.kind == "managed"
+            else {"op": "delete", "file": owner.path, "path": key},
+            silences=[f"{h.source.path}:{h.path}" for h in silenced],
+        )
+    )
+
+
+def _check_places_not_read(ctx: Context) -> None:
+    referenced = " ".join(handler.command or "" for handler in ctx.handlers)
+    for relative in doctor_facts()["places_not_read"]:
+        place = ctx.project_dir / relative
+        if not place.exists():
+            continue
+        if place.is_dir():
+            files = sorted(p for p in place.iterdir() if p.is_file())
+            stray = [p for p in files if _name_in(p, referenced) is False]
+            if not stray:
+                continue
+        elif _name_in(place, referenced):
+            continue
+        ctx.add(
+            Finding(
+                code="hooks-in-unread-place",
+                severity="warning",
+                file=str(place),
+                message=f"{relative} looks like hooks, but Claude Code never reads it: nothing there runs.",
+                fix=(
+                    "register each script as a command hook in .claude/settings.json (or write it "
+                    "as a hookman hook and `hookman install` it)."
+                ),
+            )
+        )
+
+
+def _name_in(path: Path, referenced: str) -> bool:
+    return path.name in referenced

@@ -1,0 +1,276 @@
+"""Findings about matchers: invalid regexes, names that never match (case, unknown tools,
+permission-rule syntax), matchers on events that ignore them, unanchored regexes catching
+extra tools, and syntax the target client reads differently. Also fills in which tools (or
+values) each handler matches, for the merged view."""
+
+from __future__ import annotations
+
+import re
+
+from hookman import event_catalog
+from hookman.client_version import ClientVersion
+from hookman.doctor.context import Context
+from hookman.doctor.facts import doctor_facts, matcher_values
+from hookman.doctor.matchers import Matcher, exact_alternative, permission_rule, read_matcher
+from hookman.doctor.model import Finding, Handler
+
+TASK_TOOL = "Task"
+AGENT_TOOL = "Agent"
+
+
+def known_tools(event: str) -> list[str]:
+    if event == doctor_facts()["skill_shell_event"]:
+        return list(doctor_facts()["skill_shell_tools"])
+    prefix = doctor_facts()["matcher"]["mcp_tool_prefix"]
+    return [
+        name
+        for name in event_catalog.claude_code_catalog()["tool_names"]
+        if not name.startswith(prefix)
+    ]
+
+
+def check_matchers(ctx: Context) -> None:
+    for handler in ctx.handlers:
+        if not event_catalog.is_claude_event(handler.event):
+            continue
+        field = event_catalog.matcher_field(handler.event)
+        matcher = read_matcher(handler.matcher, ctx.version)
+        if matcher.kind == "all":
+            handler.matches_all = True
+            continue
+        if field is None:
+            _ignored(ctx, handler, field)
+            handler.matches_all = True
+            continue
+        values = (
+            known_tools(handler.event)
+            if field == event_catalog.TOOL_MATCHER_FIELD
+            else matcher_values(handler.event)
+        )
+        if matcher.kind == "invalid":
+            _invalid_regex(ctx, handler, matcher, values or [])
+            handler.matches = []
+            continue
+        if values is None:
+            continue
+        handler.matches = (
+            [value for value in values if matcher.matches(value)] if matcher.understood else None
+        )
+        rule = permission_rule(handler.matcher or "")
+        if matcher.kind == "regex" and rule is not None and rule[0] in values:
+            _permission_rule(ctx, handler, rule[0])
+            continue
+        if matcher.kind == "exact":
+            _check_exact(ctx, handler, matcher, values, field)
+        elif matcher.understood:
+            _check_regex(ctx, handler, matcher, values)
+        _check_version_reading(ctx, handler, matcher, values)
+
+
+def _finding(
+    ctx: Context,
+    handler: Handler,
+    code: str,
+    severity,
+    message: str,
+    fix: str,
+    value: str | None = None,
+) -> None:  # type: ignore[no-untyped-def]
+    edit = None
+    if value is not None:
+        edit = {
+            "op": "set",
+            "file": handler.source.path,
+            "path": _matcher_path(handler),
+            "value": value,
+        }
+    ctx.add(
+        Finding(
+            code=code,
+            severity=severity,
+            file=handler.source.path,
+            event=handler.event,
+            path=_matcher_path(handler),
+            message=message,
+            fix=fix,
+            edit=edit,
+        )
+    )
+
+
+def _matcher_path(handler: Handler) -> str:
+    return handler.path.rsplit(".hooks[", 1)[0] + ".matcher"
+
+
+def _ignored(ctx: Context, handler: Handler, field: str | None) -> None:
+    _finding(
+        ctx,
+        handler,
+        "matcher-ignored",
+        "warning",
+        f"{handler.event} ignores matchers: the matcher {handler.matcher!r} filters nothing, "
+        f"the hook runs on every {handler.event}.",
+        "remove the matcher (and filter inside the hook if needed).",
+    )
+
+
+def _invalid_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[str]) -> None:
+    named = [
+        value for value in values if re.search(rf"\b{re.escape(value)}\b", handler.matcher or "")
+    ]
+    suggestion = exact_alternative(named) if named else None
+    fix = (
+        f"use the matcher {suggestion!r}."
+        if suggestion
+        else "write a valid regex, or an exact list such as `Bash|Edit`."
+    )
+    _finding(
+        ctx,
+        handler,
+        "matcher-invalid-regex",
+        "error",
+        f"the matcher {handler.matcher!r} is an invalid regex ({matcher.error}): the hook never runs, and Claude Code logs nothing.",
+        fix,
+        suggestion,
+    )
+
+
+def _permission_rule(ctx: Context, handler: Handler, tool: str) -> None:
+    _finding(
+        ctx,
+        handler,
+        "matcher-permission-rule",
+        "error",
+        f"the matcher {handler.matcher!r} is permission-rule syntax, not a matcher: it matches no tool, so the hook never runs.",
+        f"use the matcher {tool!r} and check the tool input inside the hook.",
+        tool,
+    )
+
+
+def _check_exact(
+    ctx: Context, handler: Handler, matcher: Matcher, values: list[str], field: str
+) -> None:
+    prefix = doctor_facts()["matcher"]["mcp_tool_prefix"]
+    fixed: list[str] = []
+    problems: list[tuple[str, str]] = []
+    for name in matcher.names:
+        if name in values or (
+            field == event_catalog.TOOL_MATCHER_FIELD and name.startswith(prefix)
+        ):
+            fixed.append(name)
+            continue
+        folded = next((value for value in values if value.casefold() == name.casefold()), None)
+        if folded is not None:
+            problems.append(("matcher-case", f"{name!r} (names are case-sensitive: {folded!r})"))
+            fixed.append(folded)
+        elif name == TASK_TOOL and field == event_catalog.TOOL_MATCHER_FIELD:
+            problems.append(
+                ("matcher-task-tool", f"{name!r} (hooks see the Task tool as {AGENT_TOOL!r})")
+            )
+            fixed.append(AGENT_TOOL)
+        else:
+            problems.append(("matcher-unknown-name", f"{name!r}"))
+            fixed.append(name)
+    value = exact_alternative(fixed)
+    for code in dict.fromkeys(code for code, _ in problems):
+        described = ", ".join(text for c, text in problems if c == code)
+        if code == "matcher-unknown-name":
+            what = "tool" if field == event_catalog.TOOL_MATCHER_FIELD else field
+            _finding(
+                ctx,
+                handler,
+                code,
+                "info",
+                f"the matcher names {described}, which is not a {what} hookman knows; it matches only that exact name.",
+                "check the spelling against the names in docs/doctor.md (MCP tools are mcp__<server>__<tool>).",
+            )
+            continue
+        _finding(
+            ctx,
+            handler,
+            code,
+            "error",
+            f"the matcher {handler.matcher!r} never matches {described}: that part of the hook never runs.",
+            f"use the matcher {value!r}.",
+            value,
+        )
+
+
+def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[str]) -> None:
+    text = handler.matcher or ""
+    matched = handler.matches or []
+    if doctor_facts()["matcher"]["mcp_tool_prefix"] in text:
+        return
+    named = [
+        value
+        for value in values
+        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", text)
+    ]
+    extra = [value for value in matched if value not in named]
+    if named and extra:
+        value = exact_alternative(named)
+        _finding(
+            ctx,
+            handler,
+            "matcher-unanchored",
+            "warning",
+            f"the matcher {text!r} is an unanchored regex: it also matches {', '.join(extra)}.",
+            f"use the exact list {value!r}.",
+            value,
+        )
+        return
+    if matched:
+        return
+    try:
+        folded = re.compile(matcher.pattern.pattern, re.IGNORECASE) if matcher.pattern else None
+    except re.error:
+        folded = None
+    near = [value for value in values if folded is not None and folded.search(value)]
+    if near:
+        value = exact_alternative(near)
+        _finding(
+            ctx,
+            handler,
+            "matcher-case",
+            "error",
+            f"the matcher {text!r} matches no tool (names are case-sensitive; {', '.join(near)} differ only in case): the hook never runs.",
+            f"use the matcher {value!r}.",
+            value,
+        )
+        return
+    _finding(
+        ctx,
+        handler,
+        "matcher-matches-nothing-known",
+        "info",
+        f"the matcher {text!r} matches none of the tools hookman knows.",
+        "check it against the tool names in docs/doctor.md (MCP tools are mcp__<server>__<tool>).",
+    )
+
+
+def _check_version_reading(
+    ctx: Context, handler: Handler, matcher: Matcher, values: list[str]
+) -> None:
+    """Syntax the target client reads differently from current ones (comma, spaces, `-`)."""
+    if ctx.version is None or matcher.kind == "exact":
+        return
+    newest: ClientVersion = event_catalog.newest_checked_client()
+    current = read_matcher(handler.matcher, newest)
+    if current.kind != "exact":
+        return
+    names = list(current.names)
+    safe = (
+        exact_alternative(names)
+        if all(re.fullmatch(r"[A-Za-z0-9_]+", n) for n in names)
+        else "^(?:" + "|".join(re.escape(n) for n in names) + ")$"
+    )
+    _finding(
+        ctx,
+        handler,
+        "matcher-syntax-too-new",
+        "error" if not handler.matches else "warning",
+        f"Claude Code {ctx.version} reads {handler.matcher!r} as a regex, not as the list {names} "
+        "(commas and spaces need 2.1.191+, '-' 2.1.195+).",
+        f"use the matcher {safe!r}, which every version reads the same way.",
+        safe,
+    )

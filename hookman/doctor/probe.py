@@ -1,0 +1,1 @@
+"""Probe: placeholder, replaced below."""

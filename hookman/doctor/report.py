@@ -1,0 +1,111 @@
+"""Runs doctor: read the sources, build the merged view, apply every family of findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hookman import paths
+from hookman.client_version import TargetVersion, resolve_target
+from hookman.doctor.context import Context
+from hookman.doctor.findings_commands import check_commands
+from hookman.doctor.findings_files import check_files
+from hookman.doctor.findings_hookman import check_hookman
+from hookman.doctor.findings_matchers import check_matchers
+from hookman.doctor.findings_skills import check_inline_shell
+from hookman.doctor.findings_version import check_version
+from hookman.doctor.handlers import walk_hooks
+from hookman.doctor.model import SEVERITIES, Finding, Source
+from hookman.doctor.sources import collect_sources
+from hookman.errors import HookmanError
+from hookman.project import config_path
+
+
+@dataclass
+class DoctorOptions:
+    project_dir: Path
+    claude_version: str | None = None
+    managed_settings: Path | None = None
+    probe: bool = False
+    probe_commands: bool = False
+
+
+def run_doctor(options: DoctorOptions, progress: Any = None) -> Context:
+    target, version_finding = _target(options)
+    sources = collect_sources(options.project_dir, options.managed_settings)
+    sources.sources.extend(_hookman_sources(options.project_dir))
+    ctx = Context(options.project_dir, target.version, target.describe(), sources)
+    if version_finding is not None:
+        ctx.add(version_finding)
+    for source in sources.hook_sources():
+        handlers, invalid = walk_hooks(source, target.version)
+        ctx.handlers.extend(handlers)
+        if invalid:
+            ctx.invalid[source.path] = invalid
+    check_version(ctx)
+    check_files(ctx)
+    check_matchers(ctx)
+    check_commands(ctx)
+    check_hookman(ctx)
+    check_inline_shell(ctx)
+    if options.probe or options.probe_commands:
+        from hookman.doctor.probe import probe
+
+        probe(ctx, foreign=options.probe_commands, progress=progress)
+    ctx.findings.sort(key=lambda f: SEVERITIES.index(f.severity))
+    return ctx
+
+
+def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
+    """The target client; a bad claude_version in hookman.toml is a finding, not a stop."""
+    configured = _configured_version(options.project_dir)
+    try:
+        return resolve_target(options.claude_version, configured), None
+    except HookmanError as error:
+        if options.claude_version is not None:
+            raise
+        finding = Finding(
+            "hookman-config-invalid",
+            "error",
+            str(config_path(options.project_dir)),
+            error.message,
+            error.hint or "",
+        )
+        return resolve_target(None, None), finding
+
+
+def _configured_version(project_dir: Path) -> str | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(config_path(project_dir).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("claude_version")
+    return value if isinstance(value, str) else None
+
+
+def _hookman_sources(project_dir: Path) -> list[Source]:
+    found = []
+    for kind, path in (
+        ("hookman.toml", config_path(project_dir)),
+        ("manifest", paths.manifest_path(project_dir)),
+        ("registry", paths.registry_path()),
+    ):
+        found.append(Source(kind, str(path), exists=path.exists()))  # type: ignore[arg-type]
+    return found
+
+
+def report_json(ctx: Context) -> dict[str, Any]:
+    return {
+        "project": str(ctx.project_dir),
+        "claude_version": None if ctx.version is None else str(ctx.version),
+        "sources": [source.json() for source in ctx.sources.sources],
+        "handlers": [handler.json() for handler in ctx.handlers],
+        "findings": [finding.json() for finding in ctx.findings],
+    }
+
+
+def exit_code(ctx: Context) -> int:
+    return 1 if any(finding.severity == "error" for finding in ctx.findings) else 0
