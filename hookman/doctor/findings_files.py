@@ -4,6 +4,7 @@ and hook files in places Claude Code never reads."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hookman import event_catalog
@@ -90,7 +91,7 @@ def _check_invalid_entries(ctx: Context, source: Source) -> None:
                     f"silencing {len(silenced)} other handler(s)."
                 ),
                 fix=f"fix or delete the entry at {entry.path} in {source.path}.",
-                edit={"op": "delete", "file": source.path, "path": entry.path},
+                edit={"op": "delete", "file": source.path, "path": deletion_path(source, entry.path)},
                 silences=[handler.path for handler in silenced],
             )
         )
@@ -105,9 +106,31 @@ def _check_invalid_entries(ctx: Context, source: Source) -> None:
                 path=entry.path,
                 message=f"invalid hook entry ({entry.reason}): Claude Code drops it, so it never runs.",
                 fix=f"fix or delete the entry at {entry.path} in {source.path}.",
-                edit={"op": "delete", "file": source.path, "path": entry.path},
+                edit={"op": "delete", "file": source.path, "path": deletion_path(source, entry.path)},
             )
         )
+
+
+def deletion_path(source: Source, path: str) -> str:
+    """What to delete to drop the entry at `path` without leaving an empty group or event:
+    the handler, its group when it is the group's only handler, the event key when that
+    group is the event's only one."""
+    match = re.fullmatch(r"(hooks(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\"(?:[^\"\\]|\\.)*\"\]))\[(\d+)\](?:\.hooks\[(\d+)\])?", path)
+    hooks = source.data.get("hooks") if isinstance(source.data, dict) else None
+    if match is None or not isinstance(hooks, dict):
+        return path
+    event_path, group_index, handler_index = match.group(1), int(match.group(2)), match.group(3)
+    event = next((key for key in hooks if key_path("hooks", str(key)) == event_path), None)
+    groups = hooks.get(event) if event is not None else None
+    if not isinstance(groups, list) or group_index >= len(groups):
+        return path
+    group = groups[group_index]
+    only_handler = handler_index is None or (
+        isinstance(group, dict) and isinstance(group.get("hooks"), list) and len(group["hooks"]) == 1
+    )
+    if not only_handler:
+        return path
+    return event_path if len(groups) == 1 else f"{event_path}[{group_index}]"
 
 
 def _check_event_names(ctx: Context, source: Source) -> None:

@@ -1,1 +1,401 @@
-"""Probe: placeholder, replaced below."""
+"""`--probe`: run hooks on sample payloads and classify what the client does with what they
+print and how they exit.
+
+hookman's hooks go through `fire` (the runner's own dispatch, throwaway state). Foreign
+command hooks run only with `--probe-commands`: through bash, in a throwaway working
+directory, on the bundled sample payload (never the user's real tool input), with a
+timeout; `CLAUDE_PROJECT_DIR` is the real project so their scripts are found.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hookman import event_catalog
+from hookman.doctor.context import Context
+from hookman.doctor.facts import doctor_facts
+from hookman.doctor.model import Finding, Handler
+from hookman.errors import HookmanError
+
+STOP_EVENTS = ("Stop", "SubagentStop")
+SESSION_END = "SessionEnd"
+
+
+@dataclass
+class CommandRun:
+    exit_code: int | None  # None: killed at the timeout
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool
+
+
+class Progress:
+    """A rich progress bar on a terminal; doctor passes None elsewhere."""
+
+    def __init__(self) -> None:
+        from rich.progress import Progress as RichProgress
+
+        from hookman.cli.output import error_console
+
+        self._bar = RichProgress(console=error_console(), transient=True)
+        self._task: Any = None
+
+    def start(self, total: int) -> None:
+        self._bar.start()
+        self._task = self._bar.add_task("probing hooks", total=total)
+
+    def step(self, label: str) -> None:
+        self._bar.update(self._task, advance=1, description=f"probing {label}")
+
+    def stop(self) -> None:
+        self._bar.stop()
+
+
+def terminal_progress() -> Progress | None:
+    from hookman.cli.output import error_console
+
+    return Progress() if error_console().is_terminal else None
+
+
+def probe(ctx: Context, *, foreign: bool, progress: Progress | None = None) -> None:
+    foreign_handlers = [
+        h
+        for h in ctx.handlers
+        if foreign and h.loaded and h.type == "command" and not h.hookman and h.command
+    ]
+    with tempfile.TemporaryDirectory(prefix="hookman-doctor-") as scratch:
+        manifest = _manifest(ctx)
+        events = _hookman_events(manifest) if manifest is not None else []
+        if progress is not None:
+            progress.start(len(events) + len(foreign_handlers))
+        try:
+            for event in events:
+                _probe_hookman(ctx, manifest, event, scratch)
+                if progress is not None:
+                    progress.step(f"hookman {event}")
+            for handler in foreign_handlers:
+                _probe_command(ctx, handler, scratch)
+                if progress is not None:
+                    progress.step(f"{handler.event} {handler.path}")
+        finally:
+            if progress is not None:
+                progress.stop()
+
+
+def _manifest(ctx: Context) -> Any:
+    from hookman.commands.fire import load_installed_manifest
+
+    try:
+        return load_installed_manifest(ctx.project_dir)
+    except HookmanError:
+        return None
+
+
+def _hookman_events(manifest: Any) -> list[str]:
+    events = list(manifest.entries) + [
+        e for e in manifest.async_entries if e not in manifest.entries
+    ]
+    return [event for event in events if event_catalog.is_claude_event(event)]
+
+
+def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> None:
+    from hookman.commands.fire import rehearse, sample_payload
+
+    payload = sample_payload(event, ctx.project_dir, scratch)
+    if payload is None:
+        return
+    report = rehearse(manifest, event, payload, scratch)
+    runs = [report] + ([report["async"]] if report.get("async") else [])
+    already = {f.message for f in ctx.findings}
+    for run in runs:
+        for hook in run["hooks"]:
+            if hook["load_error"]:
+                message = (
+                    f"the hook {hook['name']!r} fails to load on {event}: {hook['load_error']}"
+                )
+                if message not in already:
+                    already.add(message)
+                    ctx.add(
+                        Finding(
+                            "hookman-hook-does-not-load",
+                            "error",
+                            ctx.sources.sources and str(manifest.path),
+                            message,
+                            f"fix the module; `hookman fire {event}` shows the error.",
+                            event=event,
+                        )
+                    )
+            for call in hook["calls"]:
+                if call["error"] is not None:
+                    guarded = event in event_catalog.guarded_events()
+                    ctx.add(
+                        Finding(
+                            "hookman-handler-raises",
+                            "error" if guarded else "warning",
+                            str(manifest.path),
+                            f"the hook {hook['name']!r} raises in its {call['event']} handler on the sample {event} payload: {call['error']}"
+                            + (" (so hookman denies the tool call)." if guarded else "."),
+                            f"fix the handler; `hookman fire {event}` reproduces it.",
+                            event=event,
+                        )
+                    )
+
+
+def run_command(
+    command: str, payload: dict[str, Any], cwd: Path, env: dict[str, str], timeout: float
+) -> CommandRun:
+    shell = doctor_facts()["probe"]["shell"]
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [*shell, command],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(json.dumps(payload).encode(), timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        _kill(process)
+        out, err = process.communicate()
+        timed_out = True
+    return CommandRun(
+        None if timed_out else process.returncode,
+        out.decode("utf-8", "replace"),
+        err.decode("utf-8", "replace"),
+        time.monotonic() - started,
+        timed_out,
+    )
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except OSError:
+        process.kill()
+
+
+def budget_s(handler: Handler, ctx: Context) -> float:
+    """How long the client waits for this handler."""
+    if handler.event == SESSION_END:
+        budget = event_catalog.claude_code_catalog()["session_end_budget"]
+        largest = max((h.timeout or 0 for h in ctx.handlers if h.event == SESSION_END), default=0)
+        return max(
+            budget["default_ms"] / 1000,
+            min(largest, budget["raised_by_largest_timeout_up_to_ms"] / 1000),
+        )
+    if handler.timeout is not None:
+        return handler.timeout
+    return float(event_catalog.claude_code_catalog()["default_command_timeout_s"])
+
+
+def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
+    from hookman.commands.fire import sample_payload
+
+    workdir = Path(scratch) / "proj"
+    workdir.mkdir(exist_ok=True)
+    payload = sample_payload(handler.event, workdir, scratch)
+    if payload is None:
+        payload = {
+            "session_id": "doctor-probe",
+            "cwd": str(workdir),
+            "hook_event_name": handler.event,
+        }
+    if handler.matches and payload.get("tool_name") not in handler.matches:
+        payload["tool_name"] = handler.matches[0]
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(ctx.project_dir), CLAUDECODE="1")
+    root = ctx.sources.plugin_roots.get(handler.source.path)
+    if root is not None:
+        env["CLAUDE_PLUGIN_ROOT"] = root
+    budget = budget_s(handler, ctx)
+    cap = float(doctor_facts()["probe"]["timeout_cap_s"])
+    reported: set[str] = set()
+    for sample in _samples(payload):
+        run = run_command(handler.command or "", sample, workdir, env, min(budget, cap) + 0.5)
+        for code, severity, message, fix in classify(handler, run, budget, cap):
+            if code not in reported:
+                reported.add(code)
+                ctx.add(Finding(code, severity, handler.source.path, message, fix, event=handler.event, path=handler.path))
+        if handler.event in STOP_EVENTS and _blocks(run):
+            again = run_command(handler.command or "", {**sample, "stop_hook_active": True}, workdir, env, min(budget, cap) + 0.5)
+            if _blocks(again) and "stop-ignores-stop-hook-active" not in reported:
+                reported.add("stop-ignores-stop-hook-active")
+                ctx.add(
+                    Finding(
+                        "stop-ignores-stop-hook-active",
+                        "warning",
+                        handler.source.path,
+                        f"this {handler.event} hook blocks again when stop_hook_active is true: the agent can loop forever.",
+                        "exit 0 without blocking when the payload's stop_hook_active is true.",
+                        event=handler.event,
+                        path=handler.path,
+                    )
+                )
+
+
+def _samples(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The payload once per sample input of its tool (the bundled one when there are none)."""
+    inputs = doctor_facts()["probe"]["tool_inputs"].get(payload.get("tool_name"))
+    if not inputs or "tool_input" not in payload:
+        return [payload]
+    return [{**payload, "tool_input": dict(tool_input)} for tool_input in inputs]
+
+
+def _blocks(run: CommandRun) -> bool:
+    if run.exit_code == 2:
+        return True
+    parsed = _json_object(run.stdout.strip())
+    return run.exit_code == 0 and parsed is not None and parsed.get("decision") == "block"
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def _embedded_json(text: str) -> bool:
+    """Whether some line (or the tail) of `text` is a JSON object although the whole is not."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if any(_json_object(line) is not None for line in lines):
+        return True
+    start = text.find("{")
+    return start > 0 and _json_object(text[start:].strip()) is not None
+
+
+Classified = tuple[str, str, str, str]
+
+
+def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> list[Classified]:
+    """What the client does with this run's exit code and output on the handler's event."""
+    event = handler.event
+    found: list[Classified] = []
+    if run.timed_out:
+        if budget <= cap:
+            tail = (
+                " (the tool runs anyway: a killed hook does not block)"
+                if event == event_catalog.PRE_TOOL_USE
+                else ""
+            )
+            found.append(
+                (
+                    "probe-over-budget",
+                    "error",
+                    f"the hook ran past its {budget:g} s budget on the sample {event} payload and would be killed{tail}.",
+                    "make it faster, or raise its timeout (SessionEnd: its budget is shared and capped).",
+                )
+            )
+        else:
+            found.append(
+                (
+                    "probe-slow",
+                    "info",
+                    f"the hook was still running after {cap:g} s on the sample {event} payload; doctor stopped it (its budget is {budget:g} s).",
+                    "make it faster if it runs on every event.",
+                )
+            )
+        return found
+    stdout = run.stdout.strip()
+    blocking = event in event_catalog.exit2_blocking_events()
+    cannot_block = (
+        event_catalog.is_claude_event(event)
+        and event_catalog.claude_code_catalog()["events"][event]["exit2_blocks"] is False
+    )
+    first_err = run.stderr.strip().splitlines()[0] if run.stderr.strip() else ""
+    if handler.is_async and (
+        run.exit_code == 2
+        or (_json_object(stdout) or {}).keys() & {"decision", "hookSpecificOutput", "continue"}
+    ):
+        found.append(
+            (
+                "async-decides",
+                "warning",
+                "this async hook tries to decide (exit 2 or a JSON decision), but the client does not wait for async hooks: nothing it says counts.",
+                'remove "async": true if it must decide, or make it only observe.',
+            )
+        )
+        return found
+    if run.exit_code == 0:
+        if not stdout or _json_object(stdout) is not None:
+            return found
+        if _embedded_json(stdout):
+            found.append(
+                (
+                    "json-mixed-with-prints",
+                    "error",
+                    f"the hook prints a JSON answer mixed with other text on {event}: the client cannot parse it, so the answer is lost.",
+                    "print only the JSON object on stdout; send other text to stderr.",
+                )
+            )
+        elif event not in event_catalog.plain_stdout_events():
+            found.append(
+                (
+                    "plain-stdout-dropped",
+                    "warning",
+                    f"the hook prints plain text on {event}, where the client puts stdout only in its debug log: the model never sees it.",
+                    'print {"hookSpecificOutput": {"hookEventName": "'
+                    + event
+                    + '", "additionalContext": "..."}} instead'
+                    + (
+                        "."
+                        if event_catalog.has_context_channel(event)
+                        else f" on an event that has additionalContext ({event} has none)."
+                    ),
+                )
+            )
+        return found
+    if run.exit_code == 2:
+        if cannot_block:
+            found.append(
+                (
+                    "block-cannot-block",
+                    "error",
+                    f"the hook exits 2 to block on {event}, which cannot block (it runs after the fact).",
+                    "block on PreToolUse instead (a guard must run before the tool).",
+                )
+            )
+        if stdout:
+            found.append(
+                (
+                    "stdout-with-exit-2",
+                    "warning",
+                    f"the hook prints on stdout and exits 2 on {event}: with exit 2 the client ignores stdout (JSON included) and reads only stderr.",
+                    "write the message to stderr when exiting 2, or exit 0 with the JSON answer.",
+                )
+            )
+        return found
+    if blocking and first_err:
+        guarded = event in event_catalog.guarded_events()
+        found.append(
+            (
+                "exit-1-not-2",
+                "error" if guarded else "warning",
+                f"the hook exits {run.exit_code} with a message on {event}: only exit 2 blocks and reaches the model; exit {run.exit_code} is a non-blocking error the model never sees.",
+                "exit 2 to block (message on stderr), or exit 0 with a JSON decision.",
+            )
+        )
+    else:
+        found.append(
+            (
+                "probe-command-fails",
+                "warning",
+                f"the hook fails (exit {run.exit_code}) on the sample {event} payload: {first_err or 'no message'}.",
+                "run it by hand with a sample payload on stdin and fix the error.",
+            )
+        )
+    return found

@@ -1,0 +1,188 @@
+"""`hookman doctor` in the real client: for each finding, the hook really is silent (the mock
+API never receives its text), doctor reports it with its code, and after applying the fix
+doctor printed, doctor is quiet and the model hears the hook."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from typing import Any
+
+import pytest
+
+from .harness import E2EProject
+from .mock_anthropic import bash, say
+
+pytestmark = pytest.mark.e2e
+
+CONTEXT_HOOK = """
+import json, sys
+json.load(sys.stdin)
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                         "additionalContext": sys.argv[1]}}))
+"""
+PLAIN_HOOK = """
+import json, sys
+json.load(sys.stdin)
+print(sys.argv[1])
+"""
+GUARD_EXIT_1 = """
+import json, sys
+payload = json.load(sys.stdin)
+if "rm -rf" in payload["tool_input"].get("command", ""):
+    print(sys.argv[1], file=sys.stderr)
+    sys.exit(1)
+"""
+
+
+def script_command(e2e: E2EProject, name: str, source: str, marker: str) -> str:
+    e2e.write(f"hooks/{name}.py", source)
+    python = shlex.quote(sys.executable)
+    return f'{python} "$CLAUDE_PROJECT_DIR"/hooks/{name}.py {marker}'
+
+
+def handler(command: str) -> dict[str, Any]:
+    return {"type": "command", "command": command, "timeout": 30}
+
+
+def write_project_settings(e2e: E2EProject, hooks: dict[str, Any]) -> None:
+    e2e.write(".claude/settings.json", json.dumps({"hooks": hooks}, indent=2) + "\n")
+
+
+def doctor(e2e: E2EProject, *extra: str) -> dict[str, Any]:
+    done = e2e.hookman("doctor", "--json", "--claude-version", e2e.version, *extra, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    has_error = any(f["severity"] == "error" for f in report["findings"])
+    assert done.returncode == (1 if has_error else 0)
+    return report
+
+
+def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
+    found = [f for f in report["findings"] if f["code"] == code]
+    assert found, f"doctor did not report {code}: {json.dumps(report['findings'], indent=1)}"
+    return found[0]
+
+
+def quiet(report: dict[str, Any]) -> None:
+    loud = [f for f in report["findings"] if f["severity"] in ("error", "warning")]
+    assert not loud, json.dumps(loud, indent=1)
+
+
+def model_hears(e2e: E2EProject, marker: str, command: str = "echo hi") -> bool:
+    run = e2e.run_claude("go", turns=[bash(command), say("ok")])
+    assert run.returncode == 0, run.describe()
+    return run.model_saw(marker)
+
+
+# The fix's `edit`: a JSON path into the file (hooks.Event[0].hooks[1].matcher).
+_STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]')
+
+
+def apply_edit(edit: dict[str, Any]) -> None:
+    from pathlib import Path
+
+    path = Path(edit["file"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    steps: list[str | int] = []
+    for match in _STEP.finditer("." + edit["path"]):
+        name, quoted, index = match.groups()
+        steps.append(int(index) if index is not None else (name if name is not None else quoted))
+    parent = data
+    for step in steps[:-1]:
+        parent = parent[step]
+    last = steps[-1]
+    if edit["op"] == "set":
+        parent[last] = edit["value"]
+    elif edit["op"] == "delete":
+        del parent[last]
+    elif edit["op"] == "rename":
+        parent[edit["value"]] = parent.pop(last)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def prove_edit(e2e: E2EProject, code: str, marker: str) -> None:
+    assert not model_hears(e2e, marker), "the broken hook was heard"
+    report = doctor(e2e)
+    found = finding(report, code)
+    assert found["severity"] == "error" and found["edit"], found
+    apply_edit(found["edit"])
+    quiet(doctor(e2e))
+    assert model_hears(e2e, marker), "the fixed hook was not heard"
+
+
+def test_a_misspelled_event_is_silent_until_renamed(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-EVENT")
+    write_project_settings(e2e, {"PostToolUze": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    prove_edit(e2e, "unknown-event", "PROOF-EVENT")
+
+
+def test_an_invalid_regex_matcher_is_silent_until_fixed(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-REGEX")
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash(", "hooks": [handler(command)]}]})
+    prove_edit(e2e, "matcher-invalid-regex", "PROOF-REGEX")
+
+
+def test_a_lowercase_tool_matcher_is_silent_until_fixed(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-CASE")
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "bash", "hooks": [handler(command)]}]})
+    prove_edit(e2e, "matcher-case", "PROOF-CASE")
+
+
+def test_a_permission_rule_matcher_is_silent_until_fixed(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-RULE")
+    write_project_settings(
+        e2e, {"PostToolUse": [{"matcher": "Bash(echo *)", "hooks": [handler(command)]}]}
+    )
+    prove_edit(e2e, "matcher-permission-rule", "PROOF-RULE")
+
+
+def test_an_invalid_pre_tool_use_entry_silences_the_good_hook_next_to_it(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-INVALID")
+    write_project_settings(
+        e2e,
+        {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "shell", "command": "true"}]}],
+            "PostToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}],
+        },
+    )
+    assert not model_hears(e2e, "PROOF-INVALID")
+    report = doctor(e2e)
+    found = finding(report, "invalid-entry-silences-file")
+    assert found["silences"] == ["hooks.PostToolUse[0].hooks[0]"]
+    good = next(h for h in report["handlers"] if h["event"] == "PostToolUse")
+    assert good["loaded"] is False
+    apply_edit(found["edit"])
+    quiet(doctor(e2e))
+    assert model_hears(e2e, "PROOF-INVALID")
+
+
+def test_plain_stdout_on_post_tool_use_is_unheard_until_it_is_json(e2e: E2EProject) -> None:
+    command = script_command(e2e, "plain", PLAIN_HOOK, "PROOF-PLAIN")
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    assert not model_hears(e2e, "PROOF-PLAIN")
+    quiet(doctor(e2e))  # nothing static is wrong: only running it shows the problem
+    found = finding(doctor(e2e, "--probe-commands"), "plain-stdout-dropped")
+    assert '"additionalContext"' in found["fix"]
+    # The fix doctor printed: answer with the JSON object instead of plain text.
+    e2e.write("hooks/plain.py", CONTEXT_HOOK)
+    quiet(doctor(e2e, "--probe-commands"))
+    assert model_hears(e2e, "PROOF-PLAIN")
+
+
+def test_exit_1_where_2_was_meant_lets_the_tool_run_until_it_exits_2(e2e: E2EProject) -> None:
+    command = script_command(e2e, "guard", GUARD_EXIT_1, "PROOF-EXIT")
+    write_project_settings(e2e, {"PreToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    assert not model_hears(e2e, "PROOF-EXIT", f"rm -rf {victim}")
+    assert not victim.exists()  # the guard's exit 1 did not stop the tool
+    found = finding(doctor(e2e, "--probe-commands"), "exit-1-not-2")
+    assert "exit 2" in found["fix"]
+    e2e.write("hooks/guard.py", GUARD_EXIT_1.replace("sys.exit(1)", "sys.exit(2)"))
+    quiet(doctor(e2e, "--probe-commands"))
+    victim.mkdir()
+    assert model_hears(e2e, "PROOF-EXIT", f"rm -rf {victim}")
+    assert victim.is_dir()
