@@ -60,7 +60,6 @@ SHELL_BUILTINS = frozenset(
         "{",
         "(",
         "!",
-        "cat",
     }
 )
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
@@ -88,33 +87,30 @@ def _first_words(command: str) -> list[str]:
     return words[:cut]
 
 
-def _expand(word: str, ctx: Context, handler: Handler) -> tuple[str, bool]:
-    """(path text with the variables Claude Code sets filled in, whether it used one)."""
-    used = False
+def _expand(word: str, ctx: Context, handler: Handler) -> str:
+    """The path text with the variables Claude Code sets (and `~`) filled in; a word that
+    still holds `$` afterwards depends on something doctor cannot know."""
     for variable in PROJECT_DIR_VARS:
-        if variable in word:
-            word, used = word.replace(variable, str(ctx.project_dir)), True
+        word = word.replace(variable, str(ctx.project_dir))
     root = ctx.sources.plugin_roots.get(handler.source.path)
-    for variable in PLUGIN_ROOT_VARS:
-        if variable in word and root is not None:
-            word, used = word.replace(variable, root), True
+    if root is not None:
+        for variable in PLUGIN_ROOT_VARS:
+            word = word.replace(variable, root)
     if word.startswith("~/"):
-        word, used = str(Path.home()) + word[1:], True
-    return word, used
+        word = str(Path.home()) + word[1:]
+    return word
 
 
 def _check_program(ctx: Context, handler: Handler) -> None:
     words = _first_words(handler.command or "")
-    if (
-        not words
-        or "$" in words[0]
-        and not any(v in words[0] for v in (*PROJECT_DIR_VARS, *PLUGIN_ROOT_VARS))
-    ):
+    if not words:
         return
     program = words[0]
     if program in SHELL_BUILTINS:
         return
     if "/" not in program:
+        if any(mark in program for mark in ("$", "`", "*", "?")):
+            return  # expanded by the shell at run time
         if shutil.which(program) is None:
             _add(
                 ctx,
@@ -134,7 +130,7 @@ def _check_program(ctx: Context, handler: Handler) -> None:
 
 
 def _check_path(ctx: Context, handler: Handler, word: str, *, executable: bool) -> None:
-    expanded, used_variable = _expand(word, ctx, handler)
+    expanded = _expand(word, ctx, handler)
     if "$" in expanded:
         return
     path = Path(expanded)
@@ -144,7 +140,8 @@ def _check_path(ctx: Context, handler: Handler, word: str, *, executable: bool) 
             handler,
             "command-relative-path",
             "warning",
-            f"the command reaches {word!r} by a relative path: it breaks as soon as the agent changes directory.",
+            f"the command reaches {word!r} by a relative path: it breaks as soon as the agent "
+            "changes directory.",
             f'write it as "$CLAUDE_PROJECT_DIR"/{word.removeprefix("./")}.',
         )
         path = ctx.project_dir / path
@@ -200,7 +197,8 @@ def _check_timeout(ctx: Context, handler: Handler) -> None:
             handler,
             "timeout-looks-like-ms",
             "warning",
-            f"timeout {handler.timeout:g} is in seconds (about {handler.timeout / 60:.0f} minutes); it looks meant as milliseconds.",
+            f"timeout {handler.timeout:g} is in seconds (about {handler.timeout / 60:.0f} "
+            "minutes); it looks meant as milliseconds.",
             f'write "timeout": {seconds:g}.',
             f"{handler.path}.timeout",
         )
@@ -211,7 +209,8 @@ def _check_timeout(ctx: Context, handler: Handler) -> None:
             handler,
             "session-end-over-budget",
             "warning",
-            f"SessionEnd hooks share one budget capped at {cap:g} s; timeout {handler.timeout:g} is cut to it and longer work is cancelled.",
+            f"SessionEnd hooks share one budget capped at {cap:g} s; timeout {handler.timeout:g} "
+            "is cut to it and longer work is cancelled.",
             "keep SessionEnd work short, or hand long work to a background process.",
             f"{handler.path}.timeout",
         )
@@ -255,7 +254,8 @@ def _check_duplicates(ctx: Context) -> None:
                 path=handler.path,
                 message=(
                     f"this {handler.event} hook also runs from {first.source.path} ({first.path}); "
-                    "Claude Code only merges identical commands in settings files, so it runs twice, in parallel."
+                    "Claude Code only merges identical commands in settings files, so it runs "
+                    "twice, in parallel."
                 ),
                 fix="keep one copy (or write both commands identically in settings files).",
             )

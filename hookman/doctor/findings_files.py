@@ -43,7 +43,8 @@ def _check_readable(ctx: Context, source: Source) -> None:
                 severity="error",
                 file=source.path,
                 message=f"{source.error}; Claude Code loads no hook from this file.",
-                fix="fix the file by hand (the message says where), then run `hookman doctor` again.",
+                fix="fix the file by hand (the message says where), then run `hookman doctor` "
+                "again.",
             )
         )
         source.loaded = False
@@ -91,7 +92,11 @@ def _check_invalid_entries(ctx: Context, source: Source) -> None:
                     f"silencing {len(silenced)} other handler(s)."
                 ),
                 fix=f"fix or delete the entry at {entry.path} in {source.path}.",
-                edit={"op": "delete", "file": source.path, "path": deletion_path(source, entry.path)},
+                edit={
+                    "op": "delete",
+                    "file": source.path,
+                    "path": deletion_path(source, entry.path),
+                },
                 silences=[handler.path for handler in silenced],
             )
         )
@@ -104,9 +109,14 @@ def _check_invalid_entries(ctx: Context, source: Source) -> None:
                 file=source.path,
                 event=entry.event or None,
                 path=entry.path,
-                message=f"invalid hook entry ({entry.reason}): Claude Code drops it, so it never runs.",
+                message=f"invalid hook entry ({entry.reason}): Claude Code drops it, so it never "
+                "runs.",
                 fix=f"fix or delete the entry at {entry.path} in {source.path}.",
-                edit={"op": "delete", "file": source.path, "path": deletion_path(source, entry.path)},
+                edit={
+                    "op": "delete",
+                    "file": source.path,
+                    "path": deletion_path(source, entry.path),
+                },
             )
         )
 
@@ -115,7 +125,10 @@ def deletion_path(source: Source, path: str) -> str:
     """What to delete to drop the entry at `path` without leaving an empty group or event:
     the handler, its group when it is the group's only handler, the event key when that
     group is the event's only one."""
-    match = re.fullmatch(r"(hooks(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\"(?:[^\"\\]|\\.)*\"\]))\[(\d+)\](?:\.hooks\[(\d+)\])?", path)
+    match = re.fullmatch(
+        r"(hooks(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\"(?:[^\"\\]|\\.)*\"\]))\[(\d+)\](?:\.hooks\[(\d+)\])?",
+        path,
+    )
     hooks = source.data.get("hooks") if isinstance(source.data, dict) else None
     if match is None or not isinstance(hooks, dict):
         return path
@@ -126,7 +139,9 @@ def deletion_path(source: Source, path: str) -> str:
         return path
     group = groups[group_index]
     only_handler = handler_index is None or (
-        isinstance(group, dict) and isinstance(group.get("hooks"), list) and len(group["hooks"]) == 1
+        isinstance(group, dict)
+        and isinstance(group.get("hooks"), list)
+        and len(group["hooks"]) == 1
     )
     if not only_handler:
         return path
@@ -146,8 +161,14 @@ def _check_event_names(ctx: Context, source: Source) -> None:
             if ctx.version is None or since <= ctx.version:
                 continue
             code = "event-too-new"
-            message = f"{event} needs Claude Code {since} or newer; the target is {ctx.version}, so it never runs."
-            fix = f"update Claude Code to {since} or newer, or move this hook to an event {ctx.version} knows."
+            message = (
+                f"{event} needs Claude Code {since} or newer; the target is {ctx.version}, "
+                "so it never runs."
+            )
+            fix = (
+                f"update Claude Code to {since} or newer, or move this hook to an event "
+                f"{ctx.version} knows."
+            )
             edit = None
         else:
             code = "unknown-event"
@@ -261,7 +282,8 @@ def _check_places_not_read(ctx: Context) -> None:
                 code="hooks-in-unread-place",
                 severity="warning",
                 file=str(place),
-                message=f"{relative} looks like hooks, but Claude Code never reads it: nothing there runs.",
+                message=f"{relative} looks like hooks, but Claude Code never reads it: nothing "
+                "there runs.",
                 fix=(
                     "register each script as a command hook in .claude/settings.json (or write it "
                     "as a hookman hook and `hookman install` it)."

@@ -51,7 +51,8 @@ def _check_runner(ctx: Context, handler: Handler) -> None:
                     handler.source.path,
                     f"hookman's {handler.event} entry runs {runner.interpreter}, which {problem}: "
                     "the hook no longer runs (a guard no longer guards).",
-                    "run `hookman install` in the project with the Python that has hookman installed.",
+                    "run `hookman install` in the project with the Python that has hookman "
+                    "installed.",
                     event=handler.event,
                     path=f"{handler.path}.command",
                 )
@@ -62,7 +63,8 @@ def _check_runner(ctx: Context, handler: Handler) -> None:
                 "hookman-manifest-missing",
                 "error",
                 handler.source.path,
-                f"hookman's {handler.event} entry reads the manifest {runner.manifest}, which does not exist.",
+                f"hookman's {handler.event} entry reads the manifest {runner.manifest}, which "
+                "does not exist.",
                 INSTALL_FIX,
                 event=handler.event,
                 path=f"{handler.path}.command",
@@ -160,8 +162,10 @@ def _check_config(ctx: Context, config: Any) -> None:
                 "hookman-never-sent",
                 "warning",
                 toml,
-                f"the hook {name!r} listens only to events Claude Code never sends, so it never runs there.",
-                "listen to an event Claude Code sends (see `hookman list`), or use it only with `hookman fire`.",
+                f"the hook {name!r} listens only to events Claude Code never sends, so it never "
+                "runs there.",
+                "listen to an event Claude Code sends (see `hookman list`), or use it only with "
+                "`hookman fire`.",
             )
         )
     for name, events in plan.inert_events.items():
@@ -170,7 +174,8 @@ def _check_config(ctx: Context, config: Any) -> None:
                 "hookman-unknown-event",
                 "warning",
                 toml,
-                f"the hook {name!r} listens to {', '.join(events)}, which no Claude Code version sends.",
+                f"the hook {name!r} listens to {', '.join(events)}, which no Claude Code version "
+                "sends.",
                 "fix the event name in the hook's pi.on(...) call, then `hookman install`.",
             )
         )
@@ -220,7 +225,8 @@ def _check_agreement(ctx: Context, config: Any, plan: Any) -> None:
     for key in written:
         if key not in wanted:
             problems.append(
-                f"{key[0]}{' (async)' if key[1] else ''} is in {LOCAL_SETTINGS_NAME} but no enabled hook needs it"
+                f"{key[0]}{' (async)' if key[1] else ''} is in {LOCAL_SETTINGS_NAME} but no "
+                "enabled hook needs it"
             )
     manifest = _read_manifest(ctx.project_dir)
     if manifest is not None:
@@ -231,7 +237,8 @@ def _check_agreement(ctx: Context, config: Any, plan: Any) -> None:
         version = None if ctx.version is None else str(ctx.version)
         if manifest.get("claude_version") != version:
             problems.append(
-                f"it was written for Claude Code {manifest.get('claude_version')}, the target is {version}"
+                f"it was written for Claude Code {manifest.get('claude_version')}, the target is "
+                f"{version}"
             )
     elif wanted:
         problems.append("hookman's manifest for this project is missing")
@@ -283,7 +290,8 @@ def _check_registry(ctx: Context) -> None:
                     "warning",
                     registry_display_path(),
                     f"the registry entry {name!r} points to {path}, which does not exist.",
-                    f"`hookman registry remove {name}`, or `hookman registry add PATH --name {name}`.",
+                    f"`hookman registry remove {name}`, or `hookman registry add PATH --name "
+                    f"{name}`.",
                 )
             )
 
@@ -308,7 +316,8 @@ def _check_git_ignored(ctx: Context) -> None:
                 "local-settings-not-ignored",
                 "warning",
                 str(local),
-                "git does not ignore .claude/settings.local.json: machine-specific hook entries would be committed.",
+                "git does not ignore .claude/settings.local.json: machine-specific hook entries "
+                "would be committed.",
                 "run `hookman install` (it adds the file to .git/info/exclude).",
             )
         )

@@ -129,7 +129,8 @@ def _invalid_regex(ctx: Context, handler: Handler, matcher: Matcher, values: lis
         handler,
         "matcher-invalid-regex",
         "error",
-        f"the matcher {handler.matcher!r} is an invalid regex ({matcher.error}): the hook never runs, and Claude Code logs nothing.",
+        f"the matcher {handler.matcher!r} is an invalid regex ({matcher.error}): the hook never "
+        "runs, and Claude Code logs nothing.",
         fix,
         suggestion,
     )
@@ -141,7 +142,8 @@ def _permission_rule(ctx: Context, handler: Handler, tool: str) -> None:
         handler,
         "matcher-permission-rule",
         "error",
-        f"the matcher {handler.matcher!r} is permission-rule syntax, not a matcher: it matches no tool, so the hook never runs.",
+        f"the matcher {handler.matcher!r} is permission-rule syntax, not a matcher: it matches no "
+        "tool, so the hook never runs.",
         f"use the matcher {tool!r} and check the tool input inside the hook.",
         tool,
     )
@@ -181,8 +183,10 @@ def _check_exact(
                 handler,
                 code,
                 "info",
-                f"the matcher names {described}, which is not a {what} hookman knows; it matches only that exact name.",
-                "check the spelling against the names in docs/doctor.md (MCP tools are mcp__<server>__<tool>).",
+                f"the matcher names {described}, which is not a {what} hookman knows; it matches "
+                "only that exact name.",
+                "check the spelling against the names in docs/doctor.md (MCP tools are "
+                "mcp__<server>__<tool>).",
             )
             continue
         _finding(
@@ -190,7 +194,8 @@ def _check_exact(
             handler,
             code,
             "error",
-            f"the matcher {handler.matcher!r} never matches {described}: that part of the hook never runs.",
+            f"the matcher {handler.matcher!r} never matches {described}: that part of the hook "
+            "never runs.",
             f"use the matcher {value!r}.",
             value,
         )
@@ -233,7 +238,8 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
             handler,
             "matcher-case",
             "error",
-            f"the matcher {text!r} matches no tool (names are case-sensitive; {', '.join(near)} differ only in case): the hook never runs.",
+            f"the matcher {text!r} matches no tool (names are case-sensitive; {', '.join(near)} "
+            "differ only in case): the hook never runs.",
             f"use the matcher {value!r}.",
             value,
         )

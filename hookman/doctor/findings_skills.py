@@ -40,7 +40,8 @@ def check_inline_shell(ctx: Context) -> None:
                     "inline-shell-covered",
                     "info",
                     source.path,
-                    f"this file runs inline shell commands (!`...`); {skill_event} handlers cover them: {names}.",
+                    f"this file runs inline shell commands (!`...`); {skill_event} handlers cover "
+                    f"them: {names}.",
                     "nothing to do.",
                     event=skill_event,
                 )
@@ -52,8 +53,10 @@ def check_inline_shell(ctx: Context) -> None:
                     "inline-shell-unguarded",
                     "info",
                     source.path,
-                    "this file runs inline shell commands (!`...`) that the client runs itself; no hook sees them.",
-                    f"if they need guarding, add a {skill_event} hook (Claude Code {event_catalog.since(skill_event)}+).",
+                    "this file runs inline shell commands (!`...`) that the client runs itself; "
+                    "no hook sees them.",
+                    f"if they need guarding, add a {skill_event} hook (Claude Code "
+                    f"{event_catalog.since(skill_event)}+).",
                     event=skill_event,
                 )
             )
@@ -62,17 +65,23 @@ def check_inline_shell(ctx: Context) -> None:
             fix = (
                 f"run `hookman install` so hookman's Bash guard also answers {skill_event}."
                 if hookman_guard
-                else f"add a {skill_event} hook with matcher {SHELL_TOOL!r} that applies the same checks."
+                else f"add a {skill_event} hook with matcher {SHELL_TOOL!r} that applies the "
+                "same checks."
             )
-            message = f"this file runs inline shell commands (!`...`); PreToolUse guards never see them and no {skill_event} handler covers Bash."
+            message = (
+                "this file runs inline shell commands (!`...`); PreToolUse guards never "
+                f"see them and no {skill_event} handler covers Bash."
+            )
         else:
             fix = (
-                f"update Claude Code to {event_catalog.since(skill_event)}+ and add a {skill_event} hook "
+                f"update Claude Code to {event_catalog.since(skill_event)}+ and add a "
+                f"{skill_event} hook "
                 "(hookman guards get one on `hookman install`), or remove the !`...` commands."
             )
             message = (
-                "this file runs inline shell commands (!`...`) that the client runs itself: your PreToolUse "
-                f"Bash guards never see them, and Claude Code {ctx.version or '(unknown version)'} has no hook for them."
+                "this file runs inline shell commands (!`...`) that the client runs itself: your "
+                "PreToolUse Bash guards never see them, and Claude Code "
+                f"{ctx.version or '(unknown version)'} has no hook for them."
             )
         ctx.add(
             Finding(

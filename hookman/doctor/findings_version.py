@@ -15,7 +15,8 @@ def check_version(ctx: Context) -> None:
                 "target-version-unknown",
                 "info",
                 None,
-                f"the Claude Code version is unknown ({ctx.version_description}); doctor assumes the "
+                f"the Claude Code version is unknown ({ctx.version_description}); doctor assumes "
+                "the "
                 f"facts of {newest}, the newest client hookman has checked.",
                 "pass --claude-version V, or set claude_version in .claude/hookman.toml.",
             )
@@ -26,8 +27,10 @@ def check_version(ctx: Context) -> None:
                 "target-newer-than-facts",
                 "info",
                 None,
-                f"Claude Code {ctx.version} is newer than any version hookman has facts for ({newest}); "
-                f"doctor assumes it behaves like {newest} (event names, matcher syntax, which invalid "
+                f"Claude Code {ctx.version} is newer than any version hookman has facts for "
+                f"({newest}); "
+                f"doctor assumes it behaves like {newest} (event names, matcher syntax, which "
+                "invalid "
                 "entries silence a file, output channels).",
                 "update hookman when a newer release is available.",
             )

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,7 +142,8 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
                             "hookman-handler-raises",
                             "error" if guarded else "warning",
                             str(manifest.path),
-                            f"the hook {hook['name']!r} raises in its {call['event']} handler on the sample {event} payload: {call['error']}"
+                            f"the hook {hook['name']!r} raises in its {call['event']} handler on "
+                            f"the sample {event} payload: {call['error']}"
                             + (" (so hookman denies the tool call)." if guarded else "."),
                             f"fix the handler; `hookman fire {event}` reproduces it.",
                             event=event,
@@ -228,9 +228,25 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
         for code, severity, message, fix in classify(handler, run, budget, cap):
             if code not in reported:
                 reported.add(code)
-                ctx.add(Finding(code, severity, handler.source.path, message, fix, event=handler.event, path=handler.path))
+                ctx.add(
+                    Finding(
+                        code,
+                        severity,
+                        handler.source.path,
+                        message,
+                        fix,
+                        event=handler.event,
+                        path=handler.path,
+                    )
+                )
         if handler.event in STOP_EVENTS and _blocks(run):
-            again = run_command(handler.command or "", {**sample, "stop_hook_active": True}, workdir, env, min(budget, cap) + 0.5)
+            again = run_command(
+                handler.command or "",
+                {**sample, "stop_hook_active": True},
+                workdir,
+                env,
+                min(budget, cap) + 0.5,
+            )
             if _blocks(again) and "stop-ignores-stop-hook-active" not in reported:
                 reported.add("stop-ignores-stop-hook-active")
                 ctx.add(
@@ -238,7 +254,8 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
                         "stop-ignores-stop-hook-active",
                         "warning",
                         handler.source.path,
-                        f"this {handler.event} hook blocks again when stop_hook_active is true: the agent can loop forever.",
+                        f"this {handler.event} hook blocks again when stop_hook_active is true: "
+                        "the agent can loop forever.",
                         "exit 0 without blocking when the payload's stop_hook_active is true.",
                         event=handler.event,
                         path=handler.path,
@@ -296,8 +313,10 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                 (
                     "probe-over-budget",
                     "error",
-                    f"the hook ran past its {budget:g} s budget on the sample {event} payload and would be killed{tail}.",
-                    "make it faster, or raise its timeout (SessionEnd: its budget is shared and capped).",
+                    f"the hook ran past its {budget:g} s budget on the sample {event} payload and "
+                    f"would be killed{tail}.",
+                    "make it faster, or raise its timeout (SessionEnd: its budget is shared and "
+                    "capped).",
                 )
             )
         else:
@@ -305,7 +324,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                 (
                     "probe-slow",
                     "info",
-                    f"the hook was still running after {cap:g} s on the sample {event} payload; doctor stopped it (its budget is {budget:g} s).",
+                    f"the hook was still running after {cap:g} s on the sample {event} payload; "
+                    f"doctor stopped it (its budget is {budget:g} s).",
                     "make it faster if it runs on every event.",
                 )
             )
@@ -325,7 +345,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
             (
                 "async-decides",
                 "warning",
-                "this async hook tries to decide (exit 2 or a JSON decision), but the client does not wait for async hooks: nothing it says counts.",
+                "this async hook tries to decide (exit 2 or a JSON decision), but the client does "
+                "not wait for async hooks: nothing it says counts.",
                 'remove "async": true if it must decide, or make it only observe.',
             )
         )
@@ -338,7 +359,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                 (
                     "json-mixed-with-prints",
                     "error",
-                    f"the hook prints a JSON answer mixed with other text on {event}: the client cannot parse it, so the answer is lost.",
+                    f"the hook prints a JSON answer mixed with other text on {event}: the client "
+                    "cannot parse it, so the answer is lost.",
                     "print only the JSON object on stdout; send other text to stderr.",
                 )
             )
@@ -347,7 +369,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                 (
                     "plain-stdout-dropped",
                     "warning",
-                    f"the hook prints plain text on {event}, where the client puts stdout only in its debug log: the model never sees it.",
+                    f"the hook prints plain text on {event}, where the client puts stdout only in "
+                    "its debug log: the model never sees it.",
                     'print {"hookSpecificOutput": {"hookEventName": "'
                     + event
                     + '", "additionalContext": "..."}} instead'
@@ -365,7 +388,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                 (
                     "block-cannot-block",
                     "error",
-                    f"the hook exits 2 to block on {event}, which cannot block (it runs after the fact).",
+                    f"the hook exits 2 to block on {event}, which cannot block (it runs after the "
+                    "fact).",
                     "block on PreToolUse instead (a guard must run before the tool).",
                 )
             )
@@ -374,7 +398,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                 (
                     "stdout-with-exit-2",
                     "warning",
-                    f"the hook prints on stdout and exits 2 on {event}: with exit 2 the client ignores stdout (JSON included) and reads only stderr.",
+                    f"the hook prints on stdout and exits 2 on {event}: with exit 2 the client "
+                    "ignores stdout (JSON included) and reads only stderr.",
                     "write the message to stderr when exiting 2, or exit 0 with the JSON answer.",
                 )
             )
@@ -385,7 +410,9 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
             (
                 "exit-1-not-2",
                 "error" if guarded else "warning",
-                f"the hook exits {run.exit_code} with a message on {event}: only exit 2 blocks and reaches the model; exit {run.exit_code} is a non-blocking error the model never sees.",
+                f"the hook exits {run.exit_code} with a message on {event}: only exit 2 blocks "
+                f"and reaches the model; exit {run.exit_code} is a non-blocking error the model "
+                "never sees.",
                 "exit 2 to block (message on stderr), or exit 0 with a JSON decision.",
             )
         )
@@ -394,7 +421,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
             (
                 "probe-command-fails",
                 "warning",
-                f"the hook fails (exit {run.exit_code}) on the sample {event} payload: {first_err or 'no message'}.",
+                f"the hook fails (exit {run.exit_code}) on the sample {event} payload: "
+                f"{first_err or 'no message'}.",
                 "run it by hand with a sample payload on stdin and fix the error.",
             )
         )

@@ -86,7 +86,8 @@ def _sources(ctx: Context, rich: bool) -> None:
         for source in shown:
             kind = source.kind + (f" {source.label}" if source.label else "")
             _line(
-                f"  {kind}: {shown_path(source.path, ctx.project_dir)} ({_source_state(source, ctx.handlers_of(source.path))})"
+                f"  {kind}: {shown_path(source.path, ctx.project_dir)} "
+                f"({_source_state(source, ctx.handlers_of(source.path))})"
             )
     for source in shown:
         handlers = ctx.handlers_of(source.path)
@@ -143,7 +144,8 @@ def _handlers(ctx: Context, source: Source, handlers: list[Handler], rich: bool)
     for handler in handlers:
         path, event, matcher, what, timeout, loaded, matches = _handler_cells(handler)
         _line(
-            f"  {path}: {event} matcher={matcher} runs={what} timeout={timeout} loaded={loaded} matches={matches}"
+            f"  {path}: {event} matcher={matcher} runs={what} timeout={timeout} loaded={loaded} "
+            f"matches={matches}"
         )
 
 
@@ -151,7 +153,8 @@ def _findings(ctx: Context, rich: bool) -> None:
     out = console()
     if not ctx.findings:
         _line(
-            "\nno findings: every hook Claude Code reads here runs and is heard as far as doctor can tell."
+            "\nno findings: every hook Claude Code reads here runs and is heard as far as doctor "
+            "can tell."
         )
         return
     _line("\nfindings:", bold=rich)

@@ -121,7 +121,9 @@ def test_a_misspelled_event_is_silent_until_renamed(e2e: E2EProject) -> None:
 
 def test_an_invalid_regex_matcher_is_silent_until_fixed(e2e: E2EProject) -> None:
     command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-REGEX")
-    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash(", "hooks": [handler(command)]}]})
+    write_project_settings(
+        e2e, {"PostToolUse": [{"matcher": "Bash(", "hooks": [handler(command)]}]}
+    )
     prove_edit(e2e, "matcher-invalid-regex", "PROOF-REGEX")
 
 
@@ -186,3 +188,21 @@ def test_exit_1_where_2_was_meant_lets_the_tool_run_until_it_exits_2(e2e: E2EPro
     victim.mkdir()
     assert model_hears(e2e, "PROOF-EXIT", f"rm -rf {victim}")
     assert victim.is_dir()
+
+
+def test_a_skills_dir_plugins_hooks_run_and_doctor_lists_them(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-PLUGIN")
+    plugin = e2e.home / ".claude" / "skills" / "demo"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "demo"}\n')
+    (plugin / "hooks").mkdir()
+    hooks = {"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]}}
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps(hooks))
+    assert model_hears(e2e, "PROOF-PLUGIN")
+    report = doctor(e2e)
+    listed = [h for h in report["handlers"] if h["source"] == "plugin"]
+    assert [(h["event"], h["loaded"]) for h in listed] == [("PostToolUse", True)]
+    # Disabled for this project: the client skips it, and so does doctor's view.
+    e2e.write_settings({"enabledPlugins": {"demo@skills-dir": False}})
+    assert not model_hears(e2e, "PROOF-PLUGIN")
+    assert not [h for h in doctor(e2e)["handlers"] if h["source"] == "plugin"]
