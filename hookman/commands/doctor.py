@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookman.doctor.report import DoctorOptions, exit_code, report_json, run_doctor
+from hookman.errors import HookmanError
 from hookman.project import find_project_dir
 
 
@@ -23,6 +24,12 @@ def doctor(
     probe_commands: bool = False,
     json_output: bool = False,
 ) -> int:
+    if managed_settings is not None and not managed_settings.exists():
+        raise HookmanError(
+            f"the managed settings path {str(managed_settings)!r} does not exist.",
+            "pass an existing managed-settings.json (or the directory holding it).",
+            exit_code=2,
+        )
     options = DoctorOptions(
         project_dir=find_project_dir(project),
         claude_version=claude_version,

@@ -42,7 +42,7 @@ def _check_readable(ctx: Context, source: Source) -> None:
                 code="settings-invalid-json" if invalid_json else "source-unreadable",
                 severity="error",
                 file=source.path,
-                message=f"{source.error}; Claude Code loads no hook from this file.",
+                message=f"{source.error.rstrip('.')}: Claude Code loads no hook from this file.",
                 fix="fix the file by hand (the message says where), then run `hookman doctor` "
                 "again.",
             )

@@ -180,6 +180,33 @@ def _check_config(ctx: Context, config: Any) -> None:
             )
         )
     _check_agreement(ctx, config, plan)
+    _check_fired(ctx, config, plan)
+
+
+def _check_fired(ctx: Context, config: Any, plan: Any) -> None:
+    """Installed hooks the firing log has never seen run in this project (info: a fresh
+    install has not fired yet either)."""
+    from hookman.bridge.firing_log import read_records
+
+    fired: set[str] = set()
+    for record in read_records(str(paths.firing_log_path())):
+        names = record.get("hooks")
+        if record.get("project") == str(ctx.project_dir) and isinstance(names, list):
+            fired.update(name for name in names if isinstance(name, str))
+    written = set(plan.entries) | set(plan.async_entries)
+    for hook in config.hooks:
+        events = set(plan.claude_events.get(hook.name, ()))
+        if hook.enabled and events & written and hook.name not in fired:
+            ctx.add(
+                Finding(
+                    "hookman-never-fired",
+                    "info",
+                    str(config.path),
+                    f"the hook {hook.name!r} is installed but the firing log has no run of it "
+                    "in this project yet.",
+                    "start a Claude Code session here; `hookman log` then shows its runs.",
+                )
+            )
 
 
 def _module_problem(module: Path) -> str | None:

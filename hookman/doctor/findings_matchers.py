@@ -51,6 +51,7 @@ def check_matchers(ctx: Context) -> None:
             _invalid_regex(ctx, handler, matcher, values or [])
             handler.matches = []
             continue
+        _check_version_reading(ctx, handler, matcher)
         if values is None:
             continue
         handler.matches = (
@@ -64,7 +65,6 @@ def check_matchers(ctx: Context) -> None:
             _check_exact(ctx, handler, matcher, values, field)
         elif matcher.understood:
             _check_regex(ctx, handler, matcher, values)
-        _check_version_reading(ctx, handler, matcher, values)
 
 
 def _finding(
@@ -115,9 +115,7 @@ def _ignored(ctx: Context, handler: Handler, field: str | None) -> None:
 
 
 def _invalid_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[str]) -> None:
-    named = [
-        value for value in values if re.search(rf"\b{re.escape(value)}\b", handler.matcher or "")
-    ]
+    named = _named_in(handler.matcher or "", values)
     suggestion = exact_alternative(named) if named else None
     fix = (
         f"use the matcher {suggestion!r}."
@@ -134,6 +132,16 @@ def _invalid_regex(ctx: Context, handler: Handler, matcher: Matcher, values: lis
         fix,
         suggestion,
     )
+
+
+def _named_in(text: str, values: list[str]) -> list[str]:
+    """The known names written whole in `text`, in the order they appear there."""
+    found = []
+    for value in values:
+        hit = re.search(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", text)
+        if hit is not None:
+            found.append((hit.start(), value))
+    return [value for _, value in sorted(found)]
 
 
 def _permission_rule(ctx: Context, handler: Handler, tool: str) -> None:
@@ -206,11 +214,7 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
     matched = handler.matches or []
     if doctor_facts()["matcher"]["mcp_tool_prefix"] in text:
         return
-    named = [
-        value
-        for value in values
-        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", text)
-    ]
+    named = _named_in(text, values)
     extra = [value for value in matched if value not in named]
     if named and extra:
         value = exact_alternative(named)
@@ -254,9 +258,7 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
     )
 
 
-def _check_version_reading(
-    ctx: Context, handler: Handler, matcher: Matcher, values: list[str]
-) -> None:
+def _check_version_reading(ctx: Context, handler: Handler, matcher: Matcher) -> None:
     """Syntax the target client reads differently from current ones (comma, spaces, `-`)."""
     if ctx.version is None or matcher.kind == "exact":
         return
@@ -274,7 +276,7 @@ def _check_version_reading(
         ctx,
         handler,
         "matcher-syntax-too-new",
-        "error" if not handler.matches else "warning",
+        "warning" if all(matcher.matches(name) for name in names) else "error",
         f"Claude Code {ctx.version} reads {handler.matcher!r} as a regex, not as the list {names} "
         "(commas and spaces need 2.1.191+, '-' 2.1.195+).",
         f"use the matcher {safe!r}, which every version reads the same way.",

@@ -388,9 +388,9 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                 (
                     "block-cannot-block",
                     "error",
-                    f"the hook exits 2 to block on {event}, which cannot block (it runs after the "
-                    "fact).",
-                    "block on PreToolUse instead (a guard must run before the tool).",
+                    f"the hook exits 2 to block on {event}, which cannot block: nothing is "
+                    "stopped (on PostToolUse the tool already ran).",
+                    "guard on PreToolUse instead: only a hook that runs before the tool can stop it.",
                 )
             )
         if stdout:
