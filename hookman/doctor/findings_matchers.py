@@ -171,7 +171,9 @@ def _check_exact(
             continue
         folded = next((value for value in values if value.casefold() == name.casefold()), None)
         if folded is not None:
-            problems.append(("matcher-case", f"{name!r} (names are case-sensitive: {folded!r})"))
+            problems.append(
+                ("matcher-case", f"{name!r} (names are case-sensitive: the tool is {folded!r})")
+            )
             fixed.append(folded)
         elif name == TASK_TOOL and field == event_catalog.TOOL_MATCHER_FIELD:
             problems.append(
@@ -202,8 +204,8 @@ def _check_exact(
             handler,
             code,
             "error",
-            f"the matcher {handler.matcher!r} never matches {described}: that part of the hook "
-            "never runs.",
+            f"in the matcher {handler.matcher!r}, {described} matches nothing, so the hook never "
+            "runs for it.",
             f"use the matcher {value!r}.",
             value,
         )

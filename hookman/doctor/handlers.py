@@ -99,7 +99,6 @@ def _walk_group(
             invalid.append(InvalidEntry(event, path, problem))
             continue
         command = raw.get("command") if isinstance(raw.get("command"), str) else None
-        timeout = raw.get("timeout")
         handlers.append(
             Handler(
                 source=source,
@@ -108,14 +107,21 @@ def _walk_group(
                 matcher=matcher,
                 type=raw.get("type"),
                 command=command,
-                timeout=float(timeout)
-                if isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
-                else None,
+                timeout=_seconds(raw.get("timeout")),
                 raw=raw,
                 is_async=raw.get("async") is True,
                 hookman=command is not None and is_hookman_command(command),
             )
         )
+
+
+def _seconds(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf")
 
 
 def handler_problem(raw: Any, version: ClientVersion | None) -> str | None:

@@ -128,7 +128,7 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
                         Finding(
                             "hookman-hook-does-not-load",
                             "error",
-                            ctx.sources.sources and str(manifest.path),
+                            _module_of(manifest, hook["name"]),
                             message,
                             f"fix the module; `hookman fire {event}` shows the error.",
                             event=event,
@@ -141,7 +141,7 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
                         Finding(
                             "hookman-handler-raises",
                             "error" if guarded else "warning",
-                            str(manifest.path),
+                            _module_of(manifest, hook["name"]),
                             f"the hook {hook['name']!r} raises in its {call['event']} handler on "
                             f"the sample {event} payload: {call['error']}"
                             + (" (so hookman denies the tool call)." if guarded else "."),
@@ -149,6 +149,10 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
                             event=event,
                         )
                     )
+
+
+def _module_of(manifest: Any, name: str) -> str:
+    return next((hook.path for hook in manifest.hooks if hook.name == name), str(manifest.path))
 
 
 def run_command(
@@ -390,7 +394,8 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
                     "error",
                     f"the hook exits 2 to block on {event}, which cannot block: nothing is "
                     "stopped (on PostToolUse the tool already ran).",
-                    "guard on PreToolUse instead: only a hook that runs before the tool can stop it.",
+                    "guard on PreToolUse instead: only a hook that runs before the tool can "
+                    "stop it.",
                 )
             )
         if stdout:

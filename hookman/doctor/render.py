@@ -43,13 +43,14 @@ def render(ctx: Context) -> None:
         f"{counts[s]} {s}{'s' if counts[s] != 1 and s != 'info' else ''}" for s in SEVERITIES
     )
     loaded = sum(1 for h in ctx.handlers if h.loaded)
-    _line(f"\n{len(ctx.handlers)} handlers ({loaded} loaded by the client); {summary}.", bold=rich)
+    handlers = f"{len(ctx.handlers)} handler{'s' if len(ctx.handlers) != 1 else ''}"
+    _line(f"\n{handlers} ({loaded} loaded by the client); {summary}.", bold=rich)
 
 
 def _line(text: str, *, bold: bool = False) -> None:
     out = console()
     if bold:
-        out.print(f"[bold]{escape(text)}[/]")
+        out.print(f"[bold]{escape(text)}[/]", highlight=False)
     else:
         out.print(text, markup=False, highlight=False)
 
@@ -163,10 +164,11 @@ def _findings(ctx: Context, rich: bool) -> None:
         if rich:
             style = SEVERITY_STYLE[finding.severity]
             out.print(
-                f"[{style}]{finding.severity}[/] [bold]{escape(finding.code)}[/] {escape(where)}"
+                f"[{style}]{finding.severity}[/] [bold]{escape(finding.code)}[/] {escape(where)}",
+                highlight=False,
             )
-            out.print(f"  {escape(finding.message)}")
-            out.print(f"  [green]fix:[/] {escape(finding.fix)}")
+            out.print(f"  {escape(finding.message)}", highlight=False)
+            out.print(f"  [green]fix:[/] {escape(finding.fix)}", highlight=False)
         else:
             _line(f"{finding.severity} {finding.code} {where}")
             _line(f"  {finding.message}")

@@ -61,3 +61,35 @@ def the(ctx: Context, code: str) -> Any:
 
 def loud(ctx: Context) -> list[dict[str, Any]]:
     return [f.json() for f in ctx.findings if f.severity in ("error", "warning")]
+
+
+GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "no"}
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+
+def hookman_cli(*args: str) -> Any:
+    from typer.testing import CliRunner
+
+    from hookman.cli.app import app
+
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def write_hook(directory: Path, name: str, source: str) -> Path:
+    path = directory / "hooks" / f"{name}.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def install(project: Path, source: str = GUARD, name: str = "guard") -> None:
+    path = write_hook(project, name, source)
+    done = hookman_cli(
+        "install", str(path), "--claude-version", "2.1.328", "--project", str(project)
+    )
+    assert done.exit_code == 0, done.output
