@@ -4,6 +4,7 @@ the shared budget's cap, and copies of one hook that really run twice."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -76,11 +77,19 @@ def check_commands(ctx: Context) -> None:
     _check_duplicates(ctx)
 
 
-def _first_words(command: str) -> list[str]:
+@functools.lru_cache(maxsize=1024)
+def _shell_words(command: str) -> tuple[str, ...] | None:
     try:
-        words = shlex.split(command, comments=True)
+        return tuple(shlex.split(command, comments=True))
     except ValueError:
+        return None
+
+
+def _first_words(command: str) -> list[str]:
+    split = _shell_words(command)
+    if split is None:
         return []
+    words = list(split)
     while words and _ASSIGNMENT.fullmatch(words[0]):
         words = words[1:]
     cut = next((i for i, word in enumerate(words) if word in _SHELL_OPERATORS), len(words))
@@ -220,10 +229,8 @@ def _normalised(command: str) -> str:
     text = command
     for variable in PROJECT_DIR_VARS:
         text = text.replace(f'"{variable}"/', "").replace(f"{variable}/", "")
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        words = text.split()
+    split = _shell_words(text)
+    words = list(split) if split is not None else text.split()
     return " ".join(word.removeprefix("./") for word in words)
 
 
