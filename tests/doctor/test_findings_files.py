@@ -177,3 +177,24 @@ def test_a_script_in_such_a_directory_that_a_settings_hook_runs_is_fine(project:
     hook = command('"$CLAUDE_PROJECT_DIR"/.claude/hooks/pre/check.sh')
     settings(project, {"PreToolUse": [group(hook, matcher="Bash")]})
     assert loud(diagnose(project)) == []
+
+
+def test_managed_disable_all_hooks_switches_off_every_hook(project: Path, tmp_path: Path) -> None:
+    settings(project, {"PreToolUse": [group(CTX)]})
+    managed = write_json(
+        tmp_path / "policy" / "managed-settings.json",
+        {"disableAllHooks": True, "hooks": {"Stop": [group(CTX)]}},
+    )
+    ctx = diagnose(project, managed_settings=managed)
+    assert "every hook" in the(ctx, "hooks-disabled").message
+    assert not any(h.loaded for h in ctx.handlers)
+
+
+def test_an_unreadable_plugin_hooks_file_is_an_error(project: Path, isolated_user: Path) -> None:
+    root = isolated_user / ".claude" / "skills" / "demo"
+    write_json(root / ".claude-plugin" / "plugin.json", {"name": "demo"})
+    (root / "hooks").mkdir()
+    (root / "hooks" / "hooks.json").write_text("{nope")
+    assert the(diagnose(project), "settings-invalid-json").file == str(
+        root / "hooks" / "hooks.json"
+    )

@@ -144,3 +144,26 @@ def test_settings_local_json_that_git_does_not_ignore(project: Path) -> None:
     assert the(diagnose(project), "local-settings-not-ignored").severity == "warning"
     install(project)  # adds it to .git/info/exclude
     assert "local-settings-not-ignored" not in codes(diagnose(project))
+
+
+def test_an_event_name_no_version_knows_in_hookman_toml(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text('[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_cal"]\n')
+    assert "tool_cal" in the(diagnose(project), "hookman-unknown-event").message
+    toml.write_text('[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n')
+    assert "hookman-unknown-event" not in codes(diagnose(project))
+
+
+def test_a_template_this_hookman_does_not_ship(project: Path) -> None:
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text(
+        '[[hooks]]\nname = "x"\ntemplate = "no-such-template"\nevents = ["tool_call"]\n'
+    )
+    assert the(diagnose(project), "hookman-template-missing").severity == "error"
+
+
+def test_a_user_registry_that_does_not_parse(project: Path) -> None:
+    paths.registry_path().parent.mkdir(parents=True, exist_ok=True)
+    paths.registry_path().write_text("[hooks\n")
+    assert the(diagnose(project), "registry-invalid").severity == "warning"

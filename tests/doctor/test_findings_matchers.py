@@ -104,3 +104,8 @@ def test_the_merged_view_says_which_tools_each_handler_matches(project: Path) ->
     )
     views = [h.json()["matches"] for h in diagnose(project).handlers]
     assert views == [["Edit", "MultiEdit", "NotebookEdit"], "*", [], "*"]
+
+
+def test_a_regex_matching_no_known_tool_is_only_information(project: Path) -> None:
+    ctx = one_matcher(project, "PreToolUse", "^Deploy.*")
+    assert codes(ctx) == ["matcher-matches-nothing-known"] and ctx.findings[0].severity == "info"

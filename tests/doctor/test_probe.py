@@ -156,3 +156,14 @@ def test_probe_reports_a_hook_that_no_longer_imports(project: Path) -> None:
 def test_probe_of_a_healthy_guard_is_quiet(project: Path) -> None:
     install(project)
     assert loud(diagnose(project, probe=True)) == []
+
+
+def test_a_hook_slower_than_its_timeout_is_over_budget(project: Path) -> None:
+    settings(project, {"PreToolUse": [group(command("sleep 5", timeout=1), matcher="Bash")]})
+    found = the(diagnose(project, probe_commands=True), "probe-over-budget")
+    assert "1 s budget" in found.message
+
+
+def test_an_async_hook_that_blocks_decides_nothing(project: Path) -> None:
+    settings(project, {"PreToolUse": [group(command("echo no >&2; exit 2", **{"async": True}))]})
+    assert codes(diagnose(project, probe_commands=True)) == ["async-decides"]
