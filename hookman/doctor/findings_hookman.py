@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from functools import cache
 from pathlib import Path
@@ -23,6 +24,7 @@ from hookman.project import LOCAL_SETTINGS_NAME, config_path, local_settings_pat
 from hookman.settings_entries import hookman_command_is_async, hookman_command_runner
 
 IMPORT_CHECK_TIMEOUT_S = 5.0
+PYTHON_NAME = re.compile(r"python[0-9.]*(?:\.exe)?", re.IGNORECASE)
 INSTALL_FIX = "run `hookman install` in the project."
 
 
@@ -74,12 +76,16 @@ def _check_runner(ctx: Context, handler: Handler) -> None:
 
 @cache
 def interpreter_problem(interpreter: str) -> str | None:
-    """Why `interpreter` cannot run hookman's runner, or None. One short child per interpreter."""
+    """Why `interpreter` cannot run hookman's runner, or None. One short child per
+    interpreter (about 20 ms), and only for a program named like Python: doctor without
+    --probe-commands never runs anything else a settings file names."""
     path = Path(interpreter)
     if not path.exists():
         return "does not exist"
     if not os.access(path, os.X_OK):
         return "is not executable"
+    if not PYTHON_NAME.fullmatch(path.name):
+        return None  # only a Python is started to check it; anything else is not run
     try:
         done = subprocess.run(
             [interpreter, "-c", "import hookman"],

@@ -69,7 +69,7 @@ def _source_state(source: Source, handlers: list[Handler]) -> str:
 
 def _sources(ctx: Context, rich: bool) -> None:
     out = console()
-    shown = [s for s in ctx.sources.sources if s.exists or s.kind in ("user", "project", "local")]
+    shown = [source for source in ctx.sources.sources if _worth_showing(source)]
     if rich:
         table = Table(title="sources", title_justify="left")
         for header in ("source", "file", "state"):
@@ -94,6 +94,16 @@ def _sources(ctx: Context, rich: bool) -> None:
         handlers = ctx.handlers_of(source.path)
         if handlers:
             _handlers(ctx, source, handlers, rich)
+
+
+def _worth_showing(source: Source) -> bool:
+    """Settings files always (present or not); skills, agents and commands only when they
+    hold hooks or could not be read; anything else when it exists."""
+    if source.kind in ("user", "project", "local"):
+        return True
+    if source.kind in ("skill", "agent", "command"):
+        return source.data is not None or source.error is not None
+    return source.exists
 
 
 def _matches(handler: Handler) -> str:

@@ -167,3 +167,18 @@ def test_a_user_registry_that_does_not_parse(project: Path) -> None:
     paths.registry_path().parent.mkdir(parents=True, exist_ok=True)
     paths.registry_path().write_text("[hooks\n")
     assert the(diagnose(project), "registry-invalid").severity == "warning"
+
+
+def test_doctor_never_starts_a_non_python_program_named_as_interpreter(
+    project: Path, tmp_path: Path
+) -> None:
+    install(project)
+    marker = tmp_path / "ran"
+    fake = tmp_path / "evil"
+    fake.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    fake.chmod(0o755)
+    settings = json.loads(local_path(project).read_text())
+    interpreter = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].split()[0].strip("'")
+    rewrite_command(project, interpreter, str(fake))
+    assert "hookman-interpreter-gone" not in codes(diagnose(project))
+    assert not marker.exists()
