@@ -241,50 +241,45 @@ def _check_agreement(ctx: Context, config: Any, plan: Any) -> None:
     }
     wanted = {(event, False): entry for event, entry in plan.entries.items()}
     wanted.update({(event, True): entry for event, entry in plan.async_entries.items()})
-    problems: list[str] = []
+    problems: list[tuple[str, bool]] = []  # (what disagrees, whether a hook then misbehaves)
     for key, entry in wanted.items():
         handler = written.get(key)
         label = f"{key[0]}{' (async)' if key[1] else ''}"
         if handler is None:
-            problems.append(f"{label} is missing from {LOCAL_SETTINGS_NAME}")
+            problems.append((f"{label} is missing from {LOCAL_SETTINGS_NAME}", True))
         elif handler.matcher != entry.matcher:
-            problems.append(
+            text = (
                 f"{label} has matcher {handler.matcher!r}, hookman.toml asks for {entry.matcher!r}"
             )
+            problems.append((text, True))
         elif handler.timeout is not None and handler.timeout != entry.timeout:
-            problems.append(
-                f"{label} has timeout {handler.timeout:g}, hookman writes {entry.timeout}"
-            )
+            text = f"{label} has timeout {handler.timeout:g}, hookman writes {entry.timeout}"
+            problems.append((text, False))
     for key in written:
         if key not in wanted:
-            problems.append(
-                f"{key[0]}{' (async)' if key[1] else ''} is in {LOCAL_SETTINGS_NAME} but no "
-                "enabled hook needs it"
-            )
+            label = f"{key[0]}{' (async)' if key[1] else ''}"
+            text = f"{label} is in {LOCAL_SETTINGS_NAME} but no enabled hook needs it"
+            problems.append((text, False))
     manifest = _read_manifest(ctx.project_dir)
     if manifest is not None:
         listed = [h.get("name") for h in manifest.get("hooks", []) if isinstance(h, dict)]
         enabled = [hook.name for hook in config.hooks if hook.enabled]
         if listed != enabled:
-            problems.append(f"the manifest runs {listed}, hookman.toml enables {enabled}")
-        version = None if ctx.version is None else str(ctx.version)
-        if manifest.get("claude_version") != version:
-            problems.append(
-                f"it was written for Claude Code {manifest.get('claude_version')}, the target is "
-                f"{version}"
-            )
+            problems.append((f"the manifest runs {listed}, hookman.toml enables {enabled}", True))
+        written_for = manifest.get("claude_version")
+        if ctx.version is not None and written_for != str(ctx.version):
+            text = f"it was written for Claude Code {written_for}, the target is {ctx.version}"
+            problems.append((text, False))
     elif wanted:
-        problems.append("hookman's manifest for this project is missing")
+        problems.append(("hookman's manifest for this project is missing", True))
     if problems:
         ctx.add(
             Finding(
                 "hookman-stale",
-                "error"
-                if any("missing" in p or "no enabled hook" in p or "runs" in p for p in problems)
-                else "warning",
+                "error" if any(harmful for _, harmful in problems) else "warning",
                 local,
                 "hookman's files disagree (edited by hand, or stale after a pull): "
-                + "; ".join(problems)
+                + "; ".join(text for text, _ in problems)
                 + ".",
                 INSTALL_FIX,
             )

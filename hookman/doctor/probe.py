@@ -227,8 +227,9 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
     budget = budget_s(handler, ctx)
     cap = float(doctor_facts()["probe"]["timeout_cap_s"])
     reported: set[str] = set()
+    limit = min(budget, cap) + 0.5
     for sample in _samples(payload):
-        run = run_command(handler.command or "", sample, workdir, env, min(budget, cap) + 0.5)
+        run = run_command(handler.command or "", sample, workdir, env, limit)
         for code, severity, message, fix in classify(handler, run, budget, cap):
             if code not in reported:
                 reported.add(code)
@@ -244,27 +245,44 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
                     )
                 )
         if handler.event in STOP_EVENTS and _blocks(run):
-            again = run_command(
-                handler.command or "",
-                {**sample, "stop_hook_active": True},
-                workdir,
-                env,
-                min(budget, cap) + 0.5,
-            )
-            if _blocks(again) and "stop-ignores-stop-hook-active" not in reported:
-                reported.add("stop-ignores-stop-hook-active")
-                ctx.add(
-                    Finding(
-                        "stop-ignores-stop-hook-active",
-                        "warning",
-                        handler.source.path,
-                        f"this {handler.event} hook blocks again when stop_hook_active is true: "
-                        "the agent can loop forever.",
-                        "exit 0 without blocking when the payload's stop_hook_active is true.",
-                        event=handler.event,
-                        path=handler.path,
+            for code, extra, message, fix in _STOP_CHECKS:
+                if code in reported or (
+                    code == "stop-ignores-agent-id" and handler.event != "Stop"
+                ):
+                    continue
+                again = run_command(handler.command or "", {**sample, **extra}, workdir, env, limit)
+                if _blocks(again):
+                    reported.add(code)
+                    ctx.add(
+                        Finding(
+                            code,
+                            "warning",
+                            handler.source.path,
+                            message.format(event=handler.event),
+                            fix,
+                            event=handler.event,
+                            path=handler.path,
+                        )
                     )
-                )
+
+
+# A Stop hook that blocks should stop blocking when it already made the agent continue, and
+# should not treat a subagent finishing (a payload with agent_id) as the session's end.
+_STOP_CHECKS = (
+    (
+        "stop-ignores-stop-hook-active",
+        {"stop_hook_active": True},
+        "this {event} hook blocks again when stop_hook_active is true: the agent can loop forever.",
+        "exit 0 without blocking when the payload's stop_hook_active is true.",
+    ),
+    (
+        "stop-ignores-agent-id",
+        {"agent_id": "doctor-probe-agent", "agent_type": "general-purpose"},
+        "this Stop hook also blocks when the payload carries agent_id, i.e. when a subagent "
+        "finishes, not the session.",
+        "return early (exit 0) when the payload has agent_id, unless subagents are meant.",
+    ),
+)
 
 
 def _samples(payload: dict[str, Any]) -> list[dict[str, Any]]:

@@ -7,7 +7,14 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-NOT_CODES = {"check-ignore", "doctor-probe", "utf-8", "utf-8-sig"}
+NOT_CODES = {
+    "check-ignore",
+    "doctor-probe",
+    "doctor-probe-agent",
+    "general-purpose",
+    "utf-8",
+    "utf-8-sig",
+}
 
 
 def emitted_codes() -> set[str]:

@@ -167,3 +167,16 @@ def test_a_hook_slower_than_its_timeout_is_over_budget(project: Path) -> None:
 def test_an_async_hook_that_blocks_decides_nothing(project: Path) -> None:
     settings(project, {"PreToolUse": [group(command("echo no >&2; exit 2", **{"async": True}))]})
     assert codes(diagnose(project, probe_commands=True)) == ["async-decides"]
+
+
+def test_a_stop_hook_that_blocks_a_subagent_finishing_ignores_agent_id(project: Path) -> None:
+    settings(project, {"Stop": [group(command("echo run the tests >&2; exit 2"))]})
+    assert (
+        the(diagnose(project, probe_commands=True), "stop-ignores-agent-id").severity == "warning"
+    )
+    careful = (
+        'python3 -c "import json,sys; p=json.load(sys.stdin); '
+        "sys.exit(0 if p.get('agent_id') or p.get('stop_hook_active') else 2)\""
+    )
+    settings(project, {"Stop": [group(command(careful))]})
+    assert not [c for c in codes(diagnose(project, probe_commands=True)) if c.startswith("stop-")]
