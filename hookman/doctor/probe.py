@@ -27,6 +27,7 @@ from hookman.errors import HookmanError
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 SESSION_END = "SessionEnd"
+SAMPLE_PROJECT = "<WORK>/proj"
 
 
 @dataclass
@@ -209,8 +210,7 @@ def budget_s(handler: Handler, ctx: Context) -> float:
 def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
     from hookman.commands.fire import sample_payload
 
-    workdir = Path(scratch) / "proj"
-    workdir.mkdir(exist_ok=True)
+    workdir = _throwaway_project(scratch)
     payload = sample_payload(handler.event, workdir, scratch)
     if payload is None:
         payload = {
@@ -228,7 +228,7 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
     cap = float(doctor_facts()["probe"]["timeout_cap_s"])
     reported: set[str] = set()
     limit = min(budget, cap) + 0.5
-    for sample in _samples(payload):
+    for sample in _samples(payload, workdir):
         run = run_command(handler.command or "", sample, workdir, env, limit)
         for code, severity, message, fix in classify(handler, run, budget, cap):
             if code not in reported:
@@ -285,12 +285,32 @@ _STOP_CHECKS = (
 )
 
 
-def _samples(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    """The payload once per sample input of its tool (the bundled one when there are none)."""
+def _samples(payload: dict[str, Any], workdir: Path) -> list[dict[str, Any]]:
+    """The payload once per sample input of its tool (the bundled one when there are none),
+    with file paths inside the throwaway project `workdir`."""
     inputs = doctor_facts()["probe"]["tool_inputs"].get(payload.get("tool_name"))
     if not inputs or "tool_input" not in payload:
         return [payload]
-    return [{**payload, "tool_input": dict(tool_input)} for tool_input in inputs]
+    return [{**payload, "tool_input": _in_workdir(tool_input, workdir)} for tool_input in inputs]
+
+
+def _in_workdir(value: Any, workdir: Path) -> Any:
+    if isinstance(value, str):
+        return value.replace(SAMPLE_PROJECT, str(workdir))
+    if isinstance(value, dict):
+        return {key: _in_workdir(item, workdir) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_in_workdir(item, workdir) for item in value]
+    return value
+
+
+def _throwaway_project(scratch: str) -> Path:
+    workdir = Path(scratch) / "proj"
+    sample = doctor_facts()["probe"]["sample_file"]
+    target = workdir / sample["path"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(sample["content"], encoding="utf-8")
+    return workdir
 
 
 def _blocks(run: CommandRun) -> bool:

@@ -206,3 +206,97 @@ def test_a_skills_dir_plugins_hooks_run_and_doctor_lists_them(e2e: E2EProject) -
     e2e.write_settings({"enabledPlugins": {"demo@skills-dir": False}})
     assert not model_hears(e2e, "PROOF-PLUGIN")
     assert not [h for h in doctor(e2e)["handlers"] if h["source"] == "plugin"]
+
+
+GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "PROOF-GUARD: rm -rf is not allowed here"}
+"""
+FORMATTER = """
+import json, os, sys
+payload = json.load(sys.stdin)
+with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "formatted.log"), "a") as log:
+    log.write(payload["tool_input"]["file_path"] + "\\n")
+"""
+
+
+def test_a_realistic_clean_project_passes_and_its_hooks_work(e2e: E2EProject) -> None:
+    from .mock_anthropic import ToolUse
+
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    formatter = script_command(e2e, "format", FORMATTER, "")
+    write_project_settings(
+        e2e, {"PostToolUse": [{"matcher": "Edit|Write|MultiEdit", "hooks": [handler(formatter)]}]}
+    )
+    subprocess_git_init(e2e)
+    e2e.hookman("install")  # a teammate's clone: settings.local.json becomes git-ignored
+    report = doctor(e2e, "--probe", "--probe-commands")
+    quiet(report)
+    # The probe ran the formatter on a throwaway file (its script sees the real project dir).
+    probed = (e2e.root / "formatted.log").read_text().split()
+    assert probed and all("hookman-doctor-" in path for path in probed)
+    (e2e.root / "formatted.log").unlink()
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    note = e2e.root / "note.txt"
+    run = e2e.run_claude(
+        "go",
+        turns=[
+            [ToolUse("Write", {"file_path": str(note), "content": "hi\n"})],
+            bash(f"rm -rf {victim}"),
+            say("ok"),
+        ],
+    )
+    assert run.returncode == 0, run.describe()
+    assert victim.is_dir() and run.model_saw("PROOF-GUARD"), run.describe()
+    assert (e2e.root / "formatted.log").read_text().split() == [str(note)]
+
+
+def subprocess_git_init(e2e: E2EProject) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(e2e.root)], check=True)
+
+
+def test_disable_all_hooks_silences_the_project_until_removed(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-DISABLED")
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    e2e.write_settings({"disableAllHooks": True})
+    prove_edit(e2e, "hooks-disabled", "PROOF-DISABLED")
+
+
+COUNTER = """
+import json, os, sys
+json.load(sys.stdin)
+with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "runs.log"), "a") as log:
+    log.write("ran\\n")
+"""
+
+
+def test_near_identical_copies_run_twice_and_identical_ones_once(e2e: E2EProject) -> None:
+    e2e.write("hooks/count.py", COUNTER)
+    python = shlex.quote(sys.executable)
+    relative = f"{python} hooks/count.py"
+    anchored = f'{python} "$CLAUDE_PROJECT_DIR"/hooks/count.py'
+    write_project_settings(
+        e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(relative)]}]}
+    )
+    e2e.write_settings(
+        {"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(anchored)]}]}}
+    )
+    log = e2e.root / "runs.log"
+    model_hears(e2e, "-")
+    assert log.read_text().count("ran") == 2
+    found = finding(doctor(e2e), "duplicate-runs-twice")
+    assert found["severity"] == "warning"
+    # The fix: one copy, written identically in both files.
+    write_project_settings(
+        e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(anchored)]}]}
+    )
+    quiet(doctor(e2e))
+    log.unlink()
+    model_hears(e2e, "-")
+    assert log.read_text().count("ran") == 1
