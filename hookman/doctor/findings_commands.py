@@ -14,7 +14,7 @@ from pathlib import Path
 from hookman import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
-from hookman.doctor.model import Finding, Handler
+from hookman.doctor.model import Finding, Handler, Severity
 
 SESSION_END = "SessionEnd"
 PROJECT_DIR_VARS = ("$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}")
@@ -178,11 +178,11 @@ def _add(
     ctx: Context,
     handler: Handler,
     code: str,
-    severity,
+    severity: Severity,
     message: str,
     fix: str,
     path: str | None = None,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     ctx.add(
         Finding(
             code,

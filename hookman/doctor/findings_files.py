@@ -5,13 +5,14 @@ and hook files in places Claude Code never reads."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from hookman import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, invalid_entry_silences_file
 from hookman.doctor.handlers import key_path
-from hookman.doctor.model import Finding, Source
+from hookman.doctor.model import Finding, Handler, Source
 from hookman.doctor.sources import SETTINGS_KINDS
 
 INVALID_JSON_MARKERS = (
@@ -232,14 +233,20 @@ def _check_switches(ctx: Context) -> None:
         )
     if ctx.sources.merged_setting("disableAllHooks") is True:
         owner = next(
-            s
-            for s in reversed([s for s in ctx.sources.settings() if s.kind != "managed"])
-            if isinstance(s.data, dict) and s.data.get("disableAllHooks") is True
+            (
+                s
+                for s in reversed([s for s in ctx.sources.settings() if s.kind != "managed"])
+                if isinstance(s.data, dict) and s.data.get("disableAllHooks") is True
+            ),
+            None,
         )
-        _switched_off(ctx, owner, "disableAllHooks", lambda h: h.source.kind != "managed")
+        if owner is not None:
+            _switched_off(ctx, owner, "disableAllHooks", lambda h: h.source.kind != "managed")
 
 
-def _switched_off(ctx: Context, owner: Source, key: str, affected) -> None:  # type: ignore[no-untyped-def]
+def _switched_off(
+    ctx: Context, owner: Source, key: str, affected: Callable[[Handler], bool]
+) -> None:
     silenced = [handler for handler in ctx.handlers if affected(handler)]
     for handler in silenced:
         handler.silence("hooks-disabled")

@@ -12,7 +12,7 @@ from hookman.client_version import ClientVersion
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, matcher_values
 from hookman.doctor.matchers import Matcher, exact_alternative, permission_rule, read_matcher
-from hookman.doctor.model import Finding, Handler
+from hookman.doctor.model import Finding, Handler, Severity
 
 TASK_TOOL = "Task"
 AGENT_TOOL = "Agent"
@@ -71,11 +71,11 @@ def _finding(
     ctx: Context,
     handler: Handler,
     code: str,
-    severity,
+    severity: Severity,
     message: str,
     fix: str,
     value: str | None = None,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     edit = None
     if value is not None:
         edit = {

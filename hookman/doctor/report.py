@@ -87,14 +87,16 @@ def _configured_version(project_dir: Path) -> str | None:
 
 
 def _hookman_sources(project_dir: Path) -> list[Source]:
-    found = []
-    for kind, path in (
-        ("hookman.toml", config_path(project_dir)),
-        ("manifest", paths.manifest_path(project_dir)),
-        ("registry", paths.registry_path()),
-    ):
-        found.append(Source(kind, str(path), exists=path.exists()))  # type: ignore[arg-type]
-    return found
+    toml, manifest, registry = (
+        config_path(project_dir),
+        paths.manifest_path(project_dir),
+        paths.registry_path(),
+    )
+    return [
+        Source("hookman.toml", str(toml), exists=toml.exists()),
+        Source("manifest", str(manifest), exists=manifest.exists()),
+        Source("registry", str(registry), exists=registry.exists()),
+    ]
 
 
 def report_json(ctx: Context) -> dict[str, Any]:
