@@ -88,11 +88,11 @@ def _check_invalid_entries(ctx: Context, source: Source) -> None:
                 event=entry.event or None,
                 path=entry.path,
                 message=(
-                    f"invalid hook entry {where} ({entry.reason}): Claude Code "
-                    f"{ctx.version or 'on current versions'} then applies no hook of this file, "
-                    f"silencing {len(silenced)} other handler(s)."
+                    f"invalid hook entry {where}: {entry.reason}. Claude Code "
+                    f"{ctx.version or '(current versions)'} then applies no hook of this file: "
+                    f"{_count(len(silenced), 'other handler')} silenced."
                 ),
-                fix=f"fix or delete the entry at {entry.path} in {source.path}.",
+                fix=f"fix or delete the entry at {entry.path}.",
                 edit={
                     "op": "delete",
                     "file": source.path,
@@ -110,9 +110,9 @@ def _check_invalid_entries(ctx: Context, source: Source) -> None:
                 file=source.path,
                 event=entry.event or None,
                 path=entry.path,
-                message=f"invalid hook entry ({entry.reason}): Claude Code drops it, so it never "
+                message=f"invalid hook entry: {entry.reason}. Claude Code drops it, so it never "
                 "runs.",
-                fix=f"fix or delete the entry at {entry.path} in {source.path}.",
+                fix=f"fix or delete the entry at {entry.path}.",
                 edit={
                     "op": "delete",
                     "file": source.path,
@@ -120,6 +120,10 @@ def _check_invalid_entries(ctx: Context, source: Source) -> None:
                 },
             )
         )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def deletion_path(source: Source, path: str) -> str:
@@ -176,7 +180,7 @@ def _check_event_names(ctx: Context, source: Source) -> None:
             suggestion = _suggest_event(event)
             message = f"{event!r} is not a Claude Code event, so its hooks never run."
             if suggestion:
-                fix = f"rename the key to {suggestion!r} ({path} in {source.path})."
+                fix = f"rename the key {event!r} to {suggestion!r}."
                 edit = {"op": "rename", "file": source.path, "path": path, "value": suggestion}
             else:
                 fix = "use one of the Claude Code event names listed in docs/doctor.md."

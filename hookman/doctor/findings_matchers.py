@@ -171,14 +171,13 @@ def _check_exact(
             continue
         folded = next((value for value in values if value.casefold() == name.casefold()), None)
         if folded is not None:
-            problems.append(
-                ("matcher-case", f"{name!r} (names are case-sensitive: the tool is {folded!r})")
-            )
+            what = "tool" if field == event_catalog.TOOL_MATCHER_FIELD else field
+            reason = f"names are case-sensitive and the {what} is {folded!r}"
+            problems.append(("matcher-case", f"{name!r} ({reason})"))
             fixed.append(folded)
         elif name == TASK_TOOL and field == event_catalog.TOOL_MATCHER_FIELD:
-            problems.append(
-                ("matcher-task-tool", f"{name!r} (hooks see the Task tool as {AGENT_TOOL!r})")
-            )
+            reason = f"hooks see the Task tool as {AGENT_TOOL!r}"
+            problems.append(("matcher-task-tool", f"{name!r} ({reason})"))
             fixed.append(AGENT_TOOL)
         else:
             problems.append(("matcher-unknown-name", f"{name!r}"))
@@ -204,11 +203,19 @@ def _check_exact(
             handler,
             code,
             "error",
-            f"in the matcher {handler.matcher!r}, {described} matches nothing, so the hook never "
-            "runs for it.",
+            f"the matcher {handler.matcher!r} never matches: {_reasons(problems, code)}; "
+            "the hook never runs."
+            if len(matcher.names) == 1
+            else f"in the matcher {handler.matcher!r}, {described} never matches; the hook "
+            "never runs for it.",
             f"use the matcher {value!r}.",
             value,
         )
+
+
+def _reasons(problems: list[tuple[str, str]], code: str) -> str:
+    """The reasons (the parenthesised part) of the problems with `code`."""
+    return "; ".join(text.split(" (", 1)[1].rstrip(")") for c, text in problems if c == code)
 
 
 def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[str]) -> None:

@@ -7,6 +7,7 @@ handler without a command string.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -30,8 +31,7 @@ class InvalidEntry:
 def key_path(parent: str, key: str) -> str:
     if _PLAIN_KEY.fullmatch(key):
         return f"{parent}.{key}" if parent else key
-    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
-    return f'{parent}["{escaped}"]'
+    return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
 
 
 def walk_hooks(
@@ -132,7 +132,7 @@ def handler_problem(raw: Any, version: ClientVersion | None) -> str | None:
     types = event_catalog.claude_code_catalog()["hook_types"]
     if not isinstance(kind, str) or kind not in types:
         known = ", ".join(types)
-        return f"the handler type {kind!r} is not one Claude Code knows ({known})"
+        return f"unknown handler type {kind!r} (Claude Code knows {known})"
     since = types[kind].get("since")
     if version is not None and since is not None and parse_version(since) > version:
         return f"the handler type {kind!r} needs Claude Code {since} or newer"

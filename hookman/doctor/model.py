@@ -105,6 +105,7 @@ class Finding:
     # A machine-applicable fix where doctor knows one: {"op": "set"|"rename"|"delete", ...}
     edit: dict[str, Any] | None = None
     silences: list[str] = field(default_factory=list)  # JSON paths of handlers it silences
+    line: int | None = None  # where `path` starts in `file`, when doctor can tell
 
     def json(self) -> dict[str, Any]:
         return {
@@ -113,6 +114,7 @@ class Finding:
             "file": self.file,
             "event": self.event,
             "path": self.path,
+            "line": self.line,
             "message": self.message,
             "fix": self.fix,
             "edit": self.edit,

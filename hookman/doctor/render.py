@@ -168,25 +168,45 @@ def _findings(ctx: Context, rich: bool) -> None:
             "can tell."
         )
         return
-    _line("\nfindings:", bold=rich)
+    for file, findings in _by_file(ctx):
+        title = shown_path(file, ctx.project_dir) if file else "general"
+        _line(f"\nfindings: {title}", bold=rich)
+        for finding in findings:
+            where = _where(finding)
+            if rich:
+                style = SEVERITY_STYLE[finding.severity]
+                out.print(
+                    f"[{style}]{finding.severity}[/] [bold]{escape(finding.code)}[/] "
+                    f"{escape(where)}",
+                    highlight=False,
+                )
+                out.print(f"  {escape(finding.message)}", highlight=False)
+                out.print(f"  [green]fix:[/] {escape(finding.fix)}", highlight=False)
+            else:
+                _line(f"{finding.severity} {finding.code} {where}".rstrip())
+                _line(f"  {finding.message}")
+                _line(f"  fix: {finding.fix}")
+
+
+def _by_file(ctx: Context) -> list[tuple[str | None, list[Finding]]]:
+    """Findings grouped by file (findings are sorted by severity, so is each group); the
+    group holding the worst finding comes first, ties in the order sources were read."""
+    order = {source.path: index for index, source in enumerate(ctx.sources.sources)}
+    groups: dict[str | None, list[Finding]] = {}
     for finding in ctx.findings:
-        where = _where(finding, ctx.project_dir)
-        if rich:
-            style = SEVERITY_STYLE[finding.severity]
-            out.print(
-                f"[{style}]{finding.severity}[/] [bold]{escape(finding.code)}[/] {escape(where)}",
-                highlight=False,
-            )
-            out.print(f"  {escape(finding.message)}", highlight=False)
-            out.print(f"  [green]fix:[/] {escape(finding.fix)}", highlight=False)
-        else:
-            _line(f"{finding.severity} {finding.code} {where}")
-            _line(f"  {finding.message}")
-            _line(f"  fix: {finding.fix}")
+        groups.setdefault(finding.file, []).append(finding)
+
+    def rank(item: tuple[str | None, list[Finding]]) -> tuple[int, int]:
+        file, findings = item
+        worst = min(SEVERITIES.index(f.severity) for f in findings)
+        return worst, order.get(file or "", len(order))
+
+    return sorted(groups.items(), key=rank)
 
 
-def _where(finding: Finding, project_dir: Path) -> str:
-    parts = [shown_path(finding.file, project_dir)] if finding.file else []
+def _where(finding: Finding) -> str:
+    """`line 12, hooks.PreToolUse[0].matcher`: where in its file."""
+    parts = [] if finding.line is None else [f"line {finding.line}"]
     if finding.path:
         parts.append(finding.path)
-    return " ".join(parts)
+    return ", ".join(parts)

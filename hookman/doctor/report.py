@@ -16,10 +16,13 @@ from hookman.doctor.findings_matchers import check_matchers
 from hookman.doctor.findings_skills import check_inline_shell
 from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
+from hookman.doctor.locate import json_line
 from hookman.doctor.model import SEVERITIES, Finding, Source
 from hookman.doctor.sources import collect_sources
 from hookman.errors import HookmanError
 from hookman.project import config_path
+
+JSON_KINDS = ("managed", "user", "project", "local", "plugin")
 
 
 @dataclass
@@ -54,7 +57,27 @@ def run_doctor(options: DoctorOptions, progress: Any = None) -> Context:
 
         probe(ctx, foreign=options.probe_commands, progress=progress)
     ctx.findings.sort(key=lambda f: SEVERITIES.index(f.severity))
+    _add_lines(ctx)
     return ctx
+
+
+def _add_lines(ctx: Context) -> None:
+    """file:line for findings with a JSON location in a JSON source."""
+    json_files = {
+        s.path for s in ctx.sources.sources if s.kind in JSON_KINDS and s.data is not None
+    }
+    texts: dict[str, str | None] = {}
+    for finding in ctx.findings:
+        if finding.file not in json_files or finding.path is None:
+            continue
+        if finding.file not in texts:
+            try:
+                texts[finding.file] = Path(finding.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                texts[finding.file] = None
+        text = texts[finding.file]
+        if text is not None:
+            finding.line = json_line(text, finding.path)
 
 
 def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:

@@ -42,8 +42,8 @@ BROKEN = {
 }
 
 
-def test_plain_output_names_file_event_path_message_and_fix(project: Path) -> None:
-    write_settings(project, BROKEN)
+def test_plain_output_names_file_line_event_path_message_and_fix(project: Path) -> None:
+    (project / ".claude" / "settings.json").write_text(json.dumps(BROKEN, indent=2))
     result = doctor(project)
     assert result.exit_code == 1
     assert result.stdout == (
@@ -60,14 +60,13 @@ def test_plain_output_names_file_event_path_message_and_fix(project: Path) -> No
         "  hooks.PostToolUse[0].hooks[0]: PostToolUse matcher=bash runs=true timeout=- "
         "loaded=yes matches=nothing\n"
         "\n"
-        "findings:\n"
-        "error unknown-event .claude/settings.json hooks.PostToolUze\n"
+        "findings: .claude/settings.json\n"
+        "error unknown-event line 3, hooks.PostToolUze\n"
         "  'PostToolUze' is not a Claude Code event, so its hooks never run.\n"
-        f"  fix: rename the key to 'PostToolUse' (hooks.PostToolUze in "
-        f"{project}/.claude/settings.json).\n"
-        "error matcher-case .claude/settings.json hooks.PostToolUse[0].matcher\n"
-        "  in the matcher 'bash', 'bash' (names are case-sensitive: the tool is 'Bash') "
-        "matches nothing, so the hook never runs for it.\n"
+        "  fix: rename the key 'PostToolUze' to 'PostToolUse'.\n"
+        "error matcher-case line 15, hooks.PostToolUse[0].matcher\n"
+        "  the matcher 'bash' never matches: names are case-sensitive and the tool is 'Bash'; "
+        "the hook never runs.\n"
         "  fix: use the matcher 'Bash'.\n"
         "\n"
         "2 handlers (1 loaded by the client); 2 errors, 0 warnings, 0 info.\n"

@@ -37,7 +37,7 @@ def test_handler_problems() -> None:
     version = parse_version("2.1.328")
     assert handler_problem({"type": "command", "command": "x"}, version) is None
     assert handler_problem({"type": "http", "url": "http://x"}, version) is None
-    assert "not one Claude Code knows" in (handler_problem({"type": "bash"}, version) or "")
+    assert "unknown handler type" in (handler_problem({"type": "bash"}, version) or "")
     assert "without a `command`" in (handler_problem({"type": "command"}, version) or "")
     assert "needs Claude Code 2.1.48" in (
         handler_problem({"type": "http"}, parse_version("2.1.0")) or ""

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,8 @@ def test_a_terminal_gets_tables_grouped_by_source(
     settings(project, {"PostToolUse": [group(command("true"), matcher="bash")]})
     text = rendered(project, monkeypatch, terminal=True)
     assert "┃ path" in text and ".claude/settings.json (project)" in text
-    assert "error matcher-case .claude/settings.json hooks.PostToolUse[0].matcher" in text
+    assert "findings: .claude/settings.json" in text
+    assert re.search(r"error matcher-case line \d+, hooks.PostToolUse\[0\].matcher", text)
     assert "fix: use the matcher 'Bash'." in text
 
 

@@ -5,7 +5,6 @@ doctor printed, doctor is quiet and the model hears the hook."""
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import sys
 from typing import Any
@@ -77,19 +76,16 @@ def model_hears(e2e: E2EProject, marker: str, command: str = "echo hi") -> bool:
     return run.model_saw(marker)
 
 
-# The fix's `edit`: a JSON path into the file (hooks.Event[0].hooks[1].matcher).
-_STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]')
-
-
 def apply_edit(edit: dict[str, Any]) -> None:
+    """Apply a finding's `edit` (a JSON path into its file), as a user following the fix would."""
     from pathlib import Path
+
+    from hookman.doctor.locate import path_steps
 
     path = Path(edit["file"])
     data = json.loads(path.read_text(encoding="utf-8"))
-    steps: list[str | int] = []
-    for match in _STEP.finditer("." + edit["path"]):
-        name, quoted, index = match.groups()
-        steps.append(int(index) if index is not None else (name if name is not None else quoted))
+    steps = path_steps(edit["path"])
+    assert steps, edit
     parent = data
     for step in steps[:-1]:
         parent = parent[step]
