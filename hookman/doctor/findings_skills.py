@@ -27,8 +27,10 @@ def check_inline_shell(ctx: Context) -> None:
     if not with_shell:
         return
     guards = _covering(ctx, event_catalog.PRE_TOOL_USE)
+    # An unknown target is taken as the newest client hookman has facts for.
+    target = ctx.version if ctx.version is not None else event_catalog.newest_checked_client()
     knows_event = event_catalog.is_claude_event(skill_event) and (
-        ctx.version is not None and event_catalog.since(skill_event) <= ctx.version
+        event_catalog.since(skill_event) <= target
     )
     covering = _covering(ctx, skill_event) if knows_event else []
     hookman_guard = any(handler.hookman for handler in guards)
@@ -81,7 +83,7 @@ def check_inline_shell(ctx: Context) -> None:
             message = (
                 "this file runs inline shell commands (!`...`) that the client runs itself: your "
                 "PreToolUse Bash guards never see them, and Claude Code "
-                f"{ctx.version or '(unknown version)'} has no hook for them."
+                f"{target} has no hook for them."
             )
         ctx.add(
             Finding(

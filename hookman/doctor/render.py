@@ -15,6 +15,7 @@ from hookman.doctor.model import SEVERITIES, Finding, Handler, Source
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 COMMAND_WIDTH = 60
+NO_WRAP = frozenset({"path", "event", "matcher", "timeout"})
 
 
 def shown_path(path: str | None, project_dir: Path) -> str:
@@ -146,9 +147,15 @@ def _handlers(ctx: Context, source: Source, handlers: list[Handler], rich: bool)
     if rich:
         table = Table(title=title, title_justify="left")
         for header in headers:
-            table.add_column(header, overflow="fold")
+            # Locations and names read best unbroken; free text folds.
+            table.add_column(header, no_wrap=header in NO_WRAP, overflow="fold")
         for handler in handlers:
-            table.add_row(*(escape(cell) for cell in _handler_cells(handler)))
+            cells = _handler_cells(handler)
+            cells[0] = cells[0].removeprefix("hooks.")
+            if not handler.loaded:  # the reason, unless the sources table already says it
+                same = handler.not_loaded_because == source.silenced_by
+                cells[5] = "no (whole file)" if same else f"no\n({handler.not_loaded_because})"
+            table.add_row(*(escape(cell) for cell in cells))
         out.print(table)
         return
     _line(f"\n{title}:")
