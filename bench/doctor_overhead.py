@@ -63,9 +63,12 @@ def main() -> int:
         for _ in range(options.rounds):
             for name, args in commands.items():
                 samples[name].append(_run(args, project, env))
+    samples["(of which: the interpreter check `python -c 'import hookman'`)"] = [
+        _time([sys.executable, "-c", "import hookman"], Path("/")) for _ in range(options.rounds)
+    ]
     cpu = {name: statistics.median(c for c, _ in runs) for name, runs in samples.items()}
     wall = {name: statistics.median(w for _, w in runs) for name, runs in samples.items()}
-    ratio = cpu["hookman doctor"] / cpu["hookman list"]
+    ratio = cpu["hookman doctor"] / cpu["hookman list"]  # the check is inside doctor's time
     text = _section(cpu, wall, ratio, options.rounds, report)
     print(text)
     if not options.no_write:
@@ -174,15 +177,13 @@ def _doctor_report(project: Path, env: dict[str, str], args: list[str]) -> dict[
 
 
 def _run(args: list[str], project: Path, env: dict[str, str]) -> tuple[float, float]:
+    return _time([sys.executable, "-m", "hookman", *args], project, env)
+
+
+def _time(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "hookman", *args],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        check=False,
-    )
+    subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
