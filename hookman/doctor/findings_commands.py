@@ -63,6 +63,7 @@ SHELL_BUILTINS = frozenset(
         "!",
     }
 )
+INLINE_CODE_FLAGS = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print", "run", "exec", "x"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
 _SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", "&"})
 
@@ -130,12 +131,26 @@ def _check_program(ctx: Context, handler: Handler) -> None:
                 f"install {program!r}, or use its absolute path in the command.",
             )
             return
-        if Path(program).name in INTERPRETERS and len(words) > 1:
-            script = next((w for w in words[1:] if not w.startswith("-")), None)
-            if script is not None and ("/" in script or Path(script).suffix):
-                _check_path(ctx, handler, script, executable=False)
+        script = _script_argument(words)
+        if script is not None:
+            _check_path(ctx, handler, script, executable=False)
         return
     _check_path(ctx, handler, program, executable=True)
+
+
+def _script_argument(words: list[str]) -> str | None:
+    """The script file an interpreter command runs (`bash x.sh`, `python3 hooks/x.py`), or
+    None when it runs inline code (`-c`, `-m`, `-e`) or no file-like argument."""
+    if Path(words[0]).name not in INTERPRETERS:
+        return None
+    for word in words[1:]:
+        if word in INLINE_CODE_FLAGS:
+            return None
+        if word.startswith("-"):
+            continue
+        looks_like_file = "/" in word or bool(Path(word).suffix)
+        return word if looks_like_file else None
+    return None
 
 
 def _check_path(ctx: Context, handler: Handler, word: str, *, executable: bool) -> None:

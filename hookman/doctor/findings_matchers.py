@@ -183,6 +183,8 @@ def _check_exact(
             problems.append(("matcher-unknown-name", f"{name!r}"))
             fixed.append(name)
     value = exact_alternative(fixed)
+    # A list where some name still matches runs for those: a warning, not "never runs".
+    some_match = len(problems) < len(matcher.names)
     for code in dict.fromkeys(code for code, _ in problems):
         described = ", ".join(text for c, text in problems if c == code)
         if code == "matcher-unknown-name":
@@ -202,7 +204,7 @@ def _check_exact(
             ctx,
             handler,
             code,
-            "error",
+            "warning" if some_match else "error",
             f"the matcher {handler.matcher!r} never matches: {_reasons(problems, code)}; "
             "the hook never runs."
             if len(matcher.names) == 1

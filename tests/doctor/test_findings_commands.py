@@ -58,6 +58,9 @@ def test_a_relative_script_path_breaks_when_the_agent_changes_directory(project:
         "$FORMATTER",
         "python3 -c 'print(1)'",
         'cd "$CLAUDE_PROJECT_DIR" && npx prettier --write .',
+        'bash -c "cd /tmp && ls"',
+        "python3 -m json.tool",
+        'node -e "process.exit(0)"',
     ],
 )
 def test_commands_that_resolve_stay_quiet(project: Path, text: str) -> None:

@@ -20,7 +20,6 @@ def one_matcher(project: Path, event: str, matcher: str | None, version: str = "
         ("PostToolUse", "Bash(", "matcher-invalid-regex", "Bash"),
         ("PostToolUse", "(Edit|Write", "matcher-invalid-regex", "Edit|Write"),
         ("PostToolUse", "bash", "matcher-case", "Bash"),
-        ("PreToolUse", "bash|Edit", "matcher-case", "Bash|Edit"),
         ("PreToolUse", "^bash$", "matcher-case", "Bash"),
         ("PreToolUse", "Bash(rm *)", "matcher-permission-rule", "Bash"),
         ("PreToolUse", "Task", "matcher-task-tool", "Agent"),
@@ -109,3 +108,9 @@ def test_the_merged_view_says_which_tools_each_handler_matches(project: Path) ->
 def test_a_regex_matching_no_known_tool_is_only_information(project: Path) -> None:
     ctx = one_matcher(project, "PreToolUse", "^Deploy.*")
     assert codes(ctx) == ["matcher-matches-nothing-known"] and ctx.findings[0].severity == "info"
+
+
+def test_a_list_where_other_names_still_match_is_a_warning(project: Path) -> None:
+    found = the(one_matcher(project, "PreToolUse", "bash|Edit"), "matcher-case")
+    assert found.severity == "warning" and found.edit["value"] == "Bash|Edit"
+    assert "'bash'" in found.message and "never runs for it" in found.message
