@@ -296,3 +296,50 @@ def test_near_identical_copies_run_twice_and_identical_ones_once(e2e: E2EProject
     log.unlink()
     model_hears(e2e, "-")
     assert log.read_text().count("ran") == 1
+
+
+MIXED_HOOK = """
+import json, sys
+json.load(sys.stdin)
+print("checking the output...")
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                         "additionalContext": sys.argv[1]}}))
+"""
+
+
+def test_json_mixed_with_prints_is_unheard_until_only_json_is_printed(e2e: E2EProject) -> None:
+    command = script_command(e2e, "mixed", MIXED_HOOK, "PROOF-MIXED")
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    assert not model_hears(e2e, "PROOF-MIXED")
+    found = finding(doctor(e2e, "--probe-commands"), "json-mixed-with-prints")
+    assert "only the JSON object on stdout" in found["fix"]
+    e2e.write("hooks/mixed.py", MIXED_HOOK.replace('print("checking the output...")', ""))
+    quiet(doctor(e2e, "--probe-commands"))
+    assert model_hears(e2e, "PROOF-MIXED")
+
+
+LATE_GUARD = """
+import json, sys
+payload = json.load(sys.stdin)
+if "rm -rf" in payload["tool_input"].get("command", ""):
+    print(sys.argv[1], file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def test_a_guard_on_post_tool_use_cannot_block_until_moved_to_pre_tool_use(
+    e2e: E2EProject,
+) -> None:
+    command = script_command(e2e, "guard", LATE_GUARD, "PROOF-LATE")
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    model_hears(e2e, "PROOF-LATE", f"rm -rf {victim}")
+    assert not victim.exists()  # the tool ran before the "guard" did
+    found = finding(doctor(e2e, "--probe-commands"), "block-cannot-block")
+    assert "PreToolUse" in found["fix"]
+    write_project_settings(e2e, {"PreToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    quiet(doctor(e2e, "--probe-commands"))
+    victim.mkdir()
+    assert model_hears(e2e, "PROOF-LATE", f"rm -rf {victim}")
+    assert victim.is_dir()
