@@ -28,6 +28,7 @@ from hookman.errors import HookmanError
 STOP_EVENTS = ("Stop", "SubagentStop")
 SESSION_END = "SessionEnd"
 SAMPLE_PROJECT = "<WORK>/proj"
+KILL_GRACE_S = 2.0
 
 
 @dataclass
@@ -175,7 +176,10 @@ def run_command(
         timed_out = False
     except subprocess.TimeoutExpired:
         _kill(process)
-        out, err = process.communicate()
+        try:
+            out, err = process.communicate(timeout=KILL_GRACE_S)
+        except subprocess.TimeoutExpired:  # a detached grandchild still holds the pipes
+            out, err = b"", b""
         timed_out = True
     return CommandRun(
         None if timed_out else process.returncode,

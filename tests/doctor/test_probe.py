@@ -180,3 +180,16 @@ def test_a_stop_hook_that_blocks_a_subagent_finishing_ignores_agent_id(project: 
     )
     settings(project, {"Stop": [group(command(careful))]})
     assert not [c for c in codes(diagnose(project, probe_commands=True)) if c.startswith("stop-")]
+
+
+def test_a_hook_whose_detached_child_keeps_the_pipes_open_cannot_hang_doctor(
+    project: Path,
+) -> None:
+    hook = command("setsid sleep 6 & exit 0", timeout=1)
+    settings(project, {"Stop": [group(hook)]})
+    import time
+
+    started = time.monotonic()
+    ctx = diagnose(project, probe_commands=True)
+    assert time.monotonic() - started < 10
+    assert codes(ctx) == ["probe-over-budget"]
