@@ -343,3 +343,37 @@ def test_a_guard_on_post_tool_use_cannot_block_until_moved_to_pre_tool_use(
     victim.mkdir()
     assert model_hears(e2e, "PROOF-LATE", f"rm -rf {victim}")
     assert victim.is_dir()
+
+
+BASH_GUARD = """
+import json, sys
+payload = json.load(sys.stdin)
+if "SHELL-RAN" in payload["tool_input"].get("command", ""):
+    print("PROOF-SKILL-GUARD: not here", file=sys.stderr)
+    sys.exit(2)
+"""
+PRE_SKILL_SHELL_SINCE = (2, 1, 332)  # claude_code_events.json
+
+
+def test_inline_skill_shell_commands_pass_a_pre_tool_use_guard(e2e: E2EProject) -> None:
+    command = script_command(e2e, "guard", BASH_GUARD, "")
+    guard = {"matcher": "Bash", "hooks": [handler(command)]}
+    write_project_settings(e2e, {"PreToolUse": [guard]})
+    e2e.write(".claude/commands/clean.md", "Clean up: !`touch SHELL-RAN.txt && echo CLEANED`\n")
+    marker = e2e.root / "SHELL-RAN.txt"
+    run = e2e.run_claude("/clean", turns=[say("ok")])
+    assert run.returncode == 0, run.describe()
+    assert marker.exists(), "the inline command did not run at all"  # the guard never saw it
+    found = finding(doctor(e2e), "inline-shell-unguarded")
+    assert found["severity"] == "warning"
+    if tuple(int(p) for p in e2e.version.split(".")) < PRE_SKILL_SHELL_SINCE:
+        assert "update Claude Code to 2.1.332" in found["fix"]
+        return
+    # 2.1.332+: the fix doctor printed, a PreSkillShellCommand hook applying the same check.
+    assert "PreSkillShellCommand hook with matcher 'Bash'" in found["fix"]
+    write_project_settings(e2e, {"PreToolUse": [guard], "PreSkillShellCommand": [guard]})
+    assert finding(doctor(e2e), "inline-shell-covered")["severity"] == "info"
+    marker.unlink()
+    run = e2e.run_claude("/clean", turns=[say("ok")])
+    assert run.returncode == 0, run.describe()
+    assert not marker.exists(), run.describe()
