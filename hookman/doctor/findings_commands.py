@@ -15,6 +15,7 @@ from hookman import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.model import Finding, Handler, Severity
+from hookman.doctor.sources import SETTINGS_KINDS
 
 SESSION_END = "SessionEnd"
 PROJECT_DIR_VARS = ("$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}")
@@ -262,8 +263,8 @@ def _check_duplicates(ctx: Context) -> None:
             seen[key] = handler
             continue
         identical = first.command == handler.command
-        settings = ("managed", "user", "project", "local")
-        if identical and first.source.kind in settings and handler.source.kind in settings:
+        in_settings = {first.source.kind, handler.source.kind} <= set(SETTINGS_KINDS)
+        if identical and in_settings:
             continue
         if not _overlap(first, handler):
             continue
