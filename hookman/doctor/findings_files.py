@@ -4,7 +4,6 @@ and hook files in places Claude Code never reads."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from hookman import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, invalid_entry_silences_file
 from hookman.doctor.handlers import key_path
+from hookman.doctor.locate import path_steps
 from hookman.doctor.model import Finding, Handler, Source
 from hookman.doctor.sources import SETTINGS_KINDS
 
@@ -127,29 +127,25 @@ def _count(number: int, noun: str) -> str:
 
 
 def deletion_path(source: Source, path: str) -> str:
-    """What to delete to drop the entry at `path` without leaving an empty group or event:
-    the handler, its group when it is the group's only handler, the event key when that
-    group is the event's only one."""
-    match = re.fullmatch(
-        r"(hooks(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\"(?:[^\"\\]|\\.)*\"\]))\[(\d+)\](?:\.hooks\[(\d+)\])?",
-        path,
-    )
+    """What to delete to drop the invalid part at `path` without leaving an empty (invalid)
+    group or event: the handler; its group when it is the group's only handler or the
+    problem is the group's own (`matcher`, `hooks`); the event key when that group is the
+    event's only one."""
+    steps = path_steps(path)
     hooks = source.data.get("hooks") if isinstance(source.data, dict) else None
-    if match is None or not isinstance(hooks, dict):
+    if not steps or len(steps) < 3 or not isinstance(hooks, dict) or steps[0] != "hooks":
         return path
-    event_path, group_index, handler_index = match.group(1), int(match.group(2)), match.group(3)
-    event = next((key for key in hooks if key_path("hooks", str(key)) == event_path), None)
-    groups = hooks.get(event) if event is not None else None
-    if not isinstance(groups, list) or group_index >= len(groups):
+    event, group_index = steps[1], steps[2]
+    groups = hooks.get(event) if isinstance(event, str) else None
+    if not isinstance(groups, list) or not isinstance(group_index, int):
+        return path
+    if group_index >= len(groups):
         return path
     group = groups[group_index]
-    only_handler = handler_index is None or (
-        isinstance(group, dict)
-        and isinstance(group.get("hooks"), list)
-        and len(group["hooks"]) == 1
-    )
-    if not only_handler:
+    handler_level = len(steps) == 5 and steps[3] == "hooks"
+    if handler_level and not (isinstance(group, dict) and len(group.get("hooks") or []) == 1):
         return path
+    event_path = key_path("hooks", event)
     return event_path if len(groups) == 1 else f"{event_path}[{group_index}]"
 
 
@@ -179,7 +175,12 @@ def _check_event_names(ctx: Context, source: Source) -> None:
             code = "unknown-event"
             suggestion = _suggest_event(event)
             message = f"{event!r} is not a Claude Code event, so its hooks never run."
-            if suggestion:
+            if suggestion and suggestion in hooks:
+                fix = (
+                    f"move its matcher groups into the {suggestion!r} array, then delete {event!r}."
+                )
+                edit = None
+            elif suggestion:
                 fix = f"rename the key {event!r} to {suggestion!r}."
                 edit = {"op": "rename", "file": source.path, "path": path, "value": suggestion}
             else:

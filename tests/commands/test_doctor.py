@@ -169,3 +169,48 @@ def test_any_settings_content_gives_findings_never_an_exception(
     ctx = run_doctor(DoctorOptions(project_dir=project, claude_version="2.1.328"))
     for finding in ctx.findings:
         assert finding.severity in ("error", "warning", "info") and finding.fix
+
+
+def run_doctor_on(project: Path, hooks: object) -> list[object]:
+    write_settings(project, {"hooks": hooks})
+    return run_doctor(DoctorOptions(project_dir=project, claude_version="2.1.328")).findings
+
+
+def _apply(data: dict[str, object], edit: dict[str, object]) -> None:
+    from hookman.doctor.locate import path_steps
+
+    steps = path_steps(str(edit["path"]))
+    assert steps, edit
+    parent: object = data
+    for step in steps[:-1]:
+        parent = parent[step]  # type: ignore[index]
+    last = steps[-1]
+    if edit["op"] == "set":
+        parent[last] = edit["value"]  # type: ignore[index]
+    elif edit["op"] == "delete":
+        del parent[last]  # type: ignore[union-attr, arg-type]
+    else:
+        assert edit["value"] not in parent  # type: ignore[operator]
+        parent[edit["value"]] = parent.pop(last)  # type: ignore[index, union-attr]
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(hooks=hooks_objects)
+def test_applying_a_findings_edit_removes_that_finding(project: Path, hooks: object) -> None:
+    write_settings(project, {"hooks": hooks})
+    options = DoctorOptions(project_dir=project, claude_version="2.1.328")
+    for finding in run_doctor(options).findings:
+        if finding.edit is None:
+            continue
+        data = json.loads((project / ".claude" / "settings.json").read_text())
+        _apply(data, finding.edit)
+        write_settings(project, data)
+        after = run_doctor(options).findings
+        family = finding.code.split("-")[0]  # invalid-entry*, matcher-*, unknown-event, ...
+        before_count = sum(f.code.startswith(family) for f in run_doctor_on(project, hooks))
+        assert (finding.code, finding.path) not in [(f.code, f.path) for f in after] or (
+            sum(f.code.startswith(family) for f in after) < before_count
+        )
+        write_settings(project, {"hooks": hooks})
