@@ -198,3 +198,9 @@ def test_an_unreadable_plugin_hooks_file_is_an_error(project: Path, isolated_use
     assert the(diagnose(project), "settings-invalid-json").file == str(
         root / "hooks" / "hooks.json"
     )
+
+
+def test_a_rename_never_overwrites_the_event_already_there(project: Path) -> None:
+    settings(project, {"PostToolUze": [group(CTX)], "PostToolUse": [group(CTX)]})
+    found = the(diagnose(project), "unknown-event")
+    assert found.edit is None and "move its matcher groups into the 'PostToolUse'" in found.fix
