@@ -280,22 +280,17 @@ def _check_places_not_read(ctx: Context) -> None:
     referenced = " ".join(handler.command or "" for handler in ctx.handlers)
     for relative in doctor_facts()["places_not_read"]:
         place = ctx.project_dir / relative
-        if not place.exists():
+        stray = _unread_files(place, referenced)
+        if not stray:
             continue
-        if place.is_dir():
-            files = sorted(p for p in place.iterdir() if p.is_file())
-            stray = [p for p in files if _name_in(p, referenced) is False]
-            if not stray:
-                continue
-        elif _name_in(place, referenced):
-            continue
+        names = ", ".join(path.name for path in stray[:5]) + (", ..." if len(stray) > 5 else "")
         ctx.add(
             Finding(
                 code="hooks-in-unread-place",
                 severity="warning",
                 file=str(place),
-                message=f"{relative} looks like hooks, but Claude Code never reads it: nothing "
-                "there runs.",
+                message=f"{relative} ({names}) looks like hooks, but Claude Code never reads it: "
+                "nothing there runs.",
                 fix=(
                     "register each script as a command hook in .claude/settings.json (or write it "
                     "as a hookman hook and `hookman install` it)."
@@ -304,5 +299,13 @@ def _check_places_not_read(ctx: Context) -> None:
         )
 
 
-def _name_in(path: Path, referenced: str) -> bool:
-    return path.name in referenced
+def _unread_files(place: Path, referenced: str) -> list[Path]:
+    """Files at `place` (a file, or the files of a directory) no settings command names."""
+    try:
+        if place.is_dir():
+            candidates = sorted(path for path in place.iterdir() if path.is_file())
+        else:
+            candidates = [place] if place.is_file() else []
+    except OSError:
+        return []
+    return [path for path in candidates if path.name not in referenced]
