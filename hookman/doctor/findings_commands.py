@@ -5,13 +5,13 @@ the shared budget's cap, and copies of one hook that really run twice."""
 from __future__ import annotations
 
 import functools
-import os
 import re
 import shlex
 import shutil
 from pathlib import Path
 
 from hookman import event_catalog
+from hookman.doctor import fs
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.model import Finding, Handler, Severity
@@ -170,7 +170,10 @@ def _check_path(ctx: Context, handler: Handler, word: str, *, executable: bool) 
             f'write it as "$CLAUDE_PROJECT_DIR"/{word.removeprefix("./")}.',
         )
         path = ctx.project_dir / path
-    if not path.exists():
+    present = fs.exists(path)
+    if present is None:
+        return  # not allowed to look: say nothing rather than guess
+    if not present:
         _add(
             ctx,
             handler,
@@ -179,7 +182,7 @@ def _check_path(ctx: Context, handler: Handler, word: str, *, executable: bool) 
             f"{word!r} does not exist ({path}), so the hook fails every time.",
             "create the script, or fix the path in the command.",
         )
-    elif executable and not os.access(path, os.X_OK):
+    elif executable and not fs.executable(path):
         _add(
             ctx,
             handler,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman import paths
+from hookman.doctor import fs
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
@@ -59,7 +60,7 @@ def _check_runner(ctx: Context, handler: Handler) -> None:
                     path=f"{handler.path}.command",
                 )
             )
-    if runner.manifest is not None and not Path(runner.manifest).is_file():
+    if runner.manifest is not None and not fs.is_file(Path(runner.manifest)):
         ctx.add(
             Finding(
                 "hookman-manifest-missing",
@@ -80,9 +81,9 @@ def interpreter_problem(interpreter: str) -> str | None:
     interpreter (about 20 ms), and only for a program named like Python: doctor without
     --probe-commands never runs anything else a settings file names."""
     path = Path(interpreter)
-    if not path.exists():
+    if not fs.exists(path):
         return "does not exist"
-    if not os.access(path, os.X_OK):
+    if not fs.executable(path):
         return "is not executable"
     if not PYTHON_NAME.fullmatch(path.name):
         return None  # only a Python is started to check it; anything else is not run
@@ -326,7 +327,7 @@ def _check_registry(ctx: Context) -> None:
 
 def _check_git_ignored(ctx: Context) -> None:
     local = local_settings_path(ctx.project_dir)
-    if not local.is_file() or not _in_git_work_tree(ctx.project_dir):
+    if not fs.is_file(local) or not _in_git_work_tree(ctx.project_dir):
         return
     try:
         done = subprocess.run(
@@ -352,4 +353,4 @@ def _check_git_ignored(ctx: Context) -> None:
 
 
 def _in_git_work_tree(directory: Path) -> bool:
-    return any((candidate / ".git").exists() for candidate in (directory, *directory.parents))
+    return any(fs.exists(candidate / ".git") for candidate in (directory, *directory.parents))

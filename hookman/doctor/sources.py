@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hookman.doctor import fs
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.frontmatter import FrontmatterError, parse_yaml_subset, split_frontmatter
 from hookman.doctor.model import Source, SourceKind
@@ -79,7 +80,9 @@ def collect_sources(project_dir: Path, managed_settings: Path | None = None) -> 
     found.sources.extend(_managed_sources(managed_settings))
     found.sources.append(read_settings_source("user", user_dir / SETTINGS_NAME))
     claude_dir = project_dir / CLAUDE_DIR
-    if claude_dir.resolve() != user_dir.resolve():
+    if os.path.normpath(claude_dir) != os.path.normpath(user_dir) and not _same(
+        claude_dir, user_dir
+    ):
         found.sources.append(read_settings_source("project", claude_dir / SETTINGS_NAME))
         found.sources.append(read_settings_source("local", claude_dir / LOCAL_SETTINGS_NAME))
     for plugin_id, root in _enabled_plugins(found):
@@ -89,6 +92,15 @@ def collect_sources(project_dir: Path, managed_settings: Path | None = None) -> 
     for directory in dict.fromkeys((claude_dir, user_dir)):
         found.sources.extend(_markdown_sources(directory))
     return found
+
+
+def _same(first: Path, second: Path) -> bool:
+    if os.path.normpath(first) == os.path.normpath(second):
+        return True
+    try:
+        return first.samefile(second)
+    except OSError:
+        return False
 
 
 def _managed_sources(override: Path | None) -> Iterator[Source]:
@@ -102,7 +114,7 @@ def _managed_sources(override: Path | None) -> Iterator[Source]:
             return
         main = directory / MANAGED_FILE
         drop_ins = directory / MANAGED_DROP_INS
-        if main.exists() or main.is_symlink():
+        if fs.exists(main) is not False:
             yield read_settings_source("managed", main)
     try:
         names = sorted(p for p in drop_ins.iterdir() if p.suffix == ".json")
@@ -113,8 +125,11 @@ def _managed_sources(override: Path | None) -> Iterator[Source]:
 
 
 def read_settings_source(kind: SourceKind, path: Path) -> Source:
-    if not (path.exists() or path.is_symlink()):
+    present = fs.exists(path)
+    if present is False:
         return Source(kind, str(path), exists=False, data=None)
+    if present is None:
+        return Source(kind, str(path), readable=False, error="cannot read it: permission denied")
     try:
         data = read_settings(path)
     except HookmanError as error:
@@ -168,7 +183,7 @@ def _plugin_source(plugin_id: str, root: Path) -> Source:
         manifest = json.loads((root / PLUGIN_MANIFEST).read_text(encoding="utf-8"))
         declared = manifest.get("hooks") if isinstance(manifest, dict) else None
         if isinstance(declared, str):
-            hooks_file = (root / declared).resolve()
+            hooks_file = Path(os.path.normpath(root / declared))
     except (OSError, ValueError):
         pass
     source = read_settings_source("plugin", hooks_file)

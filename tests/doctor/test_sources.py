@@ -125,3 +125,15 @@ def test_frontmatter_doctor_cannot_read_is_a_warning(project: Path) -> None:
     skill.write_text("---\nhooks: |\n  Stop\n---\n")
     found = [f for f in diagnose(project).findings if f.code == "source-unreadable"]
     assert found and found[0].severity == "warning"
+
+
+def test_a_settings_dir_doctor_may_not_enter_is_a_finding_not_a_crash(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookman.doctor import fs
+
+    real = fs.exists
+    blocked = project / ".claude" / "settings.json"
+    monkeypatch.setattr(fs, "exists", lambda path: None if path == blocked else real(path))
+    found = [f for f in diagnose(project).findings if f.code == "source-unreadable"]
+    assert found and "permission denied" in found[0].message
