@@ -63,9 +63,9 @@ def main() -> int:
         for _ in range(options.rounds):
             for name, args in commands.items():
                 samples[name].append(_run(args, project, env))
-    samples["(of which: the interpreter check `python -c 'import hookman'`)"] = [
-        _time([sys.executable, "-c", "import hookman"], Path("/")) for _ in range(options.rounds)
-    ]
+    samples[
+        "(the interpreter check, `python -c 'import hookman'`, when an entry names another Python)"
+    ] = [_time([sys.executable, "-c", "import hookman"], Path("/")) for _ in range(options.rounds)]
     cpu = {name: statistics.median(c for c, _ in runs) for name, runs in samples.items()}
     wall = {name: statistics.median(w for _, w in runs) for name, runs in samples.items()}
     ratio = cpu["hookman doctor"] / cpu["hookman list"]  # the check is inside doctor's time

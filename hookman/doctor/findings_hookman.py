@@ -12,6 +12,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,8 @@ def interpreter_problem(interpreter: str) -> str | None:
         return "is not executable"
     if not PYTHON_NAME.fullmatch(path.name):
         return None  # only a Python is started to check it; anything else is not run
+    if _is_this_interpreter(path):
+        return None  # this very process imported hookman with it
     try:
         done = subprocess.run(
             [interpreter, "-c", "import hookman"],
@@ -99,6 +102,20 @@ def interpreter_problem(interpreter: str) -> str | None:
     except (OSError, subprocess.SubprocessError) as error:
         return f"does not start ({error})"
     return None if done.returncode == 0 else "cannot import hookman"
+
+
+def _is_this_interpreter(path: Path) -> bool:
+    """True when `path` is the interpreter running doctor and hookman did not come from the
+    current directory (which the runner, started with -P, would not search)."""
+    import hookman
+
+    try:
+        same = path.samefile(sys.executable)
+        package_root = Path(hookman.__file__).resolve().parent.parent
+        from_cwd = package_root == Path.cwd().resolve()
+    except (OSError, RuntimeError):
+        return False
+    return same and not from_cwd
 
 
 def _load_config(ctx: Context) -> Any:

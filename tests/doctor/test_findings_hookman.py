@@ -182,3 +182,16 @@ def test_doctor_never_starts_a_non_python_program_named_as_interpreter(
     rewrite_command(project, interpreter, str(fake))
     assert "hookman-interpreter-gone" not in codes(diagnose(project))
     assert not marker.exists()
+
+
+def test_the_interpreter_running_doctor_is_not_started_again(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    def no_child(*args: object, **kwargs: object) -> None:
+        raise AssertionError("doctor started a child for its own interpreter")
+
+    monkeypatch.setattr(findings_hookman.subprocess, "run", no_child)
+    monkeypatch.chdir(project)
+    assert findings_hookman.interpreter_problem(sys.executable) is None
