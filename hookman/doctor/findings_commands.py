@@ -19,6 +19,7 @@ from hookman.doctor.sources import SETTINGS_KINDS
 
 SESSION_END = "SessionEnd"
 PROJECT_DIR_VARS = ("$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}")
+HOME_VARS = ("$HOME", "${HOME}")
 PLUGIN_ROOT_VARS = ("$CLAUDE_PLUGIN_ROOT", "${CLAUDE_PLUGIN_ROOT}")
 INTERPRETERS = frozenset(
     {
@@ -107,6 +108,8 @@ def _expand(word: str, ctx: Context, handler: Handler) -> str:
     if root is not None:
         for variable in PLUGIN_ROOT_VARS:
             word = word.replace(variable, root)
+    for variable in HOME_VARS:
+        word = word.replace(variable, str(Path.home()))
     if word.startswith("~/"):
         word = str(Path.home()) + word[1:]
     return word

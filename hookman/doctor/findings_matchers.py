@@ -8,14 +8,11 @@ from __future__ import annotations
 import re
 
 from hookman import event_catalog
-from hookman.client_version import ClientVersion
+from hookman.client_version import ClientVersion, parse_version
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, matcher_values
 from hookman.doctor.matchers import Matcher, exact_alternative, permission_rule, read_matcher
 from hookman.doctor.model import Finding, Handler, Severity
-
-TASK_TOOL = "Task"
-AGENT_TOOL = "Agent"
 
 
 def known_tools(event: str) -> list[str]:
@@ -161,6 +158,9 @@ def _check_exact(
     ctx: Context, handler: Handler, matcher: Matcher, values: list[str], field: str
 ) -> None:
     prefix = doctor_facts()["matcher"]["mcp_tool_prefix"]
+    task = doctor_facts()["matcher"]["task_tool"]
+    # Before the first client measured to report Task as Agent, the name is not established.
+    task_certain = ctx.version is None or ctx.version >= parse_version(task["measured_from"])
     fixed: list[str] = []
     problems: list[tuple[str, str]] = []
     for name in matcher.names:
@@ -175,10 +175,10 @@ def _check_exact(
             reason = f"names are case-sensitive and the {what} is {folded!r}"
             problems.append(("matcher-case", f"{name!r} ({reason})"))
             fixed.append(folded)
-        elif name == TASK_TOOL and field == event_catalog.TOOL_MATCHER_FIELD:
-            reason = f"hooks see the Task tool as {AGENT_TOOL!r}"
+        elif name == task["name"] and field == event_catalog.TOOL_MATCHER_FIELD:
+            reason = f"hooks see the Task tool as {task['reported_as']!r}"
             problems.append(("matcher-task-tool", f"{name!r} ({reason})"))
-            fixed.append(AGENT_TOOL)
+            fixed.append(task["reported_as"])
         else:
             problems.append(("matcher-unknown-name", f"{name!r}"))
             fixed.append(name)
@@ -204,7 +204,9 @@ def _check_exact(
             ctx,
             handler,
             code,
-            "warning" if some_match else "error",
+            "warning"
+            if some_match or (code == "matcher-task-tool" and not task_certain)
+            else "error",
             f"the matcher {handler.matcher!r} never matches: {_reasons(problems, code)}; "
             "the hook never runs."
             if len(matcher.names) == 1

@@ -33,6 +33,13 @@ def test_a_command_that_is_not_there_is_an_error(project: Path, text: str) -> No
     assert the(one(project, text), "command-not-found").severity == "error"
 
 
+def test_home_is_expanded_like_the_shell_does(project: Path, isolated_user: Path) -> None:
+    script(isolated_user, ".claude/hooks/fmt.sh")
+    assert loud(one(project, "$HOME/.claude/hooks/fmt.sh")) == []
+    assert loud(one(project, "~/.claude/hooks/fmt.sh")) == []
+    assert the(one(project, "${HOME}/.claude/hooks/gone.sh"), "command-not-found")
+
+
 def test_a_script_that_is_not_executable_is_an_error(project: Path) -> None:
     script(project, "scripts/fmt.sh", executable=False)
     found = the(one(project, '"$CLAUDE_PROJECT_DIR"/scripts/fmt.sh'), "command-not-executable")
@@ -54,7 +61,7 @@ def test_a_relative_script_path_breaks_when_the_agent_changes_directory(project:
         "echo done",
         "true",
         "FOO=1 sh -c 'exit 0'",
-        "$HOME/bin/anything",
+        "$TOOLS_DIR/bin/fmt",
         "$FORMATTER",
         "python3 -c 'print(1)'",
         'cd "$CLAUDE_PROJECT_DIR" && npx prettier --write .',

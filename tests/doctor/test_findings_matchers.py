@@ -114,3 +114,10 @@ def test_a_list_where_other_names_still_match_is_a_warning(project: Path) -> Non
     found = the(one_matcher(project, "PreToolUse", "bash|Edit"), "matcher-case")
     assert found.severity == "warning" and found.edit["value"] == "Bash|Edit"
     assert "'bash'" in found.message and "never runs for it" in found.message
+
+
+def test_task_is_only_a_warning_for_a_target_older_than_the_measurements(project: Path) -> None:
+    assert (
+        the(one_matcher(project, "PreToolUse", "Task", "2.1.150"), "matcher-task-tool").severity
+        == "warning"
+    )
