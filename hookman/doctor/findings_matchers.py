@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from hookman import event_catalog
-from hookman.client_version import ClientVersion, parse_version
+from hookman.client_version import ClientVersion
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, matcher_values
 from hookman.doctor.matchers import Matcher, exact_alternative, permission_rule, read_matcher
@@ -51,9 +51,7 @@ def check_matchers(ctx: Context) -> None:
         _check_version_reading(ctx, handler, matcher)
         if values is None:
             continue
-        handler.matches = (
-            [value for value in values if matcher.matches(value)] if matcher.understood else None
-        )
+        handler.matches = _matched(matcher, values, field)
         rule = permission_rule(handler.matcher or "")
         if matcher.kind == "regex" and rule is not None and rule[0] in values:
             _permission_rule(ctx, handler, rule[0])
@@ -62,6 +60,26 @@ def check_matchers(ctx: Context) -> None:
             _check_exact(ctx, handler, matcher, values, field)
         elif matcher.understood:
             _check_regex(ctx, handler, matcher, values)
+
+
+def _matched(matcher: Matcher, values: list[str], field: str) -> list[str] | None:
+    """The known values the matcher matches (an exact-list alias counts for its tool)."""
+    if not matcher.understood:
+        return None
+    aliases = tool_aliases(field)
+    return [
+        value
+        for value in values
+        if matcher.matches(value)
+        or (matcher.kind == "exact" and any(aliases.get(n) == value for n in matcher.names))
+    ]
+
+
+def tool_aliases(field: str) -> dict[str, str]:
+    """Exact-list names the client also accepts for a tool (measured: `Task` for `Agent`)."""
+    if field != event_catalog.TOOL_MATCHER_FIELD:
+        return {}
+    return dict(doctor_facts()["matcher"]["tool_aliases"])
 
 
 def _finding(
@@ -158,14 +176,14 @@ def _check_exact(
     ctx: Context, handler: Handler, matcher: Matcher, values: list[str], field: str
 ) -> None:
     prefix = doctor_facts()["matcher"]["mcp_tool_prefix"]
-    task = doctor_facts()["matcher"]["task_tool"]
-    # Before the first client measured to report Task as Agent, the name is not established.
-    task_certain = ctx.version is None or ctx.version >= parse_version(task["measured_from"])
+    aliases = tool_aliases(field)
     fixed: list[str] = []
     problems: list[tuple[str, str]] = []
     for name in matcher.names:
-        if name in values or (
-            field == event_catalog.TOOL_MATCHER_FIELD and name.startswith(prefix)
+        if (
+            name in values
+            or name in aliases
+            or (field == event_catalog.TOOL_MATCHER_FIELD and name.startswith(prefix))
         ):
             fixed.append(name)
             continue
@@ -175,10 +193,6 @@ def _check_exact(
             reason = f"names are case-sensitive and the {what} is {folded!r}"
             problems.append(("matcher-case", f"{name!r} ({reason})"))
             fixed.append(folded)
-        elif name == task["name"] and field == event_catalog.TOOL_MATCHER_FIELD:
-            reason = f"hooks see the Task tool as {task['reported_as']!r}"
-            problems.append(("matcher-task-tool", f"{name!r} ({reason})"))
-            fixed.append(task["reported_as"])
         else:
             problems.append(("matcher-unknown-name", f"{name!r}"))
             fixed.append(name)
@@ -204,9 +218,7 @@ def _check_exact(
             ctx,
             handler,
             code,
-            "warning"
-            if some_match or (code == "matcher-task-tool" and not task_certain)
-            else "error",
+            "warning" if some_match else "error",
             f"the matcher {handler.matcher!r} never matches: {_reasons(problems, code)}; "
             "the hook never runs."
             if len(matcher.names) == 1

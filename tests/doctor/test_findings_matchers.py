@@ -22,7 +22,6 @@ def one_matcher(project: Path, event: str, matcher: str | None, version: str = "
         ("PostToolUse", "bash", "matcher-case", "Bash"),
         ("PreToolUse", "^bash$", "matcher-case", "Bash"),
         ("PreToolUse", "Bash(rm *)", "matcher-permission-rule", "Bash"),
-        ("PreToolUse", "Task", "matcher-task-tool", "Agent"),
         ("SessionStart", "Startup", "matcher-case", "startup"),
     ],
 )
@@ -116,8 +115,6 @@ def test_a_list_where_other_names_still_match_is_a_warning(project: Path) -> Non
     assert "'bash'" in found.message and "never runs for it" in found.message
 
 
-def test_task_is_only_a_warning_for_a_target_older_than_the_measurements(project: Path) -> None:
-    assert (
-        the(one_matcher(project, "PreToolUse", "Task", "2.1.150"), "matcher-task-tool").severity
-        == "warning"
-    )
+def test_task_is_an_alias_the_client_matches_to_agent(project: Path) -> None:
+    ctx = one_matcher(project, "PreToolUse", "Task")
+    assert ctx.findings == [] and ctx.handlers[0].matches == ["Agent"]

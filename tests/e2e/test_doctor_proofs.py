@@ -377,3 +377,37 @@ def test_inline_skill_shell_commands_pass_a_pre_tool_use_guard(e2e: E2EProject) 
     run = e2e.run_claude("/clean", turns=[say("ok")])
     assert run.returncode == 0, run.describe()
     assert not marker.exists(), run.describe()
+
+
+TOOL_RECORDER = """
+import json, os, sys
+payload = json.load(sys.stdin)
+with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "seen.log"), "a") as log:
+    log.write(payload["tool_name"] + "\\n")
+"""
+SUBAGENT = "E2E-DOCTOR-SUBAGENT"
+
+
+def test_a_task_matcher_still_sees_the_agent_tool_and_doctor_stays_quiet(e2e: E2EProject) -> None:
+    # Hooks see the Task tool as "Agent", but an exact "Task" matcher still matches it: doctor
+    # must not call it a mistake (it did, before this was measured).
+    from .mock_anthropic import ToolUse
+
+    command = script_command(e2e, "recorder", TOOL_RECORDER, "")
+    write_project_settings(e2e, {"PreToolUse": [{"matcher": "Task", "hooks": [handler(command)]}]})
+    task = {
+        "description": "Sub task",
+        "prompt": f"{SUBAGENT}: answer",
+        "subagent_type": "general-purpose",
+        "run_in_background": False,
+    }
+    run = e2e.run_claude(
+        "delegate",
+        turns=[[ToolUse("Agent", task)], say("ok")],
+        subagents={SUBAGENT: [say("sub ok")]},
+    )
+    assert run.returncode == 0, run.describe()
+    assert (e2e.root / "seen.log").read_text().split() == ["Agent"]
+    report = doctor(e2e)
+    quiet(report)
+    assert report["handlers"][0]["matches"] == ["Agent"]
