@@ -31,7 +31,7 @@ GUARD_EXIT_1 = """
 import json, sys
 payload = json.load(sys.stdin)
 if "rm -rf" in payload["tool_input"].get("command", ""):
-    print(sys.argv[1], file=sys.stderr)
+    print(sys.argv[1] + "-STDERR", file=sys.stderr)
     sys.exit(1)
 """
 
@@ -175,14 +175,15 @@ def test_exit_1_where_2_was_meant_lets_the_tool_run_until_it_exits_2(e2e: E2EPro
     write_project_settings(e2e, {"PreToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
     victim = e2e.root / "victim"
     victim.mkdir()
-    assert not model_hears(e2e, "PROOF-EXIT", f"rm -rf {victim}")
+    # "-STDERR" is only in what the hook writes, not in its command line (which exit 2 shows).
+    assert not model_hears(e2e, "PROOF-EXIT-STDERR", f"rm -rf {victim}")
     assert not victim.exists()  # the guard's exit 1 did not stop the tool
     found = finding(doctor(e2e, "--probe-commands"), "exit-1-not-2")
     assert "exit 2" in found["fix"]
     e2e.write("hooks/guard.py", GUARD_EXIT_1.replace("sys.exit(1)", "sys.exit(2)"))
     quiet(doctor(e2e, "--probe-commands"))
     victim.mkdir()
-    assert model_hears(e2e, "PROOF-EXIT", f"rm -rf {victim}")
+    assert model_hears(e2e, "PROOF-EXIT-STDERR", f"rm -rf {victim}")
     assert victim.is_dir()
 
 
@@ -322,7 +323,7 @@ LATE_GUARD = """
 import json, sys
 payload = json.load(sys.stdin)
 if "rm -rf" in payload["tool_input"].get("command", ""):
-    print(sys.argv[1], file=sys.stderr)
+    print(sys.argv[1] + "-STDERR", file=sys.stderr)
     sys.exit(2)
 """
 
@@ -341,7 +342,7 @@ def test_a_guard_on_post_tool_use_cannot_block_until_moved_to_pre_tool_use(
     write_project_settings(e2e, {"PreToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
     quiet(doctor(e2e, "--probe-commands"))
     victim.mkdir()
-    assert model_hears(e2e, "PROOF-LATE", f"rm -rf {victim}")
+    assert model_hears(e2e, "PROOF-LATE-STDERR", f"rm -rf {victim}")
     assert victim.is_dir()
 
 
@@ -411,3 +412,60 @@ def test_a_task_matcher_still_sees_the_agent_tool_and_doctor_stays_quiet(e2e: E2
     report = doctor(e2e)
     quiet(report)
     assert report["handlers"][0]["matches"] == ["Agent"]
+
+
+UPS_CONTEXT = """
+import json, sys
+json.load(sys.stdin)
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                         "additionalContext": sys.argv[1]}}))
+"""
+
+
+def test_a_matcher_on_an_event_that_ignores_matchers_filters_nothing(e2e: E2EProject) -> None:
+    command = script_command(e2e, "ups", UPS_CONTEXT, "PROOF-IGNORED")
+    group = {"matcher": "NoSuchThing", "hooks": [handler(command)]}
+    write_project_settings(e2e, {"UserPromptSubmit": [group]})
+    assert model_hears(e2e, "PROOF-IGNORED")  # the matcher did not filter it out
+    assert finding(doctor(e2e), "matcher-ignored")["severity"] == "warning"
+
+
+SESSION_CONTEXT = """
+import json, sys
+json.load(sys.stdin)
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                         "additionalContext": sys.argv[1]}}))
+"""
+
+
+def test_a_session_start_source_matcher_is_case_sensitive_too(e2e: E2EProject) -> None:
+    command = script_command(e2e, "start", SESSION_CONTEXT, "PROOF-SOURCE")
+    write_project_settings(
+        e2e, {"SessionStart": [{"matcher": "Startup", "hooks": [handler(command)]}]}
+    )
+    prove_edit(e2e, "matcher-case", "PROOF-SOURCE")
+
+
+STDOUT_BLOCKER = """
+import json, sys
+payload = json.load(sys.stdin)
+if "rm -rf" in payload["tool_input"].get("command", ""):
+    print(sys.argv[1] + "-TEXT")
+    sys.exit(2)
+"""
+
+
+def test_stdout_with_exit_2_is_unheard_until_it_goes_to_stderr(e2e: E2EProject) -> None:
+    command = script_command(e2e, "blocker", STDOUT_BLOCKER, "PROOF-STDOUT")
+    write_project_settings(e2e, {"PreToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    assert not model_hears(e2e, "PROOF-STDOUT-TEXT", f"rm -rf {victim}")
+    found = finding(doctor(e2e, "--probe-commands"), "stdout-with-exit-2")
+    assert "stderr" in found["fix"]
+    e2e.write(
+        "hooks/blocker.py",
+        STDOUT_BLOCKER.replace('-TEXT")', '-TEXT", file=sys.stderr)'),
+    )
+    quiet(doctor(e2e, "--probe-commands"))
+    assert model_hears(e2e, "PROOF-STDOUT-TEXT", f"rm -rf {victim}")
