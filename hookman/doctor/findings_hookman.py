@@ -15,7 +15,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.doctor import fs
@@ -24,6 +24,10 @@ from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
 from hookman.project import LOCAL_SETTINGS_NAME, config_path, local_settings_path
 from hookman.settings_entries import hookman_command_is_async, hookman_command_runner
+
+if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it lazily
+    from hookman.install_plan import InstallPlan
+    from hookman.project_config import ProjectConfig
 
 IMPORT_CHECK_TIMEOUT_S = 5.0
 PYTHON_NAME = re.compile(r"python[0-9.]*(?:\.exe)?", re.IGNORECASE)
@@ -118,7 +122,7 @@ def _is_this_interpreter(path: Path) -> bool:
     return same and not from_cwd
 
 
-def _load_config(ctx: Context) -> Any:
+def _load_config(ctx: Context) -> ProjectConfig | None:
     from hookman.project_config import load_project_config
 
     try:
@@ -136,7 +140,7 @@ def _load_config(ctx: Context) -> Any:
         return None
 
 
-def _check_config(ctx: Context, config: Any) -> None:
+def _check_config(ctx: Context, config: ProjectConfig) -> None:
     from hookman.hook_sources import module_path
     from hookman.install_plan import plan_install
 
@@ -207,7 +211,7 @@ def _check_config(ctx: Context, config: Any) -> None:
     _check_fired(ctx, config, plan)
 
 
-def _check_fired(ctx: Context, config: Any, plan: Any) -> None:
+def _check_fired(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None:
     """Installed hooks the firing log has never seen run in this project (info: a fresh
     install has not fired yet either)."""
     from hookman.bridge.firing_log import read_records
@@ -249,7 +253,7 @@ def _module_problem(module: Path) -> str | None:
     return None
 
 
-def _check_agreement(ctx: Context, config: Any, plan: Any) -> None:
+def _check_agreement(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None:
     """hookman.toml (the plan), the manifest and settings.local.json must say the same."""
     local = str(local_settings_path(ctx.project_dir))
     written = {

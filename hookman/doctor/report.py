@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.client_version import TargetVersion, resolve_target
@@ -22,6 +22,9 @@ from hookman.doctor.sources import collect_sources
 from hookman.errors import HookmanError
 from hookman.project import config_path
 
+if TYPE_CHECKING:
+    from hookman.doctor.probe import Progress
+
 JSON_KINDS = ("managed", "user", "project", "local", "plugin")
 
 
@@ -34,7 +37,7 @@ class DoctorOptions:
     probe_commands: bool = False
 
 
-def run_doctor(options: DoctorOptions, progress: Any = None) -> Context:
+def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Context:
     target, version_finding = _target(options)
     sources = collect_sources(options.project_dir, options.managed_settings)
     sources.sources.extend(_hookman_sources(options.project_dir))
