@@ -11,7 +11,7 @@ _hookman_complete() {
     done
     local words
     case "$path" in
-        "") words="install remove list new enable disable run fire log statusline command commands registry --debug --version --help -h" ;;
+        "") words="install remove list new enable disable run fire log statusline command commands doctor registry --debug --version --help -h" ;;
         "install") words="--allow-unknown-event --async --claude-version --dry-run --json --name --no-async --project --help -h" ;;
         "remove") words="--claude-version --dry-run --json --project --help -h" ;;
         "list") words="--claude-version --json --project --help -h" ;;
@@ -24,6 +24,7 @@ _hookman_complete() {
         "statusline") words="--project --width --help -h" ;;
         "command") words="--project --help -h" ;;
         "commands") words="--json --project --help -h" ;;
+        "doctor") words="--claude-version --json --managed-settings --probe --probe-commands --project --help -h" ;;
         "registry") words="add remove list --help -h" ;;
         "registry add") words="--name --help -h" ;;
         "registry remove") words="--help -h" ;;

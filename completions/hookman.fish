@@ -89,6 +89,15 @@ complete -c hookman -n '__fish_seen_subcommand_from commands' -l json
 complete -c hookman -n '__fish_seen_subcommand_from commands' -l project
 complete -c hookman -n '__fish_seen_subcommand_from commands' -l help
 complete -c hookman -n '__fish_seen_subcommand_from commands' -s h
+complete -c hookman -n '__fish_use_subcommand' -a doctor -d 'Explain every silent hook: read every source Claude Code merges and report findings.'
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l json
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l managed-settings
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l probe
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l probe-commands
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l project
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l help
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -s h
 complete -c hookman -n '__fish_use_subcommand' -a registry -d 'The user registry: named hooks any project can install.'
 complete -c hookman -n '__fish_seen_subcommand_from registry' -l help
 complete -c hookman -n '__fish_seen_subcommand_from registry' -s h

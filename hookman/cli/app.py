@@ -417,6 +417,49 @@ def commands(ctx: typer.Context, project: ProjectOpt = None, json_output: JsonOp
     )
 
 
+@app.command()
+def doctor(
+    ctx: typer.Context,
+    probe: Annotated[
+        bool,
+        typer.Option("--probe", help="Also run hookman's hooks on sample payloads (via fire)."),
+    ] = False,
+    probe_commands: Annotated[
+        bool,
+        typer.Option(
+            "--probe-commands",
+            help="Also run foreign command hooks on sample payloads, in a throwaway directory "
+            "with a timeout, and classify what their exit code and output do.",
+        ),
+    ] = False,
+    managed_settings: Annotated[
+        Path | None,
+        typer.Option(
+            "--managed-settings",
+            metavar="PATH",
+            help="Managed settings file (or directory) to read instead of this platform's.",
+            show_default=False,
+        ),
+    ] = None,
+    project: ProjectOpt = None,
+    claude_version: ClaudeVersionOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Explain every silent hook: read every source Claude Code merges and report findings."""
+    from hookman.commands import doctor as command
+
+    run_command(
+        _debug(ctx),
+        command.doctor,
+        project=project,
+        claude_version=claude_version,
+        managed_settings=managed_settings,
+        probe=probe,
+        probe_commands=probe_commands,
+        json_output=json_output,
+    )
+
+
 def main() -> int:
     try:
         app()

@@ -113,6 +113,22 @@ def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:
     return [hook.name for hook in config.hooks if hook.enabled and hook.name not in installed]
 
 
+def sample_payload(event: str, project_dir: Path, scratch: str) -> dict[str, Any] | None:
+    """The bundled sample payload for `event` with its placeholders filled, or None."""
+    sample = SAMPLE_DIR / f"{event}.json"
+    if not sample.is_file():
+        return None
+    data = json.loads(sample.read_text(encoding="utf-8"))
+    return _fill_placeholders(data, str(project_dir), scratch)
+
+
+def rehearse(
+    manifest: Manifest, event: str, payload: dict[str, Any], scratch: str
+) -> dict[str, Any]:
+    """What `fire` reports for one event (the runner's dispatch on a throwaway state dir)."""
+    return _fire(manifest, event, payload, scratch)
+
+
 def _check_event(event: str) -> None:
     if event_catalog.is_claude_event(event):
         return

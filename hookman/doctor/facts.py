@@ -1,0 +1,47 @@
+"""The facts doctor applies, from hookman/catalog/doctor_facts.json (data, not literals)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from hookman.client_version import ClientVersion, parse_version
+from hookman.event_catalog import CATALOG_DIR, newest_checked_client
+
+ANY_EVENT = "*"
+
+
+@cache
+def doctor_facts() -> dict[str, Any]:
+    with (CATALOG_DIR / "doctor_facts.json").open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def for_version(forms: dict[str, Any], version: ClientVersion | None) -> Any:
+    """The form of the newest measured version at or below `version` (the oldest form below
+    them all; an unknown version is taken as the newest client hookman has facts for)."""
+    target = version if version is not None else newest_checked_client()
+    by_version = sorted((parse_version(key), value) for key, value in forms.items())
+    chosen = by_version[0][1]
+    for measured, value in by_version:
+        if measured <= target:
+            chosen = value
+    return chosen
+
+
+def exact_list_syntax(version: ClientVersion | None) -> dict[str, Any]:
+    return for_version(doctor_facts()["matcher"]["exact_list_syntax"], version)
+
+
+def match_all_matchers() -> list[str]:
+    return list(doctor_facts()["matcher"]["match_all"])
+
+
+def invalid_entry_silences_file(event: str, version: ClientVersion | None) -> bool:
+    events = for_version(doctor_facts()["invalid_entry_silences_file"], version)
+    return events == ANY_EVENT or event in events
+
+
+def matcher_values(event: str) -> list[str] | None:
+    return doctor_facts()["matcher"]["values_by_event"].get(event)

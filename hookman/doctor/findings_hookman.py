@@ -1,0 +1,377 @@
+"""Findings about hookman's own hooks: an entry whose interpreter or hookman package is gone,
+a manifest that is missing or stale, settings entries / manifest / hookman.toml that
+disagree, hook modules that are missing or no longer compile, registry entries that are
+gone, hooks listening only to events Claude Code never sends, hooks never fired, and a
+settings.local.json git does not ignore.
+
+hookman's entries are recognised only through hookman.settings_entries."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hookman import paths
+from hookman.doctor import fs
+from hookman.doctor.context import Context
+from hookman.doctor.model import Finding, Handler
+from hookman.errors import HookmanError
+from hookman.project import LOCAL_SETTINGS_NAME, config_path, local_settings_path
+from hookman.settings_entries import hookman_command_is_async, hookman_command_runner
+
+if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it lazily
+    from hookman.install_plan import InstallPlan
+    from hookman.project_config import ProjectConfig
+
+IMPORT_CHECK_TIMEOUT_S = 5.0
+PYTHON_NAME = re.compile(r"python[0-9.]*(?:\.exe)?", re.IGNORECASE)
+INSTALL_FIX = "run `hookman install` in the project."
+
+
+def check_hookman(ctx: Context) -> None:
+    for handler in ctx.handlers:
+        if handler.hookman:
+            _check_runner(ctx, handler)
+    config = _load_config(ctx)
+    if config is not None:
+        _check_config(ctx, config)
+    _check_registry(ctx)
+    _check_git_ignored(ctx)
+
+
+def _check_runner(ctx: Context, handler: Handler) -> None:
+    runner = hookman_command_runner(handler.command or "")
+    if runner is None:
+        return
+    if runner.interpreter is not None:
+        problem = interpreter_problem(runner.interpreter)
+        if problem is not None:
+            ctx.add(
+                Finding(
+                    "hookman-interpreter-gone",
+                    "error",
+                    handler.source.path,
+                    f"hookman's {handler.event} entry runs {runner.interpreter}, which {problem}: "
+                    "the hook no longer runs (a guard no longer guards).",
+                    "run `hookman install` in the project with the Python that has hookman "
+                    "installed.",
+                    event=handler.event,
+                    path=f"{handler.path}.command",
+                )
+            )
+    if runner.manifest is not None and not fs.is_file(Path(runner.manifest)):
+        ctx.add(
+            Finding(
+                "hookman-manifest-missing",
+                "error",
+                handler.source.path,
+                f"hookman's {handler.event} entry reads the manifest {runner.manifest}, which "
+                "does not exist.",
+                INSTALL_FIX,
+                event=handler.event,
+                path=f"{handler.path}.command",
+            )
+        )
+
+
+@cache
+def interpreter_problem(interpreter: str) -> str | None:
+    """Why `interpreter` cannot run hookman's runner, or None. One short child per
+    interpreter (about 20 ms), and only for a program named like Python: doctor without
+    --probe-commands never runs anything else a settings file names."""
+    path = Path(interpreter)
+    if not fs.exists(path):
+        return "does not exist"
+    if not fs.executable(path):
+        return "is not executable"
+    if not PYTHON_NAME.fullmatch(path.name):
+        return None  # only a Python is started to check it; anything else is not run
+    if _is_this_interpreter(path):
+        return None  # this very process imported hookman with it
+    try:
+        done = subprocess.run(
+            [interpreter, "-c", "import hookman"],
+            cwd=os.path.abspath(os.sep),
+            capture_output=True,
+            timeout=IMPORT_CHECK_TIMEOUT_S,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"does not start ({error})"
+    return None if done.returncode == 0 else "cannot import hookman"
+
+
+def _is_this_interpreter(path: Path) -> bool:
+    """True when `path` is the interpreter running doctor and hookman did not come from the
+    current directory (which the runner, started with -P, would not search)."""
+    import hookman
+
+    try:
+        same = path.samefile(sys.executable)
+        package_root = Path(hookman.__file__).resolve().parent.parent
+        from_cwd = package_root == Path.cwd().resolve()
+    except (OSError, RuntimeError):
+        return False
+    return same and not from_cwd
+
+
+def _load_config(ctx: Context) -> ProjectConfig | None:
+    from hookman.project_config import load_project_config
+
+    try:
+        return load_project_config(ctx.project_dir)
+    except HookmanError as error:
+        ctx.add(
+            Finding(
+                "hookman-config-invalid",
+                "error",
+                str(config_path(ctx.project_dir)),
+                error.message,
+                error.hint or "fix it by hand.",
+            )
+        )
+        return None
+
+
+def _check_config(ctx: Context, config: ProjectConfig) -> None:
+    from hookman.hook_sources import module_path
+    from hookman.install_plan import plan_install
+
+    toml = str(config.path)
+    for hook in config.hooks:
+        if not hook.enabled:
+            continue
+        try:
+            module = module_path(hook, ctx.project_dir)
+        except HookmanError as error:
+            code = (
+                "hookman-registry-entry-missing"
+                if hook.source.kind == "registry"
+                else "hookman-template-missing"
+            )
+            ctx.add(
+                Finding(
+                    code,
+                    "error",
+                    toml,
+                    error.message + " The hook does not run on this machine.",
+                    error.hint or INSTALL_FIX,
+                )
+            )
+            continue
+        problem = _module_problem(module)
+        if problem is not None:
+            ctx.add(
+                Finding(
+                    "hookman-hook-does-not-load",
+                    "error",
+                    str(module),
+                    f"the hook {hook.name!r} {problem}, so it no longer loads"
+                    + (
+                        " (its guard denies every tool call)."
+                        if "tool_call" in hook.events or "PreToolUse" in hook.events
+                        else "."
+                    ),
+                    "fix the module (`hookman fire EVENT` shows the error), or take it out with "
+                    f"`hookman remove {hook.name}`.",
+                )
+            )
+    plan = plan_install(config.hooks, ctx.version)
+    for name in plan.never_sent:
+        ctx.add(
+            Finding(
+                "hookman-never-sent",
+                "warning",
+                toml,
+                f"the hook {name!r} listens only to events Claude Code never sends, so it never "
+                "runs there.",
+                "listen to an event Claude Code sends (see `hookman list`), or use it only with "
+                "`hookman fire`.",
+            )
+        )
+    for name, events in plan.inert_events.items():
+        ctx.add(
+            Finding(
+                "hookman-unknown-event",
+                "warning",
+                toml,
+                f"the hook {name!r} listens to {', '.join(events)}, which no Claude Code version "
+                "sends.",
+                "fix the event name in the hook's pi.on(...) call, then `hookman install`.",
+            )
+        )
+    _check_agreement(ctx, config, plan)
+    _check_fired(ctx, config, plan)
+
+
+def _check_fired(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None:
+    """Installed hooks the firing log has never seen run in this project (info: a fresh
+    install has not fired yet either)."""
+    from hookman.bridge.firing_log import read_records
+
+    fired: set[str] = set()
+    for record in read_records(str(paths.firing_log_path())):
+        names = record.get("hooks")
+        if record.get("project") == str(ctx.project_dir) and isinstance(names, list):
+            fired.update(name for name in names if isinstance(name, str))
+    written = set(plan.entries) | set(plan.async_entries)
+    for hook in config.hooks:
+        events = set(plan.claude_events.get(hook.name, ()))
+        if hook.enabled and events & written and hook.name not in fired:
+            ctx.add(
+                Finding(
+                    "hookman-never-fired",
+                    "info",
+                    str(config.path),
+                    f"the hook {hook.name!r} is installed but the firing log has no run of it "
+                    "in this project yet.",
+                    "start a Claude Code session here; `hookman log` then shows its runs.",
+                )
+            )
+
+
+def _module_problem(module: Path) -> str | None:
+    try:
+        source = module.read_bytes()
+    except FileNotFoundError:
+        return f"module {module} does not exist"
+    except OSError as error:
+        return f"module {module} cannot be read ({error.strerror or error})"
+    try:
+        compile(source, str(module), "exec", dont_inherit=True)
+    except SyntaxError as error:
+        return f"module has a syntax error (line {error.lineno}: {error.msg})"
+    except ValueError as error:
+        return f"module cannot be compiled ({error})"
+    return None
+
+
+def _check_agreement(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None:
+    """hookman.toml (the plan), the manifest and settings.local.json must say the same."""
+    local = str(local_settings_path(ctx.project_dir))
+    written = {
+        (h.event, hookman_command_is_async(h.command or "")): h
+        for h in ctx.handlers
+        if h.hookman and h.source.path == local
+    }
+    wanted = {(event, False): entry for event, entry in plan.entries.items()}
+    wanted.update({(event, True): entry for event, entry in plan.async_entries.items()})
+    problems: list[tuple[str, bool]] = []  # (what disagrees, whether a hook then misbehaves)
+    for key, entry in wanted.items():
+        handler = written.get(key)
+        label = f"{key[0]}{' (async)' if key[1] else ''}"
+        if handler is None:
+            problems.append((f"{label} is missing from {LOCAL_SETTINGS_NAME}", True))
+        elif handler.matcher != entry.matcher:
+            text = (
+                f"{label} has matcher {handler.matcher!r}, hookman.toml asks for {entry.matcher!r}"
+            )
+            problems.append((text, True))
+        elif handler.timeout is not None and handler.timeout != entry.timeout:
+            text = f"{label} has timeout {handler.timeout:g}, hookman writes {entry.timeout}"
+            problems.append((text, False))
+    for key in written:
+        if key not in wanted:
+            label = f"{key[0]}{' (async)' if key[1] else ''}"
+            text = f"{label} is in {LOCAL_SETTINGS_NAME} but no enabled hook needs it"
+            problems.append((text, False))
+    manifest = _read_manifest(ctx.project_dir)
+    if manifest is not None:
+        listed = [h.get("name") for h in manifest.get("hooks", []) if isinstance(h, dict)]
+        enabled = [hook.name for hook in config.hooks if hook.enabled]
+        if listed != enabled:
+            problems.append((f"the manifest runs {listed}, hookman.toml enables {enabled}", True))
+        written_for = manifest.get("claude_version")
+        if ctx.version is not None and written_for != str(ctx.version):
+            text = f"it was written for Claude Code {written_for}, the target is {ctx.version}"
+            problems.append((text, False))
+    elif wanted:
+        problems.append(("hookman's manifest for this project is missing", True))
+    if problems:
+        ctx.add(
+            Finding(
+                "hookman-stale",
+                "error" if any(harmful for _, harmful in problems) else "warning",
+                local,
+                "hookman's files disagree (edited by hand, or stale after a pull): "
+                + "; ".join(text for text, _ in problems)
+                + ".",
+                INSTALL_FIX,
+            )
+        )
+
+
+def _read_manifest(project_dir: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _check_registry(ctx: Context) -> None:
+    from hookman.registry import registry_display_path, registry_entries
+
+    try:
+        entries = registry_entries()
+    except HookmanError as error:
+        ctx.add(
+            Finding(
+                "registry-invalid",
+                "warning",
+                registry_display_path(),
+                error.message,
+                error.hint or "fix it by hand.",
+            )
+        )
+        return
+    for name, path in entries.items():
+        if not path.is_file():
+            ctx.add(
+                Finding(
+                    "registry-entry-file-gone",
+                    "warning",
+                    registry_display_path(),
+                    f"the registry entry {name!r} points to {path}, which does not exist.",
+                    f"`hookman registry remove {name}`, or `hookman registry add PATH --name "
+                    f"{name}`.",
+                )
+            )
+
+
+def _check_git_ignored(ctx: Context) -> None:
+    local = local_settings_path(ctx.project_dir)
+    if not fs.is_file(local) or not _in_git_work_tree(ctx.project_dir):
+        return
+    try:
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", "--", str(local)],
+            cwd=ctx.project_dir,
+            capture_output=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return
+    if done.returncode == 1:
+        ctx.add(
+            Finding(
+                "local-settings-not-ignored",
+                "warning",
+                str(local),
+                "git does not ignore .claude/settings.local.json: machine-specific hook entries "
+                "would be committed.",
+                "run `hookman install` (it adds the file to .git/info/exclude).",
+            )
+        )
+
+
+def _in_git_work_tree(directory: Path) -> bool:
+    return any(fs.exists(candidate / ".git") for candidate in (directory, *directory.parents))

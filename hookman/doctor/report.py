@@ -1,0 +1,139 @@
+"""Runs doctor: read the sources, build the merged view, apply every family of findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hookman import paths
+from hookman.client_version import TargetVersion, resolve_target
+from hookman.doctor.context import Context
+from hookman.doctor.findings_commands import check_commands
+from hookman.doctor.findings_files import check_files
+from hookman.doctor.findings_hookman import check_hookman
+from hookman.doctor.findings_matchers import check_matchers
+from hookman.doctor.findings_skills import check_inline_shell
+from hookman.doctor.findings_version import check_version
+from hookman.doctor.handlers import walk_hooks
+from hookman.doctor.locate import json_line
+from hookman.doctor.model import SEVERITIES, Finding, Source
+from hookman.doctor.sources import collect_sources
+from hookman.errors import HookmanError
+from hookman.project import config_path
+
+if TYPE_CHECKING:
+    from hookman.doctor.probe import Progress
+
+JSON_KINDS = ("managed", "user", "project", "local", "plugin")
+
+
+@dataclass
+class DoctorOptions:
+    project_dir: Path
+    claude_version: str | None = None
+    managed_settings: Path | None = None
+    probe: bool = False
+    probe_commands: bool = False
+
+
+def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Context:
+    target, version_finding = _target(options)
+    sources = collect_sources(options.project_dir, options.managed_settings)
+    sources.sources.extend(_hookman_sources(options.project_dir))
+    ctx = Context(options.project_dir, target.version, target.describe(), sources)
+    if version_finding is not None:
+        ctx.add(version_finding)
+    for source in sources.hook_sources():
+        handlers, invalid = walk_hooks(source, target.version)
+        ctx.handlers.extend(handlers)
+        if invalid:
+            ctx.invalid[source.path] = invalid
+    check_version(ctx)
+    check_files(ctx)
+    check_matchers(ctx)
+    check_commands(ctx)
+    check_hookman(ctx)
+    check_inline_shell(ctx)
+    if options.probe or options.probe_commands:
+        from hookman.doctor.probe import probe
+
+        probe(ctx, foreign=options.probe_commands, progress=progress)
+    ctx.findings.sort(key=lambda f: SEVERITIES.index(f.severity))
+    _add_lines(ctx)
+    return ctx
+
+
+def _add_lines(ctx: Context) -> None:
+    """file:line for findings with a JSON location in a JSON source."""
+    json_files = {
+        s.path for s in ctx.sources.sources if s.kind in JSON_KINDS and s.data is not None
+    }
+    texts: dict[str, str | None] = {}
+    for finding in ctx.findings:
+        if finding.file not in json_files or finding.path is None:
+            continue
+        if finding.file not in texts:
+            try:
+                texts[finding.file] = Path(finding.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                texts[finding.file] = None
+        text = texts[finding.file]
+        if text is not None:
+            finding.line = json_line(text, finding.path)
+
+
+def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
+    """The target client; a bad claude_version in hookman.toml is a finding, not a stop."""
+    configured = _configured_version(options.project_dir)
+    try:
+        return resolve_target(options.claude_version, configured), None
+    except HookmanError as error:
+        if options.claude_version is not None:
+            raise
+        finding = Finding(
+            "hookman-config-invalid",
+            "error",
+            str(config_path(options.project_dir)),
+            error.message,
+            error.hint or "",
+        )
+        return resolve_target(None, None), finding
+
+
+def _configured_version(project_dir: Path) -> str | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(config_path(project_dir).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("claude_version")
+    return value if isinstance(value, str) else None
+
+
+def _hookman_sources(project_dir: Path) -> list[Source]:
+    toml, manifest, registry = (
+        config_path(project_dir),
+        paths.manifest_path(project_dir),
+        paths.registry_path(),
+    )
+    return [
+        Source("hookman.toml", str(toml), exists=toml.exists()),
+        Source("manifest", str(manifest), exists=manifest.exists()),
+        Source("registry", str(registry), exists=registry.exists()),
+    ]
+
+
+def report_json(ctx: Context) -> dict[str, Any]:
+    return {
+        "project": str(ctx.project_dir),
+        "claude_version": None if ctx.version is None else str(ctx.version),
+        "sources": [source.json() for source in ctx.sources.sources],
+        "handlers": [handler.json() for handler in ctx.handlers],
+        "findings": [finding.json() for finding in ctx.findings],
+    }
+
+
+def exit_code(ctx: Context) -> int:
+    return 1 if any(finding.severity == "error" for finding in ctx.findings) else 0

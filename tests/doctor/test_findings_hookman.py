@@ -1,0 +1,204 @@
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hookman import paths
+from hookman.doctor import findings_hookman
+
+from .conftest import GUARD, codes, diagnose, install, loud, the, write_hook
+
+NEVER_SENT = """\
+def hook(pi):
+    pi.on("turn_start", lambda event, ctx: None)
+"""
+
+
+@pytest.fixture(autouse=True)
+def _in_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+    findings_hookman.interpreter_problem.cache_clear()
+
+
+def local_path(project: Path) -> Path:
+    return project / ".claude" / "settings.local.json"
+
+
+def rewrite_command(project: Path, old: str, new: str) -> None:
+    path = local_path(project)
+    path.write_text(path.read_text().replace(old, new))
+
+
+def test_a_fresh_install_is_quiet(project: Path) -> None:
+    install(project)
+    ctx = diagnose(project)
+    assert loud(ctx) == []
+    assert codes(ctx) == ["hookman-never-fired"]
+
+
+def test_a_guard_that_fired_is_not_reported_as_never_fired(project: Path) -> None:
+    install(project)
+    log = paths.firing_log_path()
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(json.dumps({"project": str(project), "hooks": ["guard"]}) + "\n")
+    assert diagnose(project).findings == []
+
+
+def test_an_entry_whose_interpreter_is_gone_stops_guarding(project: Path) -> None:
+    install(project)
+    settings = json.loads(local_path(project).read_text())
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    interpreter = command.split()[0].strip("'")
+    rewrite_command(project, interpreter, "/gone/venv/bin/python")
+    found = the(diagnose(project), "hookman-interpreter-gone")
+    assert "does not exist" in found.message and found.event == "PreToolUse"
+
+
+def test_an_interpreter_without_hookman_stops_guarding(project: Path, tmp_path: Path) -> None:
+    install(project)
+    fake = tmp_path / "python3"
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    fake.chmod(0o755)
+    settings = json.loads(local_path(project).read_text())
+    interpreter = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].split()[0].strip("'")
+    rewrite_command(project, interpreter, str(fake))
+    assert "cannot import hookman" in the(diagnose(project), "hookman-interpreter-gone").message
+
+
+def test_a_missing_manifest_is_an_error(project: Path) -> None:
+    install(project)
+    paths.manifest_path(project).unlink()
+    ctx = diagnose(project)
+    assert "hookman-manifest-missing" in codes(ctx, "error")
+    assert "manifest for this project is missing" in the(ctx, "hookman-stale").message
+
+
+def test_a_hand_edited_matcher_is_stale(project: Path) -> None:
+    install(project)
+    path = local_path(project)
+    path.write_text(path.read_text().replace('"matcher": "Bash"', '"matcher": "Bash|Edit"'))
+    found = the(diagnose(project), "hookman-stale")
+    assert "matcher 'Bash|Edit'" in found.message and "hookman install" in found.fix
+
+
+def test_a_different_target_version_than_the_one_written_is_a_warning(project: Path) -> None:
+    install(project)
+    # 2.1.330 knows the same events as 2.1.328: only the target differs, nothing is missing.
+    found = the(diagnose(project, "2.1.330"), "hookman-stale")
+    assert found.severity == "warning" and "written for Claude Code 2.1.328" in found.message
+
+
+def test_a_newer_target_that_needs_an_entry_the_settings_lack_is_an_error(project: Path) -> None:
+    install(project)
+    found = the(diagnose(project, "2.1.332"), "hookman-stale")
+    assert found.severity == "error" and "PreSkillShellCommand" in found.message
+
+
+def test_an_entry_removed_by_hand_is_stale(project: Path) -> None:
+    install(project)
+    local_path(project).write_text("{}\n")
+    assert "PreToolUse is missing" in the(diagnose(project), "hookman-stale").message
+
+
+def test_a_module_that_no_longer_compiles_does_not_load(project: Path) -> None:
+    install(project)
+    (project / "hooks" / "guard.py").write_text("def hook(pi:\n")
+    found = the(diagnose(project), "hookman-hook-does-not-load")
+    assert "syntax error" in found.message and "denies every tool call" in found.message
+
+
+def test_a_deleted_module_does_not_load(project: Path) -> None:
+    install(project)
+    (project / "hooks" / "guard.py").unlink()
+    assert "does not exist" in the(diagnose(project), "hookman-hook-does-not-load").message
+
+
+def test_a_registry_hook_this_machine_lacks(project: Path) -> None:
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text('[[hooks]]\nname = "team"\nregistry = "team-guard"\nevents = ["tool_call"]\n')
+    found = the(diagnose(project), "hookman-registry-entry-missing")
+    assert "hookman registry add" in found.fix
+
+
+def test_a_registry_entry_whose_file_is_gone(project: Path, tmp_path: Path) -> None:
+    hook = write_hook(tmp_path, "shared", GUARD)
+    from hookman.registry import add_registry_entry
+
+    add_registry_entry("shared", hook)
+    assert diagnose(project).findings == []
+    hook.unlink()
+    assert the(diagnose(project), "registry-entry-file-gone").severity == "warning"
+
+
+def test_a_hook_listening_only_to_events_claude_code_never_sends(project: Path) -> None:
+    toml = project / ".claude" / "hookman.toml"
+    write_hook(project, "turns", NEVER_SENT)
+    toml.write_text('[[hooks]]\nname = "turns"\npath = "hooks/turns.py"\nevents = ["turn_start"]\n')
+    assert the(diagnose(project), "hookman-never-sent").severity == "warning"
+
+
+def test_an_unparseable_hookman_toml_is_an_error(project: Path) -> None:
+    (project / ".claude" / "hookman.toml").write_text("[[hooks]\n")
+    assert the(diagnose(project), "hookman-config-invalid").severity == "error"
+
+
+def test_settings_local_json_that_git_does_not_ignore(project: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    local_path(project).write_text("{}\n")
+    assert the(diagnose(project), "local-settings-not-ignored").severity == "warning"
+    install(project)  # adds it to .git/info/exclude
+    assert "local-settings-not-ignored" not in codes(diagnose(project))
+
+
+def test_an_event_name_no_version_knows_in_hookman_toml(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text('[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_cal"]\n')
+    assert "tool_cal" in the(diagnose(project), "hookman-unknown-event").message
+    toml.write_text('[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n')
+    assert "hookman-unknown-event" not in codes(diagnose(project))
+
+
+def test_a_template_this_hookman_does_not_ship(project: Path) -> None:
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text(
+        '[[hooks]]\nname = "x"\ntemplate = "no-such-template"\nevents = ["tool_call"]\n'
+    )
+    assert the(diagnose(project), "hookman-template-missing").severity == "error"
+
+
+def test_a_user_registry_that_does_not_parse(project: Path) -> None:
+    paths.registry_path().parent.mkdir(parents=True, exist_ok=True)
+    paths.registry_path().write_text("[hooks\n")
+    assert the(diagnose(project), "registry-invalid").severity == "warning"
+
+
+def test_doctor_never_starts_a_non_python_program_named_as_interpreter(
+    project: Path, tmp_path: Path
+) -> None:
+    install(project)
+    marker = tmp_path / "ran"
+    fake = tmp_path / "evil"
+    fake.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    fake.chmod(0o755)
+    settings = json.loads(local_path(project).read_text())
+    interpreter = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].split()[0].strip("'")
+    rewrite_command(project, interpreter, str(fake))
+    assert "hookman-interpreter-gone" not in codes(diagnose(project))
+    assert not marker.exists()
+
+
+def test_the_interpreter_running_doctor_is_not_started_again(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    def no_child(*args: object, **kwargs: object) -> None:
+        raise AssertionError("doctor started a child for its own interpreter")
+
+    monkeypatch.setattr(findings_hookman.subprocess, "run", no_child)
+    monkeypatch.chdir(project)
+    assert findings_hookman.interpreter_problem(sys.executable) is None

@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import codes, command, diagnose, group, loud, settings, the
+
+CTX = command("true")
+
+
+def one_matcher(project: Path, event: str, matcher: str | None, version: str = "2.1.328"):  # type: ignore[no-untyped-def]
+    settings(project, {event: [group(CTX, matcher=matcher)]})
+    return diagnose(project, version)
+
+
+@pytest.mark.parametrize(
+    ("event", "matcher", "code", "fixed"),
+    [
+        ("PostToolUse", "Bash(", "matcher-invalid-regex", "Bash"),
+        ("PostToolUse", "(Edit|Write", "matcher-invalid-regex", "Edit|Write"),
+        ("PostToolUse", "bash", "matcher-case", "Bash"),
+        ("PreToolUse", "^bash$", "matcher-case", "Bash"),
+        ("PreToolUse", "Bash(rm *)", "matcher-permission-rule", "Bash"),
+        ("SessionStart", "Startup", "matcher-case", "startup"),
+    ],
+)
+def test_matchers_that_never_match_are_errors_with_a_fix(
+    project: Path, event: str, matcher: str, code: str, fixed: str
+) -> None:
+    ctx = one_matcher(project, event, matcher)
+    found = the(ctx, code)
+    assert found.severity == "error" and found.path == f"hooks.{event}[0].matcher"
+    assert found.edit is not None and found.edit["value"] == fixed
+
+
+@pytest.mark.parametrize(
+    ("event", "matcher"),
+    [
+        ("PostToolUse", "Bash"),
+        ("PostToolUse", "Edit|Write|MultiEdit"),
+        ("PostToolUse", "Edit, Write"),
+        ("PreToolUse", "^Bash$"),
+        ("PreToolUse", "^(Edit|Write)$"),
+        ("PreToolUse", "mcp__github__.*"),
+        ("PreToolUse", "mcp__memory__create_entities"),
+        ("PreToolUse", "Agent"),
+        ("PreToolUse", "*"),
+        ("Stop", None),
+        ("SessionStart", "startup|resume"),
+        ("SubagentStop", "code-reviewer"),
+    ],
+)
+def test_matchers_that_work_stay_quiet(project: Path, event: str, matcher: str | None) -> None:
+    assert loud(one_matcher(project, event, matcher)) == []
+
+
+def test_a_matcher_on_an_event_that_ignores_matchers_is_a_warning(project: Path) -> None:
+    found = the(one_matcher(project, "Stop", "Bash"), "matcher-ignored")
+    assert found.severity == "warning"
+    assert one_matcher(project, "Stop", "*").findings == []
+
+
+@pytest.mark.parametrize(
+    ("matcher", "extra"),
+    [("Edit.*", "MultiEdit, NotebookEdit"), ("(Edit|Write)", "MultiEdit, NotebookEdit")],
+)
+def test_an_unanchored_regex_catching_extra_tools_is_a_warning(
+    project: Path, matcher: str, extra: str
+) -> None:
+    found = the(one_matcher(project, "PostToolUse", matcher), "matcher-unanchored")
+    assert found.severity == "warning" and extra in found.message
+
+
+def test_an_unknown_tool_name_is_only_information(project: Path) -> None:
+    ctx = one_matcher(project, "PreToolUse", "TodoWrite")
+    assert codes(ctx) == ["matcher-unknown-name"] and ctx.findings[0].severity == "info"
+
+
+def test_comma_lists_before_2_1_191_are_regexes_that_match_nothing(project: Path) -> None:
+    found = the(
+        one_matcher(project, "PostToolUse", "Edit, Write", "2.1.190"), "matcher-syntax-too-new"
+    )
+    assert found.severity == "error" and found.edit["value"] == "Edit|Write"
+    assert loud(one_matcher(project, "PostToolUse", "Edit|Write", "2.1.190")) == []
+
+
+def test_a_dashed_agent_name_before_2_1_195_also_matches_longer_names(project: Path) -> None:
+    found = the(
+        one_matcher(project, "SubagentStop", "code-reviewer", "2.1.194"), "matcher-syntax-too-new"
+    )
+    assert found.edit["value"] == "^(?:code\\-reviewer)$"
+
+
+def test_the_merged_view_says_which_tools_each_handler_matches(project: Path) -> None:
+    settings(
+        project,
+        {
+            "PreToolUse": [group(CTX, matcher="Edit.*"), group(CTX), group(CTX, matcher="Bash(")],
+            "Stop": [group(CTX)],
+        },
+    )
+    views = [h.json()["matches"] for h in diagnose(project).handlers]
+    assert views == [["Edit", "MultiEdit", "NotebookEdit"], "*", [], "*"]
+
+
+def test_a_regex_matching_no_known_tool_is_only_information(project: Path) -> None:
+    ctx = one_matcher(project, "PreToolUse", "^Deploy.*")
+    assert codes(ctx) == ["matcher-matches-nothing-known"] and ctx.findings[0].severity == "info"
+
+
+def test_a_list_where_other_names_still_match_is_a_warning(project: Path) -> None:
+    found = the(one_matcher(project, "PreToolUse", "bash|Edit"), "matcher-case")
+    assert found.severity == "warning" and found.edit["value"] == "Bash|Edit"
+    assert "'bash'" in found.message and "never runs for it" in found.message
+
+
+def test_task_is_an_alias_the_client_matches_to_agent(project: Path) -> None:
+    ctx = one_matcher(project, "PreToolUse", "Task")
+    assert ctx.findings == [] and ctx.handlers[0].matches == ["Agent"]
