@@ -232,6 +232,11 @@ def test_a_template_goes_from_new_to_fire_to_a_passing_test(
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert " passed" in tested.stdout and "failed" not in tested.stdout
 
+    checked = hookman("doctor", "--probe", "--json", "--project", str(project), *VERSION)
+    findings = json.loads(checked.stdout)["findings"]
+    assert checked.exit_code == 0, checked.output
+    assert [f["code"] for f in findings if f["severity"] != "info"] == []
+
 
 def test_the_command_template_runs_as_hookman_command(project: Path) -> None:
     (project / "app.py").write_text("# TODO: write the app\n")
