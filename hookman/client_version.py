@@ -1,14 +1,17 @@
 """Which Claude Code version hookman writes settings for.
 
 The target comes from, in order: the `--claude-version` flag, `claude_version` in
-hookman.toml, `claude --version`, else unknown (None). Standard library only.
+hookman.toml, `claude --version` (cached per client binary in hookman's cache dir), else
+unknown (None). Standard library only.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import re
 import shutil
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -16,6 +19,8 @@ from typing import Literal
 from hookman.errors import HookmanError
 
 DETECT_TIMEOUT_S = 3.0
+VERSION_CACHE_NAME = "claude-version.json"
+VERSION_CACHE_SIZE = 8
 
 VersionSource = Literal["flag", "hookman.toml", "claude --version", "unknown"]
 
@@ -70,10 +75,28 @@ def parse_version(text: str) -> ClientVersion:
 
 
 def detect_claude_version(timeout: float = DETECT_TIMEOUT_S) -> ClientVersion | None:
-    """Ask `claude --version`. Missing, failing, slow or unparsable -> None."""
+    """Ask `claude --version`. Missing, failing, slow or unparsable -> None.
+
+    The answer is cached per client binary (see `binary_identity`): a client that did not
+    change since the last answer is not started again.
+    """
     program = shutil.which("claude")
     if program is None:
         return None
+    identity = binary_identity(program)
+    if identity is not None:
+        cached = _cached_version(identity)
+        if cached is not None:
+            return cached
+    version = _ask_version(program, timeout)
+    if version is not None and identity is not None:
+        _remember_version(identity, version)
+    return version
+
+
+def _ask_version(program: str, timeout: float) -> ClientVersion | None:
+    import subprocess
+
     try:
         done = subprocess.run(
             [program, "--version"],
@@ -88,6 +111,66 @@ def detect_claude_version(timeout: float = DETECT_TIMEOUT_S) -> ClientVersion | 
     if done.returncode != 0:
         return None
     return find_version(done.stdout)
+
+
+def binary_identity(program: str) -> list[str | int] | None:
+    """What identifies one installed client: the file `program` resolves to, with its size,
+    inode, modification and change times (an upgrade replaces or rewrites that file, and the
+    change time cannot be set back). None when the answer must not be cached: the file is a
+    dispatcher that runs whichever client is current (a shell script such as an asdf shim, or
+    a binary whose path does not name claude, such as mise or volta)."""
+    real = os.path.realpath(program)
+    parts = real.replace("\\", "/").lower().split("/")[-4:]
+    if not any("claude" in part for part in parts):
+        return None
+    try:
+        with open(real, "rb") as handle:
+            head = handle.read(128)
+        status = os.stat(real)
+    except OSError:
+        return None
+    if head.startswith(b"#!") and b"node" not in head.split(b"\n", 1)[0]:
+        return None
+    return [real, status.st_size, status.st_ino, status.st_mtime_ns, status.st_ctime_ns]
+
+
+def _cache_path() -> str:
+    from hookman import user_dirs
+
+    return os.path.join(user_dirs.user_dir("cache"), VERSION_CACHE_NAME)
+
+
+def _cached_version(identity: list[str | int]) -> ClientVersion | None:
+    try:
+        with open(_cache_path(), encoding="utf-8") as handle:
+            entries = json.load(handle).get("clients", [])
+        for entry in entries:
+            if entry.get("identity") == identity:
+                return parse_version(str(entry.get("version")))
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
+    return None
+
+
+def _remember_version(identity: list[str | int], version: ClientVersion) -> None:
+    """Keep the answer (and a few for other clients, e.g. other PATHs); best effort."""
+    path = _cache_path()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            entries = [e for e in json.load(handle).get("clients", []) if isinstance(e, dict)]
+    except (OSError, ValueError, AttributeError, TypeError):
+        entries = []
+    entries = [e for e in entries if e.get("identity", [None])[:1] != identity[:1]]
+    entries.insert(0, {"identity": identity, "version": str(version)})
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump({"clients": entries[:VERSION_CACHE_SIZE]}, handle)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def resolve_target(

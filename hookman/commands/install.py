@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rich.markup import escape
-
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.client_version import resolve_target
 from hookman.errors import HookmanError
 from hookman.hook_sources import HookChoice, choose_hook

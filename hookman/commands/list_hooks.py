@@ -5,12 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-from rich.table import Table
-
 from hookman import paths
 from hookman.bridge.firing_log import read_records
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.client_version import resolve_target
 from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
@@ -108,6 +105,8 @@ def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> N
         out.print("no hooks yet: `hookman install PATH.py` adds one.")
         return
     if out.is_terminal:
+        from rich.table import Table
+
         table = Table()
         for header in ("#", "hook", "source", "enabled", "events", "Claude Code", "last fired"):
             table.add_column(header, overflow="fold")

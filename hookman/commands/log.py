@@ -10,12 +10,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
 from hookman import paths
 from hookman.bridge.firing_log import parse_lines, read_records
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir
 
