@@ -15,7 +15,7 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     first = args[0] if args else None
-    if first == "run":
+    if first == "run" and args[1:] not in (["--help"], ["-h"]):
         from hookman.bridge.run_command import main as run_main
 
         return run_main(args[1:])

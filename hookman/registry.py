@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import tomlkit
-from filelock import FileLock, Timeout
 
 from hookman import paths
 from hookman.atomic_file import write_text_if_changed
@@ -78,6 +77,10 @@ def remove_registry_entry(name: str) -> Path | None:
 
 @contextmanager
 def _locked() -> Iterator[None]:
+    # Imported here: filelock costs about 1.5x a bare Python start, and reading commands
+    # (list, registry list, install resolving a name) never lock the registry.
+    from filelock import FileLock, Timeout
+
     path = paths.registry_path()
     lock = FileLock(str(path) + ".lock")
     try:

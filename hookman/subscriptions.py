@@ -72,10 +72,16 @@ class Subscriptions:
 
 
 def learn_subscriptions(
-    hook_name: str, module_path: Path, project_dir: Path, *, timeout: float | None = None
+    hook_name: str,
+    module_path: Path,
+    project_dir: Path,
+    *,
+    timeout: float | None = None,
+    install_argument: str | None = None,
 ) -> Subscriptions:
     """Load the hook in a child process and report what it subscribes to (the factory
-    gets `timeout` seconds, default LEARN_TIMEOUT_S)."""
+    gets `timeout` seconds, default LEARN_TIMEOUT_S). `install_argument` is what the user
+    gave `hookman install` (a path for a new hook), which the hints repeat."""
     limit = LEARN_TIMEOUT_S if timeout is None else timeout
     answer = _run_child(hook_name, module_path, project_dir, limit)
     errors = answer.get("errors") or []
@@ -83,7 +89,7 @@ def learn_subscriptions(
         raise HookmanError(
             f"the hook {hook_name!r} ({module_path}) failed to load: "
             f"{_shorten(str(errors[0].get('error')))}",
-            f"fix the module and run `hookman install {hook_name}` again "
+            f"fix the module and run `hookman install {install_argument or hook_name}` again "
             "(`hookman fire` shows the hook's own output).",
         )
     loaded = answer.get("loaded") or []

@@ -104,7 +104,9 @@ def _learn_all(
                 f"the module of the hook {choice.name!r} ({choice.module_path}) does not exist.",
                 "check the path, or fix the registry entry with `hookman registry add`.",
             )
-        subscriptions = learn_subscriptions(choice.name, choice.module_path, project_dir)
+        subscriptions = learn_subscriptions(
+            choice.name, choice.module_path, project_dir, install_argument=argument
+        )
         check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
         learned[choice.name] = (choice, subscriptions)
     return list(learned.values())
