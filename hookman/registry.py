@@ -12,13 +12,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-import tomlkit
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
-from hookman.atomic_file import write_text_if_changed
 from hookman.errors import HookmanError
-from hookman.project_config import TextLayout, parse_toml, split_layout
+from hookman.project_config import TextLayout, parse_toml, read_toml_or_none, split_layout
+
+if TYPE_CHECKING:
+    import tomlkit
+
+# tomlkit and filelock are imported by the functions that edit (each costs a good part of a
+# bare Python start); reading the entries uses tomllib.
 
 LOCK_TIMEOUT_S = 30.0
 
@@ -35,12 +39,21 @@ class _Registry:
 
 def registry_entries() -> dict[str, Path]:
     """Registry name -> absolute hook path, in file order (empty when there is no registry)."""
-    return _entries(_read_document().document)
+    path = paths.registry_path()
+    raw_text = _read_text(path)
+    if raw_text is None:
+        return {}
+    document = read_toml_or_none(split_layout(raw_text)[0])
+    if document is None:  # tomlkit names the line and column of the syntax error
+        return _entries(_read_document().document)
+    return _entries(document)
 
 
 def add_registry_entry(name: str, hook_path: Path) -> Path | None:
     """Register `hook_path` (absolute) under `name`; returns the path it replaced, if any."""
     with _locked():
+        import tomlkit
+
         registry = _read_document()
         document = registry.document
         previous = _entries(document).get(name)
@@ -103,17 +116,25 @@ def _locked() -> Iterator[None]:
         lock.release()
 
 
-def _read_document(*, validate: bool = True) -> _Registry:
-    path = paths.registry_path()
+def _read_text(path: Path) -> str | None:
     try:
-        raw_text = path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        return _Registry(tomlkit.document(), TextLayout())
+        return None
     except (OSError, UnicodeDecodeError) as error:
         raise HookmanError(
             f"cannot read the user registry {path}: {error}.",
             "check the file's permissions and encoding.",
         ) from None
+
+
+def _read_document(*, validate: bool = True) -> _Registry:
+    import tomlkit
+
+    path = paths.registry_path()
+    raw_text = _read_text(path)
+    if raw_text is None:
+        return _Registry(tomlkit.document(), TextLayout())
     text, layout = split_layout(raw_text)
     document = parse_toml(text, str(path))
     if validate:
@@ -122,6 +143,10 @@ def _read_document(*, validate: bool = True) -> _Registry:
 
 
 def _write_document(registry: _Registry) -> None:
+    import tomlkit
+
+    from hookman.atomic_file import write_text_if_changed
+
     path = paths.registry_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -133,7 +158,7 @@ def _write_document(registry: _Registry) -> None:
         ) from error
 
 
-def _entries(document: tomlkit.TOMLDocument) -> dict[str, Path]:
+def _entries(document: tomlkit.TOMLDocument | dict[str, Any]) -> dict[str, Path]:
     hooks = document.get("hooks", {})
     where = registry_display_path()
     if not isinstance(hooks, dict):

@@ -6,7 +6,8 @@ Start-up cost is the budget here (BENCHMARKS.md, "Management commands"):
 - help is click's plain help (`rich_markup_mode=None`): rich is imported only by commands
   that print rich output on a terminal;
 - a command block imports its hookman.commands module inside the function, so parsing
-  `hookman list` never imports install's machinery;
+  `hookman list` never imports install's machinery, and only the command named on the
+  command line is converted to click (`app_for`);
 - typer < 0.29 (pyproject.toml): typer 0.29 coerces every non-bool parameter through a
   pydantic TypeAdapter, which imports pydantic on each run.
 
@@ -18,6 +19,8 @@ a conventional metavar (NAME, HOOK, EVENT, FILE, DIR, N), a one-line docstring, 
 
 from __future__ import annotations
 
+import copy
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -421,9 +424,32 @@ def completions(
     run_command(_debug(ctx), command.print_completions, shell)
 
 
+def app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command `args` names (typer converts every registered command
+    to click before parsing, about half a bare Python start for all of them); the whole app
+    when no known command is named (root help, a typo that deserves "No such command")."""
+    name = next((arg for arg in args if not arg.startswith("-")), None)
+    commands = [info for info in app.registered_commands if _command_name(info) == name]
+    groups = [info for info in app.registered_groups if info.name == name]
+    if not commands and not groups:
+        return app
+    view = copy.copy(app)
+    view.registered_commands = commands
+    view.registered_groups = groups
+    return view
+
+
+def _command_name(info: typer.models.CommandInfo) -> str | None:
+    if info.name:
+        return info.name
+    callback = info.callback
+    return None if callback is None else callback.__name__.lower().replace("_", "-")
+
+
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
     try:
-        app(args=argv, prog_name=PROG_NAME)
+        app_for(args)(args=args, prog_name=PROG_NAME)
     except SystemExit as exit_:
         code = exit_.code
         return code if isinstance(code, int) else (0 if code is None else 1)

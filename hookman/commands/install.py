@@ -15,7 +15,7 @@ from hookman.client_version import resolve_target
 from hookman.errors import HookmanError
 from hookman.hook_sources import HookChoice, choose_hook
 from hookman.project import find_project_dir
-from hookman.project_config import HookSpec, load_project_config
+from hookman.project_config import HookSpec, load_project_config, read_project_config
 from hookman.project_lock import edit_lock
 from hookman.project_sync import SyncResult, sync_project
 from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
@@ -66,7 +66,7 @@ def install(
             exit_code=2,
         )
     project_dir = find_project_dir(project)
-    preview = load_project_config(project_dir)
+    preview = read_project_config(project_dir)
     target = resolve_target(claude_version, preview.claude_version)
     learned = _learn_all(hooks, name, project_dir, allow_unknown_event)
     with edit_lock(project_dir, dry_run=dry_run):
@@ -92,7 +92,7 @@ def install(
 def _learn_all(
     arguments: Sequence[str], name: str | None, project_dir: Path, allow_unknown_event: bool
 ) -> list[tuple[HookChoice, Subscriptions]]:
-    config = load_project_config(project_dir)
+    config = read_project_config(project_dir)
     learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
     for argument in arguments:
         choice = choose_hook(argument, name_override=name, project_dir=project_dir, config=config)

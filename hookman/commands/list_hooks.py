@@ -12,7 +12,7 @@ from hookman.client_version import resolve_target
 from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
 from hookman.project import find_project_dir
-from hookman.project_config import HookSpec, load_project_config
+from hookman.project_config import HookSpec, read_project_config
 from hookman.project_sync import claude_events_of, hook_json
 
 
@@ -34,7 +34,7 @@ def list_hooks(
      "held_back": {event: {"since": str}}}
     """
     project_dir = find_project_dir(project)
-    config = load_project_config(project_dir)
+    config = read_project_config(project_dir)
     target = resolve_target(claude_version, config.claude_version)
     plan = plan_install(config.hooks, target.version)
     last_fired = _last_fired(project_dir)

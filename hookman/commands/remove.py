@@ -14,7 +14,7 @@ from hookman.client_version import resolve_target
 from hookman.commands.install import print_sync_report
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir
-from hookman.project_config import ProjectConfig, load_project_config
+from hookman.project_config import ProjectConfig, load_project_config, read_project_config
 from hookman.project_lock import edit_lock
 from hookman.project_sync import sync_project
 
@@ -35,7 +35,7 @@ def remove(
     if not hooks:
         raise HookmanError("name at least one hook to remove.", "see `hookman list`.", exit_code=2)
     project_dir = find_project_dir(project)
-    preview = load_project_config(project_dir)
+    preview = read_project_config(project_dir)
     target = resolve_target(claude_version, preview.claude_version)
     names = list(dict.fromkeys(hooks))
     with edit_lock(project_dir, dry_run=dry_run):
