@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.hook_sources import module_path
 from hookman.install_plan import InstallPlan, plan_install
-from hookman.manifest import build_manifest, write_manifest
+from hookman.manifest import build_manifest, manifest_text, write_manifest
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project_config import HookSpec, ProjectConfig, save_project_config
 from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
@@ -135,6 +135,33 @@ def sync_project(
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
         git = None if outcome == NOT_A_WORK_TREE else outcome
     return SyncResult(project_dir, target, hooks, plan, change, config_diff, False, git, warnings)
+
+
+def sync_if_nothing_changes(
+    project_dir: Path, config: ProjectConfig, target: TargetVersion
+) -> SyncResult | None:
+    """The result of `sync_project` when it would write nothing, found without the project
+    lock (filelock costs more than the rest of a repeated install); None when something
+    must be written, and the caller then locks and syncs. Sound without the lock: every
+    writer replaces files atomically, so each file read here is whole, and a result that
+    changes nothing is right as of the moment it was read."""
+    preview = sync_project(project_dir, config, target, dry_run=True)
+    if preview.settings_change.changed or preview.config_diff:
+        return None
+    enabled = [hook for hook in config.hooks if hook.enabled]
+    module_paths = _existing_modules(enabled, project_dir)
+    manifest = build_manifest(project_dir, config.hooks, module_paths, preview.plan, target.version)
+    try:
+        written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if written != manifest_text(manifest):
+        return None
+    git = None
+    if preview.settings_change.after is not None:
+        outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
+        git = None if outcome == NOT_A_WORK_TREE else outcome
+    return replace(preview, dry_run=False, git=git)
 
 
 @contextmanager

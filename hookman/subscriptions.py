@@ -89,6 +89,7 @@ def learn_subscriptions(
     *,
     timeout: float | None = None,
     install_argument: str | None = None,
+    keep: bool = True,
 ) -> Subscriptions:
     """Load the hook in a child process and report what it subscribes to (the factory
     gets `timeout` seconds, default LEARN_TIMEOUT_S). `install_argument` is what the user
@@ -97,7 +98,7 @@ def learn_subscriptions(
     answer = learned_before(module_path, project_dir)
     if answer is None:
         answer = _run_child(hook_name, module_path, project_dir, limit)
-        if not answer.get("errors") and len(answer.get("loaded") or []) == 1:
+        if keep and not answer.get("errors") and len(answer.get("loaded") or []) == 1:
             remember(module_path, project_dir, answer)
     errors = answer.get("errors") or []
     if errors:

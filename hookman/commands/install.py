@@ -15,9 +15,14 @@ from hookman.client_version import resolve_target
 from hookman.errors import HookmanError
 from hookman.hook_sources import HookChoice, choose_hook
 from hookman.project import find_project_dir
-from hookman.project_config import HookSpec, load_project_config, read_project_config
+from hookman.project_config import (
+    HookSpec,
+    ProjectConfig,
+    load_project_config,
+    read_project_config,
+)
 from hookman.project_lock import edit_lock
-from hookman.project_sync import SyncResult, sync_project
+from hookman.project_sync import SyncResult, sync_if_nothing_changes, sync_project
 from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
 
 
@@ -68,19 +73,15 @@ def install(
     project_dir = find_project_dir(project)
     preview = read_project_config(project_dir)
     target = resolve_target(claude_version, preview.claude_version)
-    learned = _learn_all(hooks, name, project_dir, allow_unknown_event)
-    with edit_lock(project_dir, dry_run=dry_run):
-        config = load_project_config(project_dir)
-        for choice, subscriptions in learned:
-            _check_still_same_source(choice, config.find(choice.name))
-            config.put_hook(
-                choice.name,
-                choice.source,
-                subscriptions.events,
-                subscriptions.tools,
-                run_async=run_async,
-            )
-        result = sync_project(project_dir, config, target, dry_run=dry_run)
+    learned = _learn_all(hooks, name, project_dir, allow_unknown_event, keep=not dry_run)
+    result = None
+    if not dry_run:  # most repeated installs change nothing: then no lock is needed
+        unlocked = _edited_config(project_dir, learned, run_async)
+        result = sync_if_nothing_changes(project_dir, unlocked, target)
+    if result is None:
+        with edit_lock(project_dir, dry_run=dry_run):
+            config = _edited_config(project_dir, learned, run_async)
+            result = sync_project(project_dir, config, target, dry_run=dry_run)
     installed = [choice.name for choice, _ in learned]
     if json_output:
         print_json({**result.to_json(), "installed": installed})
@@ -89,8 +90,32 @@ def install(
     return 0
 
 
+def _edited_config(
+    project_dir: Path, learned: list[tuple[HookChoice, Subscriptions]], run_async: bool | None
+) -> ProjectConfig:
+    """hookman.toml with the learned hooks put in (read-only, so no tomlkit, when none)."""
+    if not learned:
+        return read_project_config(project_dir)
+    config = load_project_config(project_dir)
+    for choice, subscriptions in learned:
+        _check_still_same_source(choice, config.find(choice.name))
+        config.put_hook(
+            choice.name,
+            choice.source,
+            subscriptions.events,
+            subscriptions.tools,
+            run_async=run_async,
+        )
+    return config
+
+
 def _learn_all(
-    arguments: Sequence[str], name: str | None, project_dir: Path, allow_unknown_event: bool
+    arguments: Sequence[str],
+    name: str | None,
+    project_dir: Path,
+    allow_unknown_event: bool,
+    *,
+    keep: bool,
 ) -> list[tuple[HookChoice, Subscriptions]]:
     config = read_project_config(project_dir)
     learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
@@ -105,7 +130,7 @@ def _learn_all(
                 "check the path, or fix the registry entry with `hookman registry add`.",
             )
         subscriptions = learn_subscriptions(
-            choice.name, choice.module_path, project_dir, install_argument=argument
+            choice.name, choice.module_path, project_dir, install_argument=argument, keep=keep
         )
         check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
         learned[choice.name] = (choice, subscriptions)
