@@ -13,10 +13,20 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from pathlib import Path
+from typing import Any
 
 DEFAULT_NEW_FILE_MODE = 0o644
+
+
+def __getattr__(name: str) -> Any:
+    # `atomic_file.tempfile` still names the module (tests patch tempfile.mkstemp through it)
+    # although it is imported only when a file is written.
+    if name == "tempfile":
+        import tempfile
+
+        return tempfile
+    raise AttributeError(name)
 
 
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
@@ -29,6 +39,8 @@ def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None
     path = _follow_symlinks(path)
     data = text.encode("utf-8")
     target_mode = _mode_for(path, mode)
+    import tempfile  # here: commands that only read import this module and never write
+
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     temp_path = Path(temp_name)
     try:
