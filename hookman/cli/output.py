@@ -18,6 +18,8 @@ from typing import Any, Protocol, TextIO
 # Rich's markup tag: optional backslashes, then `[` + a tag name starting with a-z # / @.
 _TAG = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
 _ESCAPABLE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+# The control characters rich drops from printed text (BEL, BS, VT, FF, CR).
+_CONTROL_CODES = dict.fromkeys((7, 8, 11, 12, 13))
 
 
 class Printer(Protocol):
@@ -43,22 +45,28 @@ def escape(text: str) -> str:
 
 
 def markup_to_plain(markup: str) -> str:
-    """The text rich would print for `markup`, without its styles."""
+    """The text rich prints for `markup`, without its styles (and without rich's `:emoji:`
+    codes: a name such as `:x:` in a hook's output is printed as written)."""
     parts: list[str] = []
     position = 0
     for match in _TAG.finditer(markup):
         full_text, escapes, _tag = match.groups()
         start, end = match.span()
         if start > position:
-            parts.append(markup[position:start])
+            parts.append(markup[position:start].replace("\\[", "["))
         position = end
         if escapes:
             backslashes, escaped = divmod(len(escapes), 2)
             parts.append("\\" * backslashes)
             if escaped:
-                parts.append(full_text[len(escapes) :])
-    parts.append(markup[position:])
+                parts.append(full_text[len(escapes) :].replace("\\[", "["))
+    parts.append(markup[position:].replace("\\[", "["))
     return "".join(parts)
+
+
+def printable(text: str) -> str:
+    """`text` without the control characters rich drops when it prints."""
+    return text.translate(_CONTROL_CODES)
 
 
 class PlainConsole:
@@ -87,7 +95,7 @@ class PlainConsole:
         text = sep.join(str(item) for item in objects)
         if markup is not False:
             text = markup_to_plain(text)
-        self.stream.write(text + end)
+        self.stream.write(printable(text) + end)
 
 
 def plain_output(stream: TextIO) -> bool:
