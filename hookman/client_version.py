@@ -30,6 +30,8 @@ _USER_VERSION_PATTERN = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?")
 
 @dataclass(frozen=True, order=True)
 class ClientVersion:
+    """A Claude Code version, ordered numerically."""
+
     major: int
     minor: int
     patch: int

@@ -35,6 +35,8 @@ LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 
 @dataclass(frozen=True)
 class SyncResult:
+    """What an install or remove wrote (or, for a dry run, would write)."""
+
     project_dir: Path
     target: TargetVersion
     hooks: list[HookSpec]

@@ -33,6 +33,8 @@ def registry_display_path() -> str:
 
 @dataclass(frozen=True)
 class _Registry:
+    """The registry document and its text layout."""
+
     document: tomlkit.TOMLDocument
     layout: TextLayout
 

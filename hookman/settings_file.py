@@ -98,6 +98,8 @@ class JsonStyle:
 
 @dataclass(frozen=True)
 class _ParsedSettings:
+    """settings.local.json as read: its text, parsed object and JSON style."""
+
     text: str | None
     settings: dict[str, Any]
     style: JsonStyle

@@ -73,10 +73,10 @@ def install(
     project_dir = find_project_dir(project)
     preview = read_project_config(project_dir)
     target = resolve_target(claude_version, preview.claude_version)
-    learned = _learn_all(hooks, name, project_dir, allow_unknown_event, keep=not dry_run)
+    learned = _learn_all(hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run)
     result = None
     if not dry_run:  # most repeated installs change nothing: then no lock is needed
-        unlocked = _edited_config(project_dir, learned, run_async)
+        unlocked = _edited_config(project_dir, learned, run_async) if learned else preview
         result = sync_if_nothing_changes(project_dir, unlocked, target)
     if result is None:
         with edit_lock(project_dir, dry_run=dry_run):
@@ -112,12 +112,12 @@ def _edited_config(
 def _learn_all(
     arguments: Sequence[str],
     name: str | None,
+    config: ProjectConfig,
     project_dir: Path,
     allow_unknown_event: bool,
     *,
     keep: bool,
 ) -> list[tuple[HookChoice, Subscriptions]]:
-    config = read_project_config(project_dir)
     learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
     for argument in arguments:
         choice = choose_hook(argument, name_override=name, project_dir=project_dir, config=config)
