@@ -21,7 +21,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -255,6 +254,8 @@ def _run_and_reap(argv: list[str], cwd: Path, timeout: float) -> tuple[int | Non
     that forks a helper (which inherits the output) must not make install wait for the
     helper, nor leave it running. Returns (exit code, killed by the timeout, stdout, stderr).
     """
+    import tempfile
+
     with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
         try:
             process = subprocess.Popen(

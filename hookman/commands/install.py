@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookman.cli.output import console, escape, print_json
 from hookman.client_version import resolve_target
@@ -23,7 +24,9 @@ from hookman.project_config import (
 )
 from hookman.project_lock import edit_lock
 from hookman.project_sync import SyncResult, sync_if_nothing_changes, sync_project
-from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
+
+if TYPE_CHECKING:
+    from hookman.subscriptions import Subscriptions
 
 
 def install(
@@ -118,6 +121,9 @@ def _learn_all(
     *,
     keep: bool,
 ) -> list[tuple[HookChoice, Subscriptions]]:
+    # Imported here: an install that names no hook learns nothing.
+    from hookman.subscriptions import check_event_names, learn_subscriptions
+
     learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
     for argument in arguments:
         choice = choose_hook(argument, name_override=name, project_dir=project_dir, config=config)

@@ -38,6 +38,8 @@ def remove(
     preview = read_project_config(project_dir)
     target = resolve_target(claude_version, preview.claude_version)
     names = list(dict.fromkeys(hooks))
+    for name in names:  # refused before the lock: a name that is not listed changes nothing
+        _remove_listed(preview, name, check_only=True)
     with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)
         for name in names:
@@ -50,9 +52,13 @@ def remove(
     return 0
 
 
-def _remove_listed(config: ProjectConfig, name: str) -> None:
+def _remove_listed(config: ProjectConfig, name: str, *, check_only: bool = False) -> None:
     try:
-        config.remove_hook(name)
+        if check_only:
+            if config.find(name) is None:
+                raise KeyError(name)
+        else:
+            config.remove_hook(name)
     except KeyError:
         listed = [hook.name for hook in config.hooks]
         close = difflib.get_close_matches(name, listed, n=1)
