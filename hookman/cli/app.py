@@ -22,9 +22,10 @@ from __future__ import annotations
 import copy
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.main
 
 from hookman import __version__
 from hookman.cli.error_handler import run_command
@@ -446,10 +447,27 @@ def _command_name(info: typer.models.CommandInfo) -> str | None:
     return None if callback is None else callback.__name__.lower().replace("_", "-")
 
 
+def conventional_usage(command: Any) -> Any:
+    """Usage lines as man pages write them (`fire [OPTIONS] EVENT`): typer < 0.29 writes a
+    required argument as `{EVENT}`. Applied to the click command tree typer built."""
+    for param in getattr(command, "params", []):
+        if param.param_type_name == "argument":
+            make_metavar = param.make_metavar
+
+            def plain(*args: Any, _make_metavar: Any = make_metavar, **kwargs: Any) -> str:
+                return str(_make_metavar(*args, **kwargs)).replace("{", "").replace("}", "")
+
+            param.make_metavar = plain
+    for child in getattr(command, "commands", {}).values():
+        conventional_usage(child)
+    return command
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
-        app_for(args)(args=args, prog_name=PROG_NAME)
+        command = conventional_usage(typer.main.get_command(app_for(args)))
+        command(args=args, prog_name=PROG_NAME)
     except SystemExit as exit_:
         code = exit_.code
         return code if isinstance(code, int) else (0 if code is None else 1)

@@ -102,14 +102,13 @@ def test_log_and_fire_help_show_their_metavars() -> None:
     log_help = help_text("log").splitlines()
     assert "  -n, --lines N  How many recent lines.  [default: 20]" in log_help
     assert any(line.startswith("  --event EVENT") for line in log_help)
-    # typer < 0.29 wraps a required argument in braces in the usage line: {EVENT}.
-    assert help_text("fire").splitlines()[0].replace("{", "").replace("}", "") == (
-        "Usage: hookman fire [OPTIONS] EVENT"
-    )
+    assert help_text("fire").splitlines()[0] == "Usage: hookman fire [OPTIONS] EVENT"
     assert "  --payload FILE" in help_text("fire")
-    assert help_text("remove").splitlines()[0].replace("{", "").replace("}", "") == (
-        "Usage: hookman remove [OPTIONS] HOOK..."
+    assert help_text("remove").splitlines()[0] == "Usage: hookman remove [OPTIONS] HOOK..."
+    assert help_text("registry", "add").splitlines()[0] == (
+        "Usage: hookman registry add [OPTIONS] FILE"
     )
+    assert help_text("command").splitlines()[0] == "Usage: hookman command [OPTIONS] NAME"
 
 
 # Commands other branches add; their hints are checked once they are part of the CLI.
