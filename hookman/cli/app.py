@@ -451,8 +451,8 @@ def conventional_usage(command: Any) -> Any:
     """Usage lines as man pages write them (`fire [OPTIONS] EVENT`): typer < 0.29 writes a
     required argument as `{EVENT}`. Applied to the click command tree typer built."""
     for param in getattr(command, "params", []):
-        if param.param_type_name == "argument":
-            make_metavar = param.make_metavar
+        make_metavar = getattr(param, "make_metavar", None)  # absent in typer 0.29
+        if param.param_type_name == "argument" and make_metavar is not None:
 
             def plain(*args: Any, _make_metavar: Any = make_metavar, **kwargs: Any) -> str:
                 return str(_make_metavar(*args, **kwargs)).replace("{", "").replace("}", "")
