@@ -13,8 +13,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from hookman.errors import HookmanError
 
@@ -24,24 +23,76 @@ VERSION_CACHE_SIZE = 8
 
 VersionSource = Literal["flag", "hookman.toml", "claude --version", "unknown"]
 
-_VERSION_PATTERN = re.compile(r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])")
-_USER_VERSION_PATTERN = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?")
+# Compiled on first use (re caches them): most commands never parse a version text.
+_VERSION_PATTERN = r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])"
+_USER_VERSION_PATTERN = r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?"
 
 
-@dataclass(frozen=True, order=True)
 class ClientVersion:
-    """A Claude Code version, ordered numerically."""
+    """A Claude Code version, ordered numerically; immutable, equal only to a ClientVersion.
 
+    Written by hand rather than with @dataclass(frozen=True, order=True), which compiles
+    ten methods on every start of every command (about a tenth of a bare Python start).
+    """
+
+    __slots__ = ("major", "minor", "patch")
     major: int
     minor: int
     patch: int
+
+    def __init__(self, major: int, minor: int, patch: int) -> None:
+        object.__setattr__(self, "major", major)
+        object.__setattr__(self, "minor", minor)
+        object.__setattr__(self, "patch", patch)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of an immutable ClientVersion")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of an immutable ClientVersion")
+
+    def __reduce__(self) -> tuple[type[ClientVersion], tuple[int, int, int]]:
+        return ClientVersion, self._key()
+
+    def _key(self) -> tuple[int, int, int]:
+        return (self.major, self.minor, self.patch)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __lt__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() >= other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"ClientVersion(major={self.major}, minor={self.minor}, patch={self.patch})"
 
     def __str__(self) -> str:
         return f"{self.major}.{self.minor}.{self.patch}"
 
 
-@dataclass(frozen=True)
-class TargetVersion:
+class TargetVersion(NamedTuple):
     """The version to write for (None when unknown) and where it came from."""
 
     version: ClientVersion | None
@@ -59,7 +110,7 @@ class TargetVersion:
 
 def find_version(text: str) -> ClientVersion | None:
     """The first MAJOR.MINOR.PATCH in `text` (e.g. "2.1.328 (Claude Code)"), or None."""
-    match = _VERSION_PATTERN.search(text)
+    match = re.search(_VERSION_PATTERN, text)
     if match is None:
         return None
     major, minor, patch = (int(part) for part in match.groups())
@@ -69,7 +120,7 @@ def find_version(text: str) -> ClientVersion | None:
 def parse_version(text: str) -> ClientVersion:
     """Parse a version the user wrote (flag or hookman.toml). Raises ValueError when it is
     not MAJOR.MINOR.PATCH, optionally followed by a label."""
-    match = _USER_VERSION_PATTERN.fullmatch(text.strip())
+    match = re.fullmatch(_USER_VERSION_PATTERN, text.strip())
     if match is None:
         raise ValueError(f"not a Claude Code version: {text!r}")
     major, minor, patch = (int(part) for part in match.groups())

@@ -152,3 +152,21 @@ def test_a_broken_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     cache.write_text("{not json")
     assert detect_claude_version() == ClientVersion(2, 1, 1)
     assert detect_claude_version() == ClientVersion(2, 1, 1)
+
+
+def test_a_client_version_is_an_immutable_ordered_value() -> None:
+    import copy
+    import pickle
+
+    version = ClientVersion(2, 1, 328)
+    assert version == ClientVersion(2, 1, 328) and version != (2, 1, 328)
+    assert hash(version) == hash(ClientVersion(2, 1, 328))
+    assert ClientVersion(2, 1, 99) < version <= ClientVersion(2, 1, 328) < ClientVersion(3, 0, 0)
+    assert sorted([ClientVersion(2, 1, 9), ClientVersion(2, 0, 10)])[0] == ClientVersion(2, 0, 10)
+    assert repr(version) == "ClientVersion(major=2, minor=1, patch=328)"
+    assert str(version) == "2.1.328"
+    with pytest.raises(AttributeError):
+        version.patch = 1  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(version)) == version == copy.deepcopy(version)
+    with pytest.raises(TypeError):
+        _ = version < (2, 1, 1)  # type: ignore[operator]
