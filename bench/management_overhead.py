@@ -47,6 +47,8 @@ FLOOR = "python -c pass"
 JSON_FLOOR = "python status line (json.load)"
 # Removing a hook that is not listed changes nothing: refused (exit 1) with a did-you-mean.
 REMOVE_UNLISTED = "hookman remove gaurd (not listed)"
+# Variants doing real work (tomlkit edits hookman.toml in memory): reported, not judged.
+REAL_WORK = ("hookman install guard (unchanged)", "hookman remove --dry-run guard")
 
 
 def main() -> int:
@@ -175,8 +177,8 @@ def _verdicts(medians: dict[str, float]) -> list[tuple[str, str, str, bool]]:
         if name == "hookman statusline":
             target = f"statusline / json floor <= {TARGET_STATUSLINE}"
             limit = TARGET_STATUSLINE
-        elif "guard (unchanged)" in name:
-            continue  # re-learning may add to the budget; reported, not judged
+        elif name in REAL_WORK:
+            continue  # real work (an edit in memory, a diff): reported, not judged
         else:
             target = f"{name.removeprefix('hookman ')} / floor <= {TARGET_MANAGEMENT:g}"
             limit = TARGET_MANAGEMENT
