@@ -90,8 +90,20 @@ def test_bash_completes_registry_names(
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
-def test_zsh_script_parses() -> None:
+def test_zsh_script_parses_and_registers_through_fpath(tmp_path: Path) -> None:
     subprocess.run(["zsh", "-n", str(COMPLETIONS / "_hookman")], check=True)
+    script = (
+        f"fpath=({COMPLETIONS} $fpath); autoload -Uz compinit && "
+        f"compinit -u -d {tmp_path / 'zcompdump'}; print -r -- ${{_comps[hookman]}}"
+    )
+    done = subprocess.run(
+        ["zsh", "-f", "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    assert done.stdout.strip() == "_hookman"
 
 
 @pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
