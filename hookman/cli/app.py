@@ -28,7 +28,7 @@ import typer
 import typer.main
 
 from hookman import __version__
-from hookman.cli.error_handler import run_command
+from hookman.cli.error_handler import BROKEN_PIPE_EXIT, run_command, silence_stdout
 
 PROG_NAME = "hookman"
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
@@ -470,5 +470,17 @@ def main(argv: list[str] | None = None) -> int:
         command(args=args, prog_name=PROG_NAME)
     except SystemExit as exit_:
         code = exit_.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
+        result = code if isinstance(code, int) else (0 if code is None else 1)
+    else:
+        result = 0
+    return _flush_stdout() or result
+
+
+def _flush_stdout() -> int:
+    """Flush now, so output into a pipe the reader closed ends quietly (exit 141)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        return BROKEN_PIPE_EXIT
     return 0

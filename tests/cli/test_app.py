@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import hookman as hookman_package
 from hookman import __version__
 
@@ -128,6 +130,8 @@ def _hint_commands() -> list[tuple[str, str]]:
 def _words(command: str) -> list[str]:
     words = []
     for word in command.split()[1:]:
+        if word in ("|", "<", ">"):
+            break  # the shell's, not hookman's
         word = word.strip("[]")
         if word in ("...", "<", ">", "<", "payload.json") or word.startswith(("<", ">")):
             continue
@@ -179,3 +183,22 @@ def test_a_broken_new_hook_hint_repeats_the_path_given(tmp_path: Path) -> None:
     done = hookman("install", "hooks/x.py", "--claude-version", "2.1.328", cwd=project)
     assert done.returncode == 1
     assert "run `hookman install hooks/x.py` again" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], ["list"], ["registry", "list"], ["install", "--help"]]
+)
+def test_a_reader_that_stops_early_ends_the_command_quietly(args: list[str], project: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hookman", *args],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # like `| head -0`: nobody reads what hookman prints
+    stderr = process.stderr.read()
+    # 141 as after SIGPIPE; click's own help output ends with 1 there.
+    assert process.wait() in (141, 1)
+    assert stderr == ""
