@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman import paths
 from hookman.errors import HookmanError
@@ -31,8 +30,7 @@ def registry_display_path() -> str:
     return str(paths.registry_path())
 
 
-@dataclass(frozen=True)
-class _Registry:
+class _Registry(NamedTuple):  # not a dataclass: those compile methods at every start
     """The registry document and its text layout."""
 
     document: tomlkit.TOMLDocument
