@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from hookman import template_files
 from hookman.errors import HookmanError
@@ -19,8 +19,7 @@ from hookman.registry import registry_entries
 TEMPLATE_MODULE_NAMES = template_files.TEMPLATE_MODULE_NAMES
 
 
-@dataclass(frozen=True)
-class HookChoice:
+class HookChoice(NamedTuple):  # not a dataclass: those compile methods at every start
     """What one `hookman install` argument names."""
 
     name: str
