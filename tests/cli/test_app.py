@@ -202,3 +202,32 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(args: list[str], pro
     # 141 as after SIGPIPE; click's own help output ends with 1 there.
     assert process.wait() in (141, 1)
     assert stderr == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["install", "--help"],
+        ["list"],
+        ["list", "--json"],
+        ["log"],
+        ["registry", "list"],
+    ],
+)
+def test_reading_commands_printing_plain_text_import_nothing_heavy(
+    args: list[str], project: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hookman", *args],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "PATH": os.defpath},  # no claude: nothing to cache either
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", done.stderr, re.MULTILINE))
+    heavy = {"rich", "pydantic", "tomlkit", "filelock", "platformdirs"}
+    assert not {name.split(".")[0] for name in imported} & heavy
+    assert "hookman.subscriptions" not in imported
