@@ -1,7 +1,10 @@
 """Entry point for both `hookman` and `python -m hookman`.
 
-`hookman run EVENT` is what Claude Code invokes on every event, so it must not pay for the
-CLI layer (typer, rich, ...): it is routed to the lean runner before anything else loads.
+Routes the commands that must start fast to their lean code before the CLI layer (typer)
+loads: `run` (Claude Code invokes it on every event), `statusline` (on every status
+update), `__complete` (the shell completion scripts, on TAB) and a bare `--version`.
+Everything else, and any lean command given arguments it does not handle (`--help`), goes
+to typer in hookman/cli/app.py.
 """
 
 from __future__ import annotations
@@ -9,14 +12,31 @@ from __future__ import annotations
 import sys
 
 
-def main() -> int:
-    if len(sys.argv) > 1 and sys.argv[1] == "run":
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    first = args[0] if args else None
+    if first == "run" and args[1:] not in (["--help"], ["-h"]):
         from hookman.bridge.run_command import main as run_main
 
-        return run_main(sys.argv[2:])
+        return run_main(args[1:])
+    if first == "statusline":
+        from hookman.commands.statusline import lean_main
+
+        code = lean_main(args[1:])
+        if code is not None:
+            return code
+    elif first == "__complete":
+        from hookman.cli.complete_words import main as complete_main
+
+        return complete_main(args[1:])
+    elif args == ["--version"]:
+        from hookman import __version__
+
+        sys.stdout.write(f"hookman {__version__}\n")
+        return 0
     from hookman.cli.app import main as cli_main
 
-    return cli_main()
+    return cli_main(args)
 
 
 if __name__ == "__main__":

@@ -22,15 +22,25 @@ import contextlib
 import os
 import re
 import stat
-import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 DEFAULT_NEW_FILE_MODE = 0o644
 TEMP_MARKER = "hookman-tmp"
 TEMP_SUFFIX = ".tmp"
 STALE_AFTER_S = 60.0  # a dead writer's temporary file, once this old, is removed
 ABANDONED_AFTER_S = 3600.0  # any temporary file this old is removed, whatever its pid says
+
+
+def __getattr__(name: str) -> Any:
+    # `atomic_file.tempfile` still names the module (tests patch tempfile.mkstemp through it)
+    # although it is imported only when a file is written.
+    if name == "tempfile":
+        import tempfile
+
+        return tempfile
+    raise AttributeError(name)
 
 
 def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None:
@@ -44,6 +54,8 @@ def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None
     data = text.encode("utf-8")
     target_mode = _mode_for(path, mode)
     remove_stale_temp_files(path)
+    import tempfile  # here: commands that only read import this module and never write
+
     fd, temp_name = tempfile.mkstemp(prefix=temp_prefix(path), suffix=TEMP_SUFFIX, dir=path.parent)
     temp_path = Path(temp_name)
     try:

@@ -3,43 +3,101 @@
 The target comes from, in order: the `--claude-version` flag, `claude_version` in
 hookman.toml, the `--claude-version` given to the last install or remove that wrote the
 project's settings (remembered in its manifest, so what was written, what `list` reports and
-what the next install keeps agree), `claude --version`, else unknown (None). When a
-remembered target and `claude --version` disagree, the remembered one still wins (the user
-chose it; a client found on PATH may not be the one they run), and the target says so in a
-note naming the command that follows the installed client instead. Standard library only.
+what the next install keeps agree), `claude --version` (cached per client binary in hookman's
+cache dir), else unknown (None). When a remembered target and `claude --version` disagree, the
+remembered one still wins (the user chose it; a client found on PATH may not be the one they
+run), and the target says so in a note naming the command that follows the installed client
+instead. Standard library only.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import re
 import shutil
-import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from hookman.errors import HookmanError
 
 DETECT_TIMEOUT_S = 3.0
+VERSION_CACHE_NAME = "claude-version.json"
+VERSION_CACHE_SIZE = 8
 
 VersionSource = Literal["flag", "hookman.toml", "earlier flag", "claude --version", "unknown"]
 
-_VERSION_PATTERN = re.compile(r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])")
-_USER_VERSION_PATTERN = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?")
+# Compiled on first use (re caches them): most commands never parse a version text.
+_VERSION_PATTERN = r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])"
+_USER_VERSION_PATTERN = r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?"
 
 
-@dataclass(frozen=True, order=True)
 class ClientVersion:
+    """A Claude Code version, ordered numerically; immutable, equal only to a ClientVersion.
+
+    Written by hand rather than with @dataclass(frozen=True, order=True), which compiles
+    ten methods on every start of every command (about a tenth of a bare Python start).
+    """
+
+    __slots__ = ("major", "minor", "patch")
     major: int
     minor: int
     patch: int
+
+    def __init__(self, major: int, minor: int, patch: int) -> None:
+        object.__setattr__(self, "major", major)
+        object.__setattr__(self, "minor", minor)
+        object.__setattr__(self, "patch", patch)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of an immutable ClientVersion")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of an immutable ClientVersion")
+
+    def __reduce__(self) -> tuple[type[ClientVersion], tuple[int, int, int]]:
+        return ClientVersion, self._key()
+
+    def _key(self) -> tuple[int, int, int]:
+        return (self.major, self.minor, self.patch)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __lt__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other: ClientVersion) -> bool:
+        if other.__class__ is not ClientVersion:
+            return NotImplemented
+        return self._key() >= other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"ClientVersion(major={self.major}, minor={self.minor}, patch={self.patch})"
 
     def __str__(self) -> str:
         return f"{self.major}.{self.minor}.{self.patch}"
 
 
-@dataclass(frozen=True)
-class TargetVersion:
+class TargetVersion(NamedTuple):
     """The version to write for (None when unknown) and where it came from."""
 
     version: ClientVersion | None
@@ -65,7 +123,7 @@ class TargetVersion:
 
 def find_version(text: str) -> ClientVersion | None:
     """The first MAJOR.MINOR.PATCH in `text` (e.g. "2.1.328 (Claude Code)"), or None."""
-    match = _VERSION_PATTERN.search(text)
+    match = re.search(_VERSION_PATTERN, text)
     if match is None:
         return None
     major, minor, patch = (int(part) for part in match.groups())
@@ -75,7 +133,7 @@ def find_version(text: str) -> ClientVersion | None:
 def parse_version(text: str) -> ClientVersion:
     """Parse a version the user wrote (flag or hookman.toml). Raises ValueError when it is
     not MAJOR.MINOR.PATCH, optionally followed by a label."""
-    match = _USER_VERSION_PATTERN.fullmatch(text.strip())
+    match = re.fullmatch(_USER_VERSION_PATTERN, text.strip())
     if match is None:
         raise ValueError(f"not a Claude Code version: {text!r}")
     major, minor, patch = (int(part) for part in match.groups())
@@ -83,10 +141,28 @@ def parse_version(text: str) -> ClientVersion:
 
 
 def detect_claude_version(timeout: float = DETECT_TIMEOUT_S) -> ClientVersion | None:
-    """Ask `claude --version`. Missing, failing, slow or unparsable -> None."""
+    """Ask `claude --version`. Missing, failing, slow or unparsable -> None.
+
+    The answer is cached per client binary (see `binary_identity`): a client that did not
+    change since the last answer is not started again.
+    """
     program = shutil.which("claude")
     if program is None:
         return None
+    identity = binary_identity(program)
+    if identity is not None:
+        cached = _cached_version(identity)
+        if cached is not None:
+            return cached
+    version = _ask_version(program, timeout)
+    if version is not None and identity is not None:
+        _remember_version(identity, version)
+    return version
+
+
+def _ask_version(program: str, timeout: float) -> ClientVersion | None:
+    import subprocess
+
     try:
         done = subprocess.run(
             [program, "--version"],
@@ -101,6 +177,66 @@ def detect_claude_version(timeout: float = DETECT_TIMEOUT_S) -> ClientVersion | 
     if done.returncode != 0:
         return None
     return find_version(done.stdout)
+
+
+def binary_identity(program: str) -> list[str | int] | None:
+    """What identifies one installed client: the file `program` resolves to, with its size,
+    inode, modification and change times (an upgrade replaces or rewrites that file, and the
+    change time cannot be set back). None when the answer must not be cached: the file is a
+    dispatcher that runs whichever client is current (a shell script such as an asdf shim, or
+    a binary whose path does not name claude, such as mise or volta)."""
+    real = os.path.realpath(program)
+    parts = real.replace("\\", "/").lower().split("/")[-4:]
+    if not any("claude" in part for part in parts):
+        return None
+    try:
+        with open(real, "rb") as handle:
+            head = handle.read(128)
+        status = os.stat(real)
+    except OSError:
+        return None
+    if head.startswith(b"#!") and b"node" not in head.split(b"\n", 1)[0]:
+        return None
+    return [real, status.st_size, status.st_ino, status.st_mtime_ns, status.st_ctime_ns]
+
+
+def _cache_path() -> str:
+    from hookman import user_dirs
+
+    return os.path.join(user_dirs.user_dir("cache"), VERSION_CACHE_NAME)
+
+
+def _cached_version(identity: list[str | int]) -> ClientVersion | None:
+    try:
+        with open(_cache_path(), encoding="utf-8") as handle:
+            entries = json.load(handle).get("clients", [])
+        for entry in entries:
+            if entry.get("identity") == identity:
+                return parse_version(str(entry.get("version")))
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
+    return None
+
+
+def _remember_version(identity: list[str | int], version: ClientVersion) -> None:
+    """Keep the answer (and a few for other clients, e.g. other PATHs); best effort."""
+    path = _cache_path()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            entries = [e for e in json.load(handle).get("clients", []) if isinstance(e, dict)]
+    except (OSError, ValueError, AttributeError, TypeError):
+        entries = []
+    entries = [e for e in entries if e.get("identity", [None])[:1] != identity[:1]]
+    entries.insert(0, {"identity": identity, "version": str(version)})
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump({"clients": entries[:VERSION_CACHE_SIZE]}, handle)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def resolve_target(

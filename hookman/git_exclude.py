@@ -27,6 +27,11 @@ def ensure_git_ignored(project_dir: Path, relative_path: str) -> str:
     Returns a short sentence saying what happened, for the user to read: "already ignored by
     git", "added to .git/info/exclude", "not a git work tree", or why it could not be done.
     """
+    try:  # the common case, answered by one git process (check-ignore needs a work tree)
+        if _is_ignored(project_dir, relative_path):
+            return ALREADY_IGNORED
+    except (_GitFailed, OSError):
+        pass  # not a work tree, or no git: told apart below
     try:
         if _git(project_dir, "rev-parse", "--is-inside-work-tree").strip() != "true":
             return NOT_A_WORK_TREE

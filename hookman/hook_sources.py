@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-import hookman
+from hookman import template_files
 from hookman.errors import HookmanError
 from hookman.project_config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
 from hookman.registry import registry_entries, registry_problems
 
-TEMPLATE_MODULE_NAMES = ("hook.py", "__init__.py")
+TEMPLATE_MODULE_NAMES = template_files.TEMPLATE_MODULE_NAMES
 
 
-@dataclass(frozen=True)
-class HookChoice:
+class HookChoice(NamedTuple):  # not a dataclass: those compile methods at every start
     """What one `hookman install` argument names."""
 
     name: str
@@ -31,31 +30,15 @@ class HookChoice:
 
 def templates_dir() -> Path | None:
     """Bundled templates: `hookman/templates` in a wheel, `templates/` in a source checkout."""
-    package_dir = Path(hookman.__file__).resolve().parent
-    for candidate in (package_dir / "templates", package_dir.parent / "templates"):
-        if candidate.is_dir():
-            return candidate
-    return None
+    directory = template_files.templates_dir()
+    return None if directory is None else Path(directory)
 
 
 def bundled_templates() -> dict[str, Path]:
     """Template name -> module: `templates/NAME.py`, or `templates/NAME/` holding hook.py."""
     directory = templates_dir()
-    if directory is None:
-        return {}
-    found: dict[str, Path] = {}
-    for entry in sorted(directory.iterdir()):
-        if entry.name.startswith(("_", ".", "test_")):
-            continue
-        if entry.is_file() and entry.suffix == ".py":
-            found[entry.stem] = entry
-        elif entry.is_dir():
-            module = next(
-                (entry / name for name in TEMPLATE_MODULE_NAMES if (entry / name).is_file()), None
-            )
-            if module is not None:
-                found[entry.name] = module
-    return found
+    modules = template_files.template_modules(None if directory is None else str(directory))
+    return {name: Path(module) for name, module in modules.items()}
 
 
 def looks_like_path(argument: str) -> bool:

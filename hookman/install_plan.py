@@ -36,6 +36,8 @@ DEADLINE_MARGIN_FRACTION = 0.1
 
 @dataclass(frozen=True)
 class PlannedEntry:
+    """One hookman entry to write for a Claude Code event."""
+
     event: str
     matcher: str | None
     tools: tuple[str, ...] | None  # the tool names the matcher covers; None = all tools
@@ -45,6 +47,8 @@ class PlannedEntry:
 
 @dataclass(frozen=True)
 class InstallPlan:
+    """The entries to write for the enabled hooks, and what is held back."""
+
     entries: dict[str, PlannedEntry]  # catalog order
     held_back: dict[str, str]  # event -> first client version that knows it
     claude_events: dict[str, tuple[str, ...]]  # hook name -> Claude Code events serving it

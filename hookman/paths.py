@@ -1,49 +1,33 @@
-"""Where hookman keeps its per-user files (platformdirs), and the per-project state key.
+"""Where hookman keeps its per-user files, and the per-project state key, as Paths.
 
-Not on the runner path: the runner learns every path it needs from the manifest.
-Set HOOKMAN_HOME to put config, state and logs under one directory (tests, sandboxes).
+The directories come from hookman.user_dirs (standard library only, shared with the lean
+status line). Not on the runner path: the runner learns every path it needs from the
+manifest. Set HOOKMAN_HOME to put config, state and logs under one directory (tests, sandboxes).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import re
 from pathlib import Path
 
-APP_NAME = "hookman"
+from hookman import user_dirs
 
-
-def _home_override() -> Path | None:
-    value = os.environ.get("HOOKMAN_HOME")
-    return Path(value).expanduser().resolve() if value else None
+APP_NAME = user_dirs.APP_NAME
 
 
 def config_dir() -> Path:
-    override = _home_override()
-    if override:
-        return override / "config"
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP_NAME))
+    return Path(user_dirs.user_dir("config"))
 
 
 def state_dir() -> Path:
-    override = _home_override()
-    if override:
-        return override / "state"
-    import platformdirs
-
-    return Path(platformdirs.user_state_dir(APP_NAME))
+    return Path(user_dirs.user_dir("state"))
 
 
 def log_dir() -> Path:
-    override = _home_override()
-    if override:
-        return override / "log"
-    import platformdirs
+    return Path(user_dirs.user_dir("log"))
 
-    return Path(platformdirs.user_log_dir(APP_NAME))
+
+def cache_dir() -> Path:
+    return Path(user_dirs.user_dir("cache"))
 
 
 def registry_path() -> Path:
@@ -56,10 +40,7 @@ def firing_log_path() -> Path:
 
 def project_state_dir(project_dir: Path) -> Path:
     """State for one project: its manifest, message queue, entries and statuses."""
-    resolved = str(project_dir.resolve())
-    digest = hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(resolved).name).strip("-")[:40] or "root"
-    return state_dir() / "projects" / f"{slug}-{digest}"
+    return Path(user_dirs.project_state_dir(str(project_dir.resolve())))
 
 
 def manifest_path(project_dir: Path) -> Path:

@@ -1,11 +1,17 @@
-"""Which project a command acts on, and the files hookman keeps inside it."""
+"""Which project a command acts on, and the files hookman keeps inside it.
+
+Importable on the lean path (the status line): pathlib and subprocess load only when used.
+"""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
 
 from hookman.errors import HookmanError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 CLAUDE_DIR = ".claude"
 CONFIG_NAME = "hookman.toml"
@@ -15,34 +21,45 @@ LOCAL_SETTINGS_NAME = "settings.local.json"
 def find_project_dir(explicit: Path | None = None, start: Path | None = None) -> Path:
     """--project if given; else the nearest ancestor holding .claude/, else the git root,
     else the current directory."""
+    from pathlib import Path
+
     if explicit is not None:
-        project = explicit.expanduser()
-        if not project.is_dir():
-            problem = "is not a directory" if project.exists() else "does not exist"
-            raise HookmanError(
-                f"the project directory {str(project)!r} {problem}.",
-                "pass an existing directory to --project (the one that holds .claude/).",
-                exit_code=2,
-            )
-        return project.resolve()
-    here = (start or Path.cwd()).resolve()
-    # ~/.claude holds the user's own Claude Code settings, not a project's.
-    home = _resolved_home()
-    for candidate in (here, *here.parents):
-        if (candidate / CLAUDE_DIR).is_dir() and candidate != home:
+        return Path(checked_project_dir(str(explicit)))
+    return Path(project_root(str(start) if start is not None else os.getcwd()))
+
+
+def checked_project_dir(explicit: str) -> str:
+    """The resolved --project directory, or a usage error when it is not a directory."""
+    project = os.path.expanduser(explicit)
+    if not os.path.isdir(project):
+        problem = "is not a directory" if os.path.exists(project) else "does not exist"
+        raise HookmanError(
+            f"the project directory {project!r} {problem}.",
+            "pass an existing directory to --project (the one that holds .claude/).",
+            exit_code=2,
+        )
+    return os.path.realpath(project)
+
+
+def project_root(start: str) -> str:
+    """The nearest ancestor of `start` holding .claude/ (not the home directory, whose
+    ~/.claude holds the user's own Claude Code settings), else the git root, else `start`."""
+    here = os.path.realpath(start)
+    home = os.path.realpath(os.path.expanduser("~"))
+    candidate = here
+    while True:
+        if candidate != home and os.path.isdir(os.path.join(candidate, CLAUDE_DIR)):
             return candidate
-    git_root = _git_root(here)
-    return git_root if git_root is not None else here
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            break
+        candidate = parent
+    return _git_root(here) or here
 
 
-def _resolved_home() -> Path | None:
-    try:
-        return Path.home().resolve()
-    except (OSError, RuntimeError):
-        return None
+def _git_root(directory: str) -> str | None:
+    import subprocess
 
-
-def _git_root(directory: Path) -> Path | None:
     try:
         done = subprocess.run(
             ["git", "rev-parse", "--show-toplevel"],
@@ -55,7 +72,7 @@ def _git_root(directory: Path) -> Path | None:
     except (OSError, subprocess.SubprocessError):
         return None
     top = done.stdout.strip()
-    return Path(top).resolve() if done.returncode == 0 and top else None
+    return os.path.realpath(top) if done.returncode == 0 and top else None
 
 
 def config_path(project_dir: Path) -> Path:

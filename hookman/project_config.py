@@ -1,7 +1,8 @@
 """`.claude/hookman.toml`: the project's hooks in dispatch order (format in ARCHITECTURE.md).
 
 Edited with tomlkit so the user's comments, key order and formatting survive; a key is only
-rewritten when its value changes, so an edit that changes nothing changes no byte. A file
+rewritten when its value changes, so an edit that changes nothing changes no byte. Commands
+that only read it use `read_project_config` (tomllib, much cheaper to import). A file
 that does not parse or validate is refused with a clear error and never rewritten.
 """
 
@@ -13,15 +14,18 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any, Literal
-
-import tomlkit
-import tomlkit.exceptions
-from tomlkit.items import AoT, Array, InlineTable, Table
+from typing import TYPE_CHECKING, Any, Literal
 
 from hookman.atomic_file import write_text_if_changed
 from hookman.errors import HookmanError
 from hookman.project import config_path
+
+if TYPE_CHECKING:
+    import tomlkit
+    from tomlkit.items import AoT, Array, InlineTable, Table
+
+# tomlkit is imported where hookman edits (it costs most of a bare Python start); reading
+# commands use read_project_config (tomllib).
 
 SourceKind = Literal["path", "registry", "template"]
 SOURCE_KINDS: tuple[SourceKind, ...] = ("path", "registry", "template")
@@ -112,11 +116,14 @@ class ProjectConfig:
     def __init__(
         self,
         path: Path,
-        document: tomlkit.TOMLDocument,
+        document: tomlkit.TOMLDocument | dict[str, Any],
         original_text: str | None,
         layout: TextLayout = TextLayout(),
+        *,
+        read_only: bool = False,
     ):
         self.path = path
+        self.read_only = read_only
         self._document = document
         self._original_text = original_text
         self._hooks = _validate(document)
@@ -145,6 +152,10 @@ class ProjectConfig:
     def text(self) -> str:
         if not self.exists and not self._hooks:
             return ""
+        if self.read_only:
+            return self._original_text or ""
+        import tomlkit
+
         return tomlkit.dumps(self._document)
 
     def changed(self) -> bool:
@@ -165,6 +176,7 @@ class ProjectConfig:
         `run_async` True/False sets the hook's `async` option; None keeps it as it is
         (a new hook is then blocking). False removes the key rather than writing the default.
         """
+        self._check_editable()
         tables = self._hook_tables()
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
         if index is None:
@@ -196,6 +208,7 @@ class ProjectConfig:
         self._hooks = _validate(self._document)
 
     def remove_hook(self, name: str) -> None:
+        self._check_editable()
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
         if index is None:
             raise KeyError(name)
@@ -205,7 +218,13 @@ class ProjectConfig:
             del self._document["hooks"]
         self._hooks = _validate(self._document)
 
+    def _check_editable(self) -> None:
+        if self.read_only:
+            raise RuntimeError("a hookman.toml read with read_project_config cannot be edited")
+
     def _hook_tables(self) -> AoT | Array:
+        import tomlkit
+
         if "hooks" not in self._document:
             if not self.exists and not self._document.body:
                 for line in NEW_FILE_HEADER.splitlines():
@@ -216,11 +235,48 @@ class ProjectConfig:
 
 def load_project_config(project_dir: Path) -> ProjectConfig:
     """Read and validate `<project>/.claude/hookman.toml` (a missing file is an empty list)."""
+    import tomlkit
+
     path = config_path(project_dir)
-    try:
-        raw_text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
+    raw_text = _read_config_text(path)
+    if raw_text is None:
         return ProjectConfig(path, tomlkit.document(), None)
+    text, layout = split_layout(raw_text)
+    return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
+
+
+def read_project_config(project_dir: Path) -> ProjectConfig:
+    """hookman.toml for commands that only read it (list, previews): parsed with tomllib;
+    a file tomllib refuses goes through tomlkit, whose error (line and column) the user
+    gets. The result cannot be edited or saved."""
+    path = config_path(project_dir)
+    raw_text = _read_config_text(path)
+    if raw_text is None:
+        return ProjectConfig(path, {}, None, read_only=True)
+    text, layout = split_layout(raw_text)
+    document = read_toml_or_none(text)
+    if document is None:
+        return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
+    return ProjectConfig(path, document, text, layout, read_only=True)
+
+
+def read_toml_or_none(text: str) -> dict[str, Any] | None:
+    """`text` parsed with tomllib (plain values, for reading), or None when it refuses it."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        return tomllib.loads(text)
+    except ValueError:
+        return None
+
+
+def _read_config_text(path: Path) -> str | None:
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return None
     except UnicodeDecodeError:
         raise HookmanError(f"{_CONFIG_DISPLAY} is not UTF-8 text.", _EDIT_HINT) from None
     except OSError as error:
@@ -228,12 +284,13 @@ def load_project_config(project_dir: Path) -> ProjectConfig:
             f"cannot read {_CONFIG_DISPLAY}: {error.strerror or error}.",
             "check the file's permissions.",
         ) from None
-    text, layout = split_layout(raw_text)
-    return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
 
 
 def parse_toml(text: str, display_name: str) -> tomlkit.TOMLDocument:
     """Parse TOML for editing; a syntax error becomes a HookmanError with line and column."""
+    import tomlkit
+    import tomlkit.exceptions
+
     try:
         return tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as error:
@@ -273,6 +330,9 @@ def _new_hook_table(
     *,
     inline: bool,
 ) -> Table | InlineTable:
+    import tomlkit
+    from tomlkit.items import Table
+
     table: Table | InlineTable = tomlkit.inline_table() if inline else tomlkit.table()
     if isinstance(table, Table):
         table.trivia.indent = "\n"  # one blank line between [[hooks]] tables
@@ -288,11 +348,15 @@ def _new_hook_table(
 def _string_array(strings: Sequence[str]) -> Array:
     # Parsed from text: tomlkit's append re-indexes the whole array on every item, which
     # made a hook registering thousands of events or tool names take seconds to install.
+    import tomlkit
+
     items = ", ".join(tomlkit.string(text).as_string() for text in strings)
     return tomlkit.parse(f"value = [{items}]")["value"]  # type: ignore[return-value]
 
 
 def _tools_table(tools: Mapping[str, Sequence[str]]) -> InlineTable:
+    import tomlkit
+
     table = tomlkit.inline_table()
     for event, names in tools.items():
         table[event] = _string_array(names)
@@ -300,6 +364,8 @@ def _tools_table(tools: Mapping[str, Sequence[str]]) -> InlineTable:
 
 
 def _is_inline(tables: AoT | Array) -> bool:
+    from tomlkit.items import Array
+
     return isinstance(tables, Array)
 
 
@@ -326,7 +392,7 @@ def _plain(value: Any) -> Any:
     return value.unwrap() if hasattr(value, "unwrap") else value
 
 
-def _validate(document: tomlkit.TOMLDocument) -> list[HookSpec]:
+def _validate(document: tomlkit.TOMLDocument | dict[str, Any]) -> list[HookSpec]:
     claude_version = document.get("claude_version")
     if claude_version is not None and not isinstance(claude_version, str):
         raise HookmanError(

@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
-import filelock
-
 from hookman import paths
 from hookman.errors import HookmanError
 
@@ -40,6 +38,8 @@ def project_lock(project_dir: Path, *, timeout: float = 30.0) -> Iterator[None]:
             f"{error.strerror or error}.",
             "check the permissions of that directory, or set HOOKMAN_HOME to a writable one.",
         ) from error
+    import filelock  # here: it costs about 1.5x a bare Python start; only writers lock
+
     # One instance per lock path in this process, so a nested project_lock (a command calling
     # another that also locks) counts up instead of deadlocking on its own flock.
     lock = filelock.FileLock(lock_path, is_singleton=True)

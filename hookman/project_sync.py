@@ -14,7 +14,7 @@ import difflib
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,13 @@ from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.hook_sources import module_path
 from hookman.install_plan import InstallPlan, plan_install
-from hookman.manifest import FLAG_SOURCE, build_manifest, remembered_flag, write_manifest
+from hookman.manifest import (
+    FLAG_SOURCE,
+    build_manifest,
+    manifest_text,
+    remembered_flag,
+    write_manifest,
+)
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project_config import HookSpec, ProjectConfig, save_project_config
 from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
@@ -36,6 +42,8 @@ LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 
 @dataclass(frozen=True)
 class SyncResult:
+    """What an install or remove wrote (or, for a dry run, would write)."""
+
     project_dir: Path
     target: TargetVersion
     hooks: list[HookSpec]
@@ -135,10 +143,7 @@ def sync_project(
             project_dir, target, hooks, plan, preview, config_diff, True, None, warnings, missing
         )
 
-    source = FLAG_SOURCE if target.is_explicit_flag else target.source
-    manifest = build_manifest(
-        project_dir, hooks, module_paths, plan, target.version, version_source=source
-    )
+    manifest = _manifest_for(project_dir, config, module_paths, plan, target)
     with _restored_on_failure(manifest_file, config.path):
         write_manifest(project_dir, manifest)
         save_project_config(config)
@@ -186,6 +191,46 @@ def _check_utf8(what: str, path: Path) -> None:
             "into Claude Code's settings (JSON text is UTF-8); nothing was changed.",
             "rename the directory to a UTF-8 name (e.g. with `mv`), then run the command again.",
         ) from None
+
+
+def sync_if_nothing_changes(
+    project_dir: Path, config: ProjectConfig, target: TargetVersion
+) -> SyncResult | None:
+    """The result of `sync_project` when it would write nothing, found without the project
+    lock (filelock costs more than the rest of a repeated install); None when something
+    must be written, and the caller then locks and syncs. Sound without the lock: every
+    writer replaces files atomically, so each file read here is whole, and a result that
+    changes nothing is right as of the moment it was read."""
+    preview = sync_project(project_dir, config, target, dry_run=True)
+    if preview.settings_change.changed or preview.config_diff:
+        return None
+    enabled = [hook for hook in config.hooks if hook.enabled]
+    module_paths, _missing = _existing_modules(enabled, project_dir)
+    manifest = _manifest_for(project_dir, config, module_paths, preview.plan, target)
+    try:
+        written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if written != manifest_text(manifest):
+        return None
+    git = None
+    if preview.settings_change.after is not None:
+        outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
+        git = None if outcome == NOT_A_WORK_TREE else outcome
+    return replace(preview, dry_run=False, git=git)
+
+
+def _manifest_for(
+    project_dir: Path,
+    config: ProjectConfig,
+    module_paths: dict[str, Path],
+    plan: InstallPlan,
+    target: TargetVersion,
+) -> dict[str, Any]:
+    source = FLAG_SOURCE if target.is_explicit_flag else target.source
+    return build_manifest(
+        project_dir, config.hooks, module_paths, plan, target.version, version_source=source
+    )
 
 
 @contextmanager

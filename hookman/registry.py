@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-
-import tomlkit
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman import paths
-from hookman.atomic_file import write_text_if_changed
 from hookman.errors import HookmanError
-from hookman.project_config import TextLayout, parse_toml, split_layout
+from hookman.project_config import TextLayout, parse_toml, read_toml_or_none, split_layout
+
+if TYPE_CHECKING:
+    import tomlkit
+
+# tomlkit and filelock are imported by the functions that edit (each costs a good part of a
+# bare Python start); reading the entries uses tomllib.
 
 LOCK_TIMEOUT_S = 30.0
 
@@ -28,8 +30,9 @@ def registry_display_path() -> str:
     return str(paths.registry_path())
 
 
-@dataclass(frozen=True)
-class _Registry:
+class _Registry(NamedTuple):  # not a dataclass: those compile methods at every start
+    """The registry document and its text layout."""
+
     document: tomlkit.TOMLDocument
     layout: TextLayout
 
@@ -38,18 +41,32 @@ def registry_entries() -> dict[str, Path]:
     """Registry name -> absolute hook path, in file order (empty when there is no registry).
 
     A broken entry (no absolute `path`) is left out, so it blocks nothing else;
-    `registry_problems` says what is wrong with it."""
-    return _entries(_read_document().document)
+    `registry_problems` says what is wrong with it. Read with tomllib (tomlkit only to
+    name the line and column of a syntax error)."""
+    return _entries(_registry_data())
 
 
 def registry_problems() -> dict[str, str]:
     """Registry name -> why the entry cannot be used, for the broken entries only."""
-    return _problems(_read_document().document)
+    return _problems(_registry_data())
+
+
+def _registry_data() -> tomlkit.TOMLDocument | dict[str, Any]:
+    """The registry's data, read with tomllib; {} when there is no registry."""
+    raw_text = _read_text(paths.registry_path())
+    if raw_text is None:
+        return {}
+    document = read_toml_or_none(split_layout(raw_text)[0])
+    if document is None:  # tomlkit names the line and column of the syntax error
+        return _read_document().document
+    return document
 
 
 def add_registry_entry(name: str, hook_path: Path) -> Path | None:
     """Register `hook_path` (absolute) under `name`; returns the path it replaced, if any."""
     with _locked():
+        import tomlkit
+
         registry = _read_document()
         document = registry.document
         previous = _entries(document).get(name)
@@ -89,6 +106,10 @@ def remove_registry_entry(name: str) -> Path | None:
 
 @contextmanager
 def _locked() -> Iterator[None]:
+    # Imported here: filelock costs about 1.5x a bare Python start, and reading commands
+    # (list, registry list, install resolving a name) never lock the registry.
+    from filelock import FileLock, Timeout
+
     path = paths.registry_path()
     lock = FileLock(str(path) + ".lock")
     try:
@@ -111,17 +132,25 @@ def _locked() -> Iterator[None]:
         lock.release()
 
 
-def _read_document(*, validate: bool = True) -> _Registry:
-    path = paths.registry_path()
+def _read_text(path: Path) -> str | None:
     try:
-        raw_text = path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        return _Registry(tomlkit.document(), TextLayout())
+        return None
     except (OSError, UnicodeDecodeError) as error:
         raise HookmanError(
             f"cannot read the user registry {path}: {error}.",
             "check the file's permissions and encoding.",
         ) from None
+
+
+def _read_document(*, validate: bool = True) -> _Registry:
+    import tomlkit
+
+    path = paths.registry_path()
+    raw_text = _read_text(path)
+    if raw_text is None:
+        return _Registry(tomlkit.document(), TextLayout())
     text, layout = split_layout(raw_text)
     document = parse_toml(text, str(path))
     if validate:
@@ -130,6 +159,10 @@ def _read_document(*, validate: bool = True) -> _Registry:
 
 
 def _write_document(registry: _Registry) -> None:
+    import tomlkit
+
+    from hookman.atomic_file import write_text_if_changed
+
     path = paths.registry_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -141,7 +174,7 @@ def _write_document(registry: _Registry) -> None:
         ) from error
 
 
-def _hooks_table(document: tomlkit.TOMLDocument) -> dict[str, object]:
+def _hooks_table(document: tomlkit.TOMLDocument | dict[str, Any]) -> dict[str, object]:
     hooks = document.get("hooks", {})
     if not isinstance(hooks, dict):
         where = registry_display_path()
@@ -159,7 +192,7 @@ def _entry_path(entry: object) -> Path | None:
     return Path(path_text)
 
 
-def _entries(document: tomlkit.TOMLDocument) -> dict[str, Path]:
+def _entries(document: tomlkit.TOMLDocument | dict[str, Any]) -> dict[str, Path]:
     entries: dict[str, Path] = {}
     for name, entry in _hooks_table(document).items():
         path = _entry_path(entry)
@@ -168,7 +201,7 @@ def _entries(document: tomlkit.TOMLDocument) -> dict[str, Path]:
     return entries
 
 
-def _problems(document: tomlkit.TOMLDocument) -> dict[str, str]:
+def _problems(document: tomlkit.TOMLDocument | dict[str, Any]) -> dict[str, str]:
     return {
         name: "needs an absolute `path`"
         for name, entry in _hooks_table(document).items()

@@ -35,7 +35,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookman.atomic_file import atomic_write_text
 from hookman.errors import HookmanError
@@ -101,8 +101,9 @@ class JsonStyle:
     ensure_ascii: bool = False
 
 
-@dataclass(frozen=True)
-class _ParsedSettings:
+class _ParsedSettings(NamedTuple):  # not a dataclass: those compile methods at every start
+    """settings.local.json as read: its text, parsed object and JSON style."""
+
     text: str | None
     settings: dict[str, Any]
     style: JsonStyle

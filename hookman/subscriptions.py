@@ -1,5 +1,11 @@
 """Learns what a hook subscribes to by running its factory with the runtime loader.
 
+What was learned is cached in the project's state dir (subscriptions.json), keyed by the
+digests of the module and of the files it imported from outside the interpreter's own
+directories (the project's helper modules), so installing an unchanged hook again starts no
+child. A factory whose subscriptions depend on something else (an environment variable, a
+data file it reads) is learned again only when one of those files changes.
+
 The factory runs in a child process (`sys.executable -c ...`, cwd = the project) with a
 timeout, so a hook that hangs, crashes, forks or calls `sys.exit()` on import cannot hang or
 kill the CLI; whatever the child leaves running is killed with its process group. The
@@ -15,7 +21,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +34,8 @@ LEARN_TIMEOUT_S = 10.0
 _POSIX = os.name == "posix"
 ERROR_TEXT_LIMIT = 400
 ALL_TOOLS = "*"
+CACHE_FILE_NAME = "subscriptions.json"
+CACHE_FORMAT = 1
 
 # Runs in the child. Keeps the real stdout for the JSON answer, then points fd 1 and
 # sys.stdout at stderr so nothing the hook prints (or its subprocesses write) reaches it.
@@ -45,7 +52,10 @@ try:
 except ImportError:
     sys.path.insert(0, package_root)
     from hookman.runtime.loader import load_hooks
+before = set(sys.modules)
 result = load_hooks([hook_path], cwd)
+sources = sorted({getattr(sys.modules[name], "__file__", None) or ""
+                  for name in list(sys.modules) if name not in before} - {""})
 loaded = []
 for hook in result.hooks:
     filters = getattr(hook, "tool_filters", None) or {}
@@ -56,7 +66,7 @@ for hook in result.hooks:
         "commands": list(getattr(hook, "commands", None) or {}),
     })
 errors = [{"path": error.path, "error": error.error} for error in result.errors]
-json.dump({"loaded": loaded, "errors": errors}, answer)
+json.dump({"loaded": loaded, "errors": errors, "sources": sources}, answer)
 answer.flush()
 """
 
@@ -78,14 +88,20 @@ def learn_subscriptions(
     *,
     timeout: float | None = None,
     retry_argument: str | None = None,
+    keep: bool = True,
 ) -> Subscriptions:
     """Load the hook in a child process and report what it subscribes to (the factory
-    gets `timeout` seconds, default LEARN_TIMEOUT_S). `retry_argument` is what the user
-    gives `hookman install` to try again (default: the hook's name, right only for a hook
-    hookman.toml or the registry already knows)."""
+    gets `timeout` seconds, default LEARN_TIMEOUT_S), unless this module was learned before
+    (kept when `keep`). `retry_argument` is what the user gives `hookman install` to try
+    again (default: the hook's name, right only for a hook hookman.toml or the registry
+    already knows)."""
     retry = hook_name if retry_argument is None else retry_argument
     limit = LEARN_TIMEOUT_S if timeout is None else timeout
-    answer = _run_child(hook_name, module_path, project_dir, limit)
+    answer = learned_before(module_path, project_dir)
+    if answer is None:
+        answer = _run_child(hook_name, module_path, project_dir, limit)
+        if keep and not answer.get("errors") and len(answer.get("loaded") or []) == 1:
+            remember(module_path, project_dir, answer)
     errors = answer.get("errors") or []
     if errors:
         raise HookmanError(
@@ -109,6 +125,85 @@ def learn_subscriptions(
                 "out for every tool.",
             )
     return subscriptions
+
+
+def learned_before(module_path: Path, project_dir: Path) -> dict[str, Any] | None:
+    """The child's answer for this module from the cache, when the module and every file
+    it imported from outside the interpreter's own directories (the project's helpers) are
+    byte for byte what they were, for the same hookman and interpreter; else None."""
+    entry = _read_cache(project_dir).get(str(module_path))
+    if not isinstance(entry, dict) or entry.get("key") != _cache_key(project_dir):
+        return None
+    sources = entry.get("sources")
+    answer = entry.get("answer")
+    if not isinstance(sources, dict) or not isinstance(answer, dict):
+        return None
+    if str(module_path) not in sources:
+        return None
+    for path, digest in sources.items():
+        if _digest(path) != digest:
+            return None
+    return answer
+
+
+def remember(module_path: Path, project_dir: Path, answer: dict[str, Any]) -> None:
+    """Cache the child's answer with the digests of the files it depends on; best effort."""
+    files = [str(module_path), *(answer.get("sources") or [])]
+    prefixes = tuple(
+        os.path.join(os.path.realpath(prefix), "")
+        for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}
+    )
+    sources = {
+        path: _digest(path)
+        for path in dict.fromkeys(files)
+        if not os.path.realpath(path).startswith(prefixes)
+    }
+    if any(digest is None for digest in sources.values()):
+        return
+    cache = _read_cache(project_dir)
+    cache[str(module_path)] = {"key": _cache_key(project_dir), "sources": sources, "answer": answer}
+    path = _cache_path(project_dir)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump({"format": CACHE_FORMAT, "modules": cache}, handle)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+def _cache_path(project_dir: Path) -> str:
+    from hookman import paths
+
+    return str(paths.project_state_dir(project_dir) / CACHE_FILE_NAME)
+
+
+def _cache_key(project_dir: Path) -> list[str]:
+    return [hookman.__version__, sys.executable, str(project_dir.resolve())]
+
+
+def _read_cache(project_dir: Path) -> dict[str, Any]:
+    try:
+        with open(_cache_path(project_dir), encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
+        return {}
+    modules = data.get("modules")
+    return modules if isinstance(modules, dict) else {}
+
+
+def _digest(path: str) -> str | None:
+    import hashlib
+
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def unknown_events(events: Sequence[str]) -> list[str]:
@@ -162,6 +257,8 @@ def _run_and_reap(argv: list[str], cwd: Path, timeout: float) -> tuple[int | Non
     that forks a helper (which inherits the output) must not make install wait for the
     helper, nor leave it running. Returns (exit code, killed by the timeout, stdout, stderr).
     """
+    import tempfile
+
     with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
         try:
             process = subprocess.Popen(

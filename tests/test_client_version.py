@@ -123,3 +123,78 @@ def test_a_remembered_value_that_is_not_a_version_is_ignored(garbage: str) -> No
     detected = ClientVersion(2, 1, 328)
     target = resolve_target(None, None, remembered=garbage, detect=lambda: detected)
     assert (target.version, target.source) == (detected, "claude --version")
+
+
+def _client(directory: Path, text: str) -> Path:
+    program = directory / "claude"
+    program.write_text(text)
+    program.chmod(0o755)
+    return program
+
+
+def test_a_client_that_did_not_change_is_asked_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hookman.client_version as client_version
+
+    program = _client(tmp_path, "#!/usr/bin/env node\n// 2.1.328\n")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    asked: list[str] = []
+
+    def ask(path: str, timeout: float) -> ClientVersion:
+        asked.append(path)
+        return ClientVersion(2, 1, 328 + len(asked) - 1)
+
+    monkeypatch.setattr(client_version, "_ask_version", ask)
+    assert detect_claude_version() == ClientVersion(2, 1, 328)
+    assert detect_claude_version() == ClientVersion(2, 1, 328)
+    assert len(asked) == 1
+    program.unlink()  # an upgrade replaces the file
+    _client(tmp_path, "#!/usr/bin/env node\n// 2.1.332\n")
+    assert detect_claude_version() == ClientVersion(2, 1, 329)
+    assert len(asked) == 2
+
+
+def test_dispatchers_are_never_cached(tmp_path: Path) -> None:
+    from hookman.client_version import binary_identity
+
+    assert binary_identity(str(_client(tmp_path, "#!/bin/sh\nexec real-claude\n"))) is None
+    node_client = _client(tmp_path, "#!/usr/bin/env node\n")
+    assert binary_identity(str(node_client)) is not None
+    shim_dir = tmp_path / "shims"
+    shim_dir.mkdir()
+    dispatcher = shim_dir / "mise"
+    dispatcher.write_bytes(b"\x7fELF")
+    (shim_dir / "claude").symlink_to(dispatcher)
+    assert binary_identity(str(shim_dir / "claude")) is None
+
+
+def test_a_broken_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hookman.client_version as client_version
+
+    _client(tmp_path, "#!/usr/bin/env node\n")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(client_version, "_ask_version", lambda p, t: ClientVersion(2, 1, 1))
+    cache = Path(client_version._cache_path())
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text("{not json")
+    assert detect_claude_version() == ClientVersion(2, 1, 1)
+    assert detect_claude_version() == ClientVersion(2, 1, 1)
+
+
+def test_a_client_version_is_an_immutable_ordered_value() -> None:
+    import copy
+    import pickle
+
+    version = ClientVersion(2, 1, 328)
+    assert version == ClientVersion(2, 1, 328) and version != (2, 1, 328)
+    assert hash(version) == hash(ClientVersion(2, 1, 328))
+    assert ClientVersion(2, 1, 99) < version <= ClientVersion(2, 1, 328) < ClientVersion(3, 0, 0)
+    assert sorted([ClientVersion(2, 1, 9), ClientVersion(2, 0, 10)])[0] == ClientVersion(2, 0, 10)
+    assert repr(version) == "ClientVersion(major=2, minor=1, patch=328)"
+    assert str(version) == "2.1.328"
+    with pytest.raises(AttributeError):
+        version.patch = 1  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(version)) == version == copy.deepcopy(version)
+    with pytest.raises(TypeError):
+        _ = version < (2, 1, 1)  # type: ignore[operator]

@@ -421,8 +421,9 @@ def test_async_is_the_last_setting_given_and_none_keeps_it(
         save_project_config(config)
         expected = expected if run_async is None else run_async
         assert load_project_config(project).find("observer").is_async is expected  # type: ignore[union-attr]
-    if not any(settings_given):  # never set to true: the file never mentions async
-        assert "async" not in (project / ".claude" / "hookman.toml").read_text()
+    if not any(settings_given):  # never set to true: no async key was written
+        written = (project / ".claude" / "hookman.toml").read_text()
+        assert written.count("async") == text.count("async")  # only the drawn comments'
 
 
 comment_texts = st.text(
@@ -456,3 +457,43 @@ def test_set_enabled_changes_only_the_enabled_line(
     assert len(changed) == 1 and changed[0].startswith(f"enabled = {str(not was).lower()}")
     if has_key:
         assert config.text() == text  # switching back restores every byte
+
+
+READ_CASES = [
+    "",
+    'claude_version = "2.1.328"\n',
+    '[[hooks]]\nname = "g"\npath = "hooks/g.py"\nevents = ["tool_call"]\n'
+    'tools = { tool_call = ["Bash", "Edit"] }\ntimeout = 2.5\nasync = true\nenabled = false\n',
+    'hooks = [{name = "a", registry = "a"}, {name = "b", template = "t", events = ["Stop"]}]\n',
+    '\ufeff# comment\r\n[[hooks]]\r\nname = "crlf"\r\npath = "x.py"\r\n',
+]
+
+
+@pytest.mark.parametrize("text", READ_CASES)
+def test_reading_with_tomllib_gives_what_tomlkit_gives(project: Path, text: str) -> None:
+    from hookman.project_config import read_project_config
+
+    (project / ".claude" / "hookman.toml").write_bytes(text.encode("utf-8"))
+    edited, read = load_project_config(project), read_project_config(project)
+    assert read.hooks == edited.hooks
+    assert read.claude_version == edited.claude_version
+    assert read.original_text() == edited.original_text()
+    assert read.read_only and not edited.read_only
+    with pytest.raises(RuntimeError):
+        read.remove_hook(read.hooks[0].name if read.hooks else "x")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['[[hooks]]\nname = "a"\npath = "a.py"\nname = "b"\n', "hooks = [\n", "claude_version = 2\n"],
+)
+def test_reading_a_bad_file_fails_as_editing_does(project: Path, text: str) -> None:
+    from hookman.project_config import read_project_config
+
+    (project / ".claude" / "hookman.toml").write_text(text)
+    with pytest.raises(HookmanError) as edited:
+        load_project_config(project)
+    with pytest.raises(HookmanError) as read:
+        read_project_config(project)
+    assert read.value.message == edited.value.message
+    assert read.value.hint == edited.value.hint

@@ -198,3 +198,24 @@ def test_an_async_hook_gets_its_own_async_entry_beside_the_blocking_one(project:
     assert result.to_json()["written_async"] == {"PreToolUse": {"matcher": None, "timeout": 30}}
     again = sync_project(project, load_project_config(project), TARGET, dry_run=False)
     assert not again.settings_change.changed
+
+
+def test_nothing_to_change_is_found_without_the_lock(project: Path) -> None:
+    from hookman.project_config import read_project_config
+    from hookman.project_sync import sync_if_nothing_changes
+
+    assert sync_if_nothing_changes(project, _config_with_guard(project), TARGET) is None
+    written = sync_project(project, _config_with_guard(project), TARGET, dry_run=False)
+    same = sync_if_nothing_changes(project, read_project_config(project), TARGET)
+    assert same is not None
+    assert not same.dry_run and not same.settings_change.changed and same.config_diff == ""
+    assert same.to_json()["written"] == written.to_json()["written"]
+    # Any file out of step means the caller must lock and write.
+    other = TargetVersion(ClientVersion(2, 1, 197), "flag")
+    assert sync_if_nothing_changes(project, read_project_config(project), other) is None
+    paths.manifest_path(project).write_text("{}")
+    assert sync_if_nothing_changes(project, read_project_config(project), TARGET) is None
+    sync_project(project, load_project_config(project), TARGET, dry_run=False)
+    settings = project / ".claude" / "settings.local.json"
+    settings.write_text(settings.read_text().replace('"Bash"', '"Edit"'))
+    assert sync_if_nothing_changes(project, read_project_config(project), TARGET) is None

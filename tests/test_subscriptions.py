@@ -156,3 +156,61 @@ def _is_running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
     except OSError:
         return True
+
+
+def _counting_children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    import hookman.subscriptions as subscriptions
+
+    started: list[str] = []
+    real = subscriptions._run_child
+
+    def run_child(*args: object) -> dict:
+        started.append(str(args[1]))
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(subscriptions, "_run_child", run_child)
+    return started
+
+
+def test_an_unchanged_hook_is_learned_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started = _counting_children(monkeypatch)
+    path = _hook(
+        project, "def hook(pi):\n    pi.on('tool_call', lambda e, c: None, tools=['Bash'])\n"
+    )
+    first = learn_subscriptions("h", path, project)
+    again = learn_subscriptions("h", path, project)
+    assert again == first == Subscriptions(events=("tool_call",), tools={"tool_call": ("Bash",)})
+    assert len(started) == 1
+    path.write_text("def hook(pi):\n    pi.on('Stop', lambda e, c: None)\n")
+    assert learn_subscriptions("h", path, project).events == ("Stop",)
+    assert len(started) == 2
+
+
+def test_a_changed_helper_module_is_learned_again(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = _counting_children(monkeypatch)
+    helper = project / "hooks" / "events_for_guard.py"
+    helper.parent.mkdir(exist_ok=True)
+    helper.write_text("EVENTS = ['Stop']\n")
+    source = (
+        "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n"
+        "import events_for_guard\n"
+        "def hook(pi):\n    for e in events_for_guard.EVENTS:\n"
+        "        pi.on(e, lambda event, ctx: None)\n"
+    )
+    path = _hook(project, source)
+    assert learn_subscriptions("h", path, project).events == ("Stop",)
+    assert learn_subscriptions("h", path, project).events == ("Stop",)
+    helper.write_text("EVENTS = ['Stop', 'tool_call']\n")
+    assert learn_subscriptions("h", path, project).events == ("Stop", "tool_call")
+    assert len(started) == 2
+
+
+def test_a_failing_hook_is_never_cached(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started = _counting_children(monkeypatch)
+    path = _hook(project, "def hook(pi):\n    raise RuntimeError('no')\n")
+    for _ in range(2):
+        with pytest.raises(HookmanError):
+            learn_subscriptions("h", path, project)
+    assert len(started) == 2

@@ -1,27 +1,61 @@
 """The command line: typer wiring only. Each command's work lives in hookman/commands/<name>.py
 as a function that returns an exit code; this module parses, calls, and turns errors into
-one clear line (see error_handler)."""
+one clear line (see error_handler).
+
+Start-up cost is the budget here (BENCHMARKS.md, "Management commands"):
+- help is click's plain help (`rich_markup_mode=None`): rich is imported only by commands
+  that print rich output on a terminal;
+- a command block imports its hookman.commands module inside the function, so parsing
+  `hookman list` never imports install's machinery, and only the command named on the
+  command line is converted to click (`app_for`);
+- typer < 0.29 (pyproject.toml): typer 0.29 coerces every non-bool parameter through a
+  pydantic TypeAdapter, which imports pydantic on each run.
+
+Adding a command is one block: a function decorated with `@app.command()` (or
+`@registry_app.command()`), its parameters annotated with the shared option types below and
+a conventional metavar (NAME, HOOK, EVENT, FILE, DIR, N), a one-line docstring, an
+`epilog=example(...)` and a body that imports its module and calls `run_command`.
+"""
 
 from __future__ import annotations
 
+import copy
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.main
 
 from hookman import __version__
-from hookman.cli.error_handler import run_command
+from hookman.cli.error_handler import BROKEN_PIPE_EXIT, run_command, silence_stdout
+
+PROG_NAME = "hookman"
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+
+
+def example(*lines: str) -> str:
+    """A help epilog listing example command lines, kept verbatim by click (`\\b`)."""
+    shown = "\n".join(f"  {line}" for line in lines)
+    return f"\b\nExample{'s' if len(lines) > 1 else ''}:\n{shown}"
+
 
 app = typer.Typer(
-    name="hookman",
+    name=PROG_NAME,
     help="Install, manage and run Claude Code hooks written as Python factories.",
+    epilog=example("hookman install hooks/guard.py", "hookman list", "hookman <command> --help"),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,
+    context_settings=HELP_OPTIONS,
 )
 registry_app = typer.Typer(
-    help="The user registry: named hooks any project can install.", no_args_is_help=True
+    help="The user registry: named hooks any project can install.",
+    epilog=example("hookman registry add ~/hooks/guard.py", "hookman registry list"),
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings=HELP_OPTIONS,
 )
 app.add_typer(registry_app, name="registry")
 
@@ -29,6 +63,7 @@ ProjectOpt = Annotated[
     Path | None,
     typer.Option(
         "--project",
+        metavar="DIR",
         help="Project directory (default: nearest ancestor with .claude/, "
         "else the git root, else the current directory).",
         show_default=False,
@@ -74,12 +109,19 @@ def _debug(ctx: typer.Context) -> bool:
     return bool((ctx.find_root().obj or {}).get("debug"))
 
 
-@app.command()
+@app.command(
+    epilog=example(
+        "hookman install hooks/guard.py",
+        "hookman install guard --async",
+        "hookman install          # rewrite settings from hookman.toml",
+    )
+)
 def install(
     ctx: typer.Context,
     hooks: Annotated[
         list[str] | None,
         typer.Argument(
+            metavar="[HOOK]...",
             help="Hooks to add: a path to a .py factory, or a name known to hookman.toml, the "
             "user registry or the bundled templates. None: rewrite settings from hookman.toml.",
             show_default=False,
@@ -87,7 +129,12 @@ def install(
     ] = None,
     name: Annotated[
         str | None,
-        typer.Option("--name", help="Name for a single path hook (default: the file's stem)."),
+        typer.Option(
+            "--name",
+            metavar="NAME",
+            help="Name for a single path hook (default: the file's stem).",
+            show_default=False,
+        ),
     ] = None,
     allow_unknown_event: Annotated[
         bool,
@@ -109,7 +156,10 @@ def install(
     dry_run: DryRunOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
-    """Add hooks to the project and write .claude/settings.local.json."""
+    """Add hooks to the project and write its Claude Code settings.
+
+    Writes .claude/hookman.toml and .claude/settings.local.json.
+    """
     from hookman.commands import install as command
 
     run_command(
@@ -126,10 +176,12 @@ def install(
     )
 
 
-@app.command()
+@app.command(epilog=example("hookman remove guard", "hookman remove guard notes --dry-run"))
 def remove(
     ctx: typer.Context,
-    hooks: Annotated[list[str], typer.Argument(help="Names of hooks to take out.")],
+    hooks: Annotated[
+        list[str], typer.Argument(metavar="HOOK...", help="Names of hooks to take out.")
+    ],
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -149,7 +201,7 @@ def remove(
     )
 
 
-@app.command("list")
+@app.command("list", epilog=example("hookman list", "hookman list --json"))
 def list_hooks(
     ctx: typer.Context,
     project: ProjectOpt = None,
@@ -168,13 +220,19 @@ def list_hooks(
     )
 
 
-@app.command()
+@app.command(
+    epilog=example(
+        "hookman new block_rm --template bash_guard --install", "hookman new --list --json"
+    )
+)
 def new(
     ctx: typer.Context,
     name: Annotated[
         str | None,
         typer.Argument(
-            help="Name of the new hook (its file is .claude/hooks/NAME.py).", show_default=False
+            metavar="NAME",
+            help="Name of the new hook (its file is .claude/hooks/NAME.py).",
+            show_default=False,
         ),
     ] = None,
     template: Annotated[
@@ -199,10 +257,7 @@ def new(
         bool, typer.Option("--json", help="With --list: print the templates as JSON.")
     ] = False,
 ) -> None:
-    """Create a hook and its test from a template, and record it in hookman.toml.
-
-    Example: hookman new block_rm --template bash_guard --install
-    """
+    """Create a hook and its test from a template, and record it in hookman.toml."""
     from hookman.commands import new as command
 
     if list_only:
@@ -223,7 +278,7 @@ def new(
     )
 
 
-@app.command()
+@app.command(epilog=example("hookman enable guard"))
 def enable(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The hook to switch on.")],
@@ -232,10 +287,7 @@ def enable(
     dry_run: DryRunOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
-    """Switch a hook on in hookman.toml and rewrite settings.
-
-    Example: hookman enable guard
-    """
+    """Switch a hook on in hookman.toml and rewrite settings."""
     from hookman.commands import enable as command
 
     run_command(
@@ -250,7 +302,7 @@ def enable(
     )
 
 
-@app.command()
+@app.command(epilog=example("hookman disable guard"))
 def disable(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="The hook to switch off.")],
@@ -259,10 +311,7 @@ def disable(
     dry_run: DryRunOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
-    """Switch a hook off in hookman.toml (it stays listed) and rewrite settings.
-
-    Example: hookman disable guard
-    """
+    """Switch a hook off in hookman.toml (it stays listed) and rewrite settings."""
     from hookman.commands import enable as command
 
     run_command(
@@ -277,12 +326,18 @@ def disable(
     )
 
 
-@registry_app.command("add")
+@registry_app.command("add", epilog=example("hookman registry add ~/hooks/guard.py --name guard"))
 def registry_add(
     ctx: typer.Context,
-    path: Annotated[Path, typer.Argument(help="Path to a .py hook factory.")],
+    path: Annotated[Path, typer.Argument(metavar="FILE", help="Path to a .py hook factory.")],
     name: Annotated[
-        str | None, typer.Option("--name", help="Registry name (default: the file's stem).")
+        str | None,
+        typer.Option(
+            "--name",
+            metavar="NAME",
+            help="Registry name (default: the file's stem).",
+            show_default=False,
+        ),
     ] = None,
 ) -> None:
     """Add a hook to the user registry."""
@@ -291,10 +346,10 @@ def registry_add(
     run_command(_debug(ctx), command.add, path, name=name)
 
 
-@registry_app.command("remove")
+@registry_app.command("remove", epilog=example("hookman registry remove guard"))
 def registry_remove(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Registry name to remove.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Registry name to remove.")],
 ) -> None:
     """Remove a hook from the user registry."""
     from hookman.commands import registry as command
@@ -302,7 +357,7 @@ def registry_remove(
     run_command(_debug(ctx), command.remove, name)
 
 
-@registry_app.command("list")
+@registry_app.command("list", epilog=example("hookman registry list --json"))
 def registry_list(ctx: typer.Context, json_output: JsonOpt = False) -> None:
     """List the user registry."""
     from hookman.commands import registry as command
@@ -310,29 +365,44 @@ def registry_list(ctx: typer.Context, json_output: JsonOpt = False) -> None:
     run_command(_debug(ctx), command.list_entries, json_output=json_output)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    epilog=example("hookman run PreToolUse --manifest FILE < payload.json"),
+)
 def run(
     ctx: typer.Context,
-    event: Annotated[str, typer.Argument(help="The Claude Code event name.")],
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The Claude Code event name.")],
 ) -> None:
-    """The runner Claude Code invokes: reads the event payload on stdin, answers on stdout."""
+    """The runner Claude Code invokes (`hookman install` writes it into the settings).
+
+    Reads the event payload on stdin and prints one answer on stdout.
+    """
     from hookman.bridge.run_command import main as run_main
 
     raise typer.Exit(run_main([event, *ctx.args]))
 
 
-@app.command()
+@app.command(
+    epilog=example("hookman fire PreToolUse", "hookman fire PreToolUse --payload rm-rf.json")
+)
 def fire(
     ctx: typer.Context,
-    event: Annotated[str, typer.Argument(help="Claude Code event name (e.g. PreToolUse).")],
+    event: Annotated[
+        str, typer.Argument(metavar="EVENT", help="Claude Code event name (e.g. PreToolUse).")
+    ],
     payload: Annotated[
         Path | None,
-        typer.Option("--payload", help="Payload JSON file (default: a bundled sample)."),
+        typer.Option(
+            "--payload",
+            metavar="FILE",
+            help="Payload JSON file (default: a bundled sample).",
+            show_default=False,
+        ),
     ] = None,
     project: ProjectOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Run the project's hooks for one event and show what Claude Code and the model get."""
+    """Run the hooks on a sample event; show what Claude Code and the model get."""
     from hookman.commands import fire as command
 
     run_command(
@@ -340,7 +410,7 @@ def fire(
     )
 
 
-@app.command()
+@app.command(epilog=example("hookman log -n 50", "hookman log --follow --event PreToolUse"))
 def log(
     ctx: typer.Context,
     follow: Annotated[
@@ -349,12 +419,28 @@ def log(
             "--follow", "-f", help="Stay open: a live view on a terminal, new lines when piped."
         ),
     ] = False,
-    lines: Annotated[int, typer.Option("-n", "--lines", help="How many recent lines.")] = 20,
-    session: Annotated[str | None, typer.Option("--session", help="Only this session.")] = None,
-    agent: Annotated[
-        str | None, typer.Option("--agent", help="Only this agent id ('main' for the main agent).")
+    lines: Annotated[
+        int, typer.Option("-n", "--lines", metavar="N", help="How many recent lines.")
+    ] = 20,
+    session: Annotated[
+        str | None,
+        typer.Option(
+            "--session", metavar="ID", help="Only this session (a prefix).", show_default=False
+        ),
     ] = None,
-    event: Annotated[str | None, typer.Option("--event", help="Only this event.")] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            metavar="ID",
+            help="Only this agent id ('main' for the main agent).",
+            show_default=False,
+        ),
+    ] = None,
+    event: Annotated[
+        str | None,
+        typer.Option("--event", metavar="EVENT", help="Only this event.", show_default=False),
+    ] = None,
     all_projects: Annotated[
         bool, typer.Option("--all", help="Every project's lines, not only this project's.")
     ] = False,
@@ -379,27 +465,44 @@ def log(
     )
 
 
-@app.command()
+@app.command(epilog=example("hookman statusline --width 60 < status.json"))
 def statusline(
     ctx: typer.Context,
     width: Annotated[
-        int | None, typer.Option("--width", help="Columns (default: terminal width).")
+        int | None,
+        typer.Option(
+            "--width",
+            metavar="N",
+            help="Columns (default: terminal width).",
+            show_default=False,
+        ),
     ] = None,
     project: ProjectOpt = None,
 ) -> None:
-    """Print the status line built from set_status texts (a Claude Code statusLine command)."""
+    """Print the status line built from the hooks' set_status texts.
+
+    Use it as Claude Code's statusLine command: Claude Code pipes its status JSON on stdin.
+    """
     from hookman.commands import statusline as command
 
     run_command(_debug(ctx), command.statusline, width=width, project=project)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    epilog=example("hookman command deploy staging"),
+)
 def command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="A command registered with register_command.")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="A command registered with register_command.")
+    ],
     project: ProjectOpt = None,
 ) -> None:
-    """Run a command that a hook registered with register_command."""
+    """Run a command that a hook registered with register_command.
+
+    Words after NAME are passed to the command as its argument text.
+    """
     from hookman.commands import hook_commands
 
     run_command(
@@ -407,7 +510,7 @@ def command(
     )
 
 
-@app.command()
+@app.command(epilog=example("hookman commands", "hookman commands --json"))
 def commands(ctx: typer.Context, project: ProjectOpt = None, json_output: JsonOpt = False) -> None:
     """List the commands hooks registered with register_command."""
     from hookman.commands import hook_commands
@@ -417,7 +520,11 @@ def commands(ctx: typer.Context, project: ProjectOpt = None, json_output: JsonOp
     )
 
 
-@app.command()
+@app.command(
+    epilog=example(
+        "hookman doctor", "hookman doctor --probe --json", "hookman doctor --probe-commands"
+    )
+)
 def doctor(
     ctx: typer.Context,
     probe: Annotated[
@@ -460,10 +567,81 @@ def doctor(
     )
 
 
-def main() -> int:
+@app.command(
+    epilog=example(
+        "hookman completions bash > ~/.local/share/bash-completion/completions/hookman",
+        "hookman completions zsh > ~/.zfunc/_hookman",
+        "hookman completions fish > ~/.config/fish/completions/hookman.fish",
+    )
+)
+def completions(
+    ctx: typer.Context,
+    shell: Annotated[
+        str, typer.Argument(metavar="SHELL", help="bash, zsh or fish.", show_default=False)
+    ],
+) -> None:
+    """Print the shell completion script for bash, zsh or fish."""
+    from hookman.commands import completions as command
+
+    run_command(_debug(ctx), command.print_completions, shell)
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command `args` names (typer converts every registered command
+    to click before parsing, about half a bare Python start for all of them); the whole app
+    when no known command is named (root help, a typo that deserves "No such command")."""
+    name = next((arg for arg in args if not arg.startswith("-")), None)
+    commands = [info for info in app.registered_commands if _command_name(info) == name]
+    groups = [info for info in app.registered_groups if info.name == name]
+    if not commands and not groups:
+        return app
+    view = copy.copy(app)
+    view.registered_commands = commands
+    view.registered_groups = groups
+    return view
+
+
+def _command_name(info: typer.models.CommandInfo) -> str | None:
+    if info.name:
+        return info.name
+    callback = info.callback
+    return None if callback is None else callback.__name__.lower().replace("_", "-")
+
+
+def conventional_usage(command: Any) -> Any:
+    """Usage lines as man pages write them (`fire [OPTIONS] EVENT`): typer < 0.29 writes a
+    required argument as `{EVENT}`. Applied to the click command tree typer built."""
+    for param in getattr(command, "params", []):
+        make_metavar = getattr(param, "make_metavar", None)  # absent in typer 0.29
+        if param.param_type_name == "argument" and make_metavar is not None:
+
+            def plain(*args: Any, _make_metavar: Any = make_metavar, **kwargs: Any) -> str:
+                return str(_make_metavar(*args, **kwargs)).replace("{", "").replace("}", "")
+
+            param.make_metavar = plain
+    for child in getattr(command, "commands", {}).values():
+        conventional_usage(child)
+    return command
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
     try:
-        app()
+        command = conventional_usage(typer.main.get_command(app_for(args)))
+        command(args=args, prog_name=PROG_NAME)
     except SystemExit as exit_:
         code = exit_.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
+        result = code if isinstance(code, int) else (0 if code is None else 1)
+    else:
+        result = 0
+    return _flush_stdout() or result
+
+
+def _flush_stdout() -> int:
+    """Flush now, so output into a pipe the reader closed ends quietly (exit 141)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        return BROKEN_PIPE_EXIT
     return 0

@@ -7,6 +7,7 @@ naming the crash log; `--debug` prints the traceback instead.
 from __future__ import annotations
 
 import datetime
+import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -17,6 +18,8 @@ import typer
 from hookman import __version__
 from hookman.cli.output import print_error
 from hookman.errors import HookmanError
+
+BROKEN_PIPE_EXIT = 141  # what a shell reports for a process ended by SIGPIPE
 
 
 def run_command(debug: bool, command: Callable[..., int | None], *args: Any, **kwargs: Any) -> None:
@@ -30,6 +33,9 @@ def run_command(debug: bool, command: Callable[..., int | None], *args: Any, **k
     except KeyboardInterrupt:
         print_error("interrupted.")
         raise typer.Exit(130) from None
+    except BrokenPipeError:  # `hookman list | head -1`: the reader has all it wanted
+        silence_stdout()
+        raise typer.Exit(BROKEN_PIPE_EXIT) from None
     except (typer.Exit, typer.Abort):
         raise
     except Exception as error:  # a bug: keep the traceback for the report, not the screen
@@ -44,6 +50,16 @@ def run_command(debug: bool, command: Callable[..., int | None], *args: Any, **k
         )
         raise typer.Exit(1) from None
     raise typer.Exit(code or 0)
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush into a closed pipe does
+    not print "Exception ignored ... BrokenPipeError" (the recipe of Python's signal docs)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _write_crash_log(error: BaseException) -> str | None:

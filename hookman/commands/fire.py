@@ -16,8 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
 from hookman import event_catalog, paths
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.deadline import Deadline
@@ -27,7 +25,7 @@ from hookman.bridge.json_ready import json_ready
 from hookman.bridge.manifest_reader import Manifest, ManifestError, parse_manifest, read_manifest
 from hookman.bridge.model_view import ModelView, model_view
 from hookman.bridge.session_state import SessionState
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
 from hookman.bridge.content_text import message_text
 from hookman.bridge.manifest_reader import Manifest
 from hookman.bridge.session_state import SessionState
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.commands.fire import load_installed_manifest
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir

@@ -10,17 +10,28 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.markup import escape
-
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
 from hookman.hook_sources import HookChoice, choose_hook
 from hookman.project import find_project_dir
-from hookman.project_config import HookSpec, load_project_config
+from hookman.project_config import (
+    HookSpec,
+    ProjectConfig,
+    load_project_config,
+    read_project_config,
+)
 from hookman.project_lock import edit_lock
-from hookman.project_sync import SyncResult, project_target, sync_project
-from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
+from hookman.project_sync import (
+    SyncResult,
+    project_target,
+    sync_if_nothing_changes,
+    sync_project,
+)
+
+if TYPE_CHECKING:
+    from hookman.subscriptions import Subscriptions
 
 
 def install(
@@ -71,21 +82,17 @@ def install(
             exit_code=2,
         )
     project_dir = find_project_dir(project)
-    preview = load_project_config(project_dir)
+    preview = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, preview)
-    learned = _learn_all(hooks, name, project_dir, allow_unknown_event)
-    with edit_lock(project_dir, dry_run=dry_run):
-        config = load_project_config(project_dir)
-        for choice, subscriptions in learned:
-            _check_still_same_source(choice, config.find(choice.name))
-            config.put_hook(
-                choice.name,
-                choice.source,
-                subscriptions.events,
-                subscriptions.tools,
-                run_async=run_async,
-            )
-        result = sync_project(project_dir, config, target, dry_run=dry_run)
+    learned = _learn_all(hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run)
+    result = None
+    if not dry_run:  # most repeated installs change nothing: then no lock is needed
+        unlocked = _edited_config(project_dir, learned, run_async) if learned else preview
+        result = sync_if_nothing_changes(project_dir, unlocked, target)
+    if result is None:
+        with edit_lock(project_dir, dry_run=dry_run):
+            config = _edited_config(project_dir, learned, run_async)
+            result = sync_project(project_dir, config, target, dry_run=dry_run)
     installed = [choice.name for choice, _ in learned]
     if json_output:
         print_json({**result.to_json(), "installed": installed})
@@ -94,10 +101,37 @@ def install(
     return exit_code_of(result)
 
 
-def _learn_all(
-    arguments: Sequence[str], name: str | None, project_dir: Path, allow_unknown_event: bool
-) -> list[tuple[HookChoice, Subscriptions]]:
+def _edited_config(
+    project_dir: Path, learned: list[tuple[HookChoice, Subscriptions]], run_async: bool | None
+) -> ProjectConfig:
+    """hookman.toml with the learned hooks put in (read-only, so no tomlkit, when none)."""
+    if not learned:
+        return read_project_config(project_dir)
     config = load_project_config(project_dir)
+    for choice, subscriptions in learned:
+        _check_still_same_source(choice, config.find(choice.name))
+        config.put_hook(
+            choice.name,
+            choice.source,
+            subscriptions.events,
+            subscriptions.tools,
+            run_async=run_async,
+        )
+    return config
+
+
+def _learn_all(
+    arguments: Sequence[str],
+    name: str | None,
+    config: ProjectConfig,
+    project_dir: Path,
+    allow_unknown_event: bool,
+    *,
+    keep: bool,
+) -> list[tuple[HookChoice, Subscriptions]]:
+    # Imported here: an install that names no hook learns nothing.
+    from hookman.subscriptions import check_event_names, learn_subscriptions
+
     learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
     for argument in arguments:
         choice = choose_hook(argument, name_override=name, project_dir=project_dir, config=config)
@@ -114,7 +148,7 @@ def _learn_all(
         if name is not None and not choice.already_listed:
             retry += f" --name {shlex.quote(name)}"
         subscriptions = learn_subscriptions(
-            choice.name, choice.module_path, project_dir, retry_argument=retry
+            choice.name, choice.module_path, project_dir, retry_argument=retry, keep=keep
         )
         check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
         learned[choice.name] = (choice, subscriptions)

@@ -5,16 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-from rich.table import Table
-
 from hookman import paths
 from hookman.bridge.firing_log import read_records
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
 from hookman.project import find_project_dir
-from hookman.project_config import HookSpec, load_project_config
+from hookman.project_config import HookSpec, read_project_config
 from hookman.project_sync import claude_events_of, hook_json, project_target, target_warnings
 
 
@@ -37,7 +34,7 @@ def list_hooks(
      "warnings": [str]}     # what the target client means for the hooks (see install)
     """
     project_dir = find_project_dir(project)
-    config = load_project_config(project_dir)
+    config = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, config)
     plan = plan_install(config.hooks, target.version)
     last_fired = _last_fired(project_dir)
@@ -116,6 +113,8 @@ def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> N
         )
         return
     if out.is_terminal:
+        from rich.table import Table
+
         # The on/off state sits under the hook's name: one column less keeps the table
         # unwrapped on a 100-column terminal.
         table = Table()

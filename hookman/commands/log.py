@@ -14,12 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
 from hookman import paths
 from hookman.bridge.firing_log import parse_lines, read_records
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
 from hookman.log_room import MAIN_AGENT, agent_of, build_rooms, refusal_text
 from hookman.project import find_project_dir

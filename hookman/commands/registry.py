@@ -5,9 +5,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from rich.markup import escape
-
-from hookman.cli.output import console, print_json
+from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
 from hookman.hook_sources import bundled_templates
 from hookman.project_config import is_valid_hook_name

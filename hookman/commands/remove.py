@@ -13,7 +13,7 @@ from hookman.cli.output import print_json
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
 from hookman.project import find_project_dir
-from hookman.project_config import ProjectConfig, load_project_config
+from hookman.project_config import ProjectConfig, load_project_config, read_project_config
 from hookman.project_lock import edit_lock
 from hookman.project_sync import project_target, sync_project
 
@@ -34,9 +34,11 @@ def remove(
     if not hooks:
         raise HookmanError("name at least one hook to remove.", "see `hookman list`.", exit_code=2)
     project_dir = find_project_dir(project)
-    preview = load_project_config(project_dir)
+    preview = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, preview)
     names = list(dict.fromkeys(hooks))
+    for name in names:  # refused before the lock: a name that is not listed changes nothing
+        _remove_listed(preview, name, check_only=True)
     with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)
         for name in names:
@@ -49,9 +51,13 @@ def remove(
     return exit_code_of(result)
 
 
-def _remove_listed(config: ProjectConfig, name: str) -> None:
+def _remove_listed(config: ProjectConfig, name: str, *, check_only: bool = False) -> None:
     try:
-        config.remove_hook(name)
+        if check_only:
+            if config.find(name) is None:
+                raise KeyError(name)
+        else:
+            config.remove_hook(name)
     except KeyError:
         listed = [hook.name for hook in config.hooks]
         close = difflib.get_close_matches(name, listed, n=1)

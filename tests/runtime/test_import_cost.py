@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -81,3 +82,69 @@ def test_an_async_handler_imports_asyncio_when_it_runs() -> None:
         "assert 'asyncio' in sys.modules\n"
     )
     assert "asyncio" in imported_modules(code)
+
+
+# The status line and the completion helper run on the lean path, like `hookman run`.
+FORBIDDEN_ON_LEAN_COMMANDS = {
+    "typer",
+    "click",
+    "rich",
+    "tomlkit",
+    "platformdirs",
+    "filelock",
+    "pydantic",
+    "argparse",
+    "pathlib",
+    "subprocess",
+    "asyncio",
+    "dataclasses",
+    "tempfile",
+}
+ENTRY = "import sys; from hookman.__main__ import main; sys.exit(main())"
+
+
+def lean_command_modules(
+    arguments: list[str], cwd: Path, stdin: str = "", home: Path | None = None
+) -> set[str]:
+    env = {**os.environ, "PYTHONPATH": PACKAGE_ROOT}
+    if home is not None:
+        env["HOOKMAN_HOME"] = str(home)
+    done = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", "-c", ENTRY, *arguments],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    } - {"imported package"}
+
+
+def test_the_statusline_imports_only_lean_modules(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    status = json.dumps({"session_id": "s", "workspace": {"project_dir": str(project)}})
+    modules = lean_command_modules(["statusline"], project, status, home=tmp_path / "home")
+    assert "hookman.commands.statusline" in modules
+    assert not {name.split(".")[0] for name in modules} & FORBIDDEN_ON_LEAN_COMMANDS
+    assert not {name for name in modules if name.startswith("hookman.cli")}
+
+
+def test_completing_hook_names_imports_only_lean_modules(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "hookman.toml").write_text('[[hooks]]\nname = "a"\npath = "a.py"\n')
+    modules = lean_command_modules(["__complete", "installable"], project, home=tmp_path / "h")
+    assert "hookman.cli.complete_words" in modules
+    assert not {name.split(".")[0] for name in modules} & FORBIDDEN_ON_LEAN_COMMANDS
+
+
+def test_version_loads_no_cli_layer(tmp_path: Path) -> None:
+    modules = lean_command_modules(["--version"], tmp_path)
+    assert not {name.split(".")[0] for name in modules} & FORBIDDEN_ON_LEAN_COMMANDS

@@ -3,111 +3,120 @@ complete -c hookman -n '__fish_use_subcommand' -l debug
 complete -c hookman -n '__fish_use_subcommand' -l version
 complete -c hookman -n '__fish_use_subcommand' -l help
 complete -c hookman -n '__fish_use_subcommand' -s h
-complete -c hookman -n '__fish_use_subcommand' -a install -d 'Add hooks to the project and write .claude/settings.local.json.'
+complete -c hookman -n '__fish_use_subcommand' -a install -d 'Add hooks to the project and write its Claude Code settings.'
 complete -c hookman -n '__fish_seen_subcommand_from install' -l allow-unknown-event
 complete -c hookman -n '__fish_seen_subcommand_from install' -l async
-complete -c hookman -n '__fish_seen_subcommand_from install' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from install' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from install' -l json
-complete -c hookman -n '__fish_seen_subcommand_from install' -l name
+complete -c hookman -n '__fish_seen_subcommand_from install' -l name -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l no-async
-complete -c hookman -n '__fish_seen_subcommand_from install' -l project
+complete -c hookman -n '__fish_seen_subcommand_from install' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from install' -l help
 complete -c hookman -n '__fish_seen_subcommand_from install' -s h
+complete -c hookman -n '__fish_seen_subcommand_from install' -a '(hookman __complete installable)'
 complete -c hookman -n '__fish_use_subcommand' -a remove -d 'Take hooks out of the project and rewrite settings.'
-complete -c hookman -n '__fish_seen_subcommand_from remove' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from remove' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from remove' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from remove' -l json
-complete -c hookman -n '__fish_seen_subcommand_from remove' -l project
+complete -c hookman -n '__fish_seen_subcommand_from remove' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from remove' -l help
 complete -c hookman -n '__fish_seen_subcommand_from remove' -s h
+complete -c hookman -n '__fish_seen_subcommand_from remove' -a '(hookman __complete hooks)'
 complete -c hookman -n '__fish_use_subcommand' -a list -d 'The project\'s hooks in dispatch order.'
-complete -c hookman -n '__fish_seen_subcommand_from list' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from list' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from list' -l json
-complete -c hookman -n '__fish_seen_subcommand_from list' -l project
+complete -c hookman -n '__fish_seen_subcommand_from list' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from list' -l help
 complete -c hookman -n '__fish_seen_subcommand_from list' -s h
 complete -c hookman -n '__fish_use_subcommand' -a new -d 'Create a hook and its test from a template, and record it in hookman.toml.'
-complete -c hookman -n '__fish_seen_subcommand_from new' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from new' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from new' -l install
 complete -c hookman -n '__fish_seen_subcommand_from new' -l json
 complete -c hookman -n '__fish_seen_subcommand_from new' -l list
-complete -c hookman -n '__fish_seen_subcommand_from new' -l project
-complete -c hookman -n '__fish_seen_subcommand_from new' -l template
-complete -c hookman -n '__fish_seen_subcommand_from new' -s t
+complete -c hookman -n '__fish_seen_subcommand_from new' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from new' -l template -r -f -a '(hookman __complete templates)'
+complete -c hookman -n '__fish_seen_subcommand_from new' -s t -r -f
 complete -c hookman -n '__fish_seen_subcommand_from new' -l help
 complete -c hookman -n '__fish_seen_subcommand_from new' -s h
 complete -c hookman -n '__fish_use_subcommand' -a enable -d 'Switch a hook on in hookman.toml and rewrite settings.'
-complete -c hookman -n '__fish_seen_subcommand_from enable' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from enable' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from enable' -l json
-complete -c hookman -n '__fish_seen_subcommand_from enable' -l project
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from enable' -l help
 complete -c hookman -n '__fish_seen_subcommand_from enable' -s h
+complete -c hookman -n '__fish_seen_subcommand_from enable' -a '(hookman __complete hooks)'
 complete -c hookman -n '__fish_use_subcommand' -a disable -d 'Switch a hook off in hookman.toml (it stays listed) and rewrite settings.'
-complete -c hookman -n '__fish_seen_subcommand_from disable' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from disable' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from disable' -l json
-complete -c hookman -n '__fish_seen_subcommand_from disable' -l project
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from disable' -l help
 complete -c hookman -n '__fish_seen_subcommand_from disable' -s h
-complete -c hookman -n '__fish_use_subcommand' -a run -d 'The runner Claude Code invokes: reads the event payload on stdin, answers on stdout.'
+complete -c hookman -n '__fish_seen_subcommand_from disable' -a '(hookman __complete hooks)'
+complete -c hookman -n '__fish_use_subcommand' -a run -d 'The runner Claude Code invokes (`hookman install` writes it into the settings).'
 complete -c hookman -n '__fish_seen_subcommand_from run' -l help
 complete -c hookman -n '__fish_seen_subcommand_from run' -s h
-complete -c hookman -n '__fish_seen_subcommand_from run' -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
-complete -c hookman -n '__fish_use_subcommand' -a fire -d 'Run the project\'s hooks for one event and show what Claude Code and the model get.'
+complete -c hookman -n '__fish_seen_subcommand_from run' -f -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
+complete -c hookman -n '__fish_use_subcommand' -a fire -d 'Run the hooks on a sample event; show what Claude Code and the model get.'
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l json
-complete -c hookman -n '__fish_seen_subcommand_from fire' -l payload
-complete -c hookman -n '__fish_seen_subcommand_from fire' -l project
+complete -c hookman -n '__fish_seen_subcommand_from fire' -l payload -r -F
+complete -c hookman -n '__fish_seen_subcommand_from fire' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l help
 complete -c hookman -n '__fish_seen_subcommand_from fire' -s h
-complete -c hookman -n '__fish_seen_subcommand_from fire' -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
+complete -c hookman -n '__fish_seen_subcommand_from fire' -f -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
 complete -c hookman -n '__fish_use_subcommand' -a log -d 'The firing log as a room: per session and agent, counts by event and outcome, the'
-complete -c hookman -n '__fish_seen_subcommand_from log' -l agent
+complete -c hookman -n '__fish_seen_subcommand_from log' -l agent -r -f
 complete -c hookman -n '__fish_seen_subcommand_from log' -l all
-complete -c hookman -n '__fish_seen_subcommand_from log' -l event
+complete -c hookman -n '__fish_seen_subcommand_from log' -l event -r -f -a '(hookman __complete events)'
 complete -c hookman -n '__fish_seen_subcommand_from log' -l follow
 complete -c hookman -n '__fish_seen_subcommand_from log' -l json
-complete -c hookman -n '__fish_seen_subcommand_from log' -l lines
-complete -c hookman -n '__fish_seen_subcommand_from log' -l project
-complete -c hookman -n '__fish_seen_subcommand_from log' -l session
+complete -c hookman -n '__fish_seen_subcommand_from log' -l lines -r -f
+complete -c hookman -n '__fish_seen_subcommand_from log' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from log' -l session -r -f
 complete -c hookman -n '__fish_seen_subcommand_from log' -s f
-complete -c hookman -n '__fish_seen_subcommand_from log' -s n
+complete -c hookman -n '__fish_seen_subcommand_from log' -s n -r -f
 complete -c hookman -n '__fish_seen_subcommand_from log' -l help
 complete -c hookman -n '__fish_seen_subcommand_from log' -s h
-complete -c hookman -n '__fish_use_subcommand' -a statusline -d 'Print the status line built from set_status texts (a Claude Code statusLine command).'
-complete -c hookman -n '__fish_seen_subcommand_from statusline' -l project
-complete -c hookman -n '__fish_seen_subcommand_from statusline' -l width
+complete -c hookman -n '__fish_use_subcommand' -a statusline -d 'Print the status line built from the hooks\' set_status texts.'
+complete -c hookman -n '__fish_seen_subcommand_from statusline' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from statusline' -l width -r -f
 complete -c hookman -n '__fish_seen_subcommand_from statusline' -l help
 complete -c hookman -n '__fish_seen_subcommand_from statusline' -s h
 complete -c hookman -n '__fish_use_subcommand' -a command -d 'Run a command that a hook registered with register_command.'
-complete -c hookman -n '__fish_seen_subcommand_from command' -l project
+complete -c hookman -n '__fish_seen_subcommand_from command' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from command' -l help
 complete -c hookman -n '__fish_seen_subcommand_from command' -s h
 complete -c hookman -n '__fish_use_subcommand' -a commands -d 'List the commands hooks registered with register_command.'
 complete -c hookman -n '__fish_seen_subcommand_from commands' -l json
-complete -c hookman -n '__fish_seen_subcommand_from commands' -l project
+complete -c hookman -n '__fish_seen_subcommand_from commands' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from commands' -l help
 complete -c hookman -n '__fish_seen_subcommand_from commands' -s h
 complete -c hookman -n '__fish_use_subcommand' -a doctor -d 'Explain every silent hook: read every source Claude Code merges and report findings.'
-complete -c hookman -n '__fish_seen_subcommand_from doctor' -l claude-version
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from doctor' -l json
-complete -c hookman -n '__fish_seen_subcommand_from doctor' -l managed-settings
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l managed-settings -r -f
 complete -c hookman -n '__fish_seen_subcommand_from doctor' -l probe
 complete -c hookman -n '__fish_seen_subcommand_from doctor' -l probe-commands
-complete -c hookman -n '__fish_seen_subcommand_from doctor' -l project
+complete -c hookman -n '__fish_seen_subcommand_from doctor' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from doctor' -l help
 complete -c hookman -n '__fish_seen_subcommand_from doctor' -s h
+complete -c hookman -n '__fish_use_subcommand' -a completions -d 'Print the shell completion script for bash, zsh or fish.'
+complete -c hookman -n '__fish_seen_subcommand_from completions' -l help
+complete -c hookman -n '__fish_seen_subcommand_from completions' -s h
+complete -c hookman -n '__fish_seen_subcommand_from completions' -f -a 'bash zsh fish'
 complete -c hookman -n '__fish_use_subcommand' -a registry -d 'The user registry: named hooks any project can install.'
 complete -c hookman -n '__fish_seen_subcommand_from registry' -l help
 complete -c hookman -n '__fish_seen_subcommand_from registry' -s h
 complete -c hookman -n '__fish_seen_subcommand_from registry; and not __fish_seen_subcommand_from add remove list' -a add -d 'Add a hook to the user registry.'
-complete -c hookman -n '__fish_seen_subcommand_from add' -l name
+complete -c hookman -n '__fish_seen_subcommand_from add' -l name -r -f
 complete -c hookman -n '__fish_seen_subcommand_from add' -l help
 complete -c hookman -n '__fish_seen_subcommand_from add' -s h
 complete -c hookman -n '__fish_seen_subcommand_from registry; and not __fish_seen_subcommand_from add remove list' -a remove -d 'Remove a hook from the user registry.'
 complete -c hookman -n '__fish_seen_subcommand_from remove' -l help
 complete -c hookman -n '__fish_seen_subcommand_from remove' -s h
+complete -c hookman -n '__fish_seen_subcommand_from remove' -a '(hookman __complete registry)'
 complete -c hookman -n '__fish_seen_subcommand_from registry; and not __fish_seen_subcommand_from add remove list' -a list -d 'List the user registry.'
 complete -c hookman -n '__fish_seen_subcommand_from list' -l json
 complete -c hookman -n '__fish_seen_subcommand_from list' -l help

@@ -1,0 +1,33 @@
+"""`hookman completions SHELL`: print the completion script shipped in the package."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+
+from hookman.errors import HookmanError
+
+COMPLETIONS_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "completions")
+FILE_NAMES = {"bash": "hookman.bash", "zsh": "_hookman", "fish": "hookman.fish"}
+
+
+def print_completions(shell: str) -> int:
+    name = FILE_NAMES.get(shell)
+    if name is None:
+        close = difflib.get_close_matches(shell, list(FILE_NAMES), n=1)
+        guess = f"did you mean {close[0]}? " if close else ""
+        raise HookmanError(
+            f"hookman has no completions for {shell!r}.",
+            f"{guess}use one of: {', '.join(f'`hookman completions {s}`' for s in FILE_NAMES)}.",
+            exit_code=2,
+        )
+    try:
+        with open(os.path.join(COMPLETIONS_DIR, name), encoding="utf-8") as handle:
+            sys.stdout.write(handle.read())
+    except OSError as error:
+        raise HookmanError(
+            f"the {shell} completion script is missing from this hookman install ({error}).",
+            "reinstall hookman.",
+        ) from None
+    return 0

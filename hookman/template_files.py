@@ -1,0 +1,46 @@
+"""Where the bundled hook templates are, as strings, with the standard library only (the
+completion helper lists them on TAB; hookman.hook_sources wraps them as Paths)."""
+
+from __future__ import annotations
+
+import os
+
+TEMPLATE_MODULE_NAMES = ("hook.py", "__init__.py")
+_PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
+
+
+def templates_dir() -> str | None:
+    """Bundled templates: `hookman/templates` in a wheel, `templates/` in a source checkout."""
+    for candidate in (
+        os.path.join(_PACKAGE_DIR, "templates"),
+        os.path.join(os.path.dirname(_PACKAGE_DIR), "templates"),
+    ):
+        if os.path.isdir(candidate):
+            return candidate
+    return None
+
+
+def template_modules(directory: str | None) -> dict[str, str]:
+    """Template name -> module in `directory` (see templates_dir): `NAME.py`, or `NAME/`
+    holding hook.py."""
+    if directory is None:
+        return {}
+    found: dict[str, str] = {}
+    for name in sorted(os.listdir(directory)):
+        if name.startswith(("_", ".", "test_")):
+            continue
+        entry = os.path.join(directory, name)
+        if name.endswith(".py") and os.path.isfile(entry):
+            found[name[:-3]] = entry
+        elif os.path.isdir(entry):
+            module = next(
+                (
+                    os.path.join(entry, module_name)
+                    for module_name in TEMPLATE_MODULE_NAMES
+                    if os.path.isfile(os.path.join(entry, module_name))
+                ),
+                None,
+            )
+            if module is not None:
+                found[name] = module
+    return found

@@ -1,0 +1,80 @@
+"""Where hookman keeps its per-user files, as strings, with the standard library only.
+
+`hookman statusline` and the completion helper run on the lean path (no platformdirs, no
+pathlib), so the directories are computed here: HOOKMAN_HOME when set (tests, sandboxes);
+on Linux and other XDG platforms the XDG base directories, which is what platformdirs
+answers there (tests/test_user_dirs.py compares the two); elsewhere (macOS, Windows)
+platformdirs itself. hookman.paths wraps these as Paths for the rest of the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import re  # already loaded by json, which every lean path uses
+import sys
+
+APP_NAME = "hookman"
+# platformdirs' Unix answers: (XDG variable, default under the home directory).
+_XDG = {
+    "config": ("XDG_CONFIG_HOME", "~/.config"),
+    "state": ("XDG_STATE_HOME", "~/.local/state"),
+    "cache": ("XDG_CACHE_HOME", "~/.cache"),
+}
+_PLATFORMDIRS = {
+    "config": "user_config_dir",
+    "state": "user_state_dir",
+    "cache": "user_cache_dir",
+    "log": "user_log_dir",
+}
+
+
+def uses_xdg() -> bool:
+    """Whether this platform's directories are the XDG ones computed here."""
+    return os.name == "posix" and sys.platform != "darwin"
+
+
+def user_dir(kind: str) -> str:
+    """hookman's `kind` directory: "config", "state", "cache" or "log" (absolute)."""
+    home = os.environ.get("HOOKMAN_HOME")
+    if home:
+        return os.path.join(os.path.realpath(os.path.expanduser(home)), kind)
+    if not uses_xdg():
+        import platformdirs
+
+        return str(getattr(platformdirs, _PLATFORMDIRS[kind])(APP_NAME))
+    if kind == "log":  # platformdirs' Unix log dir: the state dir's `log`
+        return os.path.join(user_dir("state"), "log")
+    variable, default = _XDG[kind]
+    base = os.environ.get(variable, "")
+    if not os.path.isabs(base):  # unset, empty or relative: the XDG spec ignores it
+        base = os.path.expanduser(default)
+    return os.path.join(base, APP_NAME)
+
+
+def project_key(resolved_project_dir: str) -> str:
+    """The per-project directory name under `<state>/projects/`: `<slug>-<sha256[:12]>`."""
+    digest = _sha256_hex(resolved_project_dir.encode("utf-8", "surrogateescape"))[:12]
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", os.path.basename(resolved_project_dir))
+    return f"{slug.strip('-')[:40] or 'root'}-{digest}"
+
+
+def project_state_dir(resolved_project_dir: str) -> str:
+    """State for one project (manifest, session queues and statuses), by its resolved path."""
+    return os.path.join(user_dir("state"), "projects", project_key(resolved_project_dir))
+
+
+def manifest_path(resolved_project_dir: str) -> str:
+    return os.path.join(project_state_dir(resolved_project_dir), "manifest.json")
+
+
+def _sha256_hex(data: bytes) -> str:
+    # hashlib loads OpenSSL (about a fifth of a bare Python start); the built-in module is
+    # the same SHA-256 (named _sha2 from Python 3.12, _sha256 before).
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data).hexdigest()
