@@ -74,6 +74,7 @@ def client_facts(version: ClientVersion | None) -> dict[str, Any]:
         "turn_channels": event_catalog.turn_channel_events(),
         "plain_stdout_events": event_catalog.plain_stdout_events(),
         "exit2_blocking_events": event_catalog.exit2_blocking_events(),
+        "guarded_events": event_catalog.guarded_events(),
         "updated_tool_output": event_catalog.can_update_tool_output(version),
         "model_text": _model_texts(version),
     }

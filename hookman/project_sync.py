@@ -2,15 +2,16 @@
 
 One transaction, run by `install` and `remove` while they hold `project_lock`: plan the
 entries, check the settings file can be edited (a malformed one stops everything before any
-write), then write the manifest (the runner needs it before an entry points at it),
-hookman.toml, and settings.local.json; when one of these writes fails (e.g. a read-only
-.claude/), the ones already done are put back. Every write is skipped when the bytes would
-not change, so a repeated install touches nothing. With `dry_run` nothing is written.
+write), then write the manifest and the launcher (the runner needs them before an entry
+points at them), hookman.toml, and settings.local.json; when one of these writes fails
+(e.g. a read-only .claude/), the ones already done are put back. Every write is skipped
+when the bytes would not change, so a repeated install touches nothing. With `dry_run` nothing is written.
 """
 
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -24,10 +25,16 @@ from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.hook_sources import module_path
 from hookman.install_plan import InstallPlan, plan_install
+from hookman.launcher import launcher_path, write_launcher
 from hookman.manifest import build_manifest, write_manifest
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project_config import HookSpec, ProjectConfig, save_project_config
-from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
+from hookman.settings_entries import (
+    HookmanEntry,
+    apply_hookman_entries,
+    build_command,
+    supports_safe_path_flag,
+)
 from hookman.settings_file import SettingsChange, update_settings
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
@@ -99,14 +106,21 @@ def sync_project(
     module_paths = _existing_modules(enabled, project_dir)
     plan = plan_install(hooks, target.version)
     manifest_file = paths.manifest_path(project_dir)
+    launcher = launcher_path(project_dir)
+    guarded = event_catalog.guarded_events()
     entries = [
-        HookmanEntry(event, entry.matcher, build_command(event, manifest_file), entry.timeout)
+        HookmanEntry(
+            event,
+            entry.matcher,
+            build_command(event, launcher, guarded=event in guarded),
+            entry.timeout,
+        )
         for event, entry in plan.entries.items()
     ] + [
         HookmanEntry(
             event,
             entry.matcher,
-            build_command(event, manifest_file, run_async=True),
+            build_command(event, launcher, run_async=True),
             entry.timeout,
             is_async=True,
         )
@@ -126,8 +140,9 @@ def sync_project(
         )
 
     manifest = build_manifest(project_dir, hooks, module_paths, plan, target.version)
-    with _restored_on_failure(manifest_file, config.path):
+    with _restored_on_failure(manifest_file, launcher, config.path):
         write_manifest(project_dir, manifest)
+        _write_launcher(project_dir, manifest_file, guarded)
         save_project_config(config)
         change = update_settings(settings_path, edit, dry_run=False)
     git = None
@@ -155,6 +170,18 @@ def _restored_on_failure(*files: Path) -> Iterator[None]:
                 elif path.read_bytes() != data:
                     atomic_write_text(path, data.decode("utf-8"))
         raise
+
+
+def _write_launcher(project_dir: Path, manifest_file: Path, guarded: list[str]) -> None:
+    python = sys.executable
+    try:
+        write_launcher(project_dir, python, supports_safe_path_flag(python), manifest_file, guarded)
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot write its launcher {launcher_path(project_dir)}: "
+            f"{error.strerror or error}; nothing was changed.",
+            "check the permissions of hookman's state directory, or set HOOKMAN_HOME.",
+        ) from error
 
 
 def plan_warnings(plan: InstallPlan) -> list[str]:

@@ -2,8 +2,9 @@
 
 Merge order, deterministic: the runtime's results first (in dispatch order), then the
 results of handlers registered under the Claude Code event name, in hook order.
-- The first deny/block wins: a later allow or block never replaces it (on PreToolUse a
-  `decision: "block"` is a deny). `continue: false` likewise sticks, with its stopReason.
+- The first deny/block wins: a later allow or block never replaces it (on a guarded event,
+  e.g. PreToolUse, a `decision: "block"` is a deny). `continue: false` likewise sticks,
+  with its stopReason.
 - additionalContext texts are kept in the order they arose and joined with a blank line,
   after any texts queued by earlier events. Texts from `send_message` are marked, because
   they may be delivered only where additionalContext does not start a turn.
@@ -26,8 +27,10 @@ _STICKY_OR_MERGED = frozenset(
 
 
 class AnswerBuilder:
-    def __init__(self, event: str) -> None:
+    def __init__(self, event: str, *, guarded: bool | None = None) -> None:
+        """`guarded`: a block is a `permissionDecision: "deny"` (default: PreToolUse only)."""
         self.event = event
+        self.guarded = event == PRE_TOOL_USE if guarded is None else guarded
         self.block_reason: str | None = None
         self.blocked_by: str | None = None
         self.contexts: list[str] = []
@@ -44,7 +47,7 @@ class AnswerBuilder:
         return self.block_reason is not None
 
     def block(self, reason: str, by: str) -> None:
-        """Deny (PreToolUse) or block the event; the first call wins."""
+        """Deny (guarded events) or block the event; the first call wins."""
         if self.block_reason is None:
             self.block_reason = reason or DEFAULT_BLOCK_REASON
             self.blocked_by = by
@@ -65,6 +68,10 @@ class AnswerBuilder:
     def _contexts_where(self, *, from_message: bool) -> list[str]:
         pairs = zip(self.contexts, self._is_message, strict=True)
         return [text for text, is_message in pairs if is_message == from_message]
+
+    def specific_field(self, key: str) -> object:
+        """A hookSpecificOutput field of the answer so far (None when absent)."""
+        return self._specific.get(key)
 
     def notify_user(self, text: str) -> None:
         self.notices.append(text)
@@ -119,7 +126,7 @@ class AnswerBuilder:
         answer: dict[str, object] = dict(self._top_level)
         specific = dict(self._specific)
         if self.block_reason is not None:
-            if self.event == PRE_TOOL_USE:
+            if self.guarded:
                 specific["permissionDecision"] = "deny"
                 specific["permissionDecisionReason"] = self.block_reason
             else:
@@ -145,11 +152,27 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else content_text(value)
 
 
-def fail_closed_reason(hook: str, problem: str) -> str:
+def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:
     """The deny reason when a guard could not decide (the model reads it, then the user)."""
     return (
-        f"hookman blocked this tool call because the hook {hook!r} {problem}, and a guard "
-        f"that cannot decide must not let the call through. Fix the hook (`hookman fire "
-        f"PreToolUse` shows what happens, `hookman log` the error) or disable it in "
-        f".claude/hookman.toml."
+        f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} {problem}, "
+        f"and a guard that cannot decide must not let the call through. Fix the hook "
+        f"(`hookman fire {event}` shows what happens, `hookman log` the error) or disable it "
+        f"in .claude/hookman.toml."
     )
+
+
+def guarded_subject(event: str) -> str:
+    """What a deny on `event` stops, as the model and the user read it."""
+    return "tool call" if event == PRE_TOOL_USE else f"{event} call"
+
+
+def deny_answer(event: str, reason: str) -> dict[str, object]:
+    """The answer that blocks a guarded event: a JSON deny, which Claude Code honours on exit 0."""
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": event,
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }

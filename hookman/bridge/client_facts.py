@@ -20,11 +20,14 @@ STALE_MANIFEST_NOTICE = (
     "the manifest was written by an older hookman and lacks the client facts, so send_message "
     "texts wait in the queue; run `hookman install` in the project to rewrite it"
 )
+# Manifests written before `guarded_events` existed guarded this event only.
+GUARDED_BEFORE_THE_FACT = frozenset({"PreToolUse"})
 
 
 class ClientFacts:
     __slots__ = (
         "exit2_blocking_events",
+        "guarded_events",
         "known_events",
         "message_channels",
         "model_text",
@@ -44,10 +47,19 @@ class ClientFacts:
         self.turn_channels = _names(facts, "turn_channels")
         self.plain_stdout_events = _names(facts, "plain_stdout_events")
         self.exit2_blocking_events = _names(facts, "exit2_blocking_events")
+        self.guarded_events = (
+            _names(facts, "guarded_events")
+            if isinstance(facts.get("guarded_events"), list)
+            else GUARDED_BEFORE_THE_FACT
+        )
         updated = facts.get("updated_tool_output")
         self.updated_tool_output: bool | None = updated if isinstance(updated, bool) else None
         model_text = facts.get("model_text")
         self.model_text: dict[str, object] = model_text if isinstance(model_text, dict) else {}
+
+    def is_guarded(self, event: str) -> bool:
+        """Whether hookman fails closed on `event`: a deny unless every guard ran and allowed."""
+        return event in self.guarded_events
 
     def delivers_messages(self, event: str) -> bool:
         """Whether send_message texts may be delivered as additionalContext on `event`."""

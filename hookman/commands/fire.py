@@ -212,7 +212,7 @@ def _raise_timeout() -> None:
 def _timeout_result(
     manifest: Manifest, event: str, hook: str, seconds: float, run_async: bool
 ) -> DispatchResult:
-    from hookman.bridge.answer import PRE_TOOL_USE, fail_closed_reason
+    from hookman.bridge.answer import deny_answer, fail_closed_reason
 
     problem = f"did not finish within hookman's deadline of {seconds:g} s"
     result = DispatchResult()
@@ -221,14 +221,8 @@ def _timeout_result(
     result.errors = [{"hook": hook, "event": event, "error": problem}]
     if run_async:
         pass  # an async run always answers {}
-    elif event == PRE_TOOL_USE:
-        result.answer = {
-            "hookSpecificOutput": {
-                "hookEventName": PRE_TOOL_USE,
-                "permissionDecision": "deny",
-                "permissionDecisionReason": fail_closed_reason(hook, problem),
-            }
-        }
+    elif manifest.client.is_guarded(event):
+        result.answer = deny_answer(event, fail_closed_reason(hook, problem, event))
     else:
         result.answer = {"systemMessage": f"hookman: hook {hook!r} {problem} on {event}."}
     return result

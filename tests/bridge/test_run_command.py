@@ -537,12 +537,14 @@ def test_pre_compact_cancel_blocks_the_compaction(runner_project: RunnerProject)
 
 
 @pytest.mark.parametrize("stdin", ["", "garbage", "[1, 2]", '{"unterminated": '])
-def test_garbage_on_stdin_gets_a_clean_empty_answer(
+def test_garbage_on_stdin_gets_a_clean_empty_answer_where_nothing_is_guarded(
     runner_project: RunnerProject, stdin: str
 ) -> None:
-    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook(
+        "stop", 'def hook(pi):\n    pi.on("agent_end", print)\n', ["agent_end"], ["Stop"]
+    )
 
-    assert runner_project.answer("PreToolUse", stdin) == {}
+    assert runner_project.answer("Stop", stdin) == {}
     assert runner_project.log_records()[0]["outcome"] == "bad-payload"
 
 

@@ -13,8 +13,10 @@ import pytest
 
 from hookman import paths
 from hookman.settings_entries import (
+    RunnerRef,
     find_hookman_entries,
     hookman_command_is_async,
+    hookman_command_runner,
     is_hookman_command,
 )
 
@@ -102,8 +104,13 @@ def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None
     [handler] = group["hooks"]
     assert group["matcher"] == "Bash"
     assert is_hookman_command(handler["command"])
-    assert str(paths.manifest_path(project)) in handler["command"]
+    launcher = paths.manifest_path(project).parent / "hookman-run.sh"
+    assert handler["command"].startswith(f"sh {launcher} PreToolUse || printf ")
+    assert hookman_command_runner(handler["command"]) == RunnerRef(
+        sys.executable, str(paths.manifest_path(project)), str(launcher)
+    )
     manifest = json.loads(paths.manifest_path(project).read_text())
+    assert manifest["client"]["guarded_events"] == ["PreToolUse", "PreSkillShellCommand"]
     assert manifest["hooks"][0]["path"] == str(project / "hooks" / "guard.py")
     assert manifest["entries"]["PreToolUse"]["deadline"] == 27.0
 
@@ -492,7 +499,7 @@ def test_async_hooks_get_a_second_entry_and_the_manifest_says_so(project: Path) 
     blocking, observer = _pre_tool_use_handlers(project)
     assert "async" not in blocking and not hookman_command_is_async(blocking["command"])
     assert observer["async"] is True and hookman_command_is_async(observer["command"])
-    assert " run PreToolUse --async --manifest " in observer["command"]
+    assert observer["command"].endswith(" PreToolUse --async")  # no deny fallback: never read
     manifest = json.loads(paths.manifest_path(project).read_text())
     assert [hook["async"] for hook in manifest["hooks"]] == [False, True]
     assert manifest["async_entries"] == {
