@@ -5,7 +5,8 @@ entries, check the settings file can be edited (a malformed one stops everything
 write), then write the manifest and the launcher (the runner needs them before an entry
 points at them), hookman.toml, and settings.local.json; when one of these writes fails
 (e.g. a read-only .claude/), the ones already done are put back. Every write is skipped
-when the bytes would not change, so a repeated install touches nothing. With `dry_run` nothing is written.
+when the bytes would not change, so a repeated install touches nothing. With `dry_run`
+nothing is written.
 """
 
 from __future__ import annotations
