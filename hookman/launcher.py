@@ -8,11 +8,13 @@ process killed or ended by a hook, a broken answer channel), the launcher prints
 the guarded events (the manifest's client facts) and a notice for the user elsewhere, and
 always exits 0, the only exit code whose JSON Claude Code reads.
 
-A complete answer is the runner's exit status 0 and its stdout ending in ANSWER_END right
-after a JSON object: checked with shell built-ins only (no process beyond the runner), on
-output read through a command substitution. The runner (run_command.py, `--launched`) ends
-with os._exit right after answering, and no process a hook starts holds the runner's stdout
-(capture.py), so the substitution never waits for an orphan.
+A complete answer is the runner's exit status 0 and its output being one line holding a JSON
+object, then the line ANSWER_END: checked with shell built-ins only (no process beyond the
+runner in the common path). The runner's stdout is a file in the state dir, whose name the
+runner unlinks at once (`--answer-file`), and its stderr /dev/null: Claude Code's pipes
+reach no process but the launcher, so no process a hook leaves behind can make the client or
+the launcher wait. The runner (run_command.py, `--launched`) ends with os._exit right after
+answering.
 
 Install and every sync rewrite the launcher (atomically, only when its bytes change), so it
 always names the interpreter and the guarded events of the last install. The settings
@@ -32,13 +34,19 @@ from pathlib import Path
 from hookman import paths
 from hookman.atomic_file import write_text_if_changed
 from hookman.bridge.answer import deny_answer, guarded_subject
-from hookman.bridge.run_command import ANSWER_END, GUARDED_FLAG, LAUNCHED_FLAG
+from hookman.bridge.run_command import (
+    ANSWER_END,
+    ANSWER_FILE_FLAG,
+    GUARDED_FLAG,
+    LAUNCHED_FLAG,
+)
 
 LAUNCHER_NAME = "hookman-run.sh"
 LAUNCHER_FORMAT = 1
 RUNNER_ENTRY = "from hookman.bridge.run_command import launched; launched()"
 PYTHON_VARIABLE = "python"
 MANIFEST_VARIABLE = "manifest"
+ANSWERS_VARIABLE = "answers"
 _STATUS = "\x00status\x00"
 _EVENT_NAME = re.compile(r"[A-Za-z0-9_]+")
 
@@ -81,6 +89,7 @@ def launcher_text(
         ensure_ascii=False,
     )
     guarded_pattern = "|".join(guarded_events) or "-"
+    runner_words = " ".join(runner)
     return f"""\
 # hookman launcher (format {LAUNCHER_FORMAT}), written by `hookman install`; rewritten at every
 # install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]
@@ -89,20 +98,37 @@ def launcher_text(
 # itself: a deny on guarded events, a notice elsewhere. It always exits 0.
 {PYTHON_VARIABLE}={shlex.quote(python)}
 {MANIFEST_VARIABLE}={shlex.quote(str(manifest))}
-nl='
-'
-end="${{nl}}{ANSWER_END.strip()}"
+{ANSWERS_VARIABLE}={shlex.quote(str(manifest.parent))}
 case $1 in
 {guarded_pattern}) guarded={GUARDED_FLAG} ;;
 *) guarded= ;;
 esac
-answer=$({" ".join(runner)} 2>/dev/null)
-status=$?
-case $status$answer in
-"0{{"*"}}$end")
-\tprintf '%s\\n' "${{answer%"$end"}}"
-\texit 0 ;;
-esac
+# The runner answers into a file (it unlinks the name at once): no process a hook leaves
+# behind can make anyone wait for a pipe. Where no file can be made, a pipe.
+file="${ANSWERS_VARIABLE}/.answer-$$"
+if true 2>/dev/null >"$file"; then
+	{{
+		{runner_words} {ANSWER_FILE_FLAG} "$file" <&4 4<&- >"$file" 2>/dev/null
+		status=$?
+		IFS= read -r answer
+		IFS= read -r complete
+	}} 4<&0 <"$file"
+else
+	nl='
+'
+	answer=$({runner_words} 2>/dev/null)
+	status=$?
+	complete=${{answer#*"$nl"}}
+	answer=${{answer%%"$nl"*}}
+fi
+if [ "$status:$complete" = "0:{ANSWER_END.strip()}" ]; then
+	case $answer in
+	"{{"*"}}")
+		printf '%s\\n' "$answer"
+		exit 0 ;;
+	esac
+fi
+rm -f "$file" 2>/dev/null
 [ "$2" = --async ] && exit 0
 case $1 in
 {guarded_arms}\t*) printf '%s%s%s\\n' {_answer_parts(notice)} ;;
@@ -143,7 +169,8 @@ def write_launcher(
 def read_launcher_words(path: Path) -> dict[str, str]:
     """The interpreter and manifest a launcher names ({} when it cannot be read)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
+            text = handle.read()  # newline="": a "\r" in a path stays one
     except OSError:
         return {}
     found: dict[str, str] = {}

@@ -209,7 +209,7 @@ class _Dispatch:
         try:
             with self.tracker.fresh_copies(TOOL_CALL, event, self.guarded):
                 result = runner.emit_tool_call(event)
-        except (Exception, SystemExit) as error:
+        except BaseException as error:  # KeyboardInterrupt, GeneratorExit, ...: still the hook's
             hook = self._failing_hook(calls_before)
             described = describe_error(error)
             self._error(hook, TOOL_CALL, described)

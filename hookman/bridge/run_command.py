@@ -44,6 +44,7 @@ USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON o
 ASYNC_FLAG = "--async"
 LAUNCHED_FLAG = "--launched"
 GUARDED_FLAG = "--guarded"
+ANSWER_FILE_FLAG = "--answer-file"  # stdout is this file: unlink its name (the launcher reads it)
 # After the answer, when run by the launcher: the proof that the answer is complete.
 ANSWER_END = "hookman:answer-complete\n"  # on its own line
 EXIT_NO_ANSWER = 70  # the answer could not be written (the launcher answers instead)
@@ -85,6 +86,9 @@ def parse_options(argv: list[str]) -> RunOptions:
             options.guarded = True
         elif word == "--manifest" and index + 1 < len(argv):
             options.manifest = argv[index + 1]
+            index += 1
+        elif word == ANSWER_FILE_FLAG and index + 1 < len(argv):
+            _unlink_quietly(argv[index + 1])
             index += 1
         elif word.startswith("--manifest="):
             options.manifest = word.split("=", 1)[1]
@@ -369,6 +373,13 @@ class _Run:
             answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}
         errors = [{"hook": "hookman", "event": self.event, "error": details}]
         return self._finish(answer, OUTCOME_INTERNAL_ERROR, errors=errors)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _read_stdin() -> bytes:

@@ -3,16 +3,20 @@ exactly one JSON answer on stdout, exit 0, nothing on stderr."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hookman.bridge.answer import DEFAULT_BLOCK_REASON
 from hookman.bridge.run_command import parse_argv
@@ -778,3 +782,218 @@ def test_an_async_run_without_a_manifest_answers_nothing(runner_project: RunnerP
     assert (done.returncode, done.stdout) == (0, "{}\n")
     (record,) = runner_project.log_records()
     assert record["async"] is True and record["outcome"] == "no-manifest"
+
+
+# --- through the installed command: a guard fails closed whatever the hooks do ---------------
+
+HARMLESS = {"command": "ls"}
+
+
+def _installed_deny_reason(runner_project: RunnerProject, event: str = "PreToolUse", **kw) -> str:
+    payload = runner_project.payload(event, tool_input=HARMLESS, **kw)
+    answer = runner_project.answer_installed(event, payload)
+    specific = answer["hookSpecificOutput"]
+    assert specific["hookEventName"] == event
+    assert specific["permissionDecision"] == "deny"
+    return specific["permissionDecisionReason"]
+
+
+def _guard_that(body: str) -> str:
+    """A tool_call guard whose handler runs `body` (indented lines) and then allows."""
+    lines = "\n".join(f"        {line}" for line in textwrap.dedent(body).strip().splitlines())
+    return f"""
+import atexit, os, signal, subprocess, sys, threading, time
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+{lines}
+"""
+
+
+ENDS_THE_PROCESS = {
+    "os._exit(0)": "os._exit(0)",
+    "os._exit(3)": "os._exit(3)",
+    "SIGKILL": "os.kill(os.getpid(), signal.SIGKILL)",
+    "SIGTERM": "os.kill(os.getpid(), signal.SIGTERM)",
+    "SIGSEGV": "os.kill(os.getpid(), signal.SIGSEGV)",
+    "SIGINT": "signal.signal(signal.SIGINT, signal.SIG_DFL)\nos.kill(os.getpid(), signal.SIGINT)",
+    "closes every fd": "os.closerange(0, 65536)",
+    "closes every fd, then raises": "os.closerange(0, 65536)\nraise RuntimeError('x')",
+    "sys.exit(0)": "sys.exit(0)",
+    "KeyboardInterrupt": "raise KeyboardInterrupt",
+    "GeneratorExit": "raise GeneratorExit",
+}
+
+
+@pytest.mark.parametrize("body", list(ENDS_THE_PROCESS.values()), ids=list(ENDS_THE_PROCESS))
+def test_a_guard_that_ends_the_runner_is_denied(runner_project: RunnerProject, body: str) -> None:
+    runner_project.add_hook("guard", _guard_that(body), ["tool_call"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert "hookman blocked this tool call" in reason
+    assert "hookman install" in reason or "'guard'" in reason
+
+
+BLOCK = "\nreturn {'block': True, 'reason': 'no'}"
+BREAKS_THE_CHANNEL = {
+    "replaces sys.stdout": "sys.stdout = open(os.devnull, 'w')" + BLOCK,
+    "closes sys.stdout": "sys.stdout.close()" + BLOCK,
+    "closes fds 0, 1, 2": "os.close(0)\nos.close(1)\nos.close(2)" + BLOCK,
+    "sys.stdout = None": "sys.stdout = None\nprint('x')" + BLOCK,
+    "sys.stderr = None": "sys.stderr = None\nimport warnings\nwarnings.warn('x')" + BLOCK,
+}
+
+
+@pytest.mark.parametrize("body", list(BREAKS_THE_CHANNEL.values()), ids=list(BREAKS_THE_CHANNEL))
+def test_a_guard_that_breaks_the_answer_channel_still_denies(
+    runner_project: RunnerProject, body: str
+) -> None:
+    runner_project.add_hook("guard", _guard_that(body), ["tool_call"], ["PreToolUse"])
+
+    assert _installed_deny_reason(runner_project) == "no"
+
+
+UNRENDERABLE = """
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no str")
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        raise Unprintable()
+"""
+
+
+def test_an_error_whose_message_cannot_be_rendered_denies_naming_the_hook(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", UNRENDERABLE, ["tool_call"], ["PreToolUse"])
+
+    done = runner_project.run_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input=HARMLESS)
+    )
+
+    assert done.stderr == b"" and done.returncode == 0
+    reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "'guard' raised an error (Unprintable" in reason
+    (record,) = runner_project.log_records()
+    assert record["outcome"] == "failed-closed"
+
+
+def test_a_raw_handler_whose_error_cannot_be_rendered_denies(runner_project: RunnerProject) -> None:
+    source = UNRENDERABLE.replace('pi.on("tool_call")', 'pi.on("PreToolUse")')
+    runner_project.add_hook("raw", source, ["PreToolUse"], ["PreToolUse"])
+
+    assert "'raw'" in _installed_deny_reason(runner_project)
+
+
+LINGERS = {
+    "non-daemon thread": "threading.Thread(target=time.sleep, args=(60,)).start()",
+    "atexit job": "atexit.register(time.sleep, 60)",
+    "child holding every fd": (
+        "fds = [int(n) for n in os.listdir('/proc/self/fd')]\n"
+        "keep = [fd for fd in fds if fd > 2 and os.path.exists(f'/proc/self/fd/{fd}')]\n"
+        "child = subprocess.Popen(['sleep', '60'], pass_fds=keep, start_new_session=True)\n"
+        "open(os.environ['PIDS'], 'a').write(f'{child.pid}\\n')"
+    ),
+    "forked child": (
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "open(os.environ['PIDS'], 'a').write(f'{pid}\\n')"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", list(LINGERS.values()), ids=list(LINGERS))
+def test_the_answer_comes_at_once_whatever_a_guard_leaves_behind(
+    runner_project: RunnerProject, body: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pids = tmp_path / "pids"
+    pids.touch()
+    monkeypatch.setenv("PIDS", str(pids))
+    guard = _guard_that(body + "\nreturn {'block': True, 'reason': 'checked'}")
+    runner_project.add_hook("guard", guard, ["tool_call"], ["PreToolUse"])
+    started = time.monotonic()
+    try:
+        answer = runner_project.answer_installed(
+            "PreToolUse", runner_project.payload("PreToolUse"), timeout=30
+        )
+    finally:
+        for pid in pids.read_text().split():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+
+    assert time.monotonic() - started < 10
+    assert answer["hookSpecificOutput"]["permissionDecisionReason"] == "checked"
+
+
+BAD_PAYLOADS = {
+    "empty": b"",
+    "whitespace": b" \n",
+    "not JSON": b"garbage",
+    "an array": b"[1, 2]",
+    "a string": b'"PreToolUse"',
+    "truncated": b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"',
+    "huge integer": b'{"tool_name": "Bash", "n": 1' + b"0" * 5000 + b"}",
+    "deep nesting": b'{"a": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",
+    "invalid UTF-8": b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf /\xff"}}',
+    "lone surrogate": b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf \\ud800/"}}',
+    "NaN": b'{"tool_name": "Bash", "tool_input": {"command": "ls"}, "x": NaN',
+}
+
+
+@pytest.mark.parametrize("payload", list(BAD_PAYLOADS.values()), ids=list(BAD_PAYLOADS))
+def test_a_payload_hookman_cannot_read_is_denied_on_a_guarded_event(
+    runner_project: RunnerProject, payload: bytes
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "the payload on stdin is not a JSON object hookman can read" in reason
+    assert runner_project.log_records()[0]["outcome"] == "bad-payload"
+
+
+UNREADABLE_ANYWHERE = {name: p for name, p in BAD_PAYLOADS.items() if name != "lone surrogate"}
+
+
+@pytest.mark.parametrize(
+    "payload", list(UNREADABLE_ANYWHERE.values()), ids=list(UNREADABLE_ANYWHERE)
+)
+def test_a_payload_hookman_cannot_read_is_only_noted_elsewhere(
+    runner_project: RunnerProject, payload: bytes
+) -> None:
+    runner_project.add_hook(
+        "ends", 'def hook(pi):\n    pi.on("agent_end", print)\n', ["agent_end"], ["Stop"]
+    )
+
+    assert runner_project.answer_installed("Stop", payload) == {}
+    assert runner_project.log_records()[0]["outcome"] == "bad-payload"
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(payload=st.binary(max_size=200))
+def test_any_bytes_on_stdin_end_in_one_answer_that_never_lets_rm_through(
+    runner_project: RunnerProject, payload: bytes
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    assert answer == {} or answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    try:
+        parsed = json.loads(payload.decode("utf-8"))
+    except ValueError:
+        parsed = None
+    if not isinstance(parsed, dict):
+        assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
