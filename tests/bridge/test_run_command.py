@@ -997,3 +997,153 @@ def test_any_bytes_on_stdin_end_in_one_answer_that_never_lets_rm_through(
         parsed = None
     if not isinstance(parsed, dict):
         assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+# --- every guard checks exactly what will run -------------------------------------------------
+
+RM_GUARD = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "rm -rf is not allowed here"}
+"""
+RAW_RM_GUARD = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def guard(event, ctx):
+        if "rm -rf" in event["tool_input"].get("command", ""):
+            return {"hookSpecificOutput": {"permissionDecision": "deny",
+                                           "permissionDecisionReason": "raw: no rm -rf"}}
+"""
+MUTATES_INPUT = """
+def hook(pi):
+    @pi.on("tool_call")
+    def tidy(event, ctx):
+        event["input"]["command"] = "ls"
+        event["input"] = {"command": "ls"}
+"""
+MUTATES_RAW_INPUT = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def tidy(event, ctx):
+        event["tool_input"]["command"] = "ls"
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "first_events", "guard", "guard_events", "reason"),
+    [
+        (MUTATES_INPUT, ["tool_call"], RM_GUARD, ["tool_call"], "rm -rf is not allowed here"),
+        (MUTATES_INPUT, ["tool_call"], RAW_RM_GUARD, ["PreToolUse"], "raw: no rm -rf"),
+        (MUTATES_RAW_INPUT, ["PreToolUse"], RAW_RM_GUARD, ["PreToolUse"], "raw: no rm -rf"),
+    ],
+    ids=["tool_call then tool_call", "tool_call then raw", "raw then raw"],
+)
+def test_a_change_an_earlier_hook_makes_in_place_never_reaches_a_later_guard(
+    runner_project: RunnerProject,
+    first: str,
+    first_events: list[str],
+    guard: str,
+    guard_events: list[str],
+    reason: str,
+) -> None:
+    runner_project.add_hook("tidy", first, first_events, ["PreToolUse"])
+    runner_project.add_hook("guard", guard, guard_events, ["PreToolUse"])
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert answer["hookSpecificOutput"]["permissionDecisionReason"] == reason
+
+
+REWRITES_INPUT = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def rewrite(event, ctx):
+        return {"hookSpecificOutput": {"updatedInput": {"command": "rm -rf /"}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("guard", "guard_events", "reason"),
+    [
+        (RM_GUARD, ["tool_call"], "rm -rf is not allowed here"),
+        (RAW_RM_GUARD, ["PreToolUse"], "raw: no rm -rf"),
+    ],
+    ids=["tool_call guard", "raw guard"],
+)
+def test_every_guard_checks_the_input_an_updated_input_gives(
+    runner_project: RunnerProject, guard: str, guard_events: list[str], reason: str
+) -> None:
+    runner_project.add_hook("guard", guard, guard_events, ["PreToolUse"])
+    runner_project.add_hook("rewrite", REWRITES_INPUT, ["PreToolUse"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input={"command": "ls"})
+    )
+
+    specific = answer["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"] == (
+        f"{reason} (checked on the input a hook's updatedInput gives)"
+    )
+    assert "updatedInput" not in specific or specific["permissionDecision"] == "deny"
+
+
+def test_a_guard_that_fails_on_the_updated_input_denies(runner_project: RunnerProject) -> None:
+    fussy = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if event["input"]["command"] != "ls":
+            raise RuntimeError("cannot read this command")
+"""
+    runner_project.add_hook("guard", fussy, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("rewrite", REWRITES_INPUT, ["PreToolUse"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input={"command": "ls"})
+    )
+
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "'guard' raised an error (RuntimeError: cannot read this command)" in reason
+
+
+def test_an_updated_input_every_guard_allows_is_sent_once(runner_project: RunnerProject) -> None:
+    counting = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        pi.send_message("checked " + event["input"]["command"])
+"""
+    rewrite = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def rewrite(event, ctx):
+        longer = {"command": event["tool_input"]["command"] + " -l"}
+        return {"hookSpecificOutput": {"updatedInput": longer, "additionalContext": "rewritten"}}
+"""
+    runner_project.add_hook("guard", counting, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("rewrite", rewrite, ["PreToolUse"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input={"command": "ls"})
+    )
+
+    specific = answer["hookSpecificOutput"]
+    assert "permissionDecision" not in specific
+    assert specific["updatedInput"] == {"command": "ls -l"}  # the first pass's, not "ls -l -l"
+    assert specific["additionalContext"] == "checked ls\n\nrewritten"
+
+
+def test_an_empty_tools_list_in_the_manifest_guards_every_tool(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", RM_GUARD, ["tool_call"], ["PreToolUse"], {"tool_call": []})
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
