@@ -156,3 +156,8 @@ def _is_running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
     except OSError:
         return True
+
+
+def test_an_empty_tools_list_in_the_hook_means_every_tool(project: Path) -> None:
+    path = _hook(project, "def hook(pi):\n    pi.on('tool_call', lambda e, c: None, tools=[])\n")
+    assert learn_subscriptions("odd", path, project).tools == {}

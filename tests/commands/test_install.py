@@ -14,6 +14,7 @@ import pytest
 from hookman import paths
 from hookman.settings_entries import (
     RunnerRef,
+    build_direct_command,
     find_hookman_entries,
     hookman_command_is_async,
     hookman_command_runner,
@@ -530,3 +531,41 @@ def test_async_without_hooks_is_a_usage_error(project: Path) -> None:
     result = hookman("install", "--async", *ASYNC_VERSION)
     assert result.exit_code == 2
     assert "none was" in result.output
+
+
+def test_an_empty_tools_list_is_refused_and_nothing_is_written(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    config = project / ".claude" / "hookman.toml"
+    text = '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n'
+    config.write_text(text + "tools = { tool_call = [] }\n")
+    settings_path = project / ".claude" / "settings.local.json"
+    before = snapshot(config, settings_path, paths.manifest_path(project))
+
+    result = hookman("install", "--project", str(project), "--claude-version", "2.1.328")
+
+    assert result.exit_code == 1
+    assert result.output == (
+        "hookman: hook 'guard' in .claude/hookman.toml: `tools` gives 'tool_call' an empty list, "
+        "which names no tool; name the tools ({ tool_call = [\"Bash\"] }) or leave 'tool_call' "
+        "out of `tools` for every tool.\n"
+        "  hint: fix .claude/hookman.toml by hand; hookman left it untouched.\n"
+    )
+    assert snapshot(config, settings_path, paths.manifest_path(project)) == before
+
+
+def test_install_replaces_an_entry_of_the_older_direct_form(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--project", str(project), *ASYNC_VERSION)
+    settings_path = project / ".claude" / "settings.local.json"
+    settings = json.loads(settings_path.read_text())
+    old = build_direct_command("PreToolUse", paths.manifest_path(project))
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = old
+    settings_path.write_text(json.dumps(settings))
+
+    hookman_json("install", "--project", str(project), *ASYNC_VERSION)
+
+    [handler] = local_settings(project)["hooks"]["PreToolUse"][0]["hooks"]
+    assert (
+        handler["command"].startswith("sh ")
+        and "hookman-run.sh PreToolUse ||" in handler["command"]
+    )
