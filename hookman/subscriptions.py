@@ -94,13 +94,6 @@ def learn_subscriptions(
         )
     subscriptions = _subscriptions_from(loaded[0])
     for event, names in subscriptions.tools.items():
-        if not names:
-            raise HookmanError(
-                f"the hook {hook_name!r} ({module_path}) narrows {event!r} to an empty list of "
-                "tools, which names no tool.",
-                'name the tools in `pi.on(event, handler, tools=["Bash"])`, or leave `tools` '
-                "out for every tool.",
-            )
         if "" in names:
             raise HookmanError(
                 f"the hook {hook_name!r} ({module_path}) narrows {event!r} to an empty tool name.",
