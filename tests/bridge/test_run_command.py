@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookman.bridge.answer import DEFAULT_BLOCK_REASON
+from hookman.bridge.capture import CAPTURE_LIMIT
 from hookman.bridge.run_command import parse_argv
 from hookman.settings_entries import RUNNER_CODE
 
@@ -1147,3 +1148,24 @@ def test_an_empty_tools_list_in_the_manifest_guards_every_tool(
     answer = runner_project.answer_installed("PreToolUse", payload)
 
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_output_a_stray_child_prints_is_capped(runner_project: RunnerProject) -> None:
+    flood = f"""
+import os, subprocess, sys
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        print("from the hook " * 100_000)  # past the limit: dropped, never an error
+        forever = "import os\\nwhile True: os.write(1, b'x' * 65536)"
+        subprocess.run([{sys.executable!r}, "-c", forever])
+        return {{"block": True, "reason": str(os.fstat(1).st_size)}}
+"""
+    runner_project.add_hook("guard", flood, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed("PreToolUse", runner_project.payload("PreToolUse"))
+
+    assert int(answer["hookSpecificOutput"]["permissionDecisionReason"]) <= CAPTURE_LIMIT
+    (record,) = runner_project.log_records()
+    assert record["outcome"] == "denied" and record["errors"] == []
+    assert record["output"].startswith("from the hook ")
