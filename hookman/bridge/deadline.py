@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
+class DeadlineInterrupt(BaseException):
+    """Raised into a hook by an `on_expire` that interrupts rather than exits (`fire`): the
+    dispatch lets it through (BaseException: hooks catch Exception)."""
+
+
 class Deadline:
     def __init__(
         self,

@@ -32,6 +32,7 @@ from hookman.bridge.answer import (
 )
 from hookman.bridge.client_facts import STALE_MANIFEST_NOTICE
 from hookman.bridge.content_text import message_text
+from hookman.bridge.deadline import DeadlineInterrupt
 from hookman.bridge.hook_set import CallTracker, describe_error, load_hook_set
 from hookman.bridge.runtime_events import (
     BEFORE_AGENT_START,
@@ -209,6 +210,8 @@ class _Dispatch:
         try:
             with self.tracker.fresh_copies(TOOL_CALL, event, self.guarded):
                 result = runner.emit_tool_call(event)
+        except DeadlineInterrupt:
+            raise
         except BaseException as error:  # KeyboardInterrupt, GeneratorExit, ...: still the hook's
             hook = self._failing_hook(calls_before)
             described = describe_error(error)

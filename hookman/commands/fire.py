@@ -20,7 +20,7 @@ from rich.markup import escape
 
 from hookman import event_catalog, paths
 from hookman.bridge.capture import OutputCapture
-from hookman.bridge.deadline import Deadline
+from hookman.bridge.deadline import Deadline, DeadlineInterrupt
 from hookman.bridge.dispatch import DispatchResult, dispatch_event
 from hookman.bridge.hook_set import CallTracker
 from hookman.bridge.json_ready import json_ready
@@ -40,8 +40,8 @@ UNKNOWN_VERSION_EFFECT = (
 )
 
 
-class _FireTimeout(BaseException):
-    """Raised into a hook that outlives the deadline (BaseException: hooks catch Exception)."""
+class _FireTimeout(DeadlineInterrupt):
+    """Raised into a hook that outlives the deadline."""
 
 
 def load_installed_manifest(project_dir: Path) -> Manifest:
