@@ -320,3 +320,30 @@ def test_the_runner_of_the_launcher_form_is_read_from_the_launcher(tmp_path: Pat
 def test_launcher_text_refuses_an_event_name_it_cannot_write_safely(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not an event name"):
         launcher_text("/py", True, tmp_path / "m.json", ["PreToolUse) rm -rf / ;;"])
+
+
+@pytest.mark.parametrize("event", guarded_events())
+def test_a_missing_manifest_denies_on_every_guarded_event(
+    guarded_project: RunnerProject, event: str
+) -> None:
+    guarded_project.manifest_path.unlink()
+    payload = {**_harmless(guarded_project), "hook_event_name": event}
+
+    answer = guarded_project.answer_installed(event, payload)
+
+    reason = _deny_reason(answer, event)
+    assert "does not exist" in reason and "Run `hookman install` in the project" in reason
+
+
+def test_a_manifest_older_than_guarded_events_still_guards_pre_tool_use(
+    guarded_project: RunnerProject,
+) -> None:
+    guarded_project.with_client_facts = False
+    guarded_project.write_manifest()
+    guarded_project.add_hook(
+        "buggy", "def hook(pi):\n    pi.on('tool_call', 1 / 0)\n", ["tool_call"], ["PreToolUse"]
+    )
+
+    answer = guarded_project.answer_installed("PreToolUse", _harmless(guarded_project))
+
+    assert "'buggy' failed to load" in _deny_reason(answer)

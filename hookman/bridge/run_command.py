@@ -48,6 +48,7 @@ ANSWER_FILE_FLAG = "--answer-file"  # stdout is this file: unlink its name (the 
 # After the answer, when run by the launcher: the proof that the answer is complete.
 ANSWER_END = "hookman:answer-complete\n"  # on its own line
 EXIT_NO_ANSWER = 70  # the answer could not be written (the launcher answers instead)
+NO_ANSWER_NOTICE = "the answer could not be written (a hook closed hookman's output)"
 OUTCOME_TIMEOUT = "timeout"
 OUTCOME_BAD_PAYLOAD = "bad-payload"
 OUTCOME_UNKNOWN_EVENT = "unknown-event"
@@ -231,11 +232,14 @@ class _Run:
         if not self._answer_token.acquire(False):
             return exit_code
         written = self._detached or self._write_answer(text)  # the detached child's answer
+        notices = (result.notices if result else []) + (notices or [])
+        if not written:  # the launcher answers for us: tell it, and say why in the log
+            notices.append(NO_ANSWER_NOTICE)
         self._log(
             outcome,
             hooks=result.hooks if result else [],
             errors=(result.errors if result else []) + (errors or []),
-            notices=(result.notices if result else []) + (notices or []),
+            notices=notices,
         )
         self._finished = True
         if not written:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from hookman.bridge.answer import DEFAULT_BLOCK_REASON
 from hookman.bridge.capture import CAPTURE_LIMIT
-from hookman.bridge.run_command import parse_argv
+from hookman.bridge.run_command import EXIT_NO_ANSWER, NO_ANSWER_NOTICE, parse_argv
 from hookman.settings_entries import RUNNER_CODE
 
 from .conftest import SAMPLES, RunnerProject
@@ -1169,3 +1169,48 @@ def hook(pi):
     (record,) = runner_project.log_records()
     assert record["outcome"] == "denied" and record["errors"] == []
     assert record["output"].startswith("from the hook ")
+
+
+def test_a_runner_failure_on_a_guarded_event_denies(runner_project: RunnerProject) -> None:
+    # the runtime reports what raw handlers raise, except KeyboardInterrupt and the like:
+    # those reach the runner's own last line of defence
+    source = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def interrupted(event, ctx):
+        raise KeyboardInterrupt
+"""
+    runner_project.add_hook("raw", source, ["PreToolUse"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert "hookman's runner failed (KeyboardInterrupt" in reason
+    assert runner_project.log_records()[0]["outcome"] == "internal-error"
+
+
+def test_a_runner_failure_elsewhere_is_a_notice(runner_project: RunnerProject) -> None:
+    source = """
+def hook(pi):
+    @pi.on("Stop")
+    def interrupted(event, ctx):
+        raise KeyboardInterrupt
+"""
+    runner_project.add_hook("raw", source, ["Stop"], ["Stop"])
+
+    answer = runner_project.answer_installed("Stop", runner_project.payload("Stop"))
+
+    assert set(answer) == {"systemMessage"}
+    assert "hookman's runner failed (KeyboardInterrupt" in answer["systemMessage"]
+
+
+def test_a_runner_that_cannot_write_its_answer_says_so_in_its_exit_status(
+    runner_project: RunnerProject,
+) -> None:
+    guard = _guard_that("os.closerange(0, 65536)\nreturn {'block': True, 'reason': 'no'}")
+    runner_project.add_hook("guard", guard, ["tool_call"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert f"runner gave no answer (exit status {EXIT_NO_ANSWER})" in reason
+    (record,) = runner_project.log_records()
+    assert record["hooks"] == ["guard"] and NO_ANSWER_NOTICE in record["notices"]
