@@ -9,9 +9,10 @@ registered under the Claude Code event name itself (they get a copy of the raw p
 else they wait in the session's queue.
 
 On a guarded event (the manifest's client facts; PreToolUse, PreSkillShellCommand) every
-guard checks exactly the input Claude Code will run: each tool_call handler and each raw
-handler gets its own copy of the original event, so a change one makes in place is seen by
-nobody else; and when a raw handler returns `updatedInput`, every guard runs once more on
+guard checks exactly the input Claude Code will run: before each tool_call handler and each
+raw handler, the event's fields get back their original values (fresh copies), so a change
+one makes to them in place is seen by nobody else (keys a handler adds stay: pi shares one
+event object); and when a raw handler returns `updatedInput`, every guard runs once more on
 that input (its block or error denies; what the second pass returns otherwise is dropped).
 What the client can do comes from the manifest's client facts (client_facts.py), never from
 version comparisons here.

@@ -49,13 +49,17 @@ class CallTracker:
         self.calls.append(call)
 
     def fresh_copies(self, event_type: str, event: dict[str, object], wanted: bool) -> _Pristine:
-        """While dispatching `event` (if `wanted`): every handler of `event_type` gets its
-        own copy of it as it is now, so no handler sees another's in-place changes."""
+        """While dispatching `event` (if `wanted`): before each handler of `event_type`, the
+        event's fields get back their values of now, as fresh copies, so no handler sees
+        what another changed in them. Keys a handler adds stay (pi's handlers share one
+        event object, and may pass notes along that way)."""
         return _Pristine(self, event_type, json.dumps(event) if wanted else None)
 
     def event_for(self, event_type: str, event: object) -> object:
         snapshot = self.pristine.get(event_type)
-        return event if snapshot is None else json.loads(snapshot)
+        if snapshot is not None and isinstance(event, dict):
+            event.update(json.loads(snapshot))
+        return event
 
 
 class _Pristine:

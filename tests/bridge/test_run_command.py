@@ -1214,3 +1214,26 @@ def test_a_runner_that_cannot_write_its_answer_says_so_in_its_exit_status(
     assert f"runner gave no answer (exit status {EXIT_NO_ANSWER})" in reason
     (record,) = runner_project.log_records()
     assert record["hooks"] == ["guard"] and NO_ANSWER_NOTICE in record["notices"]
+
+
+def test_keys_a_hook_adds_to_the_event_reach_the_next_hook(runner_project: RunnerProject) -> None:
+    first = """
+def hook(pi):
+    @pi.on("tool_call")
+    def mark(event, ctx):
+        event.setdefault("trail", []).append("first")
+        event["tool_name"] = "Read"
+"""
+    second = """
+def hook(pi):
+    @pi.on("tool_call")
+    def decide(event, ctx):
+        trail = ">".join([*event.get("trail", []), "second"])
+        return {"block": True, "reason": trail + " " + event["tool_name"]}
+"""
+    runner_project.add_hook("first", first, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("second", second, ["tool_call"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert reason == "first>second Bash"
