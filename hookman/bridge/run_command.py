@@ -201,6 +201,7 @@ class _Run:
             backstop=True,
         )
         self.deadline.start()
+        _arm_hard_stop(self.manifest.hard_stop_for(self.event, self.run_async))
         result = dispatch_event(
             self.manifest,
             self.event,
@@ -377,6 +378,28 @@ class _Run:
             answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}
         errors = [{"hook": "hookman", "event": self.event, "error": details}]
         return self._finish(answer, OUTCOME_INTERNAL_ERROR, errors=errors)
+
+
+_hard_stop_sink: object = None
+
+
+def _arm_hard_stop(seconds: float | None) -> None:
+    """End the process after `seconds`, even when a hook holds the GIL in one long C call
+    (a runaway regex, a blocking call in an extension) so that neither the deadline's signal
+    handler nor its thread can run: faulthandler's watchdog is a C thread that needs no GIL.
+    The launcher then answers for the runner (a deny on guarded events)."""
+    if not seconds:
+        return
+    import faulthandler
+
+    global _hard_stop_sink
+    try:
+        # Stays open for the process's life: the watchdog writes to its file descriptor, which
+        # must never come to mean another file.
+        _hard_stop_sink = open(os.devnull, "w")  # noqa: SIM115
+        faulthandler.dump_traceback_later(seconds, exit=True, file=_hard_stop_sink)
+    except (OSError, ValueError, RuntimeError):
+        pass
 
 
 def _unlink_quietly(path: str) -> None:

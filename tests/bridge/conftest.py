@@ -4,6 +4,8 @@ and a way to run `python -m hookman run` on it exactly as Claude Code does."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -123,14 +125,21 @@ class RunnerProject:
         if isinstance(payload, dict):
             payload = json.dumps(payload)
         stdin = payload.encode("utf-8", "surrogatepass") if isinstance(payload, str) else payload
-        return subprocess.run(
-            ["bash", "-c", self.command(event, run_async=run_async)],
-            input=stdin,
-            capture_output=True,
+        command = ["bash", "-c", self.command(event, run_async=run_async)]
+        with subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             cwd=self.root,
-            timeout=timeout,
-            check=False,
-        )
+            start_new_session=True,  # a runner left running by a failing test is killed
+        ) as process:
+            try:
+                stdout, stderr = process.communicate(stdin, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                raise
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
     def answer_installed(
         self, event: str, payload: dict[str, Any] | str | bytes, **options: Any

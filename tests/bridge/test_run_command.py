@@ -1237,3 +1237,22 @@ def hook(pi):
     reason = _installed_deny_reason(runner_project)
 
     assert reason == "first>second Bash"
+
+
+def test_a_guard_stuck_in_one_long_c_call_is_denied_before_the_timeout(
+    runner_project: RunnerProject,
+) -> None:
+    # one C loop that holds the GIL and never lets a signal handler or a thread run
+    stuck = _guard_that("sum(range(10**13))")
+    runner_project.add_hook("stuck", stuck, ["tool_call"], ["PreToolUse"])
+    runner_project.entries["PreToolUse"] = {"matcher": None, "timeout": 3, "deadline": 1.0}
+    runner_project.write_manifest()
+    started = time.monotonic()
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse"), timeout=15
+    )
+
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert time.monotonic() - started < 3  # the runner ended at 2 s, below the timeout
+    assert "runner gave no answer (exit status 1)" in reason
