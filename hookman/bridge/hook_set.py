@@ -42,7 +42,7 @@ class CallTracker:
     def __init__(self) -> None:
         self.current_hook: str | None = None
         self.calls: list[HandlerCall] = []
-        # event type -> the event as JSON, while each handler must get its own copy
+        # event type -> its fields as JSON, restored before each of its handlers runs
         self.pristine: dict[str, str] = {}
 
     def record(self, call: HandlerCall) -> None:

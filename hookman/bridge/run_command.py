@@ -57,7 +57,7 @@ OUTCOME_INTERNAL_ERROR = "internal-error"
 
 
 class RunOptions:
-    __slots__ = ("event", "guarded", "launched", "manifest", "run_async")
+    __slots__ = ("answer_file", "event", "guarded", "launched", "manifest", "run_async")
 
     def __init__(self) -> None:
         self.event: str | None = None
@@ -65,6 +65,7 @@ class RunOptions:
         self.run_async = False
         self.launched = False
         self.guarded = False
+        self.answer_file: str | None = None
 
 
 def parse_argv(argv: list[str]) -> tuple[str | None, str | None, bool]:
@@ -89,7 +90,7 @@ def parse_options(argv: list[str]) -> RunOptions:
             options.manifest = argv[index + 1]
             index += 1
         elif word == ANSWER_FILE_FLAG and index + 1 < len(argv):
-            _unlink_quietly(argv[index + 1])
+            options.answer_file = argv[index + 1]
             index += 1
         elif word.startswith("--manifest="):
             options.manifest = word.split("=", 1)[1]
@@ -101,6 +102,8 @@ def parse_options(argv: list[str]) -> RunOptions:
 
 def main(argv: list[str]) -> int:
     options = parse_options(argv)
+    if options.answer_file:  # our stdout: the launcher reads it through its own descriptor
+        _unlink_quietly(options.answer_file)
     if options.event is None:
         sys.stderr.write(USAGE + "\n")
         return 1
@@ -130,7 +133,6 @@ class _Run:
         self._detached = False  # in the child that runs an async event's hooks
         self.launched = False  # run by the launcher: end the answer with ANSWER_END
         self.guarded_flag = False  # the launcher says the event is guarded
-        self._finished = False  # the answer was given and logged
         self.started = time.monotonic()
         self.capture = OutputCapture()
         self.manifest: Manifest | None = None
@@ -171,7 +173,7 @@ class _Run:
         except ManifestError as error:
             return self._no_manifest(str(error), payload or {})
         if payload is not None and self.guarded and _has_lone_surrogate(raw, payload):
-            payload, problem = None, "it holds a lone UTF-16 surrogate, which no command can run"
+            payload, problem = None, "it holds a lone UTF-16 surrogate, which no guard can check"
         if payload is None:
             note = f"the payload on stdin is not a JSON object hookman can read ({problem})"
             if self.guarded:
@@ -242,7 +244,6 @@ class _Run:
             errors=(result.errors if result else []) + (errors or []),
             notices=notices,
         )
-        self._finished = True
         if not written:
             return EXIT_NO_ANSWER
         return result.exit_code if result else exit_code
@@ -328,8 +329,6 @@ class _Run:
         Returns without exiting when the answer is already being given (the dispatch ended
         just now, or the other timer came first and is exiting)."""
         if not self._answer_token.acquire(False):
-            if self._finished:  # answered and logged; something after that hangs
-                os._exit(0)
             return
         hook = (self.tracker.current_hook if self.tracker else None) or "(loading)"
         seconds = self.deadline.seconds if self.deadline else 0
