@@ -347,3 +347,21 @@ def test_a_manifest_older_than_guarded_events_still_guards_pre_tool_use(
     answer = guarded_project.answer_installed("PreToolUse", _harmless(guarded_project))
 
     assert "'buggy' failed to load" in _deny_reason(answer)
+
+
+@pytest.mark.parametrize("shell", ["bash", "sh"])
+def test_the_command_works_under_either_shell_the_client_may_use(
+    guarded_project: RunnerProject, shell: str
+) -> None:
+    command = guarded_project.command("PreToolUse")
+    rm_rf = json.dumps(guarded_project.payload("PreToolUse", tool_input={"command": "rm -rf /"}))
+
+    def run() -> dict:
+        done = subprocess.run(
+            [shell, "-c", command], input=rm_rf.encode(), capture_output=True, check=True
+        )
+        return json.loads(done.stdout)
+
+    assert _deny_reason(run()) == "rm -rf is not allowed here"
+    guarded_project.launcher_path.unlink()
+    assert "launcher hookman installed for this project is missing" in _deny_reason(run())
