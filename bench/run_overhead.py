@@ -2,8 +2,10 @@
 
 Every command goes through a shell, as Claude Code runs hooks: `bash -c "<command>"` with
 the PreToolUse payload on stdin. The hookman commands are the exact strings `hookman
-install` writes (hookman.settings_entries.build_command). Rounds are interleaved so that
-machine noise hits every variant alike; medians are compared.
+install` writes (hookman.settings_entries.build_command), through the launcher it writes
+(hookman.launcher); "no launcher" runs the runner's own words directly, to show what the
+launcher costs. Rounds are interleaved so that machine noise hits every variant alike;
+medians are compared.
 
     python bench/run_overhead.py [--rounds N] [--no-write]
 
@@ -29,8 +31,10 @@ from pathlib import Path
 
 import hookman
 from hookman.client_version import parse_version
+from hookman.event_catalog import guarded_events
+from hookman.launcher import LAUNCHER_NAME, launcher_text
 from hookman.manifest import client_facts
-from hookman.settings_entries import build_command
+from hookman.settings_entries import build_command, build_direct_command, supports_safe_path_flag
 
 REPO = Path(__file__).resolve().parents[1]
 PAYLOAD_SAMPLE = REPO / "hookman" / "catalog" / "payloads" / "PreToolUse.json"
@@ -49,10 +53,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="hookman-bench-") as scratch:
         workspace = Path(scratch)
         payload = PAYLOAD_SAMPLE.read_text().replace("<WORK>", scratch).encode()
+        one = _manifest(workspace, 1)
         commands = {
             "floor": _floor_command(),
-            "hookman, 1 hook": build_command("PreToolUse", _manifest(workspace, 1)),
-            f"hookman, {MANY} hooks": build_command("PreToolUse", _manifest(workspace, MANY)),
+            "hookman, 1 hook": _installed_command(one),
+            f"hookman, {MANY} hooks": _installed_command(_manifest(workspace, MANY)),
+            "hookman, 1 hook, no launcher": build_direct_command("PreToolUse", one),
         }
         for command in commands.values():  # warm up: bytecode caches, page cache
             _time_shell(command, payload)
@@ -123,12 +129,21 @@ def _manifest(workspace: Path, hook_count: int) -> Path:
     return path
 
 
+def _installed_command(manifest: Path) -> str:
+    """The PreToolUse settings command install writes, with its launcher next to `manifest`."""
+    launcher = manifest.parent / LAUNCHER_NAME
+    python = sys.executable
+    safe_path = supports_safe_path_flag(python)
+    launcher.write_text(launcher_text(python, safe_path, manifest, guarded_events()))
+    return build_command("PreToolUse", launcher, guarded=True)
+
+
 def _time_shell(command: str, payload: bytes) -> float:
     started = time.perf_counter()
     done = subprocess.run(["bash", "-c", command], input=payload, capture_output=True, check=False)
     elapsed = time.perf_counter() - started
-    if done.returncode != 0 or done.stderr:
-        raise SystemExit(f"benchmark command failed: {command}\n{done.stderr.decode()}")
+    if done.returncode != 0 or done.stderr or b"permissionDecision" in done.stdout:
+        raise SystemExit(f"benchmark command failed: {command}\n{done.stdout.decode()}")
     return elapsed
 
 

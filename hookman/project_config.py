@@ -465,6 +465,12 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
         _is_str_list(names) and all(names) for names in tools.values()
     ):
         raise refuse('`tools` must map events to lists of tool names: { tool_call = ["Bash"] }')
+    emptied = [event for event, names in tools.items() if not names]
+    if emptied:
+        raise refuse(
+            f"`tools` gives {emptied[0]!r} an empty list, which names no tool; name the tools "
+            f'({{ {emptied[0]} = ["Bash"] }}) or leave {emptied[0]!r} out of `tools` for every tool'
+        )
     timeout = raw.get("timeout")
     if timeout is not None and (
         isinstance(timeout, bool)

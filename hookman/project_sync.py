@@ -2,10 +2,11 @@
 
 One transaction, run by `install` and `remove` while they hold `project_lock`: plan the
 entries, check the settings file can be edited (a malformed one stops everything before any
-write), then write the manifest (the runner needs it before an entry points at it),
-hookman.toml, and settings.local.json; when one of these writes fails (e.g. a read-only
-.claude/), the ones already done are put back. Every write is skipped when the bytes would
-not change, so a repeated install touches nothing. With `dry_run` nothing is written.
+write), then write the manifest and the launcher (the runner needs them before an entry
+points at them), hookman.toml, and settings.local.json; when one of these writes fails
+(e.g. a read-only .claude/), the ones already done are put back. Every write is skipped
+when the bytes would not change, so a repeated install touches nothing. With `dry_run`
+nothing is written.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.hook_sources import module_path
 from hookman.install_plan import InstallPlan, plan_install
+from hookman.launcher import launcher_path, launcher_text, write_launcher
 from hookman.manifest import (
     FLAG_SOURCE,
     build_manifest,
@@ -34,7 +36,12 @@ from hookman.manifest import (
 )
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project_config import HookSpec, ProjectConfig, save_project_config
-from hookman.settings_entries import HookmanEntry, apply_hookman_entries, build_command
+from hookman.settings_entries import (
+    HookmanEntry,
+    apply_hookman_entries,
+    build_command,
+    supports_safe_path_flag,
+)
 from hookman.settings_file import SettingsChange, lines_with_ends, update_settings
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
@@ -117,14 +124,21 @@ def sync_project(
         _check_utf8(f"the module of the hook {name!r},", path)
     plan = plan_install(hooks, target.version)
     manifest_file = paths.manifest_path(project_dir)
+    launcher = launcher_path(project_dir)
+    guarded = event_catalog.guarded_events()
     entries = [
-        HookmanEntry(event, entry.matcher, build_command(event, manifest_file), entry.timeout)
+        HookmanEntry(
+            event,
+            entry.matcher,
+            build_command(event, launcher, guarded=event in guarded),
+            entry.timeout,
+        )
         for event, entry in plan.entries.items()
     ] + [
         HookmanEntry(
             event,
             entry.matcher,
-            build_command(event, manifest_file, run_async=True),
+            build_command(event, launcher, run_async=True),
             entry.timeout,
             is_async=True,
         )
@@ -144,8 +158,9 @@ def sync_project(
         )
 
     manifest = _manifest_for(project_dir, config, module_paths, plan, target)
-    with _restored_on_failure(manifest_file, config.path):
+    with _restored_on_failure(manifest_file, launcher, config.path):
         write_manifest(project_dir, manifest)
+        _write_launcher(project_dir, manifest_file, guarded)
         save_project_config(config)
         change = update_settings(settings_path, edit, dry_run=False)
     git = None
@@ -211,7 +226,7 @@ def sync_if_nothing_changes(
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    if written != manifest_text(manifest):
+    if written != manifest_text(manifest) or not _launcher_is_current(project_dir):
         return None
     git = None
     if preview.settings_change.after is not None:
@@ -280,6 +295,33 @@ def target_warnings(plan: InstallPlan, target: TargetVersion) -> list[str]:
             "answers and texts the model reads."
         )
     return warnings
+
+
+def _launcher_is_current(project_dir: Path) -> bool:
+    """Whether the launcher on disk is the one a sync would write now."""
+    python = sys.executable
+    expected = launcher_text(
+        python,
+        supports_safe_path_flag(python),
+        paths.manifest_path(project_dir),
+        event_catalog.guarded_events(),
+    )
+    try:
+        return launcher_path(project_dir).read_text(encoding="utf-8") == expected
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _write_launcher(project_dir: Path, manifest_file: Path, guarded: list[str]) -> None:
+    python = sys.executable
+    try:
+        write_launcher(project_dir, python, supports_safe_path_flag(python), manifest_file, guarded)
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot write its launcher {launcher_path(project_dir)}: "
+            f"{error.strerror or error}; nothing was changed.",
+            "check the permissions of hookman's state directory, or set HOOKMAN_HOME.",
+        ) from error
 
 
 def plan_warnings(plan: InstallPlan) -> list[str]:

@@ -1,12 +1,17 @@
 """hookman's entries in settings.local.json: the command string, the matcher, and the edit that
 makes `settings["hooks"]` hold exactly hookman's entries while leaving everything else alone.
 
-hookman recognises its handlers from the command string alone (Claude Code drops unknown keys
-when it rewrites the file): a command is hookman's when its words hold `-c <code naming
-hookman> run`, `-m hookman run` (the form of earlier versions) or a program named `hookman`
-followed by `run`. The word after `run` is the Claude Code event.
+The command runs the project's launcher (hookman/launcher.py), which answers for a runner
+that cannot: `sh '<state>/hookman-run.sh' EVENT`, and on a guarded event
+`... || printf '%s\n' '<deny>'`, so that even a deleted launcher ends in a deny.
 
-The command runs `-c "from hookman.__main__ import main; ..."` rather than `-m hookman`:
+hookman recognises its handlers from the command string alone (Claude Code drops unknown keys
+when it rewrites the file): a command is hookman's when its words hold a file named
+`hookman-run.sh` (the launcher) followed by the event, or, as earlier versions wrote them,
+`-c <code naming hookman> run`, `-m hookman run` or a program named `hookman` followed by
+`run`, then the event.
+
+The runner runs through `-c "from hookman... import ...; ..."` rather than `-m hookman`:
 `-m` goes through runpy, which imports importlib.util, contextlib and warnings, a few ms on
 every event for nothing (measured with bench/run_overhead.py).
 An async (observe-only) entry carries `--async` after the event, which also keeps its command
@@ -27,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.errors import HookmanError
+from hookman.launcher import LAUNCHER_NAME, missing_launcher_answer, read_launcher_words
 from hookman.settings_file import json_kind
 
 RUNNER_CODE = "from hookman.__main__ import main; raise SystemExit(main())"
@@ -66,13 +72,25 @@ class HookmanEntry:
 
 
 def build_command(
+    event: str, launcher: Path, *, guarded: bool = False, run_async: bool = False
+) -> str:
+    """The shell command Claude Code runs for `event`: the project's launcher, every word
+    quoted for POSIX shells; on a guarded event, a deny when the launcher cannot run."""
+    words = ["sh", str(launcher), event] + ([ASYNC_FLAG] if run_async else [])
+    command = " ".join(shlex.quote(word) for word in words)
+    if guarded and not run_async:
+        command += f" || printf '%s\\n' {shlex.quote(missing_launcher_answer(event))}"
+    return command
+
+
+def build_direct_command(
     event: str, manifest_path: Path, *, python: str | None = None, run_async: bool = False
 ) -> str:
-    """The shell command Claude Code runs for `event`: the runner under an absolute
-    interpreter path, every word quoted for POSIX shells."""
+    """The runner without the launcher, as hookman wrote entries before it had one (still
+    recognised; the launcher runs the same words with `--launched`)."""
     interpreter = python if python is not None else sys.executable
     words = [interpreter]
-    if _supports_safe_path_flag(interpreter):
+    if supports_safe_path_flag(interpreter):
         words.append("-P")
     words += ["-c", RUNNER_CODE, "run", event]
     if run_async:
@@ -82,44 +100,54 @@ def build_command(
 
 
 def is_hookman_command(command: str) -> bool:
-    return _run_word_index(_command_words(command)) is not None
+    return _event_word_index(_command_words(command)) is not None
 
 
 def hookman_command_event(command: str) -> str | None:
     """The Claude Code event a hookman command runs for; None for a foreign command."""
     words = _command_words(command)
-    run_index = _run_word_index(words)
-    if run_index is None or run_index + 1 >= len(words):
+    event_index = _event_word_index(words)
+    if event_index is None or event_index >= len(words):
         return None
-    event = words[run_index + 1]
-    return None if event.startswith("-") else event
+    event = words[event_index]
+    return None if event.startswith("-") or event == "||" else event
 
 
 def hookman_command_is_async(command: str) -> bool:
     words = _command_words(command)
-    run_index = _run_word_index(words)
-    return run_index is not None and ASYNC_FLAG in words[run_index + 1 :]
+    event_index = _event_word_index(words)
+    return event_index is not None and ASYNC_FLAG in _own_words(words[event_index:])
 
 
 @dataclass(frozen=True)
 class RunnerRef:
     """What a hookman command runs: the interpreter (None when the command names a
-    `hookman` program instead) and the manifest it reads (None when it names none)."""
+    `hookman` program instead, or its launcher cannot be read), the manifest it reads
+    (None when it names none) and the launcher it goes through (None for the older forms)."""
 
     interpreter: str | None
     manifest: str | None
+    launcher: str | None = None
 
 
 def hookman_command_runner(command: str) -> RunnerRef | None:
-    """The interpreter and manifest a hookman command uses; None for a foreign command."""
+    """The interpreter and manifest a hookman command uses; None for a foreign command.
+
+    For the launcher form they are read from the launcher file (as the last install wrote
+    it); a missing or unreadable launcher gives no interpreter and the manifest beside it."""
     words = _command_words(command)
-    run_index = _run_word_index(words)
-    if run_index is None:
+    event_index = _event_word_index(words)
+    if event_index is None:
         return None
-    program = words[run_index - 1].replace("\\", "/").rsplit("/", 1)[-1]
+    program = words[event_index - 1]
+    if _base_name(program) == LAUNCHER_NAME:
+        named = read_launcher_words(Path(program))
+        manifest = named.get("manifest") or str(Path(program).parent / "manifest.json")
+        return RunnerRef(named.get("python"), manifest, program)
+    program = _base_name(words[event_index - 2])
     interpreter = None if program in ("hookman", "hookman.exe") else words[0]
     manifest = None
-    rest = words[run_index + 1 :]
+    rest = words[event_index:]
     for index, word in enumerate(rest):
         if word == MANIFEST_OPTION and index + 1 < len(rest):
             manifest = rest[index + 1]
@@ -330,21 +358,35 @@ def _command_words(command: str) -> list[str]:
         return command.split()
 
 
-def _run_word_index(words: list[str]) -> int | None:
+def _event_word_index(words: list[str]) -> int | None:
+    """Where the event word is (it may be past the end) in a hookman command; None for a
+    foreign one. The launcher form: `sh <.../hookman-run.sh> EVENT`; the older forms:
+    `... -c <code naming hookman> run EVENT`, `-m hookman run EVENT`, `hookman run EVENT`."""
     for index, word in enumerate(words):
+        if index >= 1 and _base_name(word) == LAUNCHER_NAME:
+            return index + 1
         if word != "run" or index == 0:
             continue
         if index >= 2 and words[index - 2 : index] == ["-m", "hookman"]:
-            return index
+            return index + 1
         if index >= 2 and words[index - 2] == "-c" and "hookman" in words[index - 1]:
-            return index
-        program = words[index - 1].replace("\\", "/").rsplit("/", 1)[-1]
-        if program in ("hookman", "hookman.exe"):
-            return index
+            return index + 1
+        if _base_name(words[index - 1]) in ("hookman", "hookman.exe"):
+            return index + 1
     return None
 
 
-def _supports_safe_path_flag(interpreter: str) -> bool:
+def _own_words(words: list[str]) -> list[str]:
+    """The words of the command's first pipeline (before a `||` fallback)."""
+    return words[: words.index("||")] if "||" in words else words
+
+
+def _base_name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def supports_safe_path_flag(interpreter: str) -> bool:
+    """Whether the interpreter takes -P (no unsafe sys.path[0]): Python 3.11 and later."""
     return _interpreter_version(interpreter) >= NO_SAFE_PATH_SINCE
 
 

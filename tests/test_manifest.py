@@ -83,6 +83,7 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
         "model_text",
     }
     assert len(client["known_events"]) == 34
+    assert client["guarded_events"] == ["PreToolUse", "PreSkillShellCommand"]
     assert "UserPromptSubmit" in client["message_channels"]
     assert client["turn_channels"] == ["Stop", "SubagentStop"]
     assert not set(client["turn_channels"]) & set(client["message_channels"])

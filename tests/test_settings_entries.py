@@ -21,6 +21,7 @@ from hookman.settings_entries import (
     RunnerRef,
     apply_hookman_entries,
     build_command,
+    build_direct_command,
     exact_matcher,
     find_hookman_entries,
     hookman_command_event,
@@ -31,6 +32,7 @@ from hookman.settings_entries import (
 from hookman.settings_file import update_settings
 
 MANIFEST = Path("/state/projects/p-0123/manifest.json")
+LAUNCHER = Path("/state/projects/p-0123/hookman-run.sh")
 
 
 def _entry(
@@ -40,7 +42,7 @@ def _entry(
     *,
     is_async: bool = False,
 ) -> HookmanEntry:
-    command = build_command(event, MANIFEST, python="/usr/bin/python3.12", run_async=is_async)
+    command = build_command(event, LAUNCHER, guarded=event == "PreToolUse", run_async=is_async)
     return HookmanEntry(event, matcher, command, timeout, is_async)
 
 
@@ -50,11 +52,11 @@ def _foreign_group(command: str = "echo foreign", matcher: str | None = "Edit") 
     return group
 
 
-# --- build_command ----------------------------------------------------------------------------
+# --- build_direct_command (the form of earlier versions) -------------------------------------
 
 
 def test_command_runs_current_interpreter_with_safe_path_flag_when_supported() -> None:
-    words = shlex.split(build_command("PreToolUse", MANIFEST))
+    words = shlex.split(build_direct_command("PreToolUse", MANIFEST))
     expected_flag = ["-P"] if sys.version_info >= (3, 11) else []
     assert words == [
         sys.executable,
@@ -75,23 +77,25 @@ def test_command_runs_current_interpreter_with_safe_path_flag_when_supported() -
 def test_safe_path_flag_follows_interpreter_version_in_its_name(
     python: str, has_flag: bool
 ) -> None:
-    assert ("-P" in shlex.split(build_command("Stop", MANIFEST, python=python))) is has_flag
+    assert ("-P" in shlex.split(build_direct_command("Stop", MANIFEST, python=python))) is has_flag
 
 
 def test_safe_path_flag_is_omitted_when_version_cannot_be_learned(tmp_path: Path) -> None:
-    assert "-P" not in shlex.split(build_command("Stop", MANIFEST, python=str(tmp_path / "nope")))
+    assert "-P" not in shlex.split(
+        build_direct_command("Stop", MANIFEST, python=str(tmp_path / "nope"))
+    )
 
 
 def test_safe_path_flag_asks_an_unnamed_interpreter_for_its_version(tmp_path: Path) -> None:
     fake = tmp_path / "py"
     fake.write_text("#!/bin/sh\necho 3 12\n")
     fake.chmod(0o755)
-    assert "-P" in shlex.split(build_command("Stop", MANIFEST, python=str(fake)))
+    assert "-P" in shlex.split(build_direct_command("Stop", MANIFEST, python=str(fake)))
 
 
 def test_async_command_is_distinct_and_recognised_as_async() -> None:
-    blocking = build_command("PostToolUse", MANIFEST)
-    observing = build_command("PostToolUse", MANIFEST, run_async=True)
+    blocking = build_direct_command("PostToolUse", MANIFEST)
+    observing = build_direct_command("PostToolUse", MANIFEST, run_async=True)
     assert blocking != observing
     assert hookman_command_is_async(observing)
     assert not hookman_command_is_async(blocking)
@@ -127,7 +131,7 @@ def test_command_runs_the_right_interpreter_with_the_right_args_through_bash(
     )
     fake_python.chmod(0o755)
     manifest = root / manifest_dir / "manifest.json"
-    command = build_command("PreToolUse", manifest, python=str(fake_python))
+    command = build_direct_command("PreToolUse", manifest, python=str(fake_python))
     done = subprocess.run(
         ["bash", "-c", command], cwd=root, capture_output=True, text=True, check=True
     )
@@ -592,7 +596,7 @@ def test_standard_file_survives_install_then_remove_byte_for_byte(
 
 def test_hookman_command_runner_names_the_interpreter_and_manifest(tmp_path):
     manifest = tmp_path / "my dir" / "manifest.json"
-    command = build_command("PreToolUse", manifest, python="/opt/py env/python3")
+    command = build_direct_command("PreToolUse", manifest, python="/opt/py env/python3")
     runner = hookman_command_runner(command)
     assert runner == RunnerRef("/opt/py env/python3", str(manifest))
 

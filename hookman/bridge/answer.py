@@ -2,8 +2,9 @@
 
 Merge order, deterministic: the runtime's results first (in dispatch order), then the
 results of handlers registered under the Claude Code event name, in hook order.
-- The first deny/block wins: a later allow or block never replaces it (on PreToolUse a
-  `decision: "block"` is a deny). `continue: false` likewise sticks, with its stopReason.
+- The first deny/block wins: a later allow or block never replaces it (on a guarded event,
+  e.g. PreToolUse, a `decision: "block"` is a deny). `continue: false` likewise sticks,
+  with its stopReason.
 - additionalContext texts are kept in the order they arose and joined with a blank line,
   after any texts queued by earlier events. Texts from `send_message` are marked, because
   they may be delivered only where additionalContext does not start a turn.
@@ -27,9 +28,8 @@ _STICKY_OR_MERGED = frozenset(
 
 class AnswerBuilder:
     def __init__(self, event: str, *, guarded: bool | None = None) -> None:
+        """`guarded`: a block is a `permissionDecision: "deny"` (default: PreToolUse only)."""
         self.event = event
-        # A guarded event (PreToolUse, PreSkillShellCommand) is denied with
-        # permissionDecision; any other is blocked with decision: "block".
         self.guarded = event == PRE_TOOL_USE if guarded is None else guarded
         self.block_reason: str | None = None
         self.blocked_by: str | None = None
@@ -47,7 +47,7 @@ class AnswerBuilder:
         return self.block_reason is not None
 
     def block(self, reason: str, by: str) -> None:
-        """Deny (a guarded event) or block the event; the first call wins."""
+        """Deny (guarded events) or block the event; the first call wins."""
         if self.block_reason is None:
             self.block_reason = reason or DEFAULT_BLOCK_REASON
             self.blocked_by = by
@@ -68,6 +68,10 @@ class AnswerBuilder:
     def _contexts_where(self, *, from_message: bool) -> list[str]:
         pairs = zip(self.contexts, self._is_message, strict=True)
         return [text for text, is_message in pairs if is_message == from_message]
+
+    def specific_field(self, key: str) -> object:
+        """A hookSpecificOutput field of the answer so far (None when absent)."""
+        return self._specific.get(key)
 
     def notify_user(self, text: str) -> None:
         self.notices.append(text)
@@ -148,21 +152,32 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else content_text(value)
 
 
-def blocked_thing(event: str) -> str:
-    """What a deny on the guarded `event` stops, for deny reasons."""
-    return "tool call" if event == PRE_TOOL_USE else "shell command"
-
-
 def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:
     """The deny reason when a guard could not decide (the model reads it, then the user)."""
     return (
-        f"hookman blocked this {blocked_thing(event)} because the hook {hook!r} {problem}, "
+        f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} {problem}, "
         f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
         f"{event}` shows what happens, `hookman log` the error) or switch it off with "
         f"`hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
     )
 
 
+def guarded_subject(event: str) -> str:
+    """What a deny on the guarded `event` stops, as the model and the user read it."""
+    return "tool call" if event == PRE_TOOL_USE else "shell command"
+
+
 def _is_hook_name(text: str) -> bool:
     # Hook names are letters, digits, '_', '.', '-'; anything else ("(loading)") is no name.
     return bool(text) and all(char.isalnum() or char in "_.-" for char in text)
+
+
+def deny_answer(event: str, reason: str) -> dict[str, object]:
+    """The answer that blocks a guarded event: a JSON deny, which Claude Code honours on exit 0."""
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": event,
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }

@@ -6,13 +6,20 @@ The saved copies of the real fd 1/2 are not inherited by programs a hook starts 
 them close-on-exec), but a hook that forks without exec (os.fork, multiprocessing) would hand
 its child a copy of the agent's pipe: the agent, waiting for the pipe to close, would wait for
 that child. So in a forked child the copies are pointed at the capture file instead.
+
+The capture file holds at most CAPTURE_LIMIT bytes (on Linux: a memfd sealed at that size),
+so a stray process a hook started cannot fill memory by printing, even after the runner is
+gone: its writes past the limit fail. Writes from the hook's own print() past the limit are
+dropped quietly (the log keeps only the start of the output anyway).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 
+CAPTURE_LIMIT = 1 << 20
 _active: list[OutputCapture] = []
 _fork_hook_registered = False
 
@@ -36,8 +43,12 @@ class OutputCapture:
         os.dup2(self._file_fd, 2)
         self._saved_streams = (sys.stdout, sys.stderr)
         # Line-buffered, so prints interleave with subprocess output in the order they happen.
-        stream = open(  # noqa: SIM115 -- lives until stop()
-            os.dup(self._file_fd), "w", encoding="utf-8", errors="replace", buffering=1
+        stream = _CaptureStream(
+            io.FileIO(os.dup(self._file_fd), "w"),
+            encoding="utf-8",
+            errors="replace",
+            line_buffering=True,
+            write_through=True,
         )
         sys.stdout = sys.stderr = stream
 
@@ -52,13 +63,16 @@ class OutputCapture:
         _flush_quietly(sys.stderr)
         if self._file_fd < 0:
             return ""
+        # The shared offset is where the last write ended (the sealed file's size is fixed).
+        end = min(os.lseek(self._file_fd, 0, os.SEEK_CUR), CAPTURE_LIMIT)
         chunks = []
-        os.lseek(self._file_fd, 0, os.SEEK_SET)
-        while True:
-            chunk = os.read(self._file_fd, 65536)
+        offset = 0
+        while offset < end:
+            chunk = os.pread(self._file_fd, end - offset, offset)
             if not chunk:
                 break
             chunks.append(chunk)
+            offset += len(chunk)
         return b"".join(chunks).decode("utf-8", "replace")
 
     def detach_from_real_streams(self) -> None:
@@ -107,11 +121,27 @@ def _detach_in_child() -> None:
             pass
 
 
+class _CaptureStream(io.TextIOWrapper):
+    """sys.stdout/sys.stderr while hooks run: a print past the capture limit is dropped."""
+
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError:
+            pass
+
+
 def _anonymous_file(scratch_dir: str | None) -> int:
     memfd_create = getattr(os, "memfd_create", None)
     if memfd_create is not None:
         try:
-            return memfd_create("hookman-capture")
+            return _sealed_memfd(memfd_create)
         except OSError:
             pass
     directory = scratch_dir or os.environ.get("TMPDIR") or "/tmp"
@@ -122,6 +152,22 @@ def _anonymous_file(scratch_dir: str | None) -> int:
         os.remove(path)  # POSIX keeps the open file
     except OSError:
         pass
+    return descriptor
+
+
+def _sealed_memfd(memfd_create: object) -> int:
+    """A memfd of CAPTURE_LIMIT bytes that can neither grow nor shrink (pages are only
+    allocated when written)."""
+    flags = getattr(os, "MFD_CLOEXEC", 1) | getattr(os, "MFD_ALLOW_SEALING", 2)
+    descriptor = memfd_create("hookman-capture", flags)  # type: ignore[operator]
+    try:
+        import fcntl
+
+        os.ftruncate(descriptor, CAPTURE_LIMIT)
+        fcntl.fcntl(descriptor, fcntl.F_ADD_SEALS, fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK)
+    except (ImportError, AttributeError, OSError):
+        os.close(descriptor)
+        raise OSError("no sealed memfd") from None
     return descriptor
 
 

@@ -14,11 +14,6 @@ import re  # already loaded by json
 
 DENY_TEXT = "deny"
 DENY_EVENTS_TEXT = "deny_events"
-# What a manifest without `guarded_events` (an older hookman) fails closed on.
-DEFAULT_GUARDED_EVENTS = frozenset({"PreToolUse"})
-# What the runner fails closed on when it cannot read the manifest at all: hookman writes
-# an entry under these only for guards.
-GUARDED_WITHOUT_MANIFEST = frozenset({"PreToolUse", "PreSkillShellCommand"})
 CONTEXT_TEXT = "additionalContext"
 ANY_EVENT = "*"
 _PLACEHOLDER = r"\{(label|reason|text)\}"
@@ -26,6 +21,11 @@ STALE_MANIFEST_NOTICE = (
     "the manifest was written by an older hookman and lacks the client facts, so send_message "
     "texts wait in the queue; run `hookman install` in the project to rewrite it"
 )
+# Manifests written before `guarded_events` existed guarded this event only.
+GUARDED_BEFORE_THE_FACT = frozenset({"PreToolUse"})
+# What the runner fails closed on when it cannot read the manifest at all: hookman writes an
+# entry under these only for guards.
+GUARDED_WITHOUT_MANIFEST = frozenset({"PreToolUse", "PreSkillShellCommand"})
 
 
 class ClientFacts:
@@ -53,14 +53,19 @@ class ClientFacts:
         self.plain_stdout_events = _names(facts, "plain_stdout_events")
         self.exit2_blocking_events = _names(facts, "exit2_blocking_events")
         self.updated_input_blocks_events = _names(facts, "updated_input_blocks_events")
-        guarded = facts.get("guarded_events")
         self.guarded_events = (
-            _names(facts, "guarded_events") if isinstance(guarded, list) else DEFAULT_GUARDED_EVENTS
+            _names(facts, "guarded_events")
+            if isinstance(facts.get("guarded_events"), list)
+            else GUARDED_BEFORE_THE_FACT
         )
         updated = facts.get("updated_tool_output")
         self.updated_tool_output: bool | None = updated if isinstance(updated, bool) else None
         model_text = facts.get("model_text")
         self.model_text: dict[str, object] = model_text if isinstance(model_text, dict) else {}
+
+    def is_guarded(self, event: str) -> bool:
+        """Whether hookman fails closed on `event`: a deny unless every guard ran and allowed."""
+        return event in self.guarded_events
 
     def delivers_messages(self, event: str) -> bool:
         """Whether send_message texts may be delivered as additionalContext on `event`."""
@@ -69,10 +74,6 @@ class ClientFacts:
     def context_starts_turn(self, event: str) -> bool:
         """Whether additionalContext on `event` reaches the model by giving it another turn."""
         return event in self.turn_channels
-
-    def is_guarded(self, event: str) -> bool:
-        """Whether hookman fails closed on `event`: a deny unless every guard allowed."""
-        return event in self.guarded_events
 
     def deny_text(self, label: str, reason: str, event: str = "PreToolUse") -> str:
         """What the model reads when a guarded event denies with `reason` (JSON, exit 0)."""

@@ -8,7 +8,9 @@ A hook can take SIGALRM away (its own `signal.alarm`, `signal.alarm(0)`, a libra
 decorator), which would leave the runner with no deadline and Claude Code's timeout to fail
 open. The runner therefore also asks for a `backstop`: a bare thread (`_thread`, cheap) that
 calls `on_expire` at the same moment, so `on_expire` must tolerate being called twice.
-Neither can interrupt a hook stuck inside one long C call that holds the GIL.
+Neither can interrupt a hook stuck inside one long C call that holds the GIL; for that the
+runner also arms a hard stop (run_command.py: faulthandler's watchdog, a C thread) that ends
+the process before Claude Code's timeout, and the launcher answers for it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ except ImportError:  # pragma: no cover - other Python implementations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+
+class DeadlineInterrupt(BaseException):
+    """Raised into a hook by an `on_expire` that interrupts rather than exits (`fire`): the
+    dispatch lets it through (BaseException: hooks catch Exception)."""
 
 
 class Deadline:

@@ -7,8 +7,16 @@ raw payload plus "type" and return Claude Code output fields); answer.py merges 
 one answer.
 `send_message` texts become additionalContext on this event when it is a message channel
 (additionalContext that does not start a turn; after the texts queued by earlier events),
-else they wait in the session's queue. What the client can do comes from the manifest's
-client facts (client_facts.py), never from version comparisons here.
+else they wait in the session's queue.
+
+On a guarded event (the manifest's client facts; PreToolUse, PreSkillShellCommand) every
+guard checks exactly the input Claude Code will run: before each tool_call handler and each
+raw handler, the event's fields get back their original values (fresh copies), so a change
+one makes to them in place is seen by nobody else (keys a handler adds stay: pi shares one
+event object); and when a raw handler returns `updatedInput`, every guard runs once more on
+that input (its block or error denies; what the second pass returns otherwise is dropped).
+What the client can do comes from the manifest's client facts (client_facts.py), never from
+version comparisons here.
 
 An async run (`run_async`) serves the observe-only hooks of an `async: true` entry, whose
 answer Claude Code never reads: it answers `{}`, turns any decision or context the hooks
@@ -26,7 +34,8 @@ from hookman.bridge.answer import (
 )
 from hookman.bridge.client_facts import STALE_MANIFEST_NOTICE
 from hookman.bridge.content_text import message_text
-from hookman.bridge.hook_set import CallTracker, load_hook_set
+from hookman.bridge.deadline import DeadlineInterrupt
+from hookman.bridge.hook_set import CallTracker, describe_error, load_hook_set
 from hookman.bridge.runtime_events import (
     BEFORE_AGENT_START,
     CANCELLABLE,
@@ -117,8 +126,9 @@ class _Dispatch:
         self.payload = payload
         self.state = state
         self.tracker = tracker
-        self.guarded = manifest.client.is_guarded(event)
-        self.answer = AnswerBuilder(event, guarded=self.guarded)
+        # Fails closed (an async run's answer is never read, so it cannot).
+        self.guarded = manifest.client.is_guarded(event) and not run_async
+        self.answer = AnswerBuilder(event, guarded=manifest.client.is_guarded(event))
         self.result = DispatchResult()
         self.failed_closed = False
         self._contexts: list[str] = []
@@ -147,7 +157,7 @@ class _Dispatch:
         for failure in hook_set.failures:
             name = failure.hook.name
             self._error(name, "load", failure.error)
-            if self.guarded and failure.hook.guards_tool(self.tool_name, self.event):
+            if self.guarded and failure.hook.guards(self.event, self.tool_name):
                 self._fail_closed(name, f"failed to load ({failure.error})")
             else:
                 self.answer.notify_user(
@@ -175,7 +185,9 @@ class _Dispatch:
             if runner.has_handlers(str(step.event["type"])):
                 self._run_step(runner, step)
         if runner.has_handlers(self.event):
-            self._run_raw_handlers(runner)
+            self._run_raw_handlers(runner, self.payload)
+        if self.guarded and not self.answer.blocked:
+            self._recheck_updated_input(runner)
         for note in ui.user_notes:
             self.answer.notify_user(note)
         if ui.changes:
@@ -198,11 +210,15 @@ class _Dispatch:
     def _tool_call(self, runner: HookRunner, event: dict[str, object]) -> None:
         calls_before = len(self.tracker.calls)
         try:
-            result = runner.emit_tool_call(event)
-        except (Exception, SystemExit) as error:
+            with self.tracker.fresh_copies(TOOL_CALL, event, self.guarded):
+                result = runner.emit_tool_call(event)
+        except DeadlineInterrupt:
+            raise
+        except BaseException as error:  # KeyboardInterrupt, GeneratorExit, ...: still the hook's
             hook = self._failing_hook(calls_before)
-            self._error(hook, "tool_call", f"{type(error).__name__}: {error}")
-            self._fail_closed(hook, f"raised an error ({type(error).__name__}: {error})")
+            described = describe_error(error)
+            self._error(hook, TOOL_CALL, described)
+            self._fail_closed(hook, f"raised an error ({described})")
             return
         if is_js_truthy(result) and is_js_truthy(read_field(result, "block")):
             hook = self._hook_that_returned(result, calls_before)
@@ -262,11 +278,12 @@ class _Dispatch:
                 f"so it compacts as usual."
             )
 
-    def _run_raw_handlers(self, runner: HookRunner) -> None:
-        raw_event = json.loads(json.dumps(self.payload))  # each dispatch gets its own copy
+    def _run_raw_handlers(self, runner: HookRunner, payload: dict[str, object]) -> None:
+        raw_event = json.loads(json.dumps(payload))  # each dispatch gets its own copy
         raw_event["type"] = self.event
         calls_before = len(self.tracker.calls)
-        runner.emit(raw_event)
+        with self.tracker.fresh_copies(self.event, raw_event, self.guarded):
+            runner.emit(raw_event)
         for call in self.tracker.calls[calls_before:]:
             if call.event != self.event or call.error is not None or call.result is None:
                 continue
@@ -288,6 +305,33 @@ class _Dispatch:
                 f"hookman: hook {hook!r} returned updatedInput on {self.event}; Claude Code "
                 f"does not apply it there and does not run the command at all."
             )
+
+    def _recheck_updated_input(self, runner: HookRunner) -> None:
+        """A raw handler's `updatedInput` is what will run: every guard checks it too.
+
+        The second pass answers into a builder of its own, so only its block (or a guard
+        failing) counts; its texts, and any further updatedInput, are dropped: the input
+        hookman sends is the one the guards saw."""
+        updated = self.answer.specific_field("updatedInput")
+        if not isinstance(updated, dict) or updated == self.payload.get("tool_input"):
+            return
+        payload = {**self.payload, "tool_input": updated}
+        first_pass = self.answer
+        self.answer = AnswerBuilder(self.event, guarded=True)
+        try:
+            for step in runtime_steps(self.event, payload):
+                if step.kind == TOOL_CALL and runner.has_handlers(TOOL_CALL):
+                    self._tool_call(runner, step.event)
+            if runner.has_handlers(self.event):
+                self._run_raw_handlers(runner, payload)
+            second_pass = self.answer
+        finally:
+            self.answer = first_pass
+        if second_pass.blocked:
+            reason = (
+                f"{second_pass.block_reason} (checked on the input a hook's updatedInput gives)"
+            )
+            self.answer.block(reason, second_pass.blocked_by or "unknown")
 
     def _on_hook_error(self, hook: str, event: str, error: str) -> None:
         self._error(hook, event, error)

@@ -8,9 +8,11 @@ its "which hook is running", and `hookman fire` each hook's own result.
 
 from __future__ import annotations
 
+import json
+
 from hookman.runtime import load_hooks
 from hookman.runtime.awaiting import is_awaitable
-from hookman.runtime.js_values import error_message
+from hookman.runtime.js_values import error_class_name, error_message
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,9 +42,42 @@ class CallTracker:
     def __init__(self) -> None:
         self.current_hook: str | None = None
         self.calls: list[HandlerCall] = []
+        # event type -> its fields as JSON, restored before each of its handlers runs
+        self.pristine: dict[str, str] = {}
 
     def record(self, call: HandlerCall) -> None:
         self.calls.append(call)
+
+    def fresh_copies(self, event_type: str, event: dict[str, object], wanted: bool) -> _Pristine:
+        """While dispatching `event` (if `wanted`): before each handler of `event_type`, the
+        event's fields get back their values of now, as fresh copies, so no handler sees
+        what another changed in them. Keys a handler adds stay (pi's handlers share one
+        event object, and may pass notes along that way)."""
+        return _Pristine(self, event_type, json.dumps(event) if wanted else None)
+
+    def event_for(self, event_type: str, event: object) -> object:
+        snapshot = self.pristine.get(event_type)
+        if snapshot is not None and isinstance(event, dict):
+            event.update(json.loads(snapshot))
+        return event
+
+
+class _Pristine:
+    """The `with` block of CallTracker.fresh_copies (no contextlib on the runner's path)."""
+
+    __slots__ = ("event_type", "snapshot", "tracker")
+
+    def __init__(self, tracker: CallTracker, event_type: str, snapshot: str | None) -> None:
+        self.tracker = tracker
+        self.event_type = event_type
+        self.snapshot = snapshot
+
+    def __enter__(self) -> None:
+        if self.snapshot is not None:
+            self.tracker.pristine[self.event_type] = self.snapshot
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.tracker.pristine.pop(self.event_type, None)
 
 
 class LoadFailure:
@@ -105,9 +140,9 @@ def _recording(
     def recorded(event_data: object, ctx: object) -> object:
         tracker.current_hook = hook
         try:
-            result = handler(event_data, ctx)
+            result = handler(tracker.event_for(event, event_data), ctx)
         except BaseException as error:
-            tracker.record(HandlerCall(hook, event, error=_describe(error)))
+            tracker.record(HandlerCall(hook, event, error=describe_error(error)))
             raise
         if is_awaitable(result):
             return _settle_and_record(result, hook, event, tracker)
@@ -123,11 +158,12 @@ async def _settle_and_record(
     try:
         result = await awaitable  # type: ignore[misc]
     except BaseException as error:
-        tracker.record(HandlerCall(hook, event, error=_describe(error)))
+        tracker.record(HandlerCall(hook, event, error=describe_error(error)))
         raise
     tracker.record(HandlerCall(hook, event, result=result))
     return result
 
 
-def _describe(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error_message(error)}"
+def describe_error(error: BaseException) -> str:
+    """`Class: message`, even for an error whose message cannot be rendered."""
+    return f"{error_class_name(error)}: {error_message(error)}"

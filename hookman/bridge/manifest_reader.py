@@ -9,7 +9,7 @@ import json
 
 from hookman.bridge.client_facts import ClientFacts
 
-TOOL_CALL_EVENTS = ("tool_call", "PreToolUse")
+TOOL_CALL = "tool_call"
 
 
 class ManifestError(Exception):
@@ -36,18 +36,21 @@ class ManifestHook:
         self.is_async = is_async
 
     def handles_tool(self, event: str, tool_name: str | None) -> bool:
-        """Whether this hook's handlers for `event` asked for `tool_name` (no list: all)."""
+        """Whether this hook's handlers for `event` asked for `tool_name` (no list: all).
+
+        An empty list counts as no list: install writes an every-tool entry for it (and
+        refuses to write one), so a guard never silently guards nothing."""
         wanted = self.tools.get(event)
-        if wanted is None or tool_name is None:
+        if not wanted or tool_name is None:
             return True
         return tool_name in wanted or "*" in wanted
 
-    def guards_tool(self, tool_name: str | None, claude_event: str = "PreToolUse") -> bool:
-        """Whether this hook takes part in deciding whether `tool_name` may run, on the
-        guarded `claude_event` (its tool_call handlers, or its raw handlers of that event)."""
+    def guards(self, event: str, tool_name: str | None) -> bool:
+        """Whether this hook takes part in deciding whether `tool_name` may run on the
+        guarded Claude Code `event` (a tool_call handler, or a raw handler of `event`)."""
         return any(
-            event in self.events and self.handles_tool(event, tool_name)
-            for event in (*TOOL_CALL_EVENTS, claude_event)
+            subscription in self.events and self.handles_tool(subscription, tool_name)
+            for subscription in (TOOL_CALL, event)
         )
 
 
@@ -116,6 +119,16 @@ class Manifest:
         if isinstance(timeout, (int, float)) and timeout > 1:
             return float(timeout) * 0.9
         return None
+
+    def hard_stop_for(self, event: str, run_async: bool = False) -> float | None:
+        """Seconds after which the runner process ends whatever runs in it: halfway between
+        its deadline and the entry's Claude Code timeout (None when either is unknown)."""
+        entry = (self.async_entries if run_async else self.entries).get(event) or {}
+        timeout = entry.get("timeout")
+        deadline = self.deadline_for(event, run_async)
+        if not isinstance(timeout, (int, float)) or deadline is None or timeout <= deadline:
+            return None
+        return deadline + (timeout - deadline) / 2
 
 
 def read_manifest(path: str) -> Manifest:

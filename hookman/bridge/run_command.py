@@ -3,10 +3,17 @@ event.
 
 Reads the payload on stdin, dispatches it to the project's hooks and writes exactly one
 answer: a JSON object on stdout, exit 0. Hook output never reaches stdout or the terminal
-(capture.py); errors become a deny on PreToolUse (fail closed) and a logged notice
-elsewhere; the deadline (deadline.py) answers even when a hook hangs. With `--async` (the
-`async: true` entry, which Claude Code does not wait for) only the observe-only hooks run and
-the answer is always `{}`.
+(capture.py); errors, a bad payload and a missing manifest become a deny on guarded events
+(fail closed: the manifest's client facts name them) and a logged notice elsewhere; the
+deadline (deadline.py) answers even when a hook hangs. With `--async` (the `async: true`
+entry, which Claude Code does not wait for) only the observe-only hooks run and the answer
+is always `{}`.
+
+Run by the launcher (hookman/launcher.py, `--launched`), the answer ends with ANSWER_END, so
+the launcher can tell a complete answer from a process that died on the way, and the process
+ends with os._exit as soon as the answer is given and logged (`launched`): no thread or
+atexit job a hook left behind can keep it alive. `--guarded` (from the launcher) marks a
+guarded event even when the manifest cannot be read.
 
 Start-up cost matters here: standard library and hookman.runtime only, imported lazily
 where a path is rare.
@@ -20,7 +27,7 @@ import os
 import sys
 import time
 
-from hookman.bridge.answer import blocked_thing, fail_closed_reason
+from hookman.bridge.answer import deny_answer, fail_closed_reason, guarded_subject
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.deadline import Deadline
@@ -36,6 +43,13 @@ if TYPE_CHECKING:
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
 ASYNC_FLAG = "--async"
+LAUNCHED_FLAG = "--launched"
+GUARDED_FLAG = "--guarded"
+ANSWER_FILE_FLAG = "--answer-file"  # stdout is this file: unlink its name (the launcher reads it)
+# After the answer, when run by the launcher: the proof that the answer is complete.
+ANSWER_END = "hookman:answer-complete\n"  # on its own line
+EXIT_NO_ANSWER = 70  # the answer could not be written (the launcher answers instead)
+NO_ANSWER_NOTICE = "the answer could not be written (a hook closed hookman's output)"
 OUTCOME_TIMEOUT = "timeout"
 OUTCOME_BAD_PAYLOAD = "bad-payload"
 OUTCOME_UNKNOWN_EVENT = "unknown-event"
@@ -43,35 +57,71 @@ OUTCOME_NO_MANIFEST = "no-manifest"
 OUTCOME_INTERNAL_ERROR = "internal-error"
 
 
+class RunOptions:
+    __slots__ = ("answer_file", "event", "guarded", "launched", "manifest", "run_async")
+
+    def __init__(self) -> None:
+        self.event: str | None = None
+        self.manifest: str | None = None
+        self.run_async = False
+        self.launched = False
+        self.guarded = False
+        self.answer_file: str | None = None
+
+
 def parse_argv(argv: list[str]) -> tuple[str | None, str | None, bool]:
-    """EVENT, the --manifest path and whether --async was given (hand-parsed: argparse
-    costs milliseconds)."""
-    event = None
-    manifest = None
-    run_async = False
+    """EVENT, the --manifest path and whether --async was given."""
+    options = parse_options(argv)
+    return options.event, options.manifest, options.run_async
+
+
+def parse_options(argv: list[str]) -> RunOptions:
+    """The runner's words (hand-parsed: argparse costs milliseconds)."""
+    options = RunOptions()
     index = 0
     while index < len(argv):
         word = argv[index]
         if word == ASYNC_FLAG:
-            run_async = True
+            options.run_async = True
+        elif word == LAUNCHED_FLAG:
+            options.launched = True
+        elif word == GUARDED_FLAG:
+            options.guarded = True
         elif word == "--manifest" and index + 1 < len(argv):
-            manifest = argv[index + 1]
+            options.manifest = argv[index + 1]
+            index += 1
+        elif word == ANSWER_FILE_FLAG and index + 1 < len(argv):
+            options.answer_file = argv[index + 1]
             index += 1
         elif word.startswith("--manifest="):
-            manifest = word.split("=", 1)[1]
-        elif not word.startswith("-") and event is None:
-            event = word
+            options.manifest = word.split("=", 1)[1]
+        elif not word.startswith("-") and options.event is None:
+            options.event = word
         index += 1
-    return event, manifest, run_async
+    return options
 
 
 def main(argv: list[str]) -> int:
-    event, manifest_path, run_async = parse_argv(argv)
-    if event is None:
+    options = parse_options(argv)
+    if options.answer_file:  # our stdout: the launcher reads it through its own descriptor
+        _unlink_quietly(options.answer_file)
+    if options.event is None:
         sys.stderr.write(USAGE + "\n")
         return 1
-    run = _Run(event, manifest_path, run_async)
+    run = _Run(options.event, options.manifest, options.run_async)
+    run.launched = options.launched
+    run.guarded_flag = options.guarded
     return run.execute()
+
+
+def launched() -> None:
+    """The launcher's entry (`python -c "...; launched()" run EVENT ...`): run, then end the
+    process at once, whatever threads, atexit jobs or children the hooks left behind."""
+    try:
+        code = main(sys.argv[2:])  # sys.argv: ["-c", "run", EVENT, ...]
+    except BaseException:  # the launcher answers for a runner that could not
+        code = EXIT_NO_ANSWER
+    os._exit(code)
 
 
 class _Run:
@@ -82,6 +132,8 @@ class _Run:
         self.manifest_path = manifest_path
         self.run_async = run_async
         self._detached = False  # in the child that runs an async event's hooks
+        self.launched = False  # run by the launcher: end the answer with ANSWER_END
+        self.guarded_flag = False  # the launcher says the event is guarded
         self.started = time.monotonic()
         self.capture = OutputCapture()
         self.manifest: Manifest | None = None
@@ -101,17 +153,39 @@ class _Run:
         finally:
             self.capture.stop()
 
+    @property
+    def guarded(self) -> bool:
+        """Whether this run fails closed: a deny unless every guard ran and allowed."""
+        if self.run_async:
+            return False
+        if self.guarded_flag:
+            return True
+        if self.manifest is not None:
+            return self.manifest.client.is_guarded(self.event)
+        return self.event in GUARDED_WITHOUT_MANIFEST
+
     def _handle(self) -> int:
         raw = _read_stdin()
-        payload = _parse_payload(raw)
+        payload, problem = _parse_payload(raw)
         try:
             if not self.manifest_path:
                 raise ManifestError("the command has no --manifest PATH")
             self.manifest = read_manifest(self.manifest_path)
         except ManifestError as error:
             return self._no_manifest(str(error), payload or {})
+        if payload is not None and self.guarded and _has_lone_surrogate(raw, payload):
+            payload, problem = None, "it holds a lone UTF-16 surrogate, which no guard can check"
         if payload is None:
-            return self._finish({}, OUTCOME_BAD_PAYLOAD, notices=[_bad_payload_note(raw)])
+            note = f"the payload on stdin is not a JSON object hookman can read ({problem})"
+            if self.guarded:
+                reason = (
+                    f"hookman blocked this {guarded_subject(self.event)} because {note}, so "
+                    f"the project's guards could not check it."
+                )
+                return self._finish(
+                    deny_answer(self.event, reason), OUTCOME_BAD_PAYLOAD, notices=[note]
+                )
+            return self._finish({}, OUTCOME_BAD_PAYLOAD, notices=[note])
         self.payload = payload
         if not self.manifest.knows_event(self.event):
             note = f"{self.event!r} is not a Claude Code event hookman knows; nothing ran"
@@ -130,6 +204,7 @@ class _Run:
             backstop=True,
         )
         self.deadline.start()
+        _arm_hard_stop(self.manifest.hard_stop_for(self.event, self.run_async))
         result = dispatch_event(
             self.manifest,
             self.event,
@@ -156,20 +231,32 @@ class _Run:
         if self.run_async:
             answer = {}  # Claude Code does not read an async entry's answer
         # Encoded before the answer counts as given: if encoding fails, the internal-error
-        # path must still be able to answer (on PreToolUse, a deny).
+        # path must still be able to answer (on a guarded event, a deny).
         text = json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
         if not self._answer_token.acquire(False):
             return exit_code
-        if not self._detached:  # the detached child's answer was given by its parent
-            self.capture.write_answer(text)
+        written = self._detached or self._write_answer(text)  # the detached child's answer
+        notices = (result.notices if result else []) + (notices or [])
+        if not written:  # the launcher answers for us: tell it, and say why in the log
+            notices.append(NO_ANSWER_NOTICE)
         self._log(
             outcome,
             hooks=result.hooks if result else [],
             errors=(result.errors if result else []) + (errors or []),
-            notices=(result.notices if result else []) + (notices or []),
+            notices=notices,
             reason=_deny_reason(result.answer) if result else None,
         )
+        if not written:
+            return EXIT_NO_ANSWER
         return result.exit_code if result else exit_code
+
+    def _write_answer(self, text: str) -> bool:
+        """Write the one answer; False when the answer channel is broken (a hook closed it)."""
+        try:
+            self.capture.write_answer(text + ANSWER_END if self.launched else text)
+        except (OSError, ValueError):
+            return False
+        return True
 
     def _log(
         self,
@@ -193,7 +280,7 @@ class _Run:
             "outcome": outcome,
             "duration_ms": round((time.monotonic() - self.started) * 1000, 1),
             "errors": errors,
-            "output": self.capture.captured_text(),
+            "output": self._captured_text(),
             "notices": notices,
         }
         if self.run_async:
@@ -204,6 +291,12 @@ class _Run:
             append_record(log_path, record)
         except OSError:
             pass  # the answer matters more than the log line
+
+    def _captured_text(self) -> str:
+        try:
+            return self.capture.captured_text()
+        except (OSError, ValueError):  # a hook closed the capture file
+            return "(the captured output was lost: a hook closed its file)"
 
     def _detach(self) -> bool:
         """Answer `{}` and hand the hooks to a child in its own session. Returns True in
@@ -216,7 +309,7 @@ class _Run:
             return False  # run the hooks in this process; the client still does not wait
         if child:
             self._answer_token.acquire(False)
-            self.capture.write_answer("{}\n")
+            self._write_answer("{}\n")
             return True
         # The fork hook of capture.py already moved this child off the agent's stdout.
         self._detached = True
@@ -226,20 +319,14 @@ class _Run:
         os.close(devnull)
         return False
 
-    def _guarded(self) -> bool:
-        """Whether this event fails closed (a deny unless every guard ran and allowed)."""
-        if self.manifest is None:
-            return self.event in GUARDED_WITHOUT_MANIFEST
-        return self.manifest.client.is_guarded(self.event)
-
     def _no_manifest(self, problem: str, payload: dict[str, object]) -> int:
         self.payload = payload
         fix = "Run `hookman install` in the project to rewrite it."
-        if self._guarded():
-            answer = _deny(
+        if self.guarded:
+            answer = deny_answer(
                 self.event,
-                f"hookman blocked this {blocked_thing(self.event)} because {problem}, so the "
-                f"project's guard hooks could not run. {fix}",
+                f"hookman blocked this {guarded_subject(self.event)} because {problem}, so "
+                f"the project's guard hooks could not run. {fix}",
             )
         else:
             answer = {"systemMessage": f"hookman: no hook ran, because {problem}. {fix}"}
@@ -259,8 +346,8 @@ class _Run:
         answer: dict[str, object]
         if self.run_async:
             answer = {}
-        elif self._guarded():
-            answer = _deny(self.event, fail_closed_reason(hook, problem, self.event))
+        elif self.guarded:
+            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event))
         else:
             answer = {
                 "systemMessage": f"hookman: hook {hook!r} {problem} on {self.event}; "
@@ -274,7 +361,7 @@ class _Run:
         )
         try:
             if not self._detached:
-                self.capture.write_answer(json.dumps(answer) + "\n")
+                self._write_answer(json.dumps(answer) + "\n")
             self._log(OUTCOME_TIMEOUT, hooks=hooks, errors=errors, notices=[])
         finally:
             os._exit(0)
@@ -284,46 +371,88 @@ class _Run:
             self.deadline.cancel()
         import traceback
 
-        details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-        problem = f"hookman's runner failed ({type(error).__name__}: {error})"
-        if self._guarded():
-            reason = fail_closed_reason("hookman", f"could not run: {problem}", self.event)
-            answer = _deny(self.event, reason)
+        from hookman.runtime.js_values import error_class_name, error_message
+
+        described = f"{error_class_name(error)}: {error_message(error)}"
+        try:
+            details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        except BaseException:  # an error whose message cannot be rendered
+            details = described
+        problem = f"hookman's runner failed ({described})"
+        if self.guarded:
+            answer = deny_answer(
+                self.event, fail_closed_reason("hookman", f"could not run: {problem}", self.event)
+            )
         else:
             answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}
         errors = [{"hook": "hookman", "event": self.event, "error": details}]
         return self._finish(answer, OUTCOME_INTERNAL_ERROR, errors=errors)
 
 
-def _deny(event: str, reason: str) -> dict[str, object]:
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": event,
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }
-    }
+_hard_stop_sink: object = None
 
 
-def _read_stdin() -> str:
+def _arm_hard_stop(seconds: float | None) -> None:
+    """End the process after `seconds`, even when a hook holds the GIL in one long C call
+    (a runaway regex, a blocking call in an extension) so that neither the deadline's signal
+    handler nor its thread can run: faulthandler's watchdog is a C thread that needs no GIL.
+    The launcher then answers for the runner (a deny on guarded events)."""
+    if not seconds:
+        return
+    import faulthandler
+
+    global _hard_stop_sink
     try:
-        data = sys.stdin.buffer.read()
+        # Stays open for the process's life: the watchdog writes to its file descriptor, which
+        # must never come to mean another file.
+        _hard_stop_sink = open(os.devnull, "w")  # noqa: SIM115
+        faulthandler.dump_traceback_later(seconds, exit=True, file=_hard_stop_sink)
+    except (OSError, ValueError, RuntimeError):
+        pass
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _read_stdin() -> bytes:
+    try:
+        return sys.stdin.buffer.read()
     except (OSError, ValueError, AttributeError):
-        return ""
-    return data.decode("utf-8", "replace")
+        return b""
 
 
-def _parse_payload(raw: str) -> dict[str, object] | None:
+def _parse_payload(raw: bytes) -> tuple[dict[str, object] | None, str]:
+    """The payload, or None and what is wrong with it (strict: what the guards check must be
+    exactly what Claude Code sent, so no byte is replaced)."""
+    if not raw.strip():
+        return None, "it is empty"
     try:
-        payload = json.loads(raw)
-    except ValueError:
-        return None
-    return payload if isinstance(payload, dict) else None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return None, f"it is not valid UTF-8 at byte {error.start}"
+    try:
+        payload = json.loads(text)
+    except RecursionError:
+        return None, "it is nested too deeply"
+    except ValueError as error:
+        return None, f"it is not JSON: {str(error)[:120]}; it starts {text[:60]!r}"
+    if not isinstance(payload, dict):
+        return None, f"it is a JSON {type(payload).__name__}, not an object"
+    return payload, ""
 
 
-def _bad_payload_note(raw: str) -> str:
-    sample = raw[:80] + ("..." if len(raw) > 80 else "")
-    return f"the payload on stdin is not a JSON object: {sample!r}"
+def _has_lone_surrogate(raw: bytes, payload: dict[str, object]) -> bool:
+    if b"\\u" not in raw and b"\\U" not in raw:  # only an escape can make one
+        return False
+    try:
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _fallback_log_path() -> str | None:

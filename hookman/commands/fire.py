@@ -18,7 +18,7 @@ from typing import Any
 
 from hookman import event_catalog, paths
 from hookman.bridge.capture import OutputCapture
-from hookman.bridge.deadline import Deadline
+from hookman.bridge.deadline import Deadline, DeadlineInterrupt
 from hookman.bridge.dispatch import DispatchResult, dispatch_event
 from hookman.bridge.hook_set import CallTracker
 from hookman.bridge.json_ready import json_ready
@@ -38,8 +38,8 @@ UNKNOWN_VERSION_EFFECT = (
 )
 
 
-class _FireTimeout(BaseException):
-    """Raised into a hook that outlives the deadline (BaseException: hooks catch Exception)."""
+class _FireTimeout(DeadlineInterrupt):
+    """Raised into a hook that outlives the deadline."""
 
 
 def load_installed_manifest(project_dir: Path) -> Manifest:
@@ -297,7 +297,7 @@ def _raise_timeout() -> None:
 def _timeout_result(
     manifest: Manifest, event: str, hook: str, seconds: float, run_async: bool
 ) -> DispatchResult:
-    from hookman.bridge.answer import fail_closed_reason
+    from hookman.bridge.answer import deny_answer, fail_closed_reason
 
     problem = f"did not finish within hookman's deadline of {seconds:g} s"
     result = DispatchResult()
@@ -307,13 +307,7 @@ def _timeout_result(
     if run_async:
         pass  # an async run always answers {}
     elif manifest.client.is_guarded(event):
-        result.answer = {
-            "hookSpecificOutput": {
-                "hookEventName": event,
-                "permissionDecision": "deny",
-                "permissionDecisionReason": fail_closed_reason(hook, problem, event),
-            }
-        }
+        result.answer = deny_answer(event, fail_closed_reason(hook, problem, event))
     else:
         result.answer = {"systemMessage": f"hookman: hook {hook!r} {problem} on {event}."}
     return result

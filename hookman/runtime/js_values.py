@@ -47,4 +47,16 @@ def error_message(error: BaseException) -> str:
     JavaScript would give "" for an empty message; a bare `raise ValueError` or a failed
     `assert` would then leave nothing to read in a log, so the class name stands in.
     """
-    return str(error) or type(error).__name__
+    try:
+        text = str.__add__("", str(error))  # a plain str, whatever __str__ returned
+    except BaseException:  # a message that cannot be rendered must not hide the error
+        text = ""
+    return text or error_class_name(error)
+
+
+def error_class_name(error: BaseException) -> str:
+    """The error's class name; a stand-in when even that cannot be read."""
+    try:
+        return str.__add__("", type(error).__name__)
+    except BaseException:
+        return "an exception"

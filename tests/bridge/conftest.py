@@ -4,6 +4,8 @@ and a way to run `python -m hookman run` on it exactly as Claude Code does."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -14,8 +16,10 @@ from typing import Any
 import pytest
 
 from hookman.client_version import parse_version
+from hookman.event_catalog import guarded_events
+from hookman.launcher import LAUNCHER_NAME, launcher_text
 from hookman.manifest import client_facts
-from hookman.settings_entries import RUNNER_CODE
+from hookman.settings_entries import RUNNER_CODE, build_command, supports_safe_path_flag
 
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 
@@ -42,6 +46,8 @@ class RunnerProject:
         self.async_entries: dict[str, dict[str, Any]] = {}
         self.claude_version: str | None = "2.1.328"
         self.with_client_facts = True  # False: a manifest written before they existed
+        self.launcher_path = self.state_dir / LAUNCHER_NAME
+        self.launcher_python = sys.executable  # the interpreter the launcher names
 
     def add_hook(
         self,
@@ -92,6 +98,60 @@ class RunnerProject:
         if self.with_client_facts:
             manifest["client"] = client_section(self.claude_version)
         self.manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+        self.write_launcher()
+
+    def write_launcher(self) -> None:
+        """The launcher exactly as install writes it (hookman/launcher.py)."""
+        python = self.launcher_python
+        text = launcher_text(
+            python, supports_safe_path_flag(python), self.manifest_path, guarded_events()
+        )
+        self.launcher_path.write_text(text, encoding="utf-8")
+
+    def command(self, event: str, *, run_async: bool = False) -> str:
+        """The settings command install writes for `event`."""
+        guarded = event in guarded_events()
+        return build_command(event, self.launcher_path, guarded=guarded, run_async=run_async)
+
+    def run_installed(
+        self,
+        event: str,
+        payload: dict[str, Any] | str | bytes,
+        *,
+        run_async: bool = False,
+        timeout: float = 60,
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run the exact settings command through a shell, as Claude Code does."""
+        if isinstance(payload, dict):
+            payload = json.dumps(payload)
+        stdin = payload.encode("utf-8", "surrogatepass") if isinstance(payload, str) else payload
+        command = ["bash", "-c", self.command(event, run_async=run_async)]
+        with subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=self.root,
+            start_new_session=True,  # a runner left running by a failing test is killed
+        ) as process:
+            try:
+                stdout, stderr = process.communicate(stdin, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                raise
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+    def answer_installed(
+        self, event: str, payload: dict[str, Any] | str | bytes, **options: Any
+    ) -> dict[str, Any]:
+        """The JSON answer of the installed command; exit 0, one line, nothing else."""
+        done = self.run_installed(event, payload, **options)
+        assert done.returncode == 0, done
+        text = done.stdout.decode("utf-8")
+        assert text.endswith("\n") and text.count("\n") == 1, done
+        answer = json.loads(text)
+        assert isinstance(answer, dict)
+        return answer
 
     def run(
         self,

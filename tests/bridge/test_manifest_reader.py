@@ -75,7 +75,7 @@ def test_tool_narrowing() -> None:
     assert guard.handles_tool("tool_call", "Bash")
     assert not guard.handles_tool("tool_call", "Edit")
     assert guard.handles_tool("tool_result", "Edit")
-    assert guard.guards_tool("Bash") and not guard.guards_tool("Edit")
+    assert guard.guards("PreToolUse", "Bash") and not guard.guards("PreToolUse", "Edit")
 
 
 @pytest.mark.parametrize(

@@ -3,19 +3,24 @@ exactly one JSON answer on stdout, exit 0, nothing on stderr."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hookman.bridge.answer import DEFAULT_BLOCK_REASON
-from hookman.bridge.run_command import parse_argv
+from hookman.bridge.capture import CAPTURE_LIMIT
+from hookman.bridge.run_command import EXIT_NO_ANSWER, NO_ANSWER_NOTICE, parse_argv
 from hookman.settings_entries import RUNNER_CODE
 
 from .conftest import SAMPLES, RunnerProject
@@ -539,12 +544,14 @@ def test_pre_compact_cancel_blocks_the_compaction(runner_project: RunnerProject)
 
 
 @pytest.mark.parametrize("stdin", ["", "garbage", "[1, 2]", '{"unterminated": '])
-def test_garbage_on_stdin_gets_a_clean_empty_answer(
+def test_garbage_on_stdin_gets_a_clean_empty_answer_where_nothing_is_guarded(
     runner_project: RunnerProject, stdin: str
 ) -> None:
-    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook(
+        "stop", 'def hook(pi):\n    pi.on("agent_end", print)\n', ["agent_end"], ["Stop"]
+    )
 
-    assert runner_project.answer("PreToolUse", stdin) == {}
+    assert runner_project.answer("Stop", stdin) == {}
     assert runner_project.log_records()[0]["outcome"] == "bad-payload"
 
 
@@ -841,3 +848,479 @@ def test_without_a_manifest_the_skill_shell_deny_names_a_shell_command(
     )
     reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
     assert reason.startswith("hookman blocked this shell command because the manifest ")
+
+
+# --- through the installed command: a guard fails closed whatever the hooks do ---------------
+
+HARMLESS = {"command": "ls"}
+
+
+def _installed_deny_reason(runner_project: RunnerProject, event: str = "PreToolUse", **kw) -> str:
+    payload = runner_project.payload(event, tool_input=HARMLESS, **kw)
+    answer = runner_project.answer_installed(event, payload)
+    specific = answer["hookSpecificOutput"]
+    assert specific["hookEventName"] == event
+    assert specific["permissionDecision"] == "deny"
+    return specific["permissionDecisionReason"]
+
+
+def _guard_that(body: str) -> str:
+    """A tool_call guard whose handler runs `body` (indented lines) and then allows."""
+    lines = "\n".join(f"        {line}" for line in textwrap.dedent(body).strip().splitlines())
+    return f"""
+import atexit, os, signal, subprocess, sys, threading, time
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+{lines}
+"""
+
+
+ENDS_THE_PROCESS = {
+    "os._exit(0)": "os._exit(0)",
+    "os._exit(3)": "os._exit(3)",
+    "SIGKILL": "os.kill(os.getpid(), signal.SIGKILL)",
+    "SIGTERM": "os.kill(os.getpid(), signal.SIGTERM)",
+    "SIGSEGV": "os.kill(os.getpid(), signal.SIGSEGV)",
+    "SIGINT": "signal.signal(signal.SIGINT, signal.SIG_DFL)\nos.kill(os.getpid(), signal.SIGINT)",
+    "closes every fd": "os.closerange(0, 65536)",
+    "execs another program": "os.execv('/bin/true', ['true'])",
+    "forks, the parent exits": "if os.fork():\n    os._exit(0)",
+    "kills the launcher": "os.kill(os.getppid(), signal.SIGKILL)",
+    "closes every fd, then raises": "os.closerange(0, 65536)\nraise RuntimeError('x')",
+    "sys.exit(0)": "sys.exit(0)",
+    "KeyboardInterrupt": "raise KeyboardInterrupt",
+    "GeneratorExit": "raise GeneratorExit",
+}
+
+
+@pytest.mark.parametrize("body", list(ENDS_THE_PROCESS.values()), ids=list(ENDS_THE_PROCESS))
+def test_a_guard_that_ends_the_runner_is_denied(runner_project: RunnerProject, body: str) -> None:
+    runner_project.add_hook("guard", _guard_that(body), ["tool_call"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert "hookman blocked this tool call" in reason
+    assert "hookman install" in reason or "'guard'" in reason
+
+
+BLOCK = "\nreturn {'block': True, 'reason': 'no'}"
+BREAKS_THE_CHANNEL = {
+    "replaces sys.stdout": "sys.stdout = open(os.devnull, 'w')" + BLOCK,
+    "closes sys.stdout": "sys.stdout.close()" + BLOCK,
+    "closes fds 0, 1, 2": "os.close(0)\nos.close(1)\nos.close(2)" + BLOCK,
+    "sys.stdout = None": "sys.stdout = None\nprint('x')" + BLOCK,
+    "sys.stderr = None": "sys.stderr = None\nimport warnings\nwarnings.warn('x')" + BLOCK,
+}
+
+
+@pytest.mark.parametrize("body", list(BREAKS_THE_CHANNEL.values()), ids=list(BREAKS_THE_CHANNEL))
+def test_a_guard_that_breaks_the_answer_channel_still_denies(
+    runner_project: RunnerProject, body: str
+) -> None:
+    runner_project.add_hook("guard", _guard_that(body), ["tool_call"], ["PreToolUse"])
+
+    assert _installed_deny_reason(runner_project) == "no"
+
+
+UNRENDERABLE = """
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no str")
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        raise Unprintable()
+"""
+
+
+def test_an_error_whose_message_cannot_be_rendered_denies_naming_the_hook(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", UNRENDERABLE, ["tool_call"], ["PreToolUse"])
+
+    done = runner_project.run_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input=HARMLESS)
+    )
+
+    assert done.stderr == b"" and done.returncode == 0
+    reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "'guard' raised an error (Unprintable" in reason
+    (record,) = runner_project.log_records()
+    assert record["outcome"] == "failed-closed"
+
+
+def test_a_raw_handler_whose_error_cannot_be_rendered_denies(runner_project: RunnerProject) -> None:
+    source = UNRENDERABLE.replace('pi.on("tool_call")', 'pi.on("PreToolUse")')
+    runner_project.add_hook("raw", source, ["PreToolUse"], ["PreToolUse"])
+
+    assert "'raw'" in _installed_deny_reason(runner_project)
+
+
+LINGERS = {
+    "non-daemon thread": "threading.Thread(target=time.sleep, args=(60,)).start()",
+    "atexit job": "atexit.register(time.sleep, 60)",
+    "child holding every fd": (
+        "fds = [int(n) for n in os.listdir('/proc/self/fd')]\n"
+        "keep = [fd for fd in fds if fd > 2 and os.path.exists(f'/proc/self/fd/{fd}')]\n"
+        "child = subprocess.Popen(['sleep', '60'], pass_fds=keep, start_new_session=True)\n"
+        "open(os.environ['PIDS'], 'a').write(f'{child.pid}\\n')"
+    ),
+    "forked child": (
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "open(os.environ['PIDS'], 'a').write(f'{pid}\\n')"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", list(LINGERS.values()), ids=list(LINGERS))
+def test_the_answer_comes_at_once_whatever_a_guard_leaves_behind(
+    runner_project: RunnerProject, body: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pids = tmp_path / "pids"
+    pids.touch()
+    monkeypatch.setenv("PIDS", str(pids))
+    guard = _guard_that(body + "\nreturn {'block': True, 'reason': 'checked'}")
+    runner_project.add_hook("guard", guard, ["tool_call"], ["PreToolUse"])
+    started = time.monotonic()
+    try:
+        answer = runner_project.answer_installed(
+            "PreToolUse", runner_project.payload("PreToolUse"), timeout=30
+        )
+    finally:
+        for pid in pids.read_text().split():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
+
+    assert time.monotonic() - started < 10
+    assert answer["hookSpecificOutput"]["permissionDecisionReason"] == "checked"
+
+
+BAD_PAYLOADS = {
+    "empty": b"",
+    "whitespace": b" \n",
+    "not JSON": b"garbage",
+    "an array": b"[1, 2]",
+    "a string": b'"PreToolUse"',
+    "truncated": b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"',
+    "huge integer": b'{"tool_name": "Bash", "n": 1' + b"0" * 5000 + b"}",
+    "deep nesting": b'{"a": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",
+    "invalid UTF-8": b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf /\xff"}}',
+    "lone surrogate": b'{"tool_name": "Bash", "tool_input": {"command": "rm -rf \\ud800/"}}',
+    "NaN": b'{"tool_name": "Bash", "tool_input": {"command": "ls"}, "x": NaN',
+}
+
+
+@pytest.mark.parametrize("payload", list(BAD_PAYLOADS.values()), ids=list(BAD_PAYLOADS))
+def test_a_payload_hookman_cannot_read_is_denied_on_a_guarded_event(
+    runner_project: RunnerProject, payload: bytes
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "the payload on stdin is not a JSON object hookman can read" in reason
+    assert runner_project.log_records()[0]["outcome"] == "bad-payload"
+
+
+UNREADABLE_ANYWHERE = {name: p for name, p in BAD_PAYLOADS.items() if name != "lone surrogate"}
+
+
+@pytest.mark.parametrize(
+    "payload", list(UNREADABLE_ANYWHERE.values()), ids=list(UNREADABLE_ANYWHERE)
+)
+def test_a_payload_hookman_cannot_read_is_only_noted_elsewhere(
+    runner_project: RunnerProject, payload: bytes
+) -> None:
+    runner_project.add_hook(
+        "ends", 'def hook(pi):\n    pi.on("agent_end", print)\n', ["agent_end"], ["Stop"]
+    )
+
+    assert runner_project.answer_installed("Stop", payload) == {}
+    assert runner_project.log_records()[0]["outcome"] == "bad-payload"
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(payload=st.binary(max_size=200))
+def test_any_bytes_on_stdin_end_in_one_answer_that_never_lets_rm_through(
+    runner_project: RunnerProject, payload: bytes
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    assert answer == {} or answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    try:
+        parsed = json.loads(payload.decode("utf-8"))
+    except ValueError:
+        parsed = None
+    if not isinstance(parsed, dict):
+        assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+# --- every guard checks exactly what will run -------------------------------------------------
+
+RM_GUARD = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "rm -rf is not allowed here"}
+"""
+RAW_RM_GUARD = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def guard(event, ctx):
+        if "rm -rf" in event["tool_input"].get("command", ""):
+            return {"hookSpecificOutput": {"permissionDecision": "deny",
+                                           "permissionDecisionReason": "raw: no rm -rf"}}
+"""
+MUTATES_INPUT = """
+def hook(pi):
+    @pi.on("tool_call")
+    def tidy(event, ctx):
+        event["input"]["command"] = "ls"
+        event["input"] = {"command": "ls"}
+"""
+MUTATES_RAW_INPUT = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def tidy(event, ctx):
+        event["tool_input"]["command"] = "ls"
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "first_events", "guard", "guard_events", "reason"),
+    [
+        (MUTATES_INPUT, ["tool_call"], RM_GUARD, ["tool_call"], "rm -rf is not allowed here"),
+        (MUTATES_INPUT, ["tool_call"], RAW_RM_GUARD, ["PreToolUse"], "raw: no rm -rf"),
+        (MUTATES_RAW_INPUT, ["PreToolUse"], RAW_RM_GUARD, ["PreToolUse"], "raw: no rm -rf"),
+    ],
+    ids=["tool_call then tool_call", "tool_call then raw", "raw then raw"],
+)
+def test_a_change_an_earlier_hook_makes_in_place_never_reaches_a_later_guard(
+    runner_project: RunnerProject,
+    first: str,
+    first_events: list[str],
+    guard: str,
+    guard_events: list[str],
+    reason: str,
+) -> None:
+    runner_project.add_hook("tidy", first, first_events, ["PreToolUse"])
+    runner_project.add_hook("guard", guard, guard_events, ["PreToolUse"])
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert answer["hookSpecificOutput"]["permissionDecisionReason"] == reason
+
+
+REWRITES_INPUT = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def rewrite(event, ctx):
+        return {"hookSpecificOutput": {"updatedInput": {"command": "rm -rf /"}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("guard", "guard_events", "reason"),
+    [
+        (RM_GUARD, ["tool_call"], "rm -rf is not allowed here"),
+        (RAW_RM_GUARD, ["PreToolUse"], "raw: no rm -rf"),
+    ],
+    ids=["tool_call guard", "raw guard"],
+)
+def test_every_guard_checks_the_input_an_updated_input_gives(
+    runner_project: RunnerProject, guard: str, guard_events: list[str], reason: str
+) -> None:
+    runner_project.add_hook("guard", guard, guard_events, ["PreToolUse"])
+    runner_project.add_hook("rewrite", REWRITES_INPUT, ["PreToolUse"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input={"command": "ls"})
+    )
+
+    specific = answer["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"] == (
+        f"{reason} (checked on the input a hook's updatedInput gives)"
+    )
+    assert "updatedInput" not in specific or specific["permissionDecision"] == "deny"
+
+
+def test_a_guard_that_fails_on_the_updated_input_denies(runner_project: RunnerProject) -> None:
+    fussy = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        if event["input"]["command"] != "ls":
+            raise RuntimeError("cannot read this command")
+"""
+    runner_project.add_hook("guard", fussy, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("rewrite", REWRITES_INPUT, ["PreToolUse"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input={"command": "ls"})
+    )
+
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "'guard' raised an error (RuntimeError: cannot read this command)" in reason
+
+
+def test_an_updated_input_every_guard_allows_is_sent_once(runner_project: RunnerProject) -> None:
+    counting = """
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        pi.send_message("checked " + event["input"]["command"])
+"""
+    rewrite = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def rewrite(event, ctx):
+        longer = {"command": event["tool_input"]["command"] + " -l"}
+        return {"hookSpecificOutput": {"updatedInput": longer, "additionalContext": "rewritten"}}
+"""
+    runner_project.add_hook("guard", counting, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("rewrite", rewrite, ["PreToolUse"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse", tool_input={"command": "ls"})
+    )
+
+    specific = answer["hookSpecificOutput"]
+    assert "permissionDecision" not in specific
+    assert specific["updatedInput"] == {"command": "ls -l"}  # the first pass's, not "ls -l -l"
+    assert specific["additionalContext"] == "checked ls\n\nrewritten"
+
+
+def test_an_empty_tools_list_in_the_manifest_guards_every_tool(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", RM_GUARD, ["tool_call"], ["PreToolUse"], {"tool_call": []})
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer_installed("PreToolUse", payload)
+
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_output_a_stray_child_prints_is_capped(runner_project: RunnerProject) -> None:
+    flood = f"""
+import os, subprocess, sys
+def hook(pi):
+    @pi.on("tool_call")
+    def guard(event, ctx):
+        print("from the hook " * 100_000)  # past the limit: dropped, never an error
+        forever = "import os\\nwhile True: os.write(1, b'x' * 65536)"
+        subprocess.run([{sys.executable!r}, "-c", forever])
+        return {{"block": True, "reason": str(os.fstat(1).st_size)}}
+"""
+    runner_project.add_hook("guard", flood, ["tool_call"], ["PreToolUse"])
+
+    answer = runner_project.answer_installed("PreToolUse", runner_project.payload("PreToolUse"))
+
+    assert int(answer["hookSpecificOutput"]["permissionDecisionReason"]) <= CAPTURE_LIMIT
+    (record,) = runner_project.log_records()
+    assert record["outcome"] == "denied" and record["errors"] == []
+    assert record["output"].startswith("from the hook ")
+
+
+def test_a_runner_failure_on_a_guarded_event_denies(runner_project: RunnerProject) -> None:
+    # the runtime reports what raw handlers raise, except KeyboardInterrupt and the like:
+    # those reach the runner's own last line of defence
+    source = """
+def hook(pi):
+    @pi.on("PreToolUse")
+    def interrupted(event, ctx):
+        raise KeyboardInterrupt
+"""
+    runner_project.add_hook("raw", source, ["PreToolUse"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert "hookman's runner failed (KeyboardInterrupt" in reason
+    assert runner_project.log_records()[0]["outcome"] == "internal-error"
+
+
+def test_a_runner_failure_elsewhere_is_a_notice(runner_project: RunnerProject) -> None:
+    source = """
+def hook(pi):
+    @pi.on("Stop")
+    def interrupted(event, ctx):
+        raise KeyboardInterrupt
+"""
+    runner_project.add_hook("raw", source, ["Stop"], ["Stop"])
+
+    answer = runner_project.answer_installed("Stop", runner_project.payload("Stop"))
+
+    assert set(answer) == {"systemMessage"}
+    assert "hookman's runner failed (KeyboardInterrupt" in answer["systemMessage"]
+
+
+def test_a_runner_that_cannot_write_its_answer_says_so_in_its_exit_status(
+    runner_project: RunnerProject,
+) -> None:
+    guard = _guard_that("os.closerange(0, 65536)\nreturn {'block': True, 'reason': 'no'}")
+    runner_project.add_hook("guard", guard, ["tool_call"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert f"runner gave no answer (exit status {EXIT_NO_ANSWER})" in reason
+    (record,) = runner_project.log_records()
+    assert record["hooks"] == ["guard"] and NO_ANSWER_NOTICE in record["notices"]
+
+
+def test_keys_a_hook_adds_to_the_event_reach_the_next_hook(runner_project: RunnerProject) -> None:
+    first = """
+def hook(pi):
+    @pi.on("tool_call")
+    def mark(event, ctx):
+        event.setdefault("trail", []).append("first")
+        event["tool_name"] = "Read"
+"""
+    second = """
+def hook(pi):
+    @pi.on("tool_call")
+    def decide(event, ctx):
+        trail = ">".join([*event.get("trail", []), "second"])
+        return {"block": True, "reason": trail + " " + event["tool_name"]}
+"""
+    runner_project.add_hook("first", first, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("second", second, ["tool_call"], ["PreToolUse"])
+
+    reason = _installed_deny_reason(runner_project)
+
+    assert reason == "first>second Bash"
+
+
+def test_a_guard_stuck_in_one_long_c_call_is_denied_before_the_timeout(
+    runner_project: RunnerProject,
+) -> None:
+    # one C loop that holds the GIL and never lets a signal handler or a thread run
+    stuck = _guard_that("sum(range(10**13))")
+    runner_project.add_hook("stuck", stuck, ["tool_call"], ["PreToolUse"])
+    runner_project.entries["PreToolUse"] = {"matcher": None, "timeout": 3, "deadline": 1.0}
+    runner_project.write_manifest()
+    started = time.monotonic()
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse"), timeout=15
+    )
+
+    reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert time.monotonic() - started < 3  # the runner ended at 2 s, below the timeout
+    assert "runner gave no answer (exit status 1)" in reason

@@ -17,8 +17,11 @@ from hypothesis import strategies as st
 from hookman import paths
 from hookman.project_config import MAX_HOOK_TIMEOUT_S
 from hookman.settings_entries import (
+    RunnerRef,
+    build_direct_command,
     find_hookman_entries,
     hookman_command_is_async,
+    hookman_command_runner,
     is_hookman_command,
 )
 
@@ -107,8 +110,13 @@ def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None
     [handler] = group["hooks"]
     assert group["matcher"] == "Bash"
     assert is_hookman_command(handler["command"])
-    assert str(paths.manifest_path(project)) in handler["command"]
+    launcher = paths.manifest_path(project).parent / "hookman-run.sh"
+    assert handler["command"].startswith(f"sh {launcher} PreToolUse || printf ")
+    assert hookman_command_runner(handler["command"]) == RunnerRef(
+        sys.executable, str(paths.manifest_path(project)), str(launcher)
+    )
     manifest = json.loads(paths.manifest_path(project).read_text())
+    assert manifest["client"]["guarded_events"] == ["PreToolUse", "PreSkillShellCommand"]
     assert manifest["hooks"][0]["path"] == str(project / "hooks" / "guard.py")
     assert manifest["entries"]["PreToolUse"]["deadline"] == 27.0
 
@@ -497,7 +505,7 @@ def test_async_hooks_get_a_second_entry_and_the_manifest_says_so(project: Path) 
     blocking, observer = _pre_tool_use_handlers(project)
     assert "async" not in blocking and not hookman_command_is_async(blocking["command"])
     assert observer["async"] is True and hookman_command_is_async(observer["command"])
-    assert " run PreToolUse --async --manifest " in observer["command"]
+    assert observer["command"].endswith(" PreToolUse --async")  # no deny fallback: never read
     manifest = json.loads(paths.manifest_path(project).read_text())
     assert [hook["async"] for hook in manifest["hooks"]] == [False, True]
     assert manifest["async_entries"] == {
@@ -978,3 +986,41 @@ def test_a_hook_module_whose_path_is_not_utf8_is_refused_clearly(
         "is not valid UTF-8"
     )
     assert snapshot(*_project_files(project)) == before
+
+
+def test_an_empty_tools_list_is_refused_and_nothing_is_written(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    config = project / ".claude" / "hookman.toml"
+    text = '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nevents = ["tool_call"]\n'
+    config.write_text(text + "tools = { tool_call = [] }\n")
+    settings_path = project / ".claude" / "settings.local.json"
+    before = snapshot(config, settings_path, paths.manifest_path(project))
+
+    result = hookman("install", "--project", str(project), "--claude-version", "2.1.328")
+
+    assert result.exit_code == 1
+    assert result.output == (
+        "hookman: hook 'guard' in .claude/hookman.toml: `tools` gives 'tool_call' an empty list, "
+        "which names no tool; name the tools ({ tool_call = [\"Bash\"] }) or leave 'tool_call' "
+        "out of `tools` for every tool.\n"
+        "  hint: fix .claude/hookman.toml by hand; hookman left it untouched.\n"
+    )
+    assert snapshot(config, settings_path, paths.manifest_path(project)) == before
+
+
+def test_install_replaces_an_entry_of_the_older_direct_form(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--project", str(project), *ASYNC_VERSION)
+    settings_path = project / ".claude" / "settings.local.json"
+    settings = json.loads(settings_path.read_text())
+    old = build_direct_command("PreToolUse", paths.manifest_path(project))
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = old
+    settings_path.write_text(json.dumps(settings))
+
+    hookman_json("install", "--project", str(project), *ASYNC_VERSION)
+
+    [handler] = local_settings(project)["hooks"]["PreToolUse"][0]["hooks"]
+    assert (
+        handler["command"].startswith("sh ")
+        and "hookman-run.sh PreToolUse ||" in handler["command"]
+    )

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from hookman import paths
 from hookman.doctor import findings_hookman
+from hookman.launcher import launcher_path
 
 from .conftest import GUARD, codes, diagnose, install, loud, the, write_hook
 
@@ -47,12 +50,16 @@ def test_a_guard_that_fired_is_not_reported_as_never_fired(project: Path) -> Non
     assert diagnose(project).findings == []
 
 
+def _rewrite_launcher_interpreter(project: Path, new: str) -> None:
+    launcher = launcher_path(project)
+    text = launcher.read_text()
+    assert shlex.quote(sys.executable) in text
+    launcher.write_text(text.replace(shlex.quote(sys.executable), shlex.quote(new)))
+
+
 def test_an_entry_whose_interpreter_is_gone_stops_guarding(project: Path) -> None:
     install(project)
-    settings = json.loads(local_path(project).read_text())
-    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    interpreter = command.split()[0].strip("'")
-    rewrite_command(project, interpreter, "/gone/venv/bin/python")
+    _rewrite_launcher_interpreter(project, "/gone/venv/bin/python")
     found = the(diagnose(project), "hookman-interpreter-gone")
     assert "does not exist" in found.message and found.event == "PreToolUse"
 
@@ -62,10 +69,16 @@ def test_an_interpreter_without_hookman_stops_guarding(project: Path, tmp_path: 
     fake = tmp_path / "python3"
     fake.write_text("#!/bin/sh\nexit 1\n")
     fake.chmod(0o755)
-    settings = json.loads(local_path(project).read_text())
-    interpreter = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].split()[0].strip("'")
-    rewrite_command(project, interpreter, str(fake))
+    _rewrite_launcher_interpreter(project, str(fake))
     assert "cannot import hookman" in the(diagnose(project), "hookman-interpreter-gone").message
+
+
+def test_a_deleted_launcher_is_an_error_and_a_present_one_is_quiet(project: Path) -> None:
+    install(project)
+    assert "hookman-launcher-missing" not in codes(diagnose(project), "error")
+    launcher_path(project).unlink()
+    found = the(diagnose(project), "hookman-launcher-missing")
+    assert found.event == "PreToolUse" and "hookman install" in found.fix
 
 
 def test_a_missing_manifest_is_an_error(project: Path) -> None:

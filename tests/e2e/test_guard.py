@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+
+from hookman.settings_entries import hookman_command_runner
 
 from .harness import ClaudeRun, E2EProject
 from .mock_anthropic import bash, say
 
 pytestmark = pytest.mark.e2e
+REPO = Path(__file__).resolve().parents[2]
 
 GUARD = """
 def guard(event, ctx):
@@ -40,7 +48,8 @@ def hook(pi):
 def hookman_internals_seen(run: ClaudeRun) -> list[str]:
     """Pieces of hookman's command line that reached the model (there must be none)."""
     text = run.all_message_text()
-    return [piece for piece in ("-m hookman", "manifest.json", "hookman run") if piece in text]
+    pieces = ("-m hookman", "manifest.json", "hookman run", "hookman-run.sh", "printf")
+    return [piece for piece in pieces if piece in text]
 
 
 def test_rm_rf_is_denied_with_the_reason_and_a_harmless_command_runs(e2e: E2EProject) -> None:
@@ -85,3 +94,82 @@ def test_a_guard_that_no_longer_imports_denies(e2e: E2EProject) -> None:
     assert denied["is_error"] is True, run.describe()
     assert "fragile" in denied["content"] and "failed to load" in denied["content"]
     assert not witness.exists()
+
+
+def _throwaway_venv(e2e: E2EProject) -> Path:
+    """A venv of its own whose interpreter imports this hookman (a .pth to the checkout)."""
+    venv = e2e.scratch / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+        check=True,
+        timeout=120,
+    )
+    [site_packages] = venv.glob("lib/python*/site-packages")
+    (site_packages / "hookman_checkout.pth").write_text(str(REPO) + "\n")
+    return venv / "bin" / "python"
+
+
+@pytest.mark.parametrize("breakage", ["venv deleted", "interpreter renamed", "launcher deleted"])
+def test_a_guard_whose_install_broke_denies_and_says_how_to_repair(
+    e2e: E2EProject, breakage: str
+) -> None:
+    python = _throwaway_venv(e2e)
+    e2e.write_hook("guard", GUARD)
+    subprocess.run(
+        [str(python), "-m", "hookman", "install", "hooks/guard.py"],
+        cwd=e2e.root,
+        env=e2e.env(),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    [handler] = e2e.settings()["hooks"]["PreToolUse"][0]["hooks"]
+    runner = hookman_command_runner(handler["command"])
+    assert runner is not None and runner.interpreter == str(python) and runner.launcher
+    if breakage == "venv deleted":
+        shutil.rmtree(python.parent.parent)
+    elif breakage == "interpreter renamed":
+        for interpreter in python.parent.glob("python*"):
+            interpreter.rename(interpreter.with_name(f"old-{interpreter.name}"))
+    else:
+        Path(runner.launcher).unlink()
+    witness = e2e.root / "witness.txt"
+
+    run = e2e.run_claude("go", turns=[bash(f"echo ran > {witness}"), say("ok")])
+
+    [denied] = run.tool_results()
+    assert denied["is_error"] is True, run.describe()
+    assert "hookman blocked this tool call" in denied["content"], run.describe()
+    assert "Run `hookman install` in the project" in denied["content"]
+    if breakage == "launcher deleted":
+        assert "launcher hookman installed for this project is missing" in denied["content"]
+    else:
+        assert "runner gave no answer (exit status 127)" in denied["content"]
+    assert not witness.exists()
+
+
+EXITING_GUARD = """
+import os
+
+
+def guard(event, ctx):
+    os._exit(0)
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+
+def test_a_guard_that_ends_the_runner_denies(e2e: E2EProject) -> None:
+    e2e.hookman("install", e2e.write_hook("quitter", EXITING_GUARD))
+    witness = e2e.root / "witness.txt"
+
+    run = e2e.run_claude("go", turns=[bash(f"echo ran > {witness}"), say("ok")])
+
+    [denied] = run.tool_results()
+    assert denied["is_error"] is True, run.describe()
+    assert "runner gave no answer (exit status 0)" in denied["content"], run.describe()
+    assert "hookman log" in denied["content"]
+    assert not witness.exists()
+    assert hookman_internals_seen(run) == []

@@ -1,0 +1,190 @@
+"""The launcher: a small POSIX `sh` script in the project's state dir, next to the manifest,
+that every hookman settings entry runs (`sh '<state>/hookman-run.sh' EVENT`).
+
+It runs the runner under the interpreter recorded at install and passes its answer on. A
+process can only answer while it lives, so this outer layer answers for a runner that could
+not: when the runner's output is not a complete answer (its interpreter or hookman gone, the
+process killed or ended by a hook, a broken answer channel), the launcher prints a deny on
+the guarded events (the manifest's client facts) and a notice for the user elsewhere, and
+always exits 0, the only exit code whose JSON Claude Code reads.
+
+A complete answer is the runner's exit status 0 and its output being one line holding a JSON
+object, then the line ANSWER_END: checked with shell built-ins only (no process beyond the
+runner in the common path). The runner's stdout is a file in the state dir, whose name the
+runner unlinks at once (`--answer-file`), and its stderr /dev/null: Claude Code's pipes
+reach no process but the launcher, so no process a hook leaves behind can make the client or
+the launcher wait. The runner (run_command.py, `--launched`) ends with os._exit right after
+answering.
+
+Install and every sync rewrite the launcher (atomically, only when its bytes change), so it
+always names the interpreter and the guarded events of the last install. The settings
+command of a guarded event adds `|| printf '<deny>'`: with the launcher itself gone, `sh`
+fails and the shell still answers with a deny. A command is recognised by the launcher's
+file name (settings_entries.py), whatever launcher format wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+from hookman import paths
+from hookman.atomic_file import write_text_if_changed
+from hookman.bridge.answer import deny_answer, guarded_subject
+from hookman.bridge.run_command import (
+    ANSWER_END,
+    ANSWER_FILE_FLAG,
+    GUARDED_FLAG,
+    LAUNCHED_FLAG,
+)
+
+LAUNCHER_NAME = "hookman-run.sh"
+LAUNCHER_FORMAT = 1
+RUNNER_ENTRY = "from hookman.bridge.run_command import launched; launched()"
+PYTHON_VARIABLE = "python"
+MANIFEST_VARIABLE = "manifest"
+ANSWERS_VARIABLE = "answers"
+_STATUS = "\x00status\x00"
+_EVENT_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+def launcher_path(project_dir: Path) -> Path:
+    return paths.project_state_dir(project_dir) / LAUNCHER_NAME
+
+
+def missing_launcher_answer(event: str) -> str:
+    """The deny the settings command prints when `sh` cannot run the launcher at all."""
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because the launcher hookman installed "
+        f"for this project is missing (the hookman state directory was deleted or moved), so "
+        f"the guards of the project could not run. Run `hookman install` in the project to "
+        f"write it again."
+    )
+    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def launcher_text(
+    python: str, safe_path: bool, manifest: Path, guarded_events: Sequence[str]
+) -> str:
+    """The launcher script for this interpreter, manifest and set of guarded events."""
+    for event in guarded_events:
+        if not _EVENT_NAME.fullmatch(event):
+            raise ValueError(f"not an event name: {event!r}")
+    runner = [f'"${PYTHON_VARIABLE}"'] + (["-P"] if safe_path else [])
+    runner += ["-c", shlex.quote(RUNNER_ENTRY), "run", '"$@"']
+    runner += ["--manifest", f'"${MANIFEST_VARIABLE}"', LAUNCHED_FLAG, "$guarded"]
+    guarded_arms = "".join(
+        f"\t{event}) printf '%s%s%s\\n' {_answer_parts(_no_answer_deny(event, python))} ;;\n"
+        for event in guarded_events
+    )
+    notice = json.dumps(
+        {
+            "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
+            f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
+            f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
+        },
+        ensure_ascii=False,
+    )
+    guarded_pattern = "|".join(guarded_events) or "-"
+    runner_words = " ".join(runner)
+    return f"""\
+# hookman launcher (format {LAUNCHER_FORMAT}), written by `hookman install`; rewritten at every
+# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]
+# It runs hookman's runner and passes on its answer. When the runner gives no complete
+# answer (its Python or hookman gone, the process killed or ended by a hook), it answers
+# itself: a deny on guarded events, a notice elsewhere. It always exits 0.
+{PYTHON_VARIABLE}={shlex.quote(python)}
+{MANIFEST_VARIABLE}={shlex.quote(str(manifest))}
+{ANSWERS_VARIABLE}={shlex.quote(str(manifest.parent))}
+case $1 in
+{guarded_pattern}) guarded={GUARDED_FLAG} ;;
+*) guarded= ;;
+esac
+# The runner answers into a file (it unlinks the name at once): no process a hook leaves
+# behind can make anyone wait for a pipe. Where no file can be made, a pipe.
+file="${ANSWERS_VARIABLE}/.answer-$$"
+if true 2>/dev/null >"$file"; then
+	{{
+		{runner_words} {ANSWER_FILE_FLAG} "$file" <&4 4<&- >"$file" 2>/dev/null
+		status=$?
+		IFS= read -r answer
+		IFS= read -r complete
+	}} 4<&0 <"$file"
+else
+	nl='
+'
+	answer=$({runner_words} 2>/dev/null)
+	status=$?
+	complete=${{answer#*"$nl"}}
+	answer=${{answer%%"$nl"*}}
+fi
+if [ "$status:$complete" = "0:{ANSWER_END.strip()}" ]; then
+	case $answer in
+	"{{"*"}}")
+		printf '%s\\n' "$answer"
+		exit 0 ;;
+	esac
+fi
+rm -f "$file" 2>/dev/null
+[ "$2" = --async ] && exit 0
+case $1 in
+{guarded_arms}\t*) printf '%s%s%s\\n' {_answer_parts(notice)} ;;
+esac
+exit 0
+"""
+
+
+def _no_answer_deny(event: str, python: str) -> str:
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because its runner gave no answer "
+        f"(exit status {_STATUS}), so the guards of the project could not decide: its Python "
+        f"({python}) or hookman may be gone since `hookman install`, or a hook ended the "
+        f"runner. Run `hookman install` in the project (after reinstalling hookman if it is "
+        f"gone); `hookman log` shows what ran."
+    )
+    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def _answer_parts(answer: str) -> str:
+    """`'before' "$status" 'after'`: the answer with the runner's exit status in place."""
+    before, _, after = answer.partition(json.dumps(_STATUS)[1:-1])
+    return f'{shlex.quote(before)} "$status" {shlex.quote(after)}'
+
+
+def write_launcher(
+    project_dir: Path,
+    python: str,
+    safe_path: bool,
+    manifest: Path,
+    guarded_events: Sequence[str],
+) -> bool:
+    """Write the project's launcher unless it already holds these bytes."""
+    text = launcher_text(python, safe_path, manifest, guarded_events)
+    return write_text_if_changed(launcher_path(project_dir), text)
+
+
+def read_launcher_words(path: Path) -> dict[str, str]:
+    """The interpreter and manifest a launcher names ({} when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
+            text = handle.read()  # newline="": a "\r" in a path stays one
+    except OSError:
+        return {}
+    found: dict[str, str] = {}
+    for name in (PYTHON_VARIABLE, MANIFEST_VARIABLE):
+        match = re.search(rf"^{name}=", text, re.MULTILINE)
+        if match is None:
+            continue
+        lexer = shlex.shlex(text[match.end() :], posix=True)  # the value may span lines
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        try:
+            value = lexer.get_token()
+        except ValueError:
+            continue
+        if value:
+            found[name] = value
+    return found

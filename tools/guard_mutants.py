@@ -1,0 +1,289 @@
+"""Hand-made mutation testing of hookman's fail-closed paths.
+
+Each mutation removes or weakens one fail-closed branch; the script applies it, runs the
+tests that guard it, puts the file back, and prints "killed" (a test failed, as it must) or
+"SURVIVED". Run from a clean checkout, and let it finish: it edits hookman's files in place.
+
+One survivor is known and equivalent: "run: broken channel exits non-zero". When a hook closes
+the runner's output, restoring fds 1/2 afterwards fails too and `launched` exits 70 all the
+same; the launcher denies on the missing end line whatever the status.
+
+    python tools/guard_mutants.py [INDEX ...]
+"""
+
+# ruff: noqa: E501 -- the mutations are exact source lines, kept whole
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PYTEST = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not e2e"]
+MUTATIONS = [
+    (
+        "dispatch: load failure of a guard fails closed",
+        "hookman/bridge/dispatch.py",
+        "if self.guarded and failure.hook.guards(self.event, self.tool_name):",
+        "if False:",
+    ),
+    (
+        "dispatch: raw guarded handler error fails closed",
+        "hookman/bridge/dispatch.py",
+        "if self.guarded and event == self.event:",
+        "if False:",
+    ),
+    (
+        "dispatch: tool_call error fails closed",
+        "hookman/bridge/dispatch.py",
+        '            self._fail_closed(hook, f"raised an error ({described})")\n',
+        "            pass\n",
+    ),
+    (
+        "dispatch: tool_call catches every exception",
+        "hookman/bridge/dispatch.py",
+        "        except BaseException as error:  # KeyboardInterrupt",
+        "        except Exception as error:  # KeyboardInterrupt",
+    ),
+    (
+        "dispatch: guarded from the manifest",
+        "hookman/bridge/dispatch.py",
+        "self.guarded = manifest.client.is_guarded(event) and not run_async",
+        "self.guarded = False",
+    ),
+    (
+        "dispatch: updatedInput re-checked",
+        "hookman/bridge/dispatch.py",
+        "            self._recheck_updated_input(runner)\n",
+        "            pass\n",
+    ),
+    (
+        "dispatch: re-check block counts",
+        "hookman/bridge/dispatch.py",
+        "        if second_pass.blocked:",
+        "        if False:",
+    ),
+    (
+        "dispatch: tool_call handlers get own copies",
+        "hookman/bridge/dispatch.py",
+        "self.tracker.fresh_copies(TOOL_CALL, event, self.guarded)",
+        "self.tracker.fresh_copies(TOOL_CALL, event, False)",
+    ),
+    (
+        "dispatch: raw handlers get own copies",
+        "hookman/bridge/dispatch.py",
+        "self.tracker.fresh_copies(self.event, raw_event, self.guarded)",
+        "self.tracker.fresh_copies(self.event, raw_event, False)",
+    ),
+    (
+        "hook_set: copies handed out",
+        "hookman/bridge/hook_set.py",
+        "            event.update(json.loads(snapshot))\n",
+        "            pass\n",
+    ),
+    (
+        "answer: block on a guarded event is a deny",
+        "hookman/bridge/answer.py",
+        "            if self.guarded:\n",
+        "            if False:\n",
+    ),
+    (
+        "client_facts: old manifests guard PreToolUse",
+        "hookman/bridge/client_facts.py",
+        'GUARDED_BEFORE_THE_FACT = frozenset({"PreToolUse"})',
+        "GUARDED_BEFORE_THE_FACT = frozenset()",
+    ),
+    (
+        "manifest_reader: empty tools list = every tool",
+        "hookman/bridge/manifest_reader.py",
+        "if not wanted or tool_name is None:",
+        "if wanted is None or tool_name is None:",
+    ),
+    (
+        "run: guarded from the manifest",
+        "hookman/bridge/run_command.py",
+        "            return self.manifest.client.is_guarded(self.event)",
+        "            return False",
+    ),
+    (
+        "run: --guarded flag",
+        "hookman/bridge/run_command.py",
+        "        if self.guarded_flag:\n            return True",
+        "        if False:\n            return True",
+    ),
+    (
+        "run: legacy PreToolUse without manifest",
+        "hookman/bridge/run_command.py",
+        "        return self.event == PRE_TOOL_USE  # what",
+        "        return False  # what",
+    ),
+    (
+        "run: bad payload denies",
+        "hookman/bridge/run_command.py",
+        "            if self.guarded:\n                reason = (",
+        "            if False:\n                reason = (",
+    ),
+    (
+        "run: lone surrogate refused",
+        "hookman/bridge/run_command.py",
+        "if payload is not None and self.guarded and _has_lone_surrogate(raw, payload):",
+        "if False:",
+    ),
+    (
+        "run: strict UTF-8",
+        "hookman/bridge/run_command.py",
+        'text = raw.decode("utf-8")',
+        'text = raw.decode("utf-8", "replace")',
+    ),
+    (
+        "run: RecursionError is a bad payload",
+        "hookman/bridge/run_command.py",
+        '    except RecursionError:\n        return None, "it is nested too deeply"\n',
+        "",
+    ),
+    (
+        "run: missing manifest denies",
+        "hookman/bridge/run_command.py",
+        '        if self.guarded:\n            answer = deny_answer(\n                self.event,\n                f"hookman blocked this {guarded_subject(self.event)} because {problem}',
+        '        if False:\n            answer = deny_answer(\n                self.event,\n                f"hookman blocked this {guarded_subject(self.event)} because {problem}',
+    ),
+    (
+        "run: deadline denies",
+        "hookman/bridge/run_command.py",
+        "        elif self.guarded:\n            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event))",
+        "        elif False:\n            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event))",
+    ),
+    (
+        "run: internal error denies",
+        "hookman/bridge/run_command.py",
+        '        if self.guarded:\n            answer = deny_answer(\n                self.event, fail_closed_reason("hookman"',
+        '        if False:\n            answer = deny_answer(\n                self.event, fail_closed_reason("hookman"',
+    ),
+    (
+        "run: launched ends with os._exit",
+        "hookman/bridge/run_command.py",
+        "    os._exit(code)\n",
+        "    sys.exit(code)\n",
+    ),
+    (
+        "run: answer end marker",
+        "hookman/bridge/run_command.py",
+        "text + ANSWER_END if self.launched else text",
+        "text",
+    ),
+    (
+        "run: broken channel exits non-zero",
+        "hookman/bridge/run_command.py",
+        "        if not written:\n            return EXIT_NO_ANSWER\n",
+        "",
+    ),
+    (
+        "js_values: unrenderable message",
+        "hookman/runtime/js_values.py",
+        '    try:\n        text = str.__add__("", str(error))  # a plain str, whatever __str__ returned\n    except BaseException:  # a message that cannot be rendered must not hide the error\n        text = ""\n',
+        "    text = str(error)\n",
+    ),
+    (
+        "capture: sealed size",
+        "hookman/bridge/capture.py",
+        "        os.ftruncate(descriptor, CAPTURE_LIMIT)\n        fcntl.fcntl(descriptor, fcntl.F_ADD_SEALS, fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK)\n",
+        "        pass\n",
+    ),
+    (
+        "launcher: deny arms",
+        "hookman/launcher.py",
+        "        for event in guarded_events\n    )",
+        "        for event in ()\n    )",
+    ),
+    (
+        "launcher: exit status checked",
+        "hookman/launcher.py",
+        'if [ "$status:$complete" = "0:',
+        'if [ "0:$complete" = "0:',
+    ),
+    ("launcher: answer must be an object", "hookman/launcher.py", '\t"{{"*"}}")', "\t*)"),
+    ("launcher: async stays quiet", "hookman/launcher.py", '[ "$2" = --async ] && exit 0\n', ""),
+    (
+        "settings: deny fallback when the launcher is gone",
+        "hookman/settings_entries.py",
+        "    if guarded and not run_async:\n        command +=",
+        "    if False:\n        command +=",
+    ),
+    (
+        "sync: guarded entries get the fallback",
+        "hookman/project_sync.py",
+        "build_command(event, launcher, guarded=event in guarded)",
+        "build_command(event, launcher)",
+    ),
+    (
+        "manifest: guarded events written",
+        "hookman/manifest.py",
+        '        "guarded_events": event_catalog.guarded_events(),\n',
+        "",
+    ),
+    (
+        "run: broken channel noted in the log",
+        "hookman/bridge/run_command.py",
+        "            notices.append(NO_ANSWER_NOTICE)\n",
+        "            pass\n",
+    ),
+    (
+        "run: hard stop armed",
+        "hookman/bridge/run_command.py",
+        "        _arm_hard_stop(self.manifest.hard_stop_for(self.event, self.run_async))\n",
+        "",
+    ),
+    (
+        "config: empty tools refused",
+        "hookman/project_config.py",
+        "    if emptied:\n",
+        "    if False:\n",
+    ),
+]
+TESTS = [
+    "tests/bridge",
+    "tests/test_launcher.py",
+    "tests/commands/test_install.py",
+    "tests/commands/test_fire.py",
+    "tests/test_manifest.py",
+    "tests/test_project_config.py",
+    "tests/runtime",
+]
+
+
+def main() -> int:
+    only = sys.argv[1:]
+    survived = 0
+    for index, (name, path, old, new) in enumerate(MUTATIONS):
+        if only and str(index) not in only:
+            continue
+        survived += _try(index, name, ROOT / path, old, new)
+    return 1 if survived else 0
+
+
+def _try(index: int, name: str, file: pathlib.Path, old: str, new: str) -> int:
+    text = file.read_text()
+    if text.count(old) != 1:
+        print(f"{index:2} NOT APPLICABLE ({text.count(old)} matches): {name}", flush=True)
+        return 1
+    file.write_text(text.replace(old, new))
+    try:
+        done = subprocess.run(
+            [*PYTEST, *TESTS],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    finally:
+        file.write_text(text)
+    failed = [line for line in done.stdout.splitlines() if line.startswith("FAILED")]
+    verdict = "killed" if done.returncode != 0 else "SURVIVED"
+    print(f"{index:2} {verdict}: {name}  {failed[:1]}", flush=True)
+    return 0 if failed or done.returncode != 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
