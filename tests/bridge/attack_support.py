@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import textwrap
@@ -21,6 +22,7 @@ from .conftest import RunnerProject
 DENY = "deny"
 TOOL_RUNS = "tool runs"
 ALLOW = "allow"
+BASH = shutil.which("bash") or "/bin/bash"  # found before a test changes PATH
 SHORT_TIMEOUT = 4  # seconds: the entry's timeout in these tests, so a hang costs little
 SHORT_DEADLINE = 3.0  # what install writes for it (below the timeout by max(1 s, 10 %))
 
@@ -58,7 +60,7 @@ def run_like_claude_code(
     """Run the settings command for `event` as Claude Code does and say what the client does."""
     stdin = json.dumps(payload).encode() if isinstance(payload, dict) else payload
     process = subprocess.Popen(
-        ["bash", "-c", shell_prefix + project.command(event)],
+        [BASH, "-c", shell_prefix + project.command(event)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
