@@ -13,8 +13,10 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .conftest import RunnerProject
@@ -58,18 +60,39 @@ def run_like_claude_code(
     env: dict[str, str] | None = None,
 ) -> Verdict:
     """Run the settings command for `event` as Claude Code does and say what the client does."""
+    return run_settings_command(
+        shell_prefix + project.command(event),
+        event,
+        payload,
+        timeout=entry_timeout(project, event),
+        cwd=project.root,
+        env=env,
+    )
+
+
+def run_settings_command(
+    command: str,
+    event: str,
+    payload: dict[str, Any] | bytes,
+    *,
+    timeout: float,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+) -> Verdict:
+    """Run one settings command through bash as Claude Code does (detached, killed at its
+    timeout) and say what the client does with the result."""
     stdin = json.dumps(payload).encode() if isinstance(payload, dict) else payload
     process = subprocess.Popen(
-        [BASH, "-c", shell_prefix + project.command(event)],
+        [BASH, "-c", command],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        cwd=project.root,
+        cwd=cwd,
         env={**os.environ, **(env or {})},
         start_new_session=True,  # Claude Code spawns hooks detached on POSIX
     )
     try:
-        out, err = process.communicate(stdin, timeout=entry_timeout(project, event))
+        out, err = process.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         out, err = process.communicate()
@@ -91,6 +114,28 @@ def run_like_claude_code(
     if specific.get("permissionDecision") == DENY:
         return Verdict(DENY, specific.get("permissionDecisionReason", ""), answer, err)
     return Verdict(ALLOW, json.dumps(answer)[:300], answer, err)
+
+
+def hookman_install(project_dir: Path, *args: str) -> dict[str, Any]:
+    """`hookman install ARGS` in the project (HOOKMAN_HOME from the environment, as the
+    fixtures set it); returns the settings.local.json it wrote."""
+    done = subprocess.run(
+        [sys.executable, "-m", "hookman", "install", *args],
+        cwd=project_dir,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done
+    settings = project_dir / ".claude" / "settings.local.json"
+    return json.loads(settings.read_text(encoding="utf-8"))
+
+
+def installed_handlers(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
+    """The command handlers written under `event`."""
+    groups = settings.get("hooks", {}).get(event, [])
+    return [handler for group in groups for handler in group.get("hooks", [])]
 
 
 def _kill_group_quietly(pgid: int) -> None:

@@ -7,6 +7,10 @@ the shell too."""
 
 from __future__ import annotations
 
+import shlex
+import sys
+from pathlib import Path
+
 import pytest
 
 from .attack_support import DENY, guard_that, run_like_claude_code, short_timeout
@@ -110,3 +114,41 @@ def test_a_guard_that_ends_or_wedges_the_runner_some_other_way_is_denied_in_time
 
     assert verdict.decision == DENY, verdict
     assert verdict.stderr == b"" or b"Killed" in verdict.stderr  # bash reports the dead launcher
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hang: the runner's deadline counts from when its Python code starts, so a slow "
+    "start (a loaded machine, a cold venv) is not counted and the deny comes after the "
+    "client's timeout (fix: count from the process start, /proc/self/stat, or enforce the "
+    "deadline in the launcher)",
+)
+def test_a_slow_interpreter_start_is_counted_against_the_deadline(
+    runner_project: RunnerProject, tmp_path: Path
+) -> None:
+    slow = tmp_path / "bin" / "python3"
+    slow.parent.mkdir()
+    slow.write_text(f'#!/bin/sh\nsleep 1.5\nexec {shlex.quote(sys.executable)} "$@"\n')
+    slow.chmod(0o755)
+    runner_project.launcher_python = str(slow)
+    runner_project.add_hook("guard", guard_that("time.sleep(60)"), ["tool_call"], ["PreToolUse"])
+    short_timeout(runner_project)
+
+    verdict = run_like_claude_code(
+        runner_project, "PreToolUse", runner_project.payload("PreToolUse")
+    )
+
+    assert verdict.decision == DENY, verdict
+
+
+def test_a_hook_that_hangs_while_loading_is_denied_in_time(runner_project: RunnerProject) -> None:
+    source = "import time\ntime.sleep(60)\n" + guard_that("pass")
+    runner_project.add_hook("slow", source, ["tool_call"], ["PreToolUse"])
+    short_timeout(runner_project)
+
+    verdict = run_like_claude_code(
+        runner_project, "PreToolUse", runner_project.payload("PreToolUse")
+    )
+
+    assert verdict.decision == DENY, verdict
+    assert "'slow'" in verdict.why
