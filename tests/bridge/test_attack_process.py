@@ -23,6 +23,12 @@ HANGS_PAST_THE_DEADLINE = {
     # One C call that holds the GIL: neither the SIGALRM handler nor the backstop thread
     # gets to run Python code until it returns.
     "a long C call holding the GIL": "sum(range(10**10))",
+    # SIGALRM blocked, and the backstop thread never gets the GIL from a busy main thread
+    "a busy loop with SIGALRM blocked and a huge switch interval": (
+        "sys.setswitchinterval(1e6)\n"
+        "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})\n"
+        "while True: pass"
+    ),
 }
 
 
@@ -152,3 +158,31 @@ def test_a_hook_that_hangs_while_loading_is_denied_in_time(runner_project: Runne
 
     assert verdict.decision == DENY, verdict
     assert "'slow'" in verdict.why
+
+
+PATCHES_THE_EXIT = {
+    "then sleeps": "os._exit = lambda *a: None\ntime.sleep(60)",
+    "then leaves a non-daemon thread": (
+        "os._exit = lambda *a: None\nthreading.Thread(target=time.sleep, args=(60,)).start()"
+    ),
+}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hang: the runner ends through the module attribute os._exit, which a hook can "
+    "replace; the deny is written but the process lives past the timeout (fix: bind os._exit "
+    "at import in run_command.py and deadline.py, before any hook loads)",
+)
+@pytest.mark.parametrize("body", list(PATCHES_THE_EXIT.values()), ids=list(PATCHES_THE_EXIT))
+def test_a_hook_that_replaces_os_exit_cannot_keep_the_runner_alive(
+    runner_project: RunnerProject, body: str
+) -> None:
+    runner_project.add_hook("guard", guard_that(body), ["tool_call"], ["PreToolUse"])
+    short_timeout(runner_project)
+
+    verdict = run_like_claude_code(
+        runner_project, "PreToolUse", runner_project.payload("PreToolUse")
+    )
+
+    assert verdict.decision == DENY, verdict
