@@ -9,6 +9,8 @@ undo every guard's deny."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from .attack_support import DENY, RM_GUARD, run_like_claude_code
 from .conftest import RunnerProject
@@ -91,3 +93,61 @@ def test_fields_hookman_keeps_fit_leave_the_deny_standing(
 
     assert verdict.decision == DENY, verdict
     assert verdict.why == "no rm"
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2)
+    ),
+    max_leaves=4,
+)
+_OUTPUT_KEYS = [
+    "continue",
+    "suppressOutput",
+    "stopReason",
+    "decision",
+    "reason",
+    "systemMessage",
+    "terminalSequence",
+    "async",
+]
+_SPECIFIC_KEYS = [
+    "permissionDecision",
+    "permissionDecisionReason",
+    "updatedInput",
+    "additionalContext",
+]
+_returned = st.fixed_dictionaries(
+    {},
+    optional={
+        **{key: _json_values for key in _OUTPUT_KEYS},
+        "hookSpecificOutput": st.fixed_dictionaries(
+            {}, optional={key: _json_values for key in _SPECIFIC_KEYS}
+        ),
+    },
+)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="bypass: see test_another_hooks_sloppy_field_cannot_void_a_deny"
+)
+@settings(
+    max_examples=20,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(returned=_returned)
+@example(returned={"suppressOutput": 0})
+def test_whatever_another_raw_handler_returns_a_deny_stays_a_deny(
+    runner_project: RunnerProject, returned: dict
+) -> None:
+    runner_project.hooks.clear()
+    runner_project.add_hook("guard", RM_GUARD, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook("other", _raw_returning(repr(returned)), ["PreToolUse"], ["PreToolUse"])
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    verdict = run_like_claude_code(runner_project, "PreToolUse", payload)
+
+    assert verdict.decision == DENY, verdict
