@@ -8,7 +8,6 @@ import json
 import os
 import shlex
 import shutil
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -212,12 +211,64 @@ def test_duplicate_keys_are_read_as_claude_code_reads_them_last_wins(
 def test_the_launcher_answers_the_same_under_bash_as_sh(
     guarded: RunnerProject, tmp_path: Path
 ) -> None:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "sh").symlink_to(shutil.which("bash") or "/bin/bash")
-    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    env = _sh_is("bash", tmp_path)
     harmless = guarded.payload("PreToolUse", tool_input={"command": "ls"})
 
     assert run_like_claude_code(guarded, "PreToolUse", _rm_rf(guarded), env=env).why == "no rm"
     assert run_like_claude_code(guarded, "PreToolUse", harmless, env=env).decision == ALLOW
-    assert sys.executable  # the runner is this interpreter either way
+
+
+def _sh_is(shell: str, tmp_path: Path) -> dict[str, str]:
+    """An environment whose `sh` is `shell` (dash on Debian, bash on macOS and elsewhere)."""
+    bin_dir = tmp_path / f"{shell}-bin"
+    bin_dir.mkdir()
+    (bin_dir / "sh").symlink_to(shutil.which(shell) or f"/bin/{shell}")
+    return {"PATH": f"{bin_dir}:{os.environ['PATH']}"}
+
+
+WHILE_IT_RUNS = {
+    "the state dir is deleted": "import shutil\nshutil.rmtree(os.environ['STATE'])",
+    "the manifest is deleted": "os.unlink(os.environ['MANIFEST'])",
+    "the launcher is replaced by an empty one (rename)": (
+        "open(os.environ['LAUNCHER'] + '.new', 'w').close()\n"
+        "os.replace(os.environ['LAUNCHER'] + '.new', os.environ['LAUNCHER'])"
+    ),
+    "the launcher is truncated in place": "open(os.environ['LAUNCHER'], 'w').close()",
+}
+_BASH_READS_ON = pytest.mark.xfail(
+    strict=True,
+    reason="bypass under bash as sh: bash reads a script as it runs it, so a launcher changed "
+    "in place after the runner started ends in silence (fix: wrap the launcher's body in a "
+    "function or one { ...; exit; } block, read whole before it runs)",
+)
+
+
+@pytest.mark.parametrize(
+    ("change", "shell"),
+    [
+        pytest.param(
+            body,
+            shell,
+            id=f"{name}, {shell}",
+            marks=[_BASH_READS_ON] if shell == "bash" and "in place" in name else [],
+        )
+        for name, body in WHILE_IT_RUNS.items()
+        for shell in ("dash", "bash")
+    ],
+)
+def test_the_install_changing_while_a_guard_runs_still_ends_in_a_deny(
+    runner_project: RunnerProject, tmp_path: Path, change: str, shell: str
+) -> None:
+    runner_project.add_hook("guard", guard_that(change), ["tool_call"], ["PreToolUse"])
+    env = {
+        "STATE": str(runner_project.state_dir),
+        "MANIFEST": str(runner_project.manifest_path),
+        "LAUNCHER": str(runner_project.launcher_path),
+        **_sh_is(shell, tmp_path),
+    }
+
+    verdict = run_like_claude_code(
+        runner_project, "PreToolUse", runner_project.payload("PreToolUse"), env=env
+    )
+
+    assert verdict.decision == DENY, verdict
