@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from .attack_support import DENY, RM_GUARD, run_like_claude_code
+from .attack_support import DENY, RM_GUARD, run_like_claude_code, short_timeout
 from .conftest import RunnerProject
 
 RAW_RM_GUARD = """
@@ -146,6 +146,27 @@ def test_whatever_another_raw_handler_returns_a_deny_stays_a_deny(
     runner_project.hooks.clear()
     runner_project.add_hook("guard", RM_GUARD, ["tool_call"], ["PreToolUse"])
     runner_project.add_hook("other", _raw_returning(repr(returned)), ["PreToolUse"], ["PreToolUse"])
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    verdict = run_like_claude_code(runner_project, "PreToolUse", payload)
+
+    assert verdict.decision == DENY, verdict
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hang: dash's `read` takes the answer line a byte per system call (~2 MB/s here), "
+    "so a large answer (another hook's additionalContext; ~50 MB within the usual 30 s) "
+    "reaches the client after its timeout, deny and all (fix: cap the answer's texts in "
+    "the runner, or have the launcher pass the file on without `read`)",
+)
+def test_a_huge_answer_from_another_hook_cannot_delay_the_deny_past_the_timeout(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", RM_GUARD, ["tool_call"], ["PreToolUse"])
+    big = "{'hookSpecificOutput': {'additionalContext': 'x' * 12_000_000}}"
+    runner_project.add_hook("context", _raw_returning(big), ["PreToolUse"], ["PreToolUse"])
+    short_timeout(runner_project)
     payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
 
     verdict = run_like_claude_code(runner_project, "PreToolUse", payload)
