@@ -3,6 +3,8 @@ checked through real installs and the exact settings command they write."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,36 @@ def test_a_bash_guard_also_guards_skill_shell_commands_on_2_1_332(
     verdicts = _verdicts(project, settings, SKILL_SHELL, payload)
 
     assert verdicts == [DENY]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bypass by configuration: tools=['bash'] installs the matcher `bash`, an exact, "
+    "case-sensitive name no tool has, so the guard never runs for Bash; install says nothing "
+    "(it could name the tool it resembles: Bash)",
+)
+def test_a_guard_for_a_miscased_tool_name_is_flagged_at_install(
+    project: Path, hookman_home: Path
+) -> None:
+    (project / "hooks").mkdir()
+    (project / "hooks" / "guard.py").write_text(
+        BASH_GUARD.replace('tools=["Bash"]', 'tools=["bash"]'), encoding="utf-8"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hookman",
+            "install",
+            "hooks/guard.py",
+            "--claude-version",
+            "2.1.328",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert done.returncode != 0 or "Bash" in done.stdout + done.stderr, done
