@@ -104,6 +104,11 @@ DEFENDED = {
     ),
     "recurses without end": "def f(): return f()\nf()",
     "asks for 64 GiB": "b = bytearray(1 << 36)",
+    "execs /bin/true": "os.execv('/bin/true', ['true'])",
+    # after exec its stdout is the capture file: the answer file's descriptor closed on exec
+    "execs a shell that prints a complete allow": (
+        "os.execv('/bin/sh', ['sh', '-c', 'printf \"{}\\\\nhookman:answer-complete\\\\n\"'])"
+    ),
 }
 
 
