@@ -272,3 +272,33 @@ def test_the_install_changing_while_a_guard_runs_still_ends_in_a_deny(
     )
 
     assert verdict.decision == DENY, verdict
+
+
+NO_LONGER_GUARDS = {
+    "a typo in the event name": 'def hook(pi):\n    pi.on("tool_cal", lambda e, c: {"block": True})\n',
+    "registration behind a condition": (
+        "import os\n"
+        "def hook(pi):\n"
+        "    if os.environ.get('HOOKMAN_ATTACK_UNSET'):\n"
+        "        pi.on('tool_call', lambda e, c: {'block': True})\n"
+    ),
+    "an emptied factory": "def hook(pi):\n    pass\n",
+}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bypass: a hook the manifest lists as a tool_call guard that registers no tool_call "
+    "handler when the runner loads it (edited since install, or a condition) is read as an "
+    "allow; the runner knows from the manifest it should guard (fix: fail closed naming the "
+    "hook and `hookman install`)",
+)
+@pytest.mark.parametrize("source", list(NO_LONGER_GUARDS.values()), ids=list(NO_LONGER_GUARDS))
+def test_a_guard_that_no_longer_registers_its_handler_denies(
+    runner_project: RunnerProject, source: str
+) -> None:
+    runner_project.add_hook("guard", source, ["tool_call"], ["PreToolUse"])
+
+    verdict = run_like_claude_code(runner_project, "PreToolUse", _rm_rf(runner_project))
+
+    assert verdict.decision == DENY, verdict
