@@ -275,7 +275,9 @@ def test_the_install_changing_while_a_guard_runs_still_ends_in_a_deny(
 
 
 NO_LONGER_GUARDS = {
-    "a typo in the event name": 'def hook(pi):\n    pi.on("tool_cal", lambda e, c: {"block": True})\n',
+    "a typo in the event name": (
+        'def hook(pi):\n    pi.on("tool_cal", lambda e, c: {"block": True})\n'
+    ),
     "registration behind a condition": (
         "import os\n"
         "def hook(pi):\n"
