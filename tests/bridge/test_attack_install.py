@@ -304,3 +304,23 @@ def test_a_guard_that_no_longer_registers_its_handler_denies(
     verdict = run_like_claude_code(runner_project, "PreToolUse", _rm_rf(runner_project))
 
     assert verdict.decision == DENY, verdict
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hang: the runner logs after answering with its deadline already cancelled, so a "
+    "log that blocks (a FIFO nobody reads, a stalled file system, a held rotation lock) keeps "
+    "it alive past the timeout, the deny unread (fix: keep the deadline armed until the "
+    "process ends; once answered, the deadline just exits)",
+)
+def test_a_log_that_blocks_cannot_keep_the_deny_from_the_client(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", RM_GUARD, ["tool_call"], ["PreToolUse"])
+    short_timeout(runner_project)
+    runner_project.log_path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(runner_project.log_path)  # e.g. to follow the log live, with no reader now
+
+    verdict = run_like_claude_code(runner_project, "PreToolUse", _rm_rf(runner_project))
+
+    assert verdict.decision == DENY, verdict
