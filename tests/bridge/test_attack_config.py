@@ -89,11 +89,6 @@ def test_install_async_never_turns_a_guard_into_one_that_cannot_block(
 SKILL_SHELL = "PreSkillShellCommand"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass (issue 7 part 2, the skillshell branch): on 2.1.332 a Bash tool_call guard "
-    "gets no PreSkillShellCommand entry, so a skill's inline !`rm -rf` runs past it",
-)
 def test_a_bash_guard_also_guards_skill_shell_commands_on_2_1_332(
     project: Path, hookman_home: Path
 ) -> None:

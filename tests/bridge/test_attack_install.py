@@ -306,13 +306,6 @@ def test_a_guard_that_no_longer_registers_its_handler_denies(
     assert verdict.decision == DENY, verdict
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hang: the runner logs after answering with its deadline already cancelled, so a "
-    "log that blocks (a FIFO nobody reads, a stalled file system, a held rotation lock) keeps "
-    "it alive past the timeout, the deny unread (fix: keep the deadline armed until the "
-    "process ends; once answered, the deadline just exits)",
-)
 def test_a_log_that_blocks_cannot_keep_the_deny_from_the_client(
     runner_project: RunnerProject,
 ) -> None:
