@@ -278,6 +278,29 @@ def new(
     )
 
 
+def _switch(
+    ctx: typer.Context,
+    name: str,
+    enabled: bool,
+    project: Path | None,
+    claude_version: str | None,
+    dry_run: bool,
+    json_output: bool,
+) -> None:
+    from hookman.commands import enable as command
+
+    run_command(
+        _debug(ctx),
+        command.set_enabled,
+        name,
+        enabled,
+        project=project,
+        claude_version=claude_version,
+        dry_run=dry_run,
+        json_output=json_output,
+    )
+
+
 @app.command(epilog=example("hookman enable guard"))
 def enable(
     ctx: typer.Context,
@@ -288,18 +311,7 @@ def enable(
     json_output: JsonOpt = False,
 ) -> None:
     """Switch a hook on in hookman.toml and rewrite settings."""
-    from hookman.commands import enable as command
-
-    run_command(
-        _debug(ctx),
-        command.set_enabled,
-        name,
-        True,
-        project=project,
-        claude_version=claude_version,
-        dry_run=dry_run,
-        json_output=json_output,
-    )
+    _switch(ctx, name, True, project, claude_version, dry_run, json_output)
 
 
 @app.command(epilog=example("hookman disable guard"))
@@ -312,18 +324,7 @@ def disable(
     json_output: JsonOpt = False,
 ) -> None:
     """Switch a hook off in hookman.toml (it stays listed) and rewrite settings."""
-    from hookman.commands import enable as command
-
-    run_command(
-        _debug(ctx),
-        command.set_enabled,
-        name,
-        False,
-        project=project,
-        claude_version=claude_version,
-        dry_run=dry_run,
-        json_output=json_output,
-    )
+    _switch(ctx, name, False, project, claude_version, dry_run, json_output)
 
 
 @registry_app.command("add", epilog=example("hookman registry add ~/hooks/guard.py --name guard"))
