@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from hookman.bridge.content_text import content_text
 from hookman.bridge.json_ready import json_ready
+from hookman.bridge.output_schema import Misfit, output_schema
 
 PRE_TOOL_USE = "PreToolUse"
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
@@ -76,14 +77,26 @@ class AnswerBuilder:
     def notify_user(self, text: str) -> None:
         self.notices.append(text)
 
-    def merge_raw_result(self, result: dict[str, object], by: str) -> None:
-        """Fold in the Claude Code output fields a handler returned."""
+    def merge_raw_result(self, result: dict[str, object], by: str) -> list[Misfit]:
+        """Fold in the Claude Code output fields a handler returned, those the client's
+        schema accepts (output_schema.py); returns the decision fields left out as misfits,
+        which on a guarded event mean the hook could not decide."""
         result, problems = json_ready(result)  # type: ignore[assignment]
         if problems:
             self.notify_user(
-                f"hookman: hook {by!r} returned values JSON cannot hold ({'; '.join(problems[:3])}"
-                f"{'; ...' if len(problems) > 3 else ''}); they were replaced."
+                f"hookman: hook {by!r} returned values JSON cannot hold ({_some(problems)}); "
+                f"they were replaced."
             )
+        result, misfits = output_schema().fit(_texts_made(result), self.event)
+        if misfits:
+            self.notify_user(
+                f"hookman: hook {by!r} returned fields Claude Code would refuse "
+                f"({_some([str(misfit) for misfit in misfits])}); they were left out of the answer."
+            )
+        self._merge_fitting(result, by)
+        return [misfit for misfit in misfits if misfit.decides]
+
+    def _merge_fitting(self, result: dict[str, object], by: str) -> None:
         specific = result.get("hookSpecificOutput")
         if isinstance(specific, dict):
             self._merge_specific(specific, by)
@@ -150,6 +163,33 @@ class AnswerBuilder:
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else content_text(value)
+
+
+def _some(problems: list[str]) -> str:
+    return "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+
+
+def _texts_made(result: dict[str, object]) -> dict[str, object]:
+    """The fields hookman reads as text (a content list becomes its text) made strings:
+    additionalContext, systemMessage, stopReason, and the reason beside a deny or block."""
+    made = dict(result)
+    for key in ("systemMessage", "stopReason"):
+        if key in made and made[key] is not None:
+            made[key] = _text(made[key])
+    if made.get("decision") == "block" and made.get("reason") is not None:
+        made["reason"] = _text(made["reason"])
+    specific = made.get("hookSpecificOutput")
+    if isinstance(specific, dict):
+        specific = dict(specific)
+        if specific.get("additionalContext") is not None:
+            specific["additionalContext"] = _text(specific["additionalContext"])
+        if (
+            specific.get("permissionDecision") == "deny"
+            and specific.get("permissionDecisionReason") is not None
+        ):
+            specific["permissionDecisionReason"] = _text(specific["permissionDecisionReason"])
+        made["hookSpecificOutput"] = specific
+    return made
 
 
 def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:

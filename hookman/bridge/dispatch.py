@@ -51,6 +51,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hookman.bridge.hook_set import HookSet
     from hookman.bridge.manifest_reader import Manifest
+    from hookman.bridge.output_schema import Misfit
     from hookman.bridge.runtime_events import RuntimeStep
     from hookman.bridge.session_state import SessionState
 
@@ -288,7 +289,9 @@ class _Dispatch:
             if call.event != self.event or call.error is not None or call.result is None:
                 continue
             if isinstance(call.result, dict):
-                self.answer.merge_raw_result(call.result, call.hook)
+                misfits = self.answer.merge_raw_result(call.result, call.hook)
+                if misfits and self.guarded:
+                    self._fail_closed(call.hook, _unreadable_decision(misfits))
                 self._check_updated_input(call.result, call.hook)
             else:
                 self.result.notices.append(
@@ -415,6 +418,11 @@ class _Dispatch:
                 return OUTCOME_FAILED_CLOSED
             return OUTCOME_DENIED if self.guarded else OUTCOME_BLOCKED
         return OUTCOME_ERRORS if self.result.errors else OUTCOME_OK
+
+
+def _unreadable_decision(misfits: list[Misfit]) -> str:
+    fields = "; ".join(str(misfit) for misfit in misfits)
+    return f"returned a decision Claude Code cannot read ({fields})"
 
 
 def _string_or_none(value: object) -> str | None:

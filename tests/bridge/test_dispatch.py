@@ -174,3 +174,53 @@ def test_a_non_object_raw_result_is_a_notice(tmp_path: Path) -> None:
 
     assert result.answer == {}
     assert "only an object of Claude Code output fields counts" in result.notices[0]
+
+
+BASH_PAYLOAD = {
+    "session_id": "s",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls"},
+    "tool_use_id": "t1",
+}
+
+
+@pytest.mark.parametrize(
+    "returned",
+    [
+        '{"decision": "allow"}',
+        '{"hookSpecificOutput": {"updatedInput": "ls"}}',
+        '{"hookSpecificOutput": {"permissionDecision": "yes"}}',
+    ],
+)
+def test_a_raw_handlers_unreadable_decision_on_a_guarded_event_fails_closed(
+    tmp_path: Path, returned: str
+) -> None:
+    source = f'def hook(pi):\n    pi.on("PreToolUse", lambda event, ctx: {returned})\n'
+    result, _ = _dispatch(
+        tmp_path, {"sloppy": (source, {"events": ["PreToolUse"]})}, "PreToolUse", BASH_PAYLOAD
+    )
+
+    specific = result.answer["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"].startswith(
+        "hookman blocked this tool call because the hook 'sloppy' returned a decision Claude "
+        "Code cannot read ("
+    )
+    assert result.outcome == "failed-closed"
+    assert "left out of the answer" in result.answer["systemMessage"]
+
+
+def test_an_ill_typed_field_elsewhere_is_left_out_and_named(tmp_path: Path) -> None:
+    returned = '{"suppressOutput": "yes", "async": True}'
+    source = f'def hook(pi):\n    pi.on("Stop", lambda e, c: {returned})\n'
+    result, _ = _dispatch(
+        tmp_path, {"sloppy": (source, {"events": ["Stop"]})}, "Stop", {"session_id": "s"}
+    )
+
+    assert result.answer == {
+        "systemMessage": "hookman: hook 'sloppy' returned fields Claude Code would refuse "
+        "(suppressOutput: a string, not true or false; async: not a field Claude Code reads "
+        "on Stop); they were left out of the answer."
+    }
+    assert result.outcome == "ok"

@@ -672,7 +672,9 @@ def test_a_deny_survives_another_hook_returning_values_json_cannot_hold(
     assert done.returncode == 0 and done.stderr == ""
     answer = _strict_json(done.stdout)
     assert _deny_reason(answer) == "rm -rf is not allowed here"
-    assert answer["tags"] == "{'a'}" and answer["score"] is None and answer["(1, 2)"] == 3
+    # made fit for JSON, then left out: no Claude Code output field has these names
+    assert not {"tags", "score", "(1, 2)"} & set(answer)
+    assert "tags: not a field Claude Code reads on PreToolUse" in answer["systemMessage"]
     assert answer["hookSpecificOutput"]["additionalContext"] == "file ?.txt"
     assert "hook 'odd' returned values JSON cannot hold" in answer["systemMessage"]
 
