@@ -139,8 +139,18 @@ class _Dispatch:
     def run(self) -> DispatchResult:
         hooks = self.manifest.hooks_for(self.event, self.run_async)
         self.result.hooks = [hook.name for hook in hooks]
-        hook_set = load_hook_set(hooks, self.manifest.project_dir, self.tool_name, self.tracker)
+        hook_set = load_hook_set(
+            hooks,
+            self.manifest.project_dir,
+            self.tool_name,
+            self.tracker,
+            self.event if self.guarded else None,
+        )
         self._report_load_failures(hook_set)
+        for name, lost in hook_set.lost_guards.items():
+            problem = _lost_guard_problem(lost)
+            self._error(name, "load", problem)
+            self._fail_closed(name, problem)
         if hook_set.loaded:
             self._dispatch_to(hook_set)
         if self.run_async:
@@ -418,6 +428,15 @@ class _Dispatch:
                 return OUTCOME_FAILED_CLOSED
             return OUTCOME_DENIED if self.guarded else OUTCOME_BLOCKED
         return OUTCOME_ERRORS if self.result.errors else OUTCOME_OK
+
+
+def _lost_guard_problem(lost: list[str]) -> str:
+    handlers = " or ".join(repr(subscription) for subscription in lost)
+    return (
+        f"was installed as a guard but registers no {handlers} handler now (it changed since "
+        f"`hookman install`, or registers it only under a condition; run `hookman install` "
+        f"after changing a hook)"
+    )
 
 
 def _unreadable_decision(misfits: list[Misfit]) -> str:

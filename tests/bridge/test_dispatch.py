@@ -224,3 +224,30 @@ def test_an_ill_typed_field_elsewhere_is_left_out_and_named(tmp_path: Path) -> N
         "on Stop); they were left out of the answer."
     }
     assert result.outcome == "ok"
+
+
+def test_a_guard_that_registers_no_handler_now_fails_closed_and_says_reinstall(
+    tmp_path: Path,
+) -> None:
+    emptied = "def hook(pi):\n    pass\n"
+    result, _ = _dispatch(
+        tmp_path, {"guard": (emptied, {"events": ["tool_call"]})}, "PreToolUse", BASH_PAYLOAD
+    )
+
+    reason = result.answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith(
+        "hookman blocked this tool call because the hook 'guard' was installed as a guard but "
+        "registers no 'tool_call' handler now (it changed since `hookman install`, or "
+        "registers it only under a condition; run `hookman install` after changing a hook)"
+    )
+    assert result.outcome == "failed-closed"
+    assert result.errors[0]["hook"] == "guard"
+
+
+def test_a_hook_that_guards_other_tools_is_not_asked_for_a_handler(tmp_path: Path) -> None:
+    emptied = "def hook(pi):\n    pass\n"
+    extra = {"events": ["tool_call"], "tools": {"tool_call": ["Read"]}}
+    result, _ = _dispatch(tmp_path, {"guard": (emptied, extra)}, "PreToolUse", BASH_PAYLOAD)
+
+    assert result.answer == {}
+    assert result.outcome == "ok"
