@@ -338,6 +338,13 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
             f"the hook {name!r} asks for {asked:g} s, but Claude Code gives SessionEnd hooks "
             f"at most {cap:g} s, so its SessionEnd entry gets {cap:g} s."
         )
+    for name, kept in plan.kept_blocking.items():
+        events = " and ".join(kept)
+        warnings.append(
+            f"the hook {name!r} is async, but Claude Code never waits for an async hook, so a "
+            f"guard there could not deny: its {events} part stays in the blocking entry "
+            f"(its other events run async)."
+        )
     for name, missed in plan.partial_guards.items():
         for event in missed:
             warnings.append(

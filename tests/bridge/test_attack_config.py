@@ -68,12 +68,6 @@ def test_the_installed_guard_denies_rm_rf(project: Path, hookman_home: Path) -> 
     assert verdicts == [DENY]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass by configuration: `install --async` moves a tool_call guard into an async "
-    "entry Claude Code never waits for, silently; install should refuse it for guards (or "
-    "keep them in the blocking entry) and say why",
-)
 def test_install_async_never_turns_a_guard_into_one_that_cannot_block(
     project: Path, hookman_home: Path
 ) -> None:
