@@ -100,12 +100,6 @@ def test_a_bash_guard_also_guards_skill_shell_commands_on_2_1_332(
     assert verdicts == [DENY]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass by configuration: tools=['bash'] installs the matcher `bash`, an exact, "
-    "case-sensitive name no tool has, so the guard never runs for Bash; install says nothing "
-    "(it could name the tool it resembles: Bash)",
-)
 def test_a_guard_for_a_miscased_tool_name_is_flagged_at_install(
     project: Path, hookman_home: Path
 ) -> None:

@@ -1054,3 +1054,32 @@ def test_install_replaces_an_entry_of_the_older_direct_form(project: Path) -> No
         handler["command"].startswith("sh ")
         and "hookman-run.sh PreToolUse ||" in handler["command"]
     )
+
+
+MISCASED_WARNING = (
+    "warning: the hook 'guard' asks for the tool 'bash', but tool names are case-sensitive "
+    "and no tool is named so, so it never runs for it: did you mean 'Bash'? Fix the name in "
+    "the hook (or in hookman.toml) and run `hookman install`."
+)
+
+
+def test_a_miscased_tool_name_is_flagged_at_install_and_in_list(project: Path) -> None:
+    write_hook(project, "guard", GUARD.replace('tools=["Bash"]', 'tools=["bash"]'))
+
+    installed = hookman("install", "hooks/guard.py", *ASYNC_VERSION)
+    listed = hookman("list", *ASYNC_VERSION)
+
+    assert installed.exit_code == 0, installed.output
+    assert MISCASED_WARNING in installed.stdout.splitlines()
+    assert MISCASED_WARNING in listed.stdout.splitlines()
+    assert MISCASED_WARNING.removeprefix("warning: ") in hookman_json("list", *ASYNC_VERSION)[
+        "warnings"
+    ]
+
+
+def test_a_well_cased_or_unknown_tool_name_is_not_flagged(project: Path) -> None:
+    write_hook(project, "guard", GUARD.replace('tools=["Bash"]', 'tools=["Bash", "MyTool"]'))
+
+    installed = hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
+
+    assert not any("case-sensitive" in warning for warning in installed["warnings"])
