@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from .attack_support import (
     DENY,
     hookman_install,

@@ -1072,9 +1072,10 @@ def test_a_miscased_tool_name_is_flagged_at_install_and_in_list(project: Path) -
     assert installed.exit_code == 0, installed.output
     assert MISCASED_WARNING in installed.stdout.splitlines()
     assert MISCASED_WARNING in listed.stdout.splitlines()
-    assert MISCASED_WARNING.removeprefix("warning: ") in hookman_json("list", *ASYNC_VERSION)[
-        "warnings"
-    ]
+    assert (
+        MISCASED_WARNING.removeprefix("warning: ")
+        in hookman_json("list", *ASYNC_VERSION)["warnings"]
+    )
 
 
 def test_a_well_cased_or_unknown_tool_name_is_not_flagged(project: Path) -> None:
