@@ -301,7 +301,9 @@ class _Dispatch:
             if isinstance(call.result, dict):
                 misfits = self.answer.merge_raw_result(call.result, call.hook)
                 if misfits and self.guarded:
-                    self._fail_closed(call.hook, _unreadable_decision(misfits))
+                    problem = _unreadable_decision(misfits)
+                    self._error(call.hook, self.event, problem)
+                    self._fail_closed(call.hook, problem)
                 self._check_updated_input(call.result, call.hook)
             else:
                 self.result.notices.append(
