@@ -11,7 +11,10 @@ results of handlers registered under the Claude Code event name, in hook order.
 - Every other field is last-wins, field by field.
 - hookman's own notices for the user are appended to `systemMessage`, one per line.
 - What a handler returned is made fit for JSON first (json_ready.py): the answer is always
-  valid JSON, whatever the hook returned.
+  valid JSON, whatever the hook returned. Then only the fields Claude Code's output schema
+  accepts for the event are merged (output_schema.py, catalog data): one ill-typed field
+  would make the client refuse the whole answer, a deny included. The decision fields left
+  out are returned, so a guarded dispatch can fail closed on them.
 """
 
 from __future__ import annotations
