@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -110,3 +111,52 @@ def test_whatever_raw_handlers_return_the_answer_validates_and_a_deny_stays(
         assert built["hookSpecificOutput"]["permissionDecision"] == "deny"
     else:
         assert built["decision"] == "block"
+
+
+def test_the_catalog_agrees_with_the_client_rules_the_attack_tests_check() -> None:
+    from .attack_support import _PRE_TOOL_USE_TYPES, _TOP_LEVEL_TYPES
+
+    words = {bool: "boolean", str: "string", dict: "object"}
+    schema = output_schema()
+    for name, wanted in _TOP_LEVEL_TYPES.items():
+        if name == "terminalSequence":  # the client takes it; hookman never sends it
+            assert name not in schema.top_level
+        else:
+            assert schema.top_level[name] == words[wanted], name
+    for event in ("PreToolUse", "PreSkillShellCommand"):
+        fields = schema.specific_fields(event)
+        for name, wanted in _PRE_TOOL_USE_TYPES.items():
+            assert fields.get(name, words[wanted]) == words[wanted], (event, name)
+        assert fields["permissionDecision"] == ["allow", "deny", "ask", "defer"]
+
+
+@pytest.mark.parametrize(
+    ("event", "specific", "left_out"),
+    [
+        ("SessionStart", {"watchPaths": ["/a", "/b"], "reloadSkills": True}, []),
+        (
+            "SessionStart",
+            {"watchPaths": "/a", "reloadSkills": "yes"},
+            ["watchPaths", "reloadSkills"],
+        ),
+        (
+            "UserPromptSubmit",
+            {"sessionTitle": 3, "suppressOriginalPrompt": False},
+            ["sessionTitle"],
+        ),
+        ("PermissionRequest", {"decision": {"behavior": "allow"}}, []),
+        ("PermissionRequest", {"decision": "allow"}, ["decision"]),
+        ("Elicitation", {"action": "accept", "content": {"a": 1}}, []),
+        ("Elicitation", {"action": "yes", "content": [1]}, ["action", "content"]),
+        ("PostToolUse", {"updatedToolOutput": None, "updatedMCPToolOutput": [1]}, []),
+        ("WorktreeCreate", {"worktreePath": 1}, ["worktreePath"]),
+        ("SessionEnd", {"additionalContext": "queued by hookman"}, []),
+    ],
+)
+def test_each_events_fields_are_checked_by_their_type(
+    event: str, specific: dict, left_out: list[str]
+) -> None:
+    kept, misfits = output_schema().fit({"hookSpecificOutput": specific}, event)
+
+    assert [misfit.field for misfit in misfits] == [f"hookSpecificOutput.{n}" for n in left_out]
+    assert set(kept["hookSpecificOutput"]) == set(specific) - set(left_out)
