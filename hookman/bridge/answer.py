@@ -28,7 +28,7 @@ from hookman.bridge.output_schema import Misfit, output_schema
 PRE_TOOL_USE = "PreToolUse"
 # Each text of the answer stays below this: Claude Code 2.1.328 shows at most 10,000
 # characters of an additionalContext inline anyway (it saves longer ones to a file).
-MAX_TEXT_CHARS = 100_000
+MAX_TEXT_CHARS = 250_000
 _CAPPED_TEXTS = ("additionalContext", "permissionDecisionReason", "reason", "stopReason")
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
 _STICKY_OR_MERGED = frozenset(
