@@ -93,6 +93,23 @@ def event_tools(event: str, tools: Sequence[str] | None) -> tuple[str, ...] | No
     return tuple(name for name in tools if name in possible)
 
 
+def known_tool_names() -> list[str]:
+    """The built-in tool names the catalog knows (an `mcp__...` pattern is no name)."""
+    names = [*claude_code_catalog()["tool_names"]]
+    for event in claude_events():
+        names.extend(_event(event).get("tool_names", ()))
+    return [name for name in dict.fromkeys(names) if "<" not in name]
+
+
+def miscased_tool(name: str) -> str | None:
+    """The known tool `name` differs from only in case ("bash" -> "Bash"), else None:
+    matchers are exact and case-sensitive, so such a name matches no tool."""
+    if name in known_tool_names():
+        return None
+    folded = name.casefold()
+    return next((known for known in known_tool_names() if known.casefold() == folded), None)
+
+
 def guards(event: str) -> str:
     """What a guarded event guards ("the agent's tool calls", ...)."""
     return str(_event(event).get("guards", f"what {event} gates"))

@@ -5,7 +5,8 @@ Pure: no I/O. Rules (docs/claude-code-facts.md: entries, matchers, timeouts):
 - one entry per Claude Code event some enabled hook needs and the client may receive;
 - a tool event's matcher names exactly the tools asked for, none when a hook wants all;
 - async hooks (`async = true`) get a second entry per event, marked `async: true`, which
-  Claude Code does not wait for; the blocking entry serves only the other hooks;
+  Claude Code does not wait for; the blocking entry serves only the other hooks, and the
+  guarded events (PreToolUse, ...) of async hooks too: an async guard could not deny;
 - timeout 30 s per event, raised to the largest hook `timeout` on it; SessionEnd always gets
   an explicit one (5 s default, at most Claude Code's 60 s cap);
 - the runner's deadline stays below the timeout by max(1 s, 10 %);
@@ -17,7 +18,7 @@ Pure: no I/O. Rules (docs/claude-code-facts.md: entries, matchers, timeouts):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hookman import event_catalog
@@ -60,6 +61,8 @@ class InstallPlan:
     async_entries: dict[str, PlannedEntry] = field(default_factory=dict)  # catalog order
     # hook name -> guarded events its raw guard handlers miss (a tool_call guard gets all)
     partial_guards: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # async hook name -> the guarded events it still serves from the blocking entry
+    kept_blocking: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def plan_install(
@@ -86,8 +89,21 @@ def plan_install(
             never_sent.append(hook.name)
 
     held_back: dict[str, str] = {}
-    entries = _entries_for([h for h in enabled if not h.is_async], version, held_back)
-    async_entries = _entries_for([h for h in enabled if h.is_async], version, held_back)
+    guarded = frozenset(event_catalog.guarded_events())
+    # An async hook's guarded events stay blocking: Claude Code never reads an async answer,
+    # so a guard there could not deny.
+    entries = _entries_for(
+        enabled, version, held_back, lambda hook, event: not hook.is_async or event in guarded
+    )
+    async_entries = _entries_for(
+        enabled, version, held_back, lambda hook, event: hook.is_async and event not in guarded
+    )
+    kept_blocking = {
+        hook.name: kept
+        for hook in enabled
+        if hook.is_async
+        and (kept := tuple(e for e in claude_events[hook.name] if e in guarded and e in entries))
+    }
     held_back = {e: held_back[e] for e in event_catalog.claude_events() if e in held_back}
 
     context_fallback = bool(entries or async_entries) and not any(
@@ -119,20 +135,27 @@ def plan_install(
         context_fallback=context_fallback,
         session_end_capped=session_end_capped,
         async_entries=async_entries,
+        kept_blocking=kept_blocking,
     )
 
 
 def _entries_for(
-    hooks: Sequence[HookSpec], version: ClientVersion | None, held_back: dict[str, str]
+    hooks: Sequence[HookSpec],
+    version: ClientVersion | None,
+    held_back: dict[str, str],
+    serves: Callable[[HookSpec, str], bool],
 ) -> dict[str, PlannedEntry]:
-    """One entry per Claude Code event these hooks need and the client may receive, in
-    catalog order; the events it may not receive go into `held_back`."""
+    """One entry per Claude Code event these hooks need (where `serves(hook, event)`) and
+    the client may receive, in catalog order; the events it may not receive go into
+    `held_back`."""
     wanted_tools: dict[str, set[str] | None] = {}
     timeouts: dict[str, list[float]] = {}
     for hook in hooks:
         for subscription in hook.events:
             tools = hook.tools.get(subscription)
             for event in event_catalog.claude_events_for(subscription, tools):
+                if not serves(hook, event):
+                    continue
                 _add_tools(wanted_tools, event, event_catalog.event_tools(event, tools))
                 if hook.timeout is not None:
                     timeouts.setdefault(event, []).append(hook.timeout)

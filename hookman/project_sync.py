@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -151,7 +151,7 @@ def sync_project(
     settings_path = local_settings_path(project_dir)
     preview = update_settings(settings_path, edit, dry_run=True)
     config_diff = _config_diff(config)
-    warnings = target_warnings(plan, target) + plan_warnings(plan)
+    warnings = target_warnings(plan, target) + plan_warnings(plan) + tool_name_warnings(hooks)
     if dry_run:
         return SyncResult(
             project_dir, target, hooks, plan, preview, config_diff, True, None, warnings, missing
@@ -324,6 +324,26 @@ def _write_launcher(project_dir: Path, manifest_file: Path, guarded: list[str]) 
         ) from error
 
 
+def tool_name_warnings(hooks: Sequence[HookSpec]) -> list[str]:
+    """A sentence for each tool name an enabled hook asks for that differs from a known
+    tool's name only in case: Claude Code's matchers are exact, so it matches no tool."""
+    warnings: list[str] = []
+    for hook in hooks:
+        if not hook.enabled:
+            continue
+        asked = dict.fromkeys(name for names in hook.tools.values() for name in names)
+        for name in asked:
+            known = event_catalog.miscased_tool(name)
+            if known is not None:
+                warnings.append(
+                    f"the hook {hook.name!r} asks for the tool {name!r}, but tool names are "
+                    f"case-sensitive and no tool is named so, so it never runs for it: did "
+                    f"you mean {known!r}? Fix the name in the hook (or in hookman.toml) and "
+                    f"run `hookman install`."
+                )
+    return warnings
+
+
 def plan_warnings(plan: InstallPlan) -> list[str]:
     """Plain sentences about hooks that will not run under Claude Code as they are."""
     warnings: list[str] = []
@@ -337,6 +357,13 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
         warnings.append(
             f"the hook {name!r} asks for {asked:g} s, but Claude Code gives SessionEnd hooks "
             f"at most {cap:g} s, so its SessionEnd entry gets {cap:g} s."
+        )
+    for name, kept in plan.kept_blocking.items():
+        events = " and ".join(kept)
+        warnings.append(
+            f"the hook {name!r} is async, but Claude Code never waits for an async hook, so a "
+            f"guard there could not deny: its {events} part stays in the blocking entry "
+            f"(its other events run async)."
         )
     for name, missed in plan.partial_guards.items():
         for event in missed:

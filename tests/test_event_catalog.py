@@ -233,3 +233,13 @@ def test_skill_shell_facts_for_warnings_and_the_runner() -> None:
     assert "run unguarded" in (event_catalog.held_back_effect("PreSkillShellCommand") or "")
     assert event_catalog.held_back_effect("DirectoryAdded") is None
     assert event_catalog.guards("PreToolUse") == "the agent's tool calls"
+
+
+def test_a_tool_name_differing_only_in_case_names_the_known_tool() -> None:
+    assert event_catalog.miscased_tool("bash") == "Bash"
+    assert event_catalog.miscased_tool("WEBFETCH") == "WebFetch"
+    assert event_catalog.miscased_tool("powershell") == "PowerShell"
+    assert event_catalog.miscased_tool("Bash") is None
+    assert event_catalog.miscased_tool("MyTool") is None
+    assert event_catalog.miscased_tool("*") is None
+    assert "mcp__<server>__<tool>" not in event_catalog.known_tool_names()

@@ -183,12 +183,13 @@ def test_async_hooks_get_their_own_entries_with_their_own_matchers_and_timeouts(
         ],
         NEW,
     )
+    # the async hook's guarded part stays blocking: Claude Code never reads an async answer
     assert list(plan.entries) == ["PreToolUse"]
-    assert plan.entries["PreToolUse"].matcher == "Bash"
-    assert plan.entries["PreToolUse"].timeout == 30
-    assert list(plan.async_entries) == ["PreToolUse", "PostToolUse", "PostToolUseFailure"]
-    assert plan.async_entries["PreToolUse"].matcher is None
-    assert plan.async_entries["PreToolUse"].timeout == 45
+    assert plan.entries["PreToolUse"].matcher is None
+    assert plan.entries["PreToolUse"].timeout == 45
+    assert list(plan.async_entries) == ["PostToolUse", "PostToolUseFailure"]
+    assert plan.async_entries["PostToolUse"].timeout == 45
+    assert plan.kept_blocking == {"notify": ("PreToolUse",)}
     assert plan.claude_events["notify"] == (
         "PreToolUse",
         "PreSkillShellCommand",
@@ -216,10 +217,16 @@ def test_async_events_the_client_does_not_know_are_held_back() -> None:
 
 @given(st.lists(st.booleans(), min_size=1, max_size=6))
 def test_every_enabled_hook_is_served_by_exactly_its_kind_of_entry(flags: list[bool]) -> None:
-    hooks = [spec(f"h{i}", "tool_call", is_async=flag) for i, flag in enumerate(flags)]
-    plan = plan_install(hooks, NEW)
-    assert ("PreToolUse" in plan.entries) == (False in flags)
-    assert ("PreToolUse" in plan.async_entries) == (True in flags)
+    hooks = [spec(f"h{i}", "tool_call", "agent_end", is_async=flag) for i, flag in enumerate(flags)]
+    plan = plan_install(hooks, SKILL_SHELL)
+    assert ("Stop" in plan.entries) == (False in flags)
+    assert ("Stop" in plan.async_entries) == (True in flags)
+    # a guard is never async: Claude Code would not wait for its deny
+    assert {"PreToolUse", "PreSkillShellCommand"} <= set(plan.entries)
+    assert not {"PreToolUse", "PreSkillShellCommand"} & set(plan.async_entries)
+    assert plan.kept_blocking == {
+        f"h{i}": ("PreToolUse", "PreSkillShellCommand") for i, flag in enumerate(flags) if flag
+    }
 
 
 SKILL_SHELL = ClientVersion(2, 1, 332)

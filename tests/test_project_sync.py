@@ -187,15 +187,24 @@ def test_an_async_hook_gets_its_own_async_entry_beside_the_blocking_one(project:
     config = _config_with_guard(project)
     (project / "hooks" / "notify.py").write_text("def hook(pi):\n    pass\n")
     config.put_hook(
-        "notify", HookSource("path", "hooks/notify.py"), ["tool_call"], {}, run_async=True
+        "notify",
+        HookSource("path", "hooks/notify.py"),
+        ["tool_call", "tool_result"],
+        {},
+        run_async=True,
     )
     result = sync_project(project, config, TARGET, dry_run=False)
 
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
-    blocking, observing = settings["hooks"]["PreToolUse"]
-    assert blocking["matcher"] == "Bash" and "async" not in blocking["hooks"][0]
+    (blocking,) = settings["hooks"]["PreToolUse"]  # notify's guard part stays blocking
+    assert "matcher" not in blocking and "async" not in blocking["hooks"][0]
+    (observing,) = settings["hooks"]["PostToolUse"]
     assert "matcher" not in observing and observing["hooks"][0]["async"] is True
-    assert result.to_json()["written_async"] == {"PreToolUse": {"matcher": None, "timeout": 30}}
+    assert result.to_json()["written_async"] == {
+        "PostToolUse": {"matcher": None, "timeout": 30},
+        "PostToolUseFailure": {"matcher": None, "timeout": 30},
+    }
+    assert any(warning.startswith("the hook 'notify' is async") for warning in result.warnings)
     again = sync_project(project, load_project_config(project), TARGET, dry_run=False)
     assert not again.settings_change.changed
 

@@ -10,16 +10,26 @@ results of handlers registered under the Claude Code event name, in hook order.
   they may be delivered only where additionalContext does not start a turn.
 - Every other field is last-wins, field by field.
 - hookman's own notices for the user are appended to `systemMessage`, one per line.
+- Each text (additionalContext, systemMessage, the reasons) is cut at MAX_TEXT_CHARS, so a
+  hook's megabytes of text cannot delay the answer past the client's timeout.
 - What a handler returned is made fit for JSON first (json_ready.py): the answer is always
-  valid JSON, whatever the hook returned.
+  valid JSON, whatever the hook returned. Then only the fields Claude Code's output schema
+  accepts for the event are merged (output_schema.py, catalog data): one ill-typed field
+  would make the client refuse the whole answer, a deny included. The decision fields left
+  out are returned, so a guarded dispatch can fail closed on them.
 """
 
 from __future__ import annotations
 
 from hookman.bridge.content_text import content_text
 from hookman.bridge.json_ready import json_ready
+from hookman.bridge.output_schema import Misfit, output_schema
 
 PRE_TOOL_USE = "PreToolUse"
+# Each text of the answer stays below this: Claude Code 2.1.328 shows at most 10,000
+# characters of an additionalContext inline anyway (it saves longer ones to a file).
+MAX_TEXT_CHARS = 250_000
+_CAPPED_TEXTS = ("additionalContext", "permissionDecisionReason", "reason", "stopReason")
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
 _STICKY_OR_MERGED = frozenset(
     {"decision", "reason", "continue", "stopReason", "systemMessage", "hookSpecificOutput"}
@@ -76,14 +86,26 @@ class AnswerBuilder:
     def notify_user(self, text: str) -> None:
         self.notices.append(text)
 
-    def merge_raw_result(self, result: dict[str, object], by: str) -> None:
-        """Fold in the Claude Code output fields a handler returned."""
+    def merge_raw_result(self, result: dict[str, object], by: str) -> list[Misfit]:
+        """Fold in the Claude Code output fields a handler returned, those the client's
+        schema accepts (output_schema.py); returns the decision fields left out as misfits,
+        which on a guarded event mean the hook could not decide."""
         result, problems = json_ready(result)  # type: ignore[assignment]
         if problems:
             self.notify_user(
-                f"hookman: hook {by!r} returned values JSON cannot hold ({'; '.join(problems[:3])}"
-                f"{'; ...' if len(problems) > 3 else ''}); they were replaced."
+                f"hookman: hook {by!r} returned values JSON cannot hold ({_some(problems)}); "
+                f"they were replaced."
             )
+        result, misfits = output_schema().fit(_texts_made(result), self.event)
+        if misfits:
+            self.notify_user(
+                f"hookman: hook {by!r} returned fields Claude Code would refuse "
+                f"({_some([str(misfit) for misfit in misfits])}); they were left out of the answer."
+            )
+        self._merge_fitting(result, by)
+        return [misfit for misfit in misfits if misfit.decides]
+
+    def _merge_fitting(self, result: dict[str, object], by: str) -> None:
         specific = result.get("hookSpecificOutput")
         if isinstance(specific, dict):
             self._merge_specific(specific, by)
@@ -139,17 +161,59 @@ class AnswerBuilder:
         texts = self.contexts if contexts is None else contexts
         if texts:
             specific["additionalContext"] = "\n\n".join(texts)
+        for key in _CAPPED_TEXTS:
+            if isinstance(specific.get(key), str):
+                specific[key] = _capped(specific[key])  # type: ignore[arg-type]
+            if isinstance(answer.get(key), str):
+                answer[key] = _capped(answer[key])  # type: ignore[arg-type]
         if specific:
             answer["hookSpecificOutput"] = {"hookEventName": self.event, **specific}
         messages = [self._system_message] if self._system_message else []
         messages.extend(self.notices)
         if messages:
-            answer["systemMessage"] = "\n".join(messages)
+            answer["systemMessage"] = _capped("\n".join(messages))
         return answer
 
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else content_text(value)
+
+
+def _capped(text: str) -> str:
+    """`text` cut to MAX_TEXT_CHARS: the launcher passes the answer on a byte at a time
+    (dash's `read`, ~2 MB/s), so megabytes of text would reach Claude Code after its
+    timeout, a deny with them."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return text
+    cut = len(text) - MAX_TEXT_CHARS
+    return f"{text[:MAX_TEXT_CHARS]}\n[hookman cut {cut} characters here]"
+
+
+def _some(problems: list[str]) -> str:
+    return "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+
+
+def _texts_made(result: dict[str, object]) -> dict[str, object]:
+    """The fields hookman reads as text (a content list becomes its text) made strings:
+    additionalContext, systemMessage, stopReason, and the reason beside a deny or block."""
+    made = dict(result)
+    for key in ("systemMessage", "stopReason"):
+        if key in made and made[key] is not None:
+            made[key] = _text(made[key])
+    if made.get("decision") == "block" and made.get("reason") is not None:
+        made["reason"] = _text(made["reason"])
+    specific = made.get("hookSpecificOutput")
+    if isinstance(specific, dict):
+        specific = dict(specific)
+        if specific.get("additionalContext") is not None:
+            specific["additionalContext"] = _text(specific["additionalContext"])
+        if (
+            specific.get("permissionDecision") == "deny"
+            and specific.get("permissionDecisionReason") is not None
+        ):
+            specific["permissionDecisionReason"] = _text(specific["permissionDecisionReason"])
+        made["hookSpecificOutput"] = specific
+    return made
 
 
 def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:

@@ -51,6 +51,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hookman.bridge.hook_set import HookSet
     from hookman.bridge.manifest_reader import Manifest
+    from hookman.bridge.output_schema import Misfit
     from hookman.bridge.runtime_events import RuntimeStep
     from hookman.bridge.session_state import SessionState
 
@@ -138,8 +139,18 @@ class _Dispatch:
     def run(self) -> DispatchResult:
         hooks = self.manifest.hooks_for(self.event, self.run_async)
         self.result.hooks = [hook.name for hook in hooks]
-        hook_set = load_hook_set(hooks, self.manifest.project_dir, self.tool_name, self.tracker)
+        hook_set = load_hook_set(
+            hooks,
+            self.manifest.project_dir,
+            self.tool_name,
+            self.tracker,
+            self.event if self.guarded else None,
+        )
         self._report_load_failures(hook_set)
+        for name, lost in hook_set.lost_guards.items():
+            problem = _lost_guard_problem(lost)
+            self._error(name, "load", problem)
+            self._fail_closed(name, problem)
         if hook_set.loaded:
             self._dispatch_to(hook_set)
         if self.run_async:
@@ -288,7 +299,11 @@ class _Dispatch:
             if call.event != self.event or call.error is not None or call.result is None:
                 continue
             if isinstance(call.result, dict):
-                self.answer.merge_raw_result(call.result, call.hook)
+                misfits = self.answer.merge_raw_result(call.result, call.hook)
+                if misfits and self.guarded:
+                    problem = _unreadable_decision(misfits)
+                    self._error(call.hook, self.event, problem)
+                    self._fail_closed(call.hook, problem)
                 self._check_updated_input(call.result, call.hook)
             else:
                 self.result.notices.append(
@@ -415,6 +430,20 @@ class _Dispatch:
                 return OUTCOME_FAILED_CLOSED
             return OUTCOME_DENIED if self.guarded else OUTCOME_BLOCKED
         return OUTCOME_ERRORS if self.result.errors else OUTCOME_OK
+
+
+def _lost_guard_problem(lost: list[str]) -> str:
+    handlers = " or ".join(repr(subscription) for subscription in lost)
+    return (
+        f"was installed as a guard but registers no {handlers} handler now (it changed since "
+        f"`hookman install`, or registers it only under a condition; run `hookman install` "
+        f"after changing a hook)"
+    )
+
+
+def _unreadable_decision(misfits: list[Misfit]) -> str:
+    fields = "; ".join(str(misfit) for misfit in misfits)
+    return f"returned a decision Claude Code cannot read ({fields})"
 
 
 def _string_or_none(value: object) -> str | None:

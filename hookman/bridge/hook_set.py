@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from hookman.bridge.manifest_reader import TOOL_CALL
 from hookman.runtime import load_hooks
 from hookman.runtime.awaiting import is_awaitable
 from hookman.runtime.js_values import error_class_name, error_message
@@ -95,6 +96,8 @@ class HookSet:
         self.loaded: list[LoadedHook] = []
         self.names: list[str] = []
         self.failures: list[LoadFailure] = []
+        # hook name -> the guarding subscriptions install recorded that it no longer registers
+        self.lost_guards: dict[str, list[str]] = {}
 
     def name_for_path(self, path: str) -> str:
         for loaded, name in zip(self.loaded, self.names, strict=True):
@@ -104,9 +107,17 @@ class HookSet:
 
 
 def load_hook_set(
-    hooks: list[ManifestHook], cwd: str, tool_name: str | None, tracker: CallTracker
+    hooks: list[ManifestHook],
+    cwd: str,
+    tool_name: str | None,
+    tracker: CallTracker,
+    guarded_event: str | None = None,
 ) -> HookSet:
-    """Load each hook on its own (so every failure has a name), in manifest order."""
+    """Load each hook on its own (so every failure has a name), in manifest order.
+
+    `guarded_event`: the guarded Claude Code event being dispatched; a hook the manifest
+    records as guarding it (a `tool_call` or raw handler) that registers no such handler
+    now is listed in `lost_guards` (it changed since install, or registers conditionally)."""
     hook_set = HookSet()
     for hook in hooks:
         tracker.current_hook = hook.name
@@ -115,6 +126,14 @@ def load_hook_set(
             hook_set.failures.append(LoadFailure(hook, result.errors[0].error))
             continue
         for loaded in result.hooks:
+            if guarded_event is not None and hook.guards(guarded_event, tool_name):
+                lost = [
+                    subscription
+                    for subscription in (TOOL_CALL, guarded_event)
+                    if subscription in hook.events and not loaded.handlers.get(subscription)
+                ]
+                if lost:
+                    hook_set.lost_guards[hook.name] = lost
             _wrap_handlers(loaded, hook, tool_name, tracker)
             hook_set.loaded.append(loaded)
             hook_set.names.append(hook.name)

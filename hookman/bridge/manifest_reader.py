@@ -102,11 +102,13 @@ class Manifest:
 
     def hooks_for(self, event: str, run_async: bool = False) -> list[ManifestHook]:
         """The hooks serving a Claude Code event, in dispatch order: the async ones when
-        `run_async`, else the blocking ones."""
+        `run_async`, else the blocking ones. On a guarded event every hook is a blocking
+        one: install keeps an async hook's guarded events in the blocking entry."""
+        blocking = self.client.is_guarded(event)
         return [
             hook
             for hook in self.hooks
-            if event in hook.claude_events and hook.is_async == run_async
+            if event in hook.claude_events and (hook.is_async and not blocking) == run_async
         ]
 
     def deadline_for(self, event: str, run_async: bool = False) -> float | None:

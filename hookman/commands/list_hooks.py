@@ -12,7 +12,13 @@ from hookman.hook_sources import shadowed_sources
 from hookman.install_plan import InstallPlan, plan_install
 from hookman.project import find_project_dir
 from hookman.project_config import HookSpec, read_project_config
-from hookman.project_sync import claude_events_of, hook_json, project_target, target_warnings
+from hookman.project_sync import (
+    claude_events_of,
+    hook_json,
+    project_target,
+    target_warnings,
+    tool_name_warnings,
+)
 
 
 def list_hooks(
@@ -43,7 +49,7 @@ def list_hooks(
         for order, hook in enumerate(config.hooks, start=1)
     ]
     version = None if target.version is None else str(target.version)
-    warnings = target_warnings(plan, target)
+    warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
     if json_output:
         print_json(
             {

@@ -41,11 +41,6 @@ VOIDS_THE_DENY = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass: answer.py merges a raw handler's wrongly typed output field next to the "
-    "deny; Claude Code's schema then refuses the whole answer and the tool runs",
-)
 @pytest.mark.parametrize(
     ("returned", "before"), list(VOIDS_THE_DENY.values()), ids=list(VOIDS_THE_DENY)
 )
@@ -129,9 +124,6 @@ _returned = st.fixed_dictionaries(
 )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="bypass: see test_another_hooks_sloppy_field_cannot_void_a_deny"
-)
 @settings(
     max_examples=20,
     deadline=None,
@@ -153,13 +145,6 @@ def test_whatever_another_raw_handler_returns_a_deny_stays_a_deny(
     assert verdict.decision == DENY, verdict
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hang: dash's `read` takes the answer line a byte per system call (~2 MB/s here), "
-    "so a large answer (another hook's additionalContext; ~50 MB within the usual 30 s) "
-    "reaches the client after its timeout, deny and all (fix: cap the answer's texts in "
-    "the runner, or have the launcher pass the file on without `read`)",
-)
 def test_a_huge_answer_from_another_hook_cannot_delay_the_deny_past_the_timeout(
     runner_project: RunnerProject,
 ) -> None:

@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from .attack_support import (
     DENY,
     hookman_install,
@@ -68,12 +66,6 @@ def test_the_installed_guard_denies_rm_rf(project: Path, hookman_home: Path) -> 
     assert verdicts == [DENY]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass by configuration: `install --async` moves a tool_call guard into an async "
-    "entry Claude Code never waits for, silently; install should refuse it for guards (or "
-    "keep them in the blocking entry) and say why",
-)
 def test_install_async_never_turns_a_guard_into_one_that_cannot_block(
     project: Path, hookman_home: Path
 ) -> None:
@@ -106,12 +98,6 @@ def test_a_bash_guard_also_guards_skill_shell_commands_on_2_1_332(
     assert verdicts == [DENY]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass by configuration: tools=['bash'] installs the matcher `bash`, an exact, "
-    "case-sensitive name no tool has, so the guard never runs for Bash; install says nothing "
-    "(it could name the tool it resembles: Bash)",
-)
 def test_a_guard_for_a_miscased_tool_name_is_flagged_at_install(
     project: Path, hookman_home: Path
 ) -> None:

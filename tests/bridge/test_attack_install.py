@@ -288,13 +288,6 @@ NO_LONGER_GUARDS = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass: a hook the manifest lists as a tool_call guard that registers no tool_call "
-    "handler when the runner loads it (edited since install, or a condition) is read as an "
-    "allow; the runner knows from the manifest it should guard (fix: fail closed naming the "
-    "hook and `hookman install`)",
-)
 @pytest.mark.parametrize("source", list(NO_LONGER_GUARDS.values()), ids=list(NO_LONGER_GUARDS))
 def test_a_guard_that_no_longer_registers_its_handler_denies(
     runner_project: RunnerProject, source: str

@@ -174,3 +174,80 @@ def test_a_non_object_raw_result_is_a_notice(tmp_path: Path) -> None:
 
     assert result.answer == {}
     assert "only an object of Claude Code output fields counts" in result.notices[0]
+
+
+BASH_PAYLOAD = {
+    "session_id": "s",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls"},
+    "tool_use_id": "t1",
+}
+
+
+@pytest.mark.parametrize(
+    "returned",
+    [
+        '{"decision": "allow"}',
+        '{"hookSpecificOutput": {"updatedInput": "ls"}}',
+        '{"hookSpecificOutput": {"permissionDecision": "yes"}}',
+    ],
+)
+def test_a_raw_handlers_unreadable_decision_on_a_guarded_event_fails_closed(
+    tmp_path: Path, returned: str
+) -> None:
+    source = f'def hook(pi):\n    pi.on("PreToolUse", lambda event, ctx: {returned})\n'
+    result, _ = _dispatch(
+        tmp_path, {"sloppy": (source, {"events": ["PreToolUse"]})}, "PreToolUse", BASH_PAYLOAD
+    )
+
+    specific = result.answer["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert specific["permissionDecisionReason"].startswith(
+        "hookman blocked this tool call because the hook 'sloppy' returned a decision Claude "
+        "Code cannot read ("
+    )
+    assert result.outcome == "failed-closed"
+    assert "left out of the answer" in result.answer["systemMessage"]
+
+
+def test_an_ill_typed_field_elsewhere_is_left_out_and_named(tmp_path: Path) -> None:
+    returned = '{"suppressOutput": "yes", "async": True}'
+    source = f'def hook(pi):\n    pi.on("Stop", lambda e, c: {returned})\n'
+    result, _ = _dispatch(
+        tmp_path, {"sloppy": (source, {"events": ["Stop"]})}, "Stop", {"session_id": "s"}
+    )
+
+    assert result.answer == {
+        "systemMessage": "hookman: hook 'sloppy' returned fields Claude Code would refuse "
+        "(suppressOutput: a string, not true or false; async: not a field Claude Code reads "
+        "on Stop); they were left out of the answer."
+    }
+    assert result.outcome == "ok"
+
+
+def test_a_guard_that_registers_no_handler_now_fails_closed_and_says_reinstall(
+    tmp_path: Path,
+) -> None:
+    emptied = "def hook(pi):\n    pass\n"
+    result, _ = _dispatch(
+        tmp_path, {"guard": (emptied, {"events": ["tool_call"]})}, "PreToolUse", BASH_PAYLOAD
+    )
+
+    reason = result.answer["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith(
+        "hookman blocked this tool call because the hook 'guard' was installed as a guard but "
+        "registers no 'tool_call' handler now (it changed since `hookman install`, or "
+        "registers it only under a condition; run `hookman install` after changing a hook)"
+    )
+    assert result.outcome == "failed-closed"
+    assert result.errors[0]["hook"] == "guard"
+
+
+def test_a_hook_that_guards_other_tools_is_not_asked_for_a_handler(tmp_path: Path) -> None:
+    emptied = "def hook(pi):\n    pass\n"
+    extra = {"events": ["tool_call"], "tools": {"tool_call": ["Read"]}}
+    result, _ = _dispatch(tmp_path, {"guard": (emptied, extra)}, "PreToolUse", BASH_PAYLOAD)
+
+    assert result.answer == {}
+    assert result.outcome == "ok"

@@ -124,6 +124,25 @@ def test_async_hooks_and_entries_are_kept_apart() -> None:
     assert manifest.deadline_for("Stop") == 9.0
 
 
+def test_an_async_hook_on_a_guarded_event_runs_in_the_blocking_run() -> None:
+    data = json.loads(json.dumps(MANIFEST))
+    data["hooks"] = [
+        {
+            "name": "g",
+            "path": "/p/g.py",
+            "events": ["tool_call", "tool_result"],
+            "claude_events": ["PreToolUse", "PostToolUse"],
+            "async": True,
+        }
+    ]
+    manifest = parse_manifest(data)
+
+    assert [hook.name for hook in manifest.hooks_for("PreToolUse")] == ["g"]
+    assert manifest.hooks_for("PreToolUse", run_async=True) == []
+    assert manifest.hooks_for("PostToolUse") == []
+    assert [hook.name for hook in manifest.hooks_for("PostToolUse", run_async=True)] == ["g"]
+
+
 def test_a_manifest_without_async_fields_has_only_blocking_hooks() -> None:
     manifest = parse_manifest(MANIFEST)
     assert manifest.async_entries == {}

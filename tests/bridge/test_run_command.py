@@ -672,7 +672,9 @@ def test_a_deny_survives_another_hook_returning_values_json_cannot_hold(
     assert done.returncode == 0 and done.stderr == ""
     answer = _strict_json(done.stdout)
     assert _deny_reason(answer) == "rm -rf is not allowed here"
-    assert answer["tags"] == "{'a'}" and answer["score"] is None and answer["(1, 2)"] == 3
+    # made fit for JSON, then left out: no Claude Code output field has these names
+    assert not {"tags", "score", "(1, 2)"} & set(answer)
+    assert "tags: not a field Claude Code reads on PreToolUse" in answer["systemMessage"]
     assert answer["hookSpecificOutput"]["additionalContext"] == "file ?.txt"
     assert "hook 'odd' returned values JSON cannot hold" in answer["systemMessage"]
 
@@ -711,27 +713,37 @@ import time
 
 
 def hook(pi):
-    @pi.on("tool_call")
+    @pi.on("tool_result")
     def observe(event, ctx):
         time.sleep(1.5)
         with open(os.path.join(ctx.cwd, "observed.txt"), "a") as handle:
             handle.write(event["input"]["command"] + "\\n")
         print("observer noise")
         pi.send_message("OBSERVED " + event["input"]["command"])
-        return {"block": True, "reason": "an observer cannot block"}
+        return {"content": [{"type": "text", "text": "an observer cannot rewrite"}]}
+"""
+# A blocking hook beside it on the same event (an async hook's guarded events are never
+# async: install keeps them blocking, see test_async_hooks_never_run_async_on_a_guarded_event).
+TAGGER = """
+def hook(pi):
+    @pi.on("tool_result")
+    def tag(event, ctx):
+        return {"content": [{"type": "text", "text": "tagged"}]}
 """
 
 
 def test_an_async_run_answers_at_once_and_its_hooks_finish_detached(
     runner_project: RunnerProject,
 ) -> None:
-    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
-    runner_project.add_hook("observer", SLOW_OBSERVER, ["tool_call"], ["PreToolUse"], is_async=True)
-    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+    runner_project.add_hook("tagger", TAGGER, ["tool_result"], ["PostToolUse"])
+    runner_project.add_hook(
+        "observer", SLOW_OBSERVER, ["tool_result"], ["PostToolUse"], is_async=True
+    )
+    payload = runner_project.payload("PostToolUse", tool_input={"command": "rm -rf /"})
     marker = runner_project.root / "observed.txt"
 
     started = time.monotonic()
-    done = runner_project.run("PreToolUse", payload, run_async=True)
+    done = runner_project.run("PostToolUse", payload, run_async=True)
     elapsed = time.monotonic() - started
 
     assert (done.returncode, done.stdout, done.stderr) == (0, "{}\n", "")
@@ -739,36 +751,51 @@ def test_an_async_run_answers_at_once_and_its_hooks_finish_detached(
     (record,) = runner_project.wait_for_log_records(1)
     assert marker.read_text() == "rm -rf /\n"
     assert record["async"] is True
-    assert record["hooks"] == ["observer"]  # the blocking guard is not part of this run
+    assert record["hooks"] == ["observer"]  # the blocking hook is not part of this run
     assert record["outcome"] == "ok"
     assert record["output"] == "observer noise\n"
     [notice] = record["notices"]
-    assert notice.startswith(
-        "async hooks cannot decide; Claude Code does not wait for them; ignored (hook 'observer')"
-    )
-    assert "an observer cannot block" in notice
+    assert notice.startswith("async hooks cannot decide; Claude Code does not wait for them")
+    assert "an observer cannot rewrite" in notice
 
 
 def test_a_blocking_run_leaves_out_the_async_hooks(runner_project: RunnerProject) -> None:
-    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
-    runner_project.add_hook("observer", SLOW_OBSERVER, ["tool_call"], ["PreToolUse"], is_async=True)
+    runner_project.add_hook("tagger", TAGGER, ["tool_result"], ["PostToolUse"])
+    runner_project.add_hook(
+        "observer", SLOW_OBSERVER, ["tool_result"], ["PostToolUse"], is_async=True
+    )
+    payload = runner_project.payload("PostToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer("PostToolUse", payload)
+
+    assert "tagged" in json.dumps(answer["hookSpecificOutput"]["updatedToolOutput"])
+    (record,) = runner_project.log_records()
+    assert record["hooks"] == ["tagger"] and "async" not in record
+    assert not (runner_project.root / "observed.txt").exists()
+
+
+def test_async_hooks_never_run_async_on_a_guarded_event(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"], is_async=True)
     payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
 
     answer = runner_project.answer("PreToolUse", payload)
+    done = runner_project.run("PreToolUse", payload, run_async=True)
 
     assert _deny_reason(answer) == "rm -rf is not allowed here"
-    (record,) = runner_project.log_records()
-    assert record["hooks"] == ["guard"] and "async" not in record
-    assert not (runner_project.root / "observed.txt").exists()
+    assert (done.returncode, done.stdout) == (0, "{}\n")
+    first, second = runner_project.wait_for_log_records(2)
+    assert first["hooks"] == ["guard"] and second["hooks"] == []
 
 
 def test_async_send_message_waits_for_the_next_message_channel(
     runner_project: RunnerProject,
 ) -> None:
-    runner_project.add_hook("observer", SLOW_OBSERVER, ["tool_call"], ["PreToolUse"], is_async=True)
+    runner_project.add_hook(
+        "observer", SLOW_OBSERVER, ["tool_result"], ["PostToolUse"], is_async=True
+    )
     runner_project.add_hook("prompt", "def hook(pi):\n    pass\n", [], ["UserPromptSubmit"])
-    payload = runner_project.payload("PreToolUse", tool_input={"command": "ls"})
-    assert runner_project.run("PreToolUse", payload, run_async=True).stdout == "{}\n"
+    payload = runner_project.payload("PostToolUse", tool_input={"command": "ls"})
+    assert runner_project.run("PostToolUse", payload, run_async=True).stdout == "{}\n"
     runner_project.wait_for_log_records(1)
 
     answer = runner_project.answer("UserPromptSubmit", runner_project.payload("UserPromptSubmit"))

@@ -40,8 +40,18 @@ NOTIFIER = """\
 def hook(pi):
     def note(event, ctx):
         pi.send_message("NOTIFIED " + event["input"].get("command", ""))
-        return {"block": True, "reason": "async cannot block"}
+        return {"content": [{"type": "text", "text": "async cannot rewrite"}]}
+    pi.on("tool_result", note, tools=["Bash"])
+"""
+# A tool_call hook installed with --async: its guarded part stays blocking.
+ASYNC_GUARD = """\
+def hook(pi):
+    def note(event, ctx):
+        pi.send_message("NOTIFIED " + event["input"].get("command", ""))
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "still blocks"}
     pi.on("tool_call", note, tools=["Bash"])
+    pi.on("tool_result", note, tools=["Bash"])
 """
 
 ASYNC_VERSION = ("--claude-version", "2.1.328")

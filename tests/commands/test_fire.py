@@ -253,7 +253,7 @@ def test_fire_runs_both_and_only_the_blocking_answer_counts(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(project)
-    write_hook(project, "guard", helpers.GUARD)
+    write_hook(project, "guard", helpers.GUARD.replace("tool_call", "tool_result"))
     write_hook(project, "notifier", NOTIFIER)
     _hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
     _hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
@@ -262,26 +262,28 @@ def test_fire_runs_both_and_only_the_blocking_answer_counts(
         json.dumps(
             {
                 "session_id": "s1",
-                "hook_event_name": "PreToolUse",
+                "hook_event_name": "PostToolUse",
                 "tool_name": "Bash",
                 "tool_input": {"command": "ls"},
+                "tool_response": {"stdout": "a", "stderr": "", "interrupted": False},
                 "tool_use_id": "t1",
                 "cwd": str(project),
             }
         )
     )
 
-    report = _hookman_json("fire", "PreToolUse", "--payload", str(payload))
+    report = _hookman_json("fire", "PostToolUse", "--payload", str(payload))
 
     assert [hook["name"] for hook in report["hooks"]] == ["guard"]
     assert report["answer"] == {}
     observed = report["async"]
     assert [hook["name"] for hook in observed["hooks"]] == ["notifier"]
     assert observed["answer"] == {}
-    assert observed["ignored_answer"]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    ignored = observed["ignored_answer"]["hookSpecificOutput"]["updatedToolOutput"]
+    assert "async cannot rewrite" in json.dumps(ignored)
     assert observed["queued_for_next_event"] == ["NOTIFIED ls"]
     assert any("async hooks cannot decide" in text for text in observed["notices"])
-    text = _hookman("fire", "PreToolUse", "--payload", str(payload)).stdout
+    text = _hookman("fire", "PostToolUse", "--payload", str(payload)).stdout
     assert "the answer that counts" in text and "async hook notifier" in text
 
 

@@ -26,6 +26,7 @@ from hookman.settings_entries import (
 )
 
 from .helpers import (
+    ASYNC_GUARD,
     ASYNC_VERSION,
     DIRS,
     GUARD,
@@ -486,11 +487,35 @@ def test_concurrent_installs_lose_nothing(project: Path) -> None:
 
 
 def _pre_tool_use_handlers(project: Path) -> list[dict[str, Any]]:
+    return _handlers(project, "PreToolUse")
+
+
+def _handlers(project: Path, event: str) -> list[dict[str, Any]]:
     return [
-        handler
-        for group in local_settings(project)["hooks"]["PreToolUse"]
-        for handler in group["hooks"]
+        handler for group in local_settings(project)["hooks"][event] for handler in group["hooks"]
     ]
+
+
+def test_an_async_guard_keeps_its_guarded_part_blocking_and_says_so(project: Path) -> None:
+    write_hook(project, "guard", ASYNC_GUARD)
+
+    done = hookman("install", "hooks/guard.py", "--async", *ASYNC_VERSION)
+
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert lines[2:5] == [
+        "  PreToolUse matcher Bash timeout 30s",
+        "  PostToolUse (async) matcher Bash timeout 30s",
+        "  PostToolUseFailure (async) matcher Bash timeout 30s",
+    ]
+    assert lines[-1] == (
+        "warning: the hook 'guard' is async, but Claude Code never waits for an async hook, "
+        "so a guard there could not deny: its PreToolUse part stays in the blocking entry "
+        "(its other events run async)."
+    )
+    (blocking,) = _pre_tool_use_handlers(project)
+    assert "async" not in blocking
+    assert [h.get("async") for h in _handlers(project, "PostToolUse")] == [True]
 
 
 def test_async_hooks_get_a_second_entry_and_the_manifest_says_so(project: Path) -> None:
@@ -500,16 +525,21 @@ def test_async_hooks_get_a_second_entry_and_the_manifest_says_so(project: Path) 
     installed = hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
 
     assert installed["written"] == {"PreToolUse": {"matcher": "Bash", "timeout": 30}}
-    assert installed["written_async"] == {"PreToolUse": {"matcher": "Bash", "timeout": 30}}
+    assert installed["written_async"] == {
+        "PostToolUse": {"matcher": "Bash", "timeout": 30},
+        "PostToolUseFailure": {"matcher": "Bash", "timeout": 30},
+    }
     assert [hook["async"] for hook in installed["hooks"]] == [False, True]
-    blocking, observer = _pre_tool_use_handlers(project)
+    (blocking,) = _pre_tool_use_handlers(project)
+    (observer,) = _handlers(project, "PostToolUse")
     assert "async" not in blocking and not hookman_command_is_async(blocking["command"])
     assert observer["async"] is True and hookman_command_is_async(observer["command"])
-    assert observer["command"].endswith(" PreToolUse --async")  # no deny fallback: never read
+    assert observer["command"].endswith(" PostToolUse --async")  # no deny fallback: never read
     manifest = json.loads(paths.manifest_path(project).read_text())
     assert [hook["async"] for hook in manifest["hooks"]] == [False, True]
     assert manifest["async_entries"] == {
-        "PreToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0}
+        "PostToolUse": {"matcher": "Bash", "timeout": 30, "deadline": 27.0},
+        "PostToolUseFailure": {"matcher": "Bash", "timeout": 30, "deadline": 27.0},
     }
     assert "async = true" in (project / ".claude" / "hookman.toml").read_text()
 
@@ -520,13 +550,13 @@ def test_reinstalling_keeps_async_and_no_async_unsets_it(project: Path) -> None:
     hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
     again = hookman_json("install", "notifier", *ASYNC_VERSION)
     assert again["hooks"][0]["async"] is True
-    assert [h.get("async") for h in _pre_tool_use_handlers(project)] == [True]
+    assert [h.get("async") for h in _handlers(project, "PostToolUse")] == [True]
 
     back = hookman_json("install", "notifier", "--no-async", *ASYNC_VERSION)
 
     assert back["hooks"][0]["async"] is False
     assert back["written_async"] == {}
-    assert [h.get("async") for h in _pre_tool_use_handlers(project)] == [None]
+    assert [h.get("async") for h in _handlers(project, "PostToolUse")] == [None]
     assert "async" not in (project / ".claude" / "hookman.toml").read_text()
 
 
@@ -1024,3 +1054,33 @@ def test_install_replaces_an_entry_of_the_older_direct_form(project: Path) -> No
         handler["command"].startswith("sh ")
         and "hookman-run.sh PreToolUse ||" in handler["command"]
     )
+
+
+MISCASED_WARNING = (
+    "warning: the hook 'guard' asks for the tool 'bash', but tool names are case-sensitive "
+    "and no tool is named so, so it never runs for it: did you mean 'Bash'? Fix the name in "
+    "the hook (or in hookman.toml) and run `hookman install`."
+)
+
+
+def test_a_miscased_tool_name_is_flagged_at_install_and_in_list(project: Path) -> None:
+    write_hook(project, "guard", GUARD.replace('tools=["Bash"]', 'tools=["bash"]'))
+
+    installed = hookman("install", "hooks/guard.py", *ASYNC_VERSION)
+    listed = hookman("list", *ASYNC_VERSION)
+
+    assert installed.exit_code == 0, installed.output
+    assert MISCASED_WARNING in installed.stdout.splitlines()
+    assert MISCASED_WARNING in listed.stdout.splitlines()
+    assert (
+        MISCASED_WARNING.removeprefix("warning: ")
+        in hookman_json("list", *ASYNC_VERSION)["warnings"]
+    )
+
+
+def test_a_well_cased_or_unknown_tool_name_is_not_flagged(project: Path) -> None:
+    write_hook(project, "guard", GUARD.replace('tools=["Bash"]', 'tools=["Bash", "MyTool"]'))
+
+    installed = hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
+
+    assert not any("case-sensitive" in warning for warning in installed["warnings"])

@@ -99,8 +99,8 @@ def test_list_shows_which_hooks_are_async(project: Path) -> None:
 
     assert (guard["async"], notifier["async"]) == (False, True)
     assert notifier["claude_events"] == {
-        "PreToolUse": {"status": "written", "matcher": "Bash", "since": None},
-        "PreSkillShellCommand": {"status": "held_back", "matcher": None, "since": "2.1.332"},
+        "PostToolUse": {"status": "written", "matcher": "Bash", "since": None},
+        "PostToolUseFailure": {"status": "written", "matcher": "Bash", "since": None},
     }
     lines = hookman("list", *ASYNC_VERSION).stdout.splitlines()
     assert "enabled, async" in next(line for line in lines if "notifier" in line)

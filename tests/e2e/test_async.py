@@ -69,3 +69,16 @@ def test_claude_code_does_not_wait_for_an_async_hook_and_the_guard_still_denies(
     assert "ASYNC-E2E-GUARD no rm" in rm_result, run.describe()
     assert _wait_for(marker, SLOW_SECONDS + 10), "the async hook never ran to its end"
     assert marker.read_text(encoding="utf-8") == "echo async-e2e\n"
+
+
+def test_a_guard_installed_with_async_still_denies(e2e: E2EProject) -> None:
+    installed = e2e.hookman("install", "--async", e2e.write_hook("guard", GUARD))
+    pre_tool_use = e2e.settings()["hooks"]["PreToolUse"]
+    assert [handler.get("async") for group in pre_tool_use for handler in group["hooks"]] == [None]
+
+    run = e2e.run_claude("go", turns=[bash("rm -rf precious"), say("done")])
+
+    assert run.returncode == 0, run.describe()
+    (rm_result,) = run.tool_result_texts()
+    assert "ASYNC-E2E-GUARD no rm" in rm_result, run.describe()
+    assert "part stays in the blocking entry" in " ".join(installed.stdout.split())

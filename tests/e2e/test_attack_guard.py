@@ -44,8 +44,20 @@ SABOTEURS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="bypass: another hook makes the guard's deny unheard")
-@pytest.mark.parametrize("saboteur", list(SABOTEURS.values()), ids=list(SABOTEURS))
+# The runner shares the launcher's and the shell's process group (the process side of the
+# runner, not the answer's schema).
+_GROUP_SIGNAL = pytest.mark.xfail(
+    strict=True, reason="bypass: another hook makes the guard's deny unheard"
+)
+
+
+@pytest.mark.parametrize(
+    "saboteur",
+    [
+        pytest.param(source, id=name, marks=[_GROUP_SIGNAL] if "process group" in name else [])
+        for name, source in SABOTEURS.items()
+    ],
+)
 def test_another_hook_cannot_make_the_client_ignore_a_guards_deny(
     e2e: E2EProject, saboteur: str
 ) -> None:
@@ -65,7 +77,6 @@ def hook(pi):
 """
 
 
-@pytest.mark.xfail(strict=True, reason="bypass: an earlier raw handler's decision voids the deny")
 def test_an_earlier_raw_handlers_decision_cannot_void_a_raw_guards_deny(e2e: E2EProject) -> None:
     e2e.hookman("install", e2e.write_hook("approver", _raw_returning('{"decision": "allow"}')))
     e2e.hookman("install", e2e.write_hook("guard", RAW_DENY_ALL))
