@@ -42,7 +42,11 @@ from hookman.bridge.run_command import (
 )
 
 LAUNCHER_NAME = "hookman-run.sh"
-LAUNCHER_FORMAT = 1
+LAUNCHER_FORMAT = 2
+# How a launcher that ran to its end exits: the settings command turns it into 0 and answers
+# for any other status (a launcher emptied, cut or gone exits 0, 2 or 127).
+DONE_STATUS = 3
+FUNCTION_NAME = "hookman_launch"
 RUNNER_ENTRY = "from hookman.bridge.run_command import launched; launched()"
 PYTHON_VARIABLE = "python"
 MANIFEST_VARIABLE = "manifest"
@@ -56,14 +60,24 @@ def launcher_path(project_dir: Path) -> Path:
 
 
 def missing_launcher_answer(event: str) -> str:
-    """The deny the settings command prints when `sh` cannot run the launcher at all."""
+    """The deny the settings command prints when the launcher did not run to its end (`sh`
+    cannot read it, or it was emptied or cut since install)."""
     reason = (
         f"hookman blocked this {guarded_subject(event)} because the launcher hookman installed "
-        f"for this project is missing (the hookman state directory was deleted or moved), so "
-        f"the guards of the project could not run. Run `hookman install` in the project to "
-        f"write it again."
+        f"for this project is missing or broken (the hookman state directory was deleted or "
+        f"moved, or the file was emptied or cut), so the guards of the project could not run. "
+        f"Run `hookman install` in the project to write it again."
     )
     return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def missing_launcher_notice() -> str:
+    """What the settings command of an event that is not guarded prints in that case."""
+    notice = (
+        "hookman: no hook ran, because the launcher hookman installed for this project is "
+        "missing or broken. Run `hookman install` in the project to write it again."
+    )
+    return json.dumps({"systemMessage": notice}, ensure_ascii=False)
 
 
 def launcher_text(
@@ -90,12 +104,16 @@ def launcher_text(
     )
     guarded_pattern = "|".join(guarded_events) or "-"
     runner_words = " ".join(runner)
+    done = f"exit {DONE_STATUS}"
     return f"""\
 # hookman launcher (format {LAUNCHER_FORMAT}), written by `hookman install`; rewritten at every
-# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]
+# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]; then a status test.
 # It runs hookman's runner and passes on its answer. When the runner gives no complete
 # answer (its Python or hookman gone, the process killed or ended by a hook), it answers
-# itself: a deny on guarded events, a notice elsewhere. It always exits 0.
+# itself: a deny on guarded events, a notice elsewhere. It always exits {DONE_STATUS}, which the
+# settings command turns into 0; any other status (this file emptied, cut or gone) makes
+# the command answer a deny itself. The body is one function, read whole before it runs.
+{FUNCTION_NAME}() {{
 {PYTHON_VARIABLE}={shlex.quote(python)}
 {MANIFEST_VARIABLE}={shlex.quote(str(manifest))}
 {ANSWERS_VARIABLE}={shlex.quote(str(manifest.parent))}
@@ -104,9 +122,16 @@ case $1 in
 *) guarded= ;;
 esac
 # The runner answers into a file (it unlinks the name at once): no process a hook leaves
-# behind can make anyone wait for a pipe. Where no file can be made, a pipe.
+# behind can make anyone wait for a pipe. A new file in ${{TMPDIR:-/tmp}} where the state
+# dir takes none; where no file can be made at all, a pipe.
 file="${ANSWERS_VARIABLE}/.answer-$$"
-if true 2>/dev/null >"$file"; then
+if ! {{ true >"$file"; }} 2>/dev/null; then
+	file="${{TMPDIR:-/tmp}}/.hookman-answer-$$"
+	set -C
+	{{ true >"$file"; }} 2>/dev/null || file=
+	set +C
+fi
+if [ -n "$file" ]; then
 	{{
 		{runner_words} {ANSWER_FILE_FLAG} "$file" <&4 4<&- >"$file" 2>/dev/null
 		status=$?
@@ -125,15 +150,17 @@ if [ "$status:$complete" = "0:{ANSWER_END.strip()}" ]; then
 	case $answer in
 	"{{"*"}}")
 		printf '%s\\n' "$answer"
-		exit 0 ;;
+		{done} ;;
 	esac
 fi
-rm -f "$file" 2>/dev/null
-[ "$2" = --async ] && exit 0
+[ -n "$file" ] && rm -f "$file" 2>/dev/null
+[ "$2" = --async ] && {done}
 case $1 in
 {guarded_arms}\t*) printf '%s%s%s\\n' {_answer_parts(notice)} ;;
 esac
-exit 0
+{done}
+}}
+{FUNCTION_NAME} "$@"
 """
 
 

@@ -153,13 +153,6 @@ def test_whatever_another_raw_handler_returns_a_deny_stays_a_deny(
     assert verdict.decision == DENY, verdict
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hang: dash's `read` takes the answer line a byte per system call (~2 MB/s here), "
-    "so a large answer (another hook's additionalContext; ~50 MB within the usual 30 s) "
-    "reaches the client after its timeout, deny and all (fix: cap the answer's texts in "
-    "the runner, or have the launcher pass the file on without `read`)",
-)
 def test_a_huge_answer_from_another_hook_cannot_delay_the_deny_past_the_timeout(
     runner_project: RunnerProject,
 ) -> None:
