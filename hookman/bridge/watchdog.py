@@ -55,6 +55,10 @@ def start_watchdog(seconds: float) -> bool:
         os.close(write_end)
         return False
     if child:
+        try:  # here too (as in the child): in its own group before any hook can run
+            os.setpgid(child, child)
+        except OSError:
+            pass
         os.close(read_end)
         _keep_open.append(write_end)
         return True
