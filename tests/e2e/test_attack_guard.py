@@ -44,8 +44,19 @@ SABOTEURS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="bypass: another hook makes the guard's deny unheard")
-@pytest.mark.parametrize("saboteur", list(SABOTEURS.values()), ids=list(SABOTEURS))
+_UNHEARD = pytest.mark.xfail(
+    strict=True, reason="bypass: another hook makes the guard's deny unheard"
+)
+
+
+@pytest.mark.parametrize(
+    "saboteur",
+    [
+        # the runner leads its own process group: a group signal no longer reaches the shell
+        pytest.param(body, id=name, marks=() if name == "kills its process group" else _UNHEARD)
+        for name, body in SABOTEURS.items()
+    ],
+)
 def test_another_hook_cannot_make_the_client_ignore_a_guards_deny(
     e2e: E2EProject, saboteur: str
 ) -> None:
