@@ -1,26 +1,30 @@
 """The launcher: a small POSIX `sh` script in the project's state dir, next to the manifest,
-that every hookman settings entry runs (`sh '<state>/hookman-run.sh' EVENT`).
+that every hookman settings entry runs (`sh '<state>/hookman-run.sh' EVENT; [ $? = 3 ] || ...`).
 
 It runs the runner under the interpreter recorded at install and passes its answer on. A
 process can only answer while it lives, so this outer layer answers for a runner that could
 not: when the runner's output is not a complete answer (its interpreter or hookman gone, the
-process killed or ended by a hook, a broken answer channel), the launcher prints a deny on
-the guarded events (the manifest's client facts) and a notice for the user elsewhere, and
-always exits 0, the only exit code whose JSON Claude Code reads.
+process killed, stopped until its watchdog killed it, or ended by a hook, a broken answer
+channel), the launcher prints a deny on the guarded events (the manifest's client facts) and
+a notice for the user elsewhere. It always ends with `exit 3` (DONE_STATUS), which the
+settings command turns into 0, the only exit code whose JSON Claude Code reads; any other
+status means the launcher did not run to its end (gone, emptied, cut), and the command
+prints the deny itself. The body is one function called on the last line, so `sh` has read
+it whole before it runs (bash reads a script as it runs it).
 
 A complete answer is the runner's exit status 0 and its output being one line holding a JSON
 object, then the line ANSWER_END: checked with shell built-ins only (no process beyond the
-runner in the common path). The runner's stdout is a file in the state dir, whose name the
-runner unlinks at once (`--answer-file`), and its stderr /dev/null: Claude Code's pipes
-reach no process but the launcher, so no process a hook leaves behind can make the client or
-the launcher wait. The runner (run_command.py, `--launched`) ends with os._exit right after
-answering.
+runner in the common path). The runner's stdout is a file in the state dir (or a new one in
+${TMPDIR:-/tmp}, made with noclobber), whose name the runner unlinks at once
+(`--answer-file`), and its stderr /dev/null: Claude Code's pipes reach no process but the
+launcher, so no process a hook leaves behind can make the client or the launcher wait. Only
+where no file can be made at all is it a pipe. The runner (run_command.py, `--launched`)
+leads its own process group and ends with os._exit right after answering.
 
-Install and every sync rewrite the launcher (atomically, only when its bytes change), so it
-always names the interpreter and the guarded events of the last install. The settings
-command of a guarded event adds `|| printf '<deny>'`: with the launcher itself gone, `sh`
-fails and the shell still answers with a deny. A command is recognised by the launcher's
-file name (settings_entries.py), whatever launcher format wrote it.
+Install and every sync rewrite the launcher (atomically, only when its bytes change) together
+with the settings commands, so it always names the interpreter and the guarded events of the
+last install, and its format matches the commands that run it. A command is recognised by
+the launcher's file name (settings_entries.py), whatever launcher format wrote it.
 """
 
 from __future__ import annotations
