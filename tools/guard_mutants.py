@@ -250,8 +250,8 @@ MUTATIONS = [
     (
         "run: watchdog started",
         "hookman/bridge/run_command.py",
-        "                start_watchdog(max(hard_stop - elapsed, _MOMENT))\n",
-        "                pass\n",
+        "            start_watchdog(max(hard_stop - elapsed, _MOMENT))\n",
+        "            pass\n",
     ),
     (
         "run: own process group",

@@ -244,6 +244,10 @@ class _Run:
         """The deadline, the hard stop and (launched) the watchdog, counted from the process's
         start: a slow interpreter start or a slow payload uses up the same time."""
         elapsed = seconds_since_start()
+        hard_stop = manifest.hard_stop_for(self.event, self.run_async)
+        if hard_stop and self.launched and not self.run_async:
+            # forked first, while this process has no other thread
+            start_watchdog(max(hard_stop - elapsed, _MOMENT))
         seconds = manifest.deadline_for(self.event, self.run_async)
         self.deadline_seconds = seconds
         self.deadline = Deadline(
@@ -252,11 +256,8 @@ class _Run:
             backstop=True,
         )
         self.deadline.start()
-        hard_stop = manifest.hard_stop_for(self.event, self.run_async)
         if hard_stop:
             _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))
-            if self.launched and not self.run_async:
-                start_watchdog(max(hard_stop - elapsed, _MOMENT))
 
     def _finish(
         self,
