@@ -206,12 +206,6 @@ MUTATIONS = [
     ("launcher: async stays quiet", "hookman/launcher.py", '[ "$2" = --async ] && {done}\n', ""),
     ("launcher: ends with its status", "hookman/launcher.py", "{done}\n}}\n", "}}\n"),
     (
-        "launcher: read whole before it runs",
-        "hookman/launcher.py",
-        "{FUNCTION_NAME}() {{\n",
-        "{FUNCTION_NAME}() {{ :; }}\n{{\n",
-    ),
-    (
         "launcher: noclobber in TMPDIR",
         "hookman/launcher.py",
         "\tset -C\n",
