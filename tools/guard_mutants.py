@@ -244,7 +244,7 @@ MUTATIONS = [
     (
         "run: watchdog started",
         "hookman/bridge/run_command.py",
-        "            start_watchdog(max(hard_stop - elapsed, _MOMENT))\n",
+        "            start_watchdog(max(kill_at - elapsed, _MOMENT))\n",
         "            pass\n",
     ),
     (

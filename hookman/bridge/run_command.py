@@ -244,11 +244,14 @@ class _Run:
         """The deadline, the hard stop and (launched) the watchdog, counted from the process's
         start: a slow interpreter start or a slow payload uses up the same time."""
         elapsed = seconds_since_start()
-        hard_stop = manifest.hard_stop_for(self.event, self.run_async)
-        if hard_stop and self.launched and not self.run_async:
-            # forked first, while this process has no other thread
-            start_watchdog(max(hard_stop - elapsed, _MOMENT))
         seconds = manifest.deadline_for(self.event, self.run_async)
+        hard_stop = manifest.hard_stop_for(self.event, self.run_async)
+        if hard_stop and seconds and self.launched and not self.run_async:
+            # Forked first, while this process has no other thread. A little after the hard
+            # stop (a quarter of what is left before the timeout), so that the runner's own
+            # end, which says more in the log, normally comes first.
+            kill_at = hard_stop + (hard_stop - seconds) / 4
+            start_watchdog(max(kill_at - elapsed, _MOMENT))
         self.deadline_seconds = seconds
         self.deadline = Deadline(
             max(seconds - elapsed, _MOMENT) if seconds else None,

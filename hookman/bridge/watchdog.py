@@ -1,5 +1,5 @@
 """The runner's deadline outside its own process: a forked watchdog that SIGKILLs the
-runner's process group when the hard stop passes, whatever happens inside the runner.
+runner's process group just after the hard stop, whatever happens inside the runner.
 
 In-process deadlines (deadline.py's SIGALRM and thread, the faulthandler hard stop) need the
 runner to run: a hook that stops the process (SIGSTOP, or SIGSTOP to its group) freezes
