@@ -1,26 +1,30 @@
 """The launcher: a small POSIX `sh` script in the project's state dir, next to the manifest,
-that every hookman settings entry runs (`sh '<state>/hookman-run.sh' EVENT`).
+that every hookman settings entry runs (`sh '<state>/hookman-run.sh' EVENT; [ $? = 3 ] || ...`).
 
 It runs the runner under the interpreter recorded at install and passes its answer on. A
 process can only answer while it lives, so this outer layer answers for a runner that could
 not: when the runner's output is not a complete answer (its interpreter or hookman gone, the
-process killed or ended by a hook, a broken answer channel), the launcher prints a deny on
-the guarded events (the manifest's client facts) and a notice for the user elsewhere, and
-always exits 0, the only exit code whose JSON Claude Code reads.
+process killed, stopped until its watchdog killed it, or ended by a hook, a broken answer
+channel), the launcher prints a deny on the guarded events (the manifest's client facts) and
+a notice for the user elsewhere. It always ends with `exit 3` (DONE_STATUS), which the
+settings command turns into 0, the only exit code whose JSON Claude Code reads; any other
+status means the launcher did not run to its end (gone, emptied, cut), and the command
+prints the deny itself. The body is one function called on the last line, so `sh` has read
+it whole before it runs (bash reads a script as it runs it).
 
 A complete answer is the runner's exit status 0 and its output being one line holding a JSON
 object, then the line ANSWER_END: checked with shell built-ins only (no process beyond the
-runner in the common path). The runner's stdout is a file in the state dir, whose name the
-runner unlinks at once (`--answer-file`), and its stderr /dev/null: Claude Code's pipes
-reach no process but the launcher, so no process a hook leaves behind can make the client or
-the launcher wait. The runner (run_command.py, `--launched`) ends with os._exit right after
-answering.
+runner in the common path). The runner's stdout is a file in the state dir (or a new one in
+${TMPDIR:-/tmp}, made with noclobber), whose name the runner unlinks at once
+(`--answer-file`), and its stderr /dev/null: Claude Code's pipes reach no process but the
+launcher, so no process a hook leaves behind can make the client or the launcher wait. Only
+where no file can be made at all is it a pipe. The runner (run_command.py, `--launched`)
+leads its own process group and ends with os._exit right after answering.
 
-Install and every sync rewrite the launcher (atomically, only when its bytes change), so it
-always names the interpreter and the guarded events of the last install. The settings
-command of a guarded event adds `|| printf '<deny>'`: with the launcher itself gone, `sh`
-fails and the shell still answers with a deny. A command is recognised by the launcher's
-file name (settings_entries.py), whatever launcher format wrote it.
+Install and every sync rewrite the launcher (atomically, only when its bytes change) together
+with the settings commands, so it always names the interpreter and the guarded events of the
+last install, and its format matches the commands that run it. A command is recognised by
+the launcher's file name (settings_entries.py), whatever launcher format wrote it.
 """
 
 from __future__ import annotations
@@ -42,7 +46,11 @@ from hookman.bridge.run_command import (
 )
 
 LAUNCHER_NAME = "hookman-run.sh"
-LAUNCHER_FORMAT = 1
+LAUNCHER_FORMAT = 2
+# How a launcher that ran to its end exits: the settings command turns it into 0 and answers
+# for any other status (a launcher emptied, cut or gone exits 0, 2 or 127).
+DONE_STATUS = 3
+FUNCTION_NAME = "hookman_launch"
 RUNNER_ENTRY = "from hookman.bridge.run_command import launched; launched()"
 PYTHON_VARIABLE = "python"
 MANIFEST_VARIABLE = "manifest"
@@ -56,14 +64,24 @@ def launcher_path(project_dir: Path) -> Path:
 
 
 def missing_launcher_answer(event: str) -> str:
-    """The deny the settings command prints when `sh` cannot run the launcher at all."""
+    """The deny the settings command prints when the launcher did not run to its end (`sh`
+    cannot read it, or it was emptied or cut since install)."""
     reason = (
         f"hookman blocked this {guarded_subject(event)} because the launcher hookman installed "
-        f"for this project is missing (the hookman state directory was deleted or moved), so "
-        f"the guards of the project could not run. Run `hookman install` in the project to "
-        f"write it again."
+        f"for this project is missing or broken (the hookman state directory was deleted or "
+        f"moved, or the file was emptied or cut), so the guards of the project could not run. "
+        f"Run `hookman install` in the project to write it again."
     )
     return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def missing_launcher_notice() -> str:
+    """What the settings command of an event that is not guarded prints in that case."""
+    notice = (
+        "hookman: no hook ran, because the launcher hookman installed for this project is "
+        "missing or broken. Run `hookman install` in the project to write it again."
+    )
+    return json.dumps({"systemMessage": notice}, ensure_ascii=False)
 
 
 def launcher_text(
@@ -90,12 +108,16 @@ def launcher_text(
     )
     guarded_pattern = "|".join(guarded_events) or "-"
     runner_words = " ".join(runner)
+    done = f"exit {DONE_STATUS}"
     return f"""\
 # hookman launcher (format {LAUNCHER_FORMAT}), written by `hookman install`; rewritten at every
-# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]
+# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]; then a status test.
 # It runs hookman's runner and passes on its answer. When the runner gives no complete
 # answer (its Python or hookman gone, the process killed or ended by a hook), it answers
-# itself: a deny on guarded events, a notice elsewhere. It always exits 0.
+# itself: a deny on guarded events, a notice elsewhere. It always exits {DONE_STATUS}, which the
+# settings command turns into 0; any other status (this file emptied, cut or gone) makes
+# the command answer a deny itself. The body is one function, read whole before it runs.
+{FUNCTION_NAME}() {{
 {PYTHON_VARIABLE}={shlex.quote(python)}
 {MANIFEST_VARIABLE}={shlex.quote(str(manifest))}
 {ANSWERS_VARIABLE}={shlex.quote(str(manifest.parent))}
@@ -104,9 +126,16 @@ case $1 in
 *) guarded= ;;
 esac
 # The runner answers into a file (it unlinks the name at once): no process a hook leaves
-# behind can make anyone wait for a pipe. Where no file can be made, a pipe.
+# behind can make anyone wait for a pipe. A new file in ${{TMPDIR:-/tmp}} where the state
+# dir takes none; where no file can be made at all, a pipe.
 file="${ANSWERS_VARIABLE}/.answer-$$"
-if true 2>/dev/null >"$file"; then
+if ! {{ true >"$file"; }} 2>/dev/null; then
+	file="${{TMPDIR:-/tmp}}/.hookman-answer-$$"
+	set -C
+	{{ true >"$file"; }} 2>/dev/null || file=
+	set +C
+fi
+if [ -n "$file" ]; then
 	{{
 		{runner_words} {ANSWER_FILE_FLAG} "$file" <&4 4<&- >"$file" 2>/dev/null
 		status=$?
@@ -125,15 +154,17 @@ if [ "$status:$complete" = "0:{ANSWER_END.strip()}" ]; then
 	case $answer in
 	"{{"*"}}")
 		printf '%s\\n' "$answer"
-		exit 0 ;;
+		{done} ;;
 	esac
 fi
-rm -f "$file" 2>/dev/null
-[ "$2" = --async ] && exit 0
+[ -n "$file" ] && rm -f "$file" 2>/dev/null
+[ "$2" = --async ] && {done}
 case $1 in
 {guarded_arms}\t*) printf '%s%s%s\\n' {_answer_parts(notice)} ;;
 esac
-exit 0
+{done}
+}}
+{FUNCTION_NAME} "$@"
 """
 
 

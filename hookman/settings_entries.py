@@ -2,8 +2,11 @@
 makes `settings["hooks"]` hold exactly hookman's entries while leaving everything else alone.
 
 The command runs the project's launcher (hookman/launcher.py), which answers for a runner
-that cannot: `sh '<state>/hookman-run.sh' EVENT`, and on a guarded event
-`... || printf '%s\n' '<deny>'`, so that even a deleted launcher ends in a deny.
+that cannot: `sh '<state>/hookman-run.sh' EVENT; [ $? = 3 ] || printf '%s\n' '<deny>'`. The
+launcher exits 3 when it ran to its end (the test makes that exit 0); any other status, as
+from a deleted, emptied or cut launcher, makes the command print a deny itself (a notice on
+an event that is not guarded). Earlier versions wrote `sh L EVENT [|| printf '<deny>']`, run
+by a launcher that exits 0 (format 1). An async entry: `sh L EVENT --async || :`.
 
 hookman recognises its handlers from the command string alone (Claude Code drops unknown keys
 when it rewrites the file): a command is hookman's when its words hold a file named
@@ -32,7 +35,13 @@ from pathlib import Path
 from typing import Any
 
 from hookman.errors import HookmanError
-from hookman.launcher import LAUNCHER_NAME, missing_launcher_answer, read_launcher_words
+from hookman.launcher import (
+    DONE_STATUS,
+    LAUNCHER_NAME,
+    missing_launcher_answer,
+    missing_launcher_notice,
+    read_launcher_words,
+)
 from hookman.settings_file import json_kind
 
 RUNNER_CODE = "from hookman.__main__ import main; raise SystemExit(main())"
@@ -75,12 +84,15 @@ def build_command(
     event: str, launcher: Path, *, guarded: bool = False, run_async: bool = False
 ) -> str:
     """The shell command Claude Code runs for `event`: the project's launcher, every word
-    quoted for POSIX shells; on a guarded event, a deny when the launcher cannot run."""
+    quoted for POSIX shells. A launcher that ran to its end exits DONE_STATUS, which the
+    command turns into 0; any other status (launcher gone, emptied or cut) makes it print a
+    deny on a guarded event, a notice elsewhere. An async entry only needs exit 0."""
     words = ["sh", str(launcher), event] + ([ASYNC_FLAG] if run_async else [])
     command = " ".join(shlex.quote(word) for word in words)
-    if guarded and not run_async:
-        command += f" || printf '%s\\n' {shlex.quote(missing_launcher_answer(event))}"
-    return command
+    if run_async:
+        return f"{command} || :"
+    fallback = missing_launcher_answer(event) if guarded else missing_launcher_notice()
+    return f"{command}; [ $? = {DONE_STATUS} ] || printf '%s\\n' {shlex.quote(fallback)}"
 
 
 def build_direct_command(
@@ -109,8 +121,8 @@ def hookman_command_event(command: str) -> str | None:
     event_index = _event_word_index(words)
     if event_index is None or event_index >= len(words):
         return None
-    event = words[event_index]
-    return None if event.startswith("-") or event == "||" else event
+    event = _own_words(words[event_index:])[:1]
+    return None if not event or not event[0] or event[0].startswith("-") else event[0]
 
 
 def hookman_command_is_async(command: str) -> bool:
@@ -377,8 +389,16 @@ def _event_word_index(words: list[str]) -> int | None:
 
 
 def _own_words(words: list[str]) -> list[str]:
-    """The words of the command's first pipeline (before a `||` fallback)."""
-    return words[: words.index("||")] if "||" in words else words
+    """The words of the command's first pipeline (before a `;` or `||` fallback)."""
+    own: list[str] = []
+    for word in words:
+        if word == "||":
+            break
+        if word.endswith(";"):
+            own.append(word[:-1])
+            break
+        own.append(word)
+    return own
 
 
 def _base_name(path: str) -> str:

@@ -5,6 +5,7 @@ or the launcher since install, a guarded event ends in a JSON deny on exit 0."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -18,9 +19,11 @@ from hypothesis import strategies as st
 from hookman.bridge.run_command import ANSWER_END
 from hookman.event_catalog import guarded_events
 from hookman.launcher import (
+    DONE_STATUS,
     LAUNCHER_NAME,
     launcher_text,
     missing_launcher_answer,
+    missing_launcher_notice,
     read_launcher_words,
 )
 from hookman.settings_entries import (
@@ -99,18 +102,64 @@ def hook(pi):
     assert answer["hookSpecificOutput"]["additionalContext"] == json.loads(f'"{text}"')
 
 
+def _without_answer_dir(runner_project: RunnerProject) -> None:
+    launcher = runner_project.launcher_path
+    text = launcher.read_text(encoding="utf-8")
+    answers_line = f"answers={shlex.quote(str(runner_project.state_dir))}\n"
+    assert answers_line in text
+    launcher.write_text(text.replace(answers_line, "answers=/nonexistent/dir\n"))
+
+
+def test_a_file_in_tmpdir_serves_where_the_state_dir_takes_none(
+    guarded_project: RunnerProject, tmp_path: Path
+) -> None:
+    _without_answer_dir(guarded_project)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    rm_rf = guarded_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+    env = {"TMPDIR": str(temporary)}
+
+    assert guarded_project.answer_installed("PreToolUse", _harmless(guarded_project), env=env) == {}
+    denied = guarded_project.answer_installed("PreToolUse", rm_rf, env=env)
+    assert _deny_reason(denied) == "rm -rf is not allowed here"
+    assert list(temporary.iterdir()) == []  # the runner unlinked it
+
+
+def test_an_existing_file_in_tmpdir_is_never_written_through(
+    guarded_project: RunnerProject, tmp_path: Path
+) -> None:
+    _without_answer_dir(guarded_project)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("keep me", encoding="utf-8")
+    rm_rf = guarded_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+    # another user's link at the launcher's answer name (exec keeps the pid, so `$$` is it)
+    plant = f'ln -s {shlex.quote(str(victim))} "$TMPDIR/.hookman-answer-$$" && exec sh'
+
+    done = subprocess.run(
+        ["bash", "-c", f"{plant} {shlex.quote(str(guarded_project.launcher_path))} PreToolUse"],
+        input=json.dumps(rm_rf).encode(),
+        capture_output=True,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == DONE_STATUS
+    assert _deny_reason(json.loads(done.stdout)) == "rm -rf is not allowed here"  # a pipe
+    assert victim.read_text(encoding="utf-8") == "keep me"
+
+
 def test_the_pipe_serves_where_no_answer_file_can_be_made(
     guarded_project: RunnerProject,
 ) -> None:
-    launcher = guarded_project.launcher_path
-    text = launcher.read_text(encoding="utf-8")
-    answers_line = f"answers={shlex.quote(str(guarded_project.state_dir))}\n"
-    assert answers_line in text
-    launcher.write_text(text.replace(answers_line, "answers=/nonexistent/dir\n"))
+    _without_answer_dir(guarded_project)
     rm_rf = guarded_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+    env = {"TMPDIR": "/nonexistent/tmp"}
 
-    assert guarded_project.answer_installed("PreToolUse", _harmless(guarded_project)) == {}
-    denied = guarded_project.answer_installed("PreToolUse", rm_rf)
+    assert guarded_project.answer_installed("PreToolUse", _harmless(guarded_project), env=env) == {}
+    denied = guarded_project.answer_installed("PreToolUse", rm_rf, env=env)
     assert _deny_reason(denied) == "rm -rf is not allowed here"
 
 
@@ -225,11 +274,56 @@ def test_only_guarded_events_get_the_deny_fallback(tmp_path: Path) -> None:
     launcher = tmp_path / LAUNCHER_NAME
     for event in guarded_events():
         command = build_command(event, launcher, guarded=True)
-        assert command.endswith(f"|| printf '%s\\n' {shlex.quote(missing_launcher_answer(event))}")
-    assert build_command("Stop", launcher) == f"sh {launcher} Stop"
-    assert build_command("PreToolUse", launcher, guarded=True, run_async=True) == (
-        f"sh {launcher} PreToolUse --async"
+        assert command == (
+            f"sh {launcher} {event}; [ $? = {DONE_STATUS} ] || printf '%s\\n' "
+            f"{shlex.quote(missing_launcher_answer(event))}"
+        )
+    assert build_command("Stop", launcher) == (
+        f"sh {launcher} Stop; [ $? = {DONE_STATUS} ] || printf '%s\\n' "
+        f"{shlex.quote(missing_launcher_notice())}"
     )
+    assert build_command("PreToolUse", launcher, guarded=True, run_async=True) == (
+        f"sh {launcher} PreToolUse --async || :"
+    )
+
+
+@pytest.mark.parametrize("run_async", [False, True])
+def test_a_launcher_that_ran_to_its_end_makes_the_command_exit_0_and_print_once(
+    guarded_project: RunnerProject, run_async: bool
+) -> None:
+    command = guarded_project.command("Stop", run_async=run_async)
+    done = subprocess.run(
+        ["bash", "-c", command],
+        input=json.dumps(guarded_project.payload("Stop")).encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 0
+    assert done.stdout == b"{}\n"
+    assert done.stderr == b""
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_a_launcher_that_did_not_run_to_its_end_gets_the_commands_answer(
+    tmp_path: Path, guarded: bool
+) -> None:
+    launcher = tmp_path / LAUNCHER_NAME
+    launcher.write_text("# cut here\n", encoding="utf-8")
+    event = "PreToolUse" if guarded else "Stop"
+
+    done = subprocess.run(
+        ["bash", "-c", build_command(event, launcher, guarded=guarded)],
+        input=b"{}",
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 0
+    expected = missing_launcher_answer(event) if guarded else missing_launcher_notice()
+    assert done.stdout.decode() == expected + "\n"
 
 
 # --- odd paths -----------------------------------------------------------------------------------
@@ -299,6 +393,13 @@ def test_the_launcher_form_is_recognised_with_its_event_and_async_flag(tmp_path:
     # any launcher format: only the file name counts
     assert hookman_command_event("sh /old/hookman-run.sh Stop") == "Stop"
     assert hookman_command_event("/bin/sh '/o l d/hookman-run.sh' Stop --async") == "Stop"
+    # the format 1 commands (`|| printf` after the launcher, no status test)
+    old_guarded = "sh /old/hookman-run.sh PreToolUse || printf '%s\\n' '{\"a\": 1}'"
+    assert hookman_command_event(old_guarded) == "PreToolUse"
+    assert not hookman_command_is_async(old_guarded)
+    assert hookman_command_event("sh /old/hookman-run.sh Stop; [ $? = 3 ] || :") == "Stop"
+    assert hookman_command_is_async("sh /old/hookman-run.sh Stop --async || :")
+    assert hookman_command_event("sh /old/hookman-run.sh ; true") is None
     assert not is_hookman_command("sh /x/run.sh Stop")
     assert not is_hookman_command("hookman-run.sh")
 

@@ -115,8 +115,8 @@ MUTATIONS = [
     (
         "run: legacy PreToolUse without manifest",
         "hookman/bridge/run_command.py",
-        "        return self.event == PRE_TOOL_USE  # what",
-        "        return False  # what",
+        "        return self.event in GUARDED_WITHOUT_MANIFEST\n",
+        "        return False\n",
     ),
     (
         "run: bad payload denies",
@@ -203,12 +203,19 @@ MUTATIONS = [
         'if [ "0:$complete" = "0:',
     ),
     ("launcher: answer must be an object", "hookman/launcher.py", '\t"{{"*"}}")', "\t*)"),
-    ("launcher: async stays quiet", "hookman/launcher.py", '[ "$2" = --async ] && exit 0\n', ""),
+    ("launcher: async stays quiet", "hookman/launcher.py", '[ "$2" = --async ] && {done}\n', ""),
+    ("launcher: ends with its status", "hookman/launcher.py", "{done}\n}}\n", "}}\n"),
+    (
+        "launcher: noclobber in TMPDIR",
+        "hookman/launcher.py",
+        "\tset -C\n",
+        "",
+    ),
     (
         "settings: deny fallback when the launcher is gone",
         "hookman/settings_entries.py",
-        "    if guarded and not run_async:\n        command +=",
-        "    if False:\n        command +=",
+        "fallback = missing_launcher_answer(event) if guarded else missing_launcher_notice()",
+        "fallback = missing_launcher_notice()",
     ),
     (
         "sync: guarded entries get the fallback",
@@ -231,8 +238,38 @@ MUTATIONS = [
     (
         "run: hard stop armed",
         "hookman/bridge/run_command.py",
-        "        _arm_hard_stop(self.manifest.hard_stop_for(self.event, self.run_async))\n",
+        "            _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))\n",
         "",
+    ),
+    (
+        "run: watchdog started",
+        "hookman/bridge/run_command.py",
+        "            start_watchdog(max(kill_at - elapsed, _MOMENT))\n",
+        "            pass\n",
+    ),
+    (
+        "run: own process group",
+        "hookman/bridge/run_command.py",
+        "        os.setpgid(0, 0)\n",
+        "        pass\n",
+    ),
+    (
+        "run: deadlines before stdin",
+        "hookman/bridge/run_command.py",
+        "        if self.manifest is not None and not self.run_async:\n",
+        "        if False:\n",
+    ),
+    (
+        "run: deadlines count from the process start",
+        "hookman/bridge/run_command.py",
+        "        elapsed = seconds_since_start()\n",
+        "        elapsed = 0.0\n",
+    ),
+    (
+        "run: a huge guarded answer is cut",
+        "hookman/bridge/run_command.py",
+        "        if len(text) > ANSWER_LIMIT and self.guarded:\n",
+        "        if False:\n",
     ),
     (
         "config: empty tools refused",

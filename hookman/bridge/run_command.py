@@ -34,6 +34,7 @@ from hookman.bridge.deadline import Deadline
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.session_state import now_iso
+from hookman.bridge.watchdog import seconds_since_start, start_watchdog
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,8 +49,18 @@ GUARDED_FLAG = "--guarded"
 ANSWER_FILE_FLAG = "--answer-file"  # stdout is this file: unlink its name (the launcher reads it)
 # After the answer, when run by the launcher: the proof that the answer is complete.
 ANSWER_END = "hookman:answer-complete\n"  # on its own line
+# Characters of a guarded event's answer past which its texts are cut: the launcher's `read`
+# takes a byte per system call in dash (~2 MB/s), so a huge answer (another hook's
+# additionalContext) would reach the client after its timeout, deny and all.
+ANSWER_LIMIT = 256 * 1024
+TEXT_LIMIT = 16 * 1024  # characters kept of each text field of an answer that was too large
+CUT_NOTICE = (
+    "hookman: this answer was larger than {limit} characters, so its texts were cut to "
+    "{text} characters each (see `hookman log`)."
+)
 EXIT_NO_ANSWER = 70  # the answer could not be written (the launcher answers instead)
 NO_ANSWER_NOTICE = "the answer could not be written (a hook closed hookman's output)"
+_MOMENT = 0.001  # seconds: a deadline already passed fires at once
 OUTCOME_TIMEOUT = "timeout"
 OUTCOME_BAD_PAYLOAD = "bad-payload"
 OUTCOME_UNKNOWN_EVENT = "unknown-event"
@@ -118,6 +129,13 @@ def launched() -> None:
     """The launcher's entry (`python -c "...; launched()" run EVENT ...`): run, then end the
     process at once, whatever threads, atexit jobs or children the hooks left behind."""
     try:
+        # Its own process group: a hook that signals "its" group (a cleanup's killpg) reaches
+        # the runner and its children only, never the launcher or the client's shell, which
+        # then answer for it; and the watchdog can kill the whole group at the hard stop.
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    try:
         code = main(sys.argv[2:])  # sys.argv: ["-c", "run", EVENT, ...]
     except BaseException:  # the launcher answers for a runner that could not
         code = EXIT_NO_ANSWER
@@ -140,6 +158,8 @@ class _Run:
         self.payload: dict[str, object] = {}
         self.tracker: CallTracker | None = None
         self.deadline: Deadline | None = None
+        self.deadline_seconds: float | None = None  # as configured (the timer counts less)
+        self._reading_payload = False
         # Taken by whoever gives the one answer: the dispatch, or the deadline (signal
         # handler or backstop thread), whichever comes first.
         self._answer_token = _thread.allocate_lock()
@@ -165,14 +185,22 @@ class _Run:
         return self.event in GUARDED_WITHOUT_MANIFEST
 
     def _handle(self) -> int:
-        raw = _read_stdin()
-        payload, problem = _parse_payload(raw)
+        manifest_problem = None
         try:
             if not self.manifest_path:
                 raise ManifestError("the command has no --manifest PATH")
             self.manifest = read_manifest(self.manifest_path)
         except ManifestError as error:
-            return self._no_manifest(str(error), payload or {})
+            manifest_problem = str(error)
+        if self.manifest is not None and not self.run_async:
+            self._arm_deadlines(self.manifest)  # before stdin: a payload may never end
+        self._reading_payload = True
+        raw = _read_stdin()
+        self._reading_payload = False
+        payload, problem = _parse_payload(raw)
+        if manifest_problem is not None:
+            return self._no_manifest(manifest_problem, payload or {})
+        assert self.manifest is not None
         if payload is not None and self.guarded and _has_lone_surrogate(raw, payload):
             payload, problem = None, "it holds a lone UTF-16 surrogate, which no guard can check"
         if payload is None:
@@ -198,13 +226,8 @@ class _Run:
 
         _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
-        self.deadline = Deadline(
-            self.manifest.deadline_for(self.event, self.run_async),
-            self._deadline_passed,
-            backstop=True,
-        )
-        self.deadline.start()
-        _arm_hard_stop(self.manifest.hard_stop_for(self.event, self.run_async))
+        if self.deadline is None:  # async: armed in the child, after the fork
+            self._arm_deadlines(self.manifest)
         result = dispatch_event(
             self.manifest,
             self.event,
@@ -213,8 +236,31 @@ class _Run:
             tracker=self.tracker,
             run_async=self.run_async,
         )
-        self.deadline.cancel()
+        if self.deadline is not None:
+            self.deadline.cancel()
         return self._finish(result.answer, result.outcome, result=result)
+
+    def _arm_deadlines(self, manifest: Manifest) -> None:
+        """The deadline, the hard stop and (launched) the watchdog, counted from the process's
+        start: a slow interpreter start or a slow payload uses up the same time."""
+        elapsed = seconds_since_start()
+        seconds = manifest.deadline_for(self.event, self.run_async)
+        hard_stop = manifest.hard_stop_for(self.event, self.run_async)
+        if hard_stop and seconds and self.launched and not self.run_async:
+            # Forked first, while this process has no other thread. A little after the hard
+            # stop (a quarter of what is left before the timeout), so that the runner's own
+            # end, which says more in the log, normally comes first.
+            kill_at = hard_stop + (hard_stop - seconds) / 4
+            start_watchdog(max(kill_at - elapsed, _MOMENT))
+        self.deadline_seconds = seconds
+        self.deadline = Deadline(
+            max(seconds - elapsed, _MOMENT) if seconds else None,
+            self._deadline_passed,
+            backstop=True,
+        )
+        self.deadline.start()
+        if hard_stop:
+            _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))
 
     def _finish(
         self,
@@ -233,6 +279,8 @@ class _Run:
         # Encoded before the answer counts as given: if encoding fails, the internal-error
         # path must still be able to answer (on a guarded event, a deny).
         text = json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
+        if len(text) > ANSWER_LIMIT and self.guarded:
+            text = json.dumps(_cut_to_size(answer), ensure_ascii=False, allow_nan=False) + "\n"
         if not self._answer_token.acquire(False):
             return exit_code
         written = self._detached or self._write_answer(text)  # the detached child's answer
@@ -341,11 +389,20 @@ class _Run:
         if not self._answer_token.acquire(False):
             return
         hook = (self.tracker.current_hook if self.tracker else None) or "(loading)"
-        seconds = self.deadline.seconds if self.deadline else 0
+        seconds = self.deadline_seconds or 0
         problem = f"did not finish within hookman's deadline of {seconds:g} s"
+        if self._reading_payload:
+            hook, problem = "hookman", f"read no end of the payload within {seconds:g} s"
         answer: dict[str, object]
         if self.run_async:
             answer = {}
+        elif self.guarded and self._reading_payload:
+            answer = deny_answer(
+                self.event,
+                f"hookman blocked this {guarded_subject(self.event)} because the payload on "
+                f"stdin did not end within hookman's deadline of {seconds:g} s, so the "
+                f"project's guards could not check it.",
+            )
         elif self.guarded:
             answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event))
         else:
@@ -409,6 +466,40 @@ def _arm_hard_stop(seconds: float | None) -> None:
         faulthandler.dump_traceback_later(seconds, exit=True, file=_hard_stop_sink)
     except (OSError, ValueError, RuntimeError):
         pass
+
+
+_TEXT_FIELDS = ("systemMessage", "reason", "stopReason")
+_SPECIFIC_TEXT_FIELDS = ("permissionDecisionReason", "additionalContext")
+
+
+def _cut_to_size(answer: dict[str, object]) -> dict[str, object]:
+    """`answer` with its texts cut to TEXT_LIMIT and a notice saying so. A deny keeps only
+    its decision, its reason and the message (what else it carried cannot matter once the
+    tool is refused); any other answer keeps every field, updatedInput untouched (cutting
+    it would change what runs)."""
+    specific = answer.get("hookSpecificOutput")
+    specific = dict(specific) if isinstance(specific, dict) else None
+    if specific is not None and specific.get("permissionDecision") == "deny":
+        kept = ("hookEventName", "permissionDecision", "permissionDecisionReason")
+        specific = {key: specific[key] for key in kept if key in specific}
+        cut: dict[str, object] = {key: answer[key] for key in _TEXT_FIELDS if key in answer}
+    else:
+        cut = dict(answer)
+    if specific is not None:
+        cut["hookSpecificOutput"] = specific
+        _cut_texts(specific, _SPECIFIC_TEXT_FIELDS)
+    _cut_texts(cut, _TEXT_FIELDS)
+    notice = CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT)
+    message = cut.get("systemMessage")
+    cut["systemMessage"] = f"{message}\n{notice}" if isinstance(message, str) else notice
+    return cut
+
+
+def _cut_texts(holder: dict[str, object], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        value = holder.get(key)
+        if isinstance(value, str) and len(value) > TEXT_LIMIT:
+            holder[key] = value[:TEXT_LIMIT] + " [cut by hookman]"
 
 
 def _unlink_quietly(path: str) -> None:

@@ -120,6 +120,7 @@ class RunnerProject:
         *,
         run_async: bool = False,
         timeout: float = 60,
+        env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess[bytes]:
         """Run the exact settings command through a shell, as Claude Code does."""
         if isinstance(payload, dict):
@@ -132,6 +133,7 @@ class RunnerProject:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=self.root,
+            env={**os.environ, **(env or {})},
             start_new_session=True,  # a runner left running by a failing test is killed
         ) as process:
             try:

@@ -42,12 +42,6 @@ EMPTIED_LAUNCHER = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bypass: a launcher that is empty or cut at a line boundary exits 0 in silence, so "
-    "the settings command's `|| printf <deny>` never runs (fix: the launcher ends with a "
-    "distinctive status, e.g. 3, and the command denies unless it sees it)",
-)
 @pytest.mark.parametrize("cut", list(EMPTIED_LAUNCHER.values()), ids=list(EMPTIED_LAUNCHER))
 def test_an_emptied_or_cut_launcher_denies(guarded: RunnerProject, cut) -> None:
     if cut is None:
@@ -82,12 +76,6 @@ def test_a_launcher_broken_other_ways_denies(guarded: RunnerProject, breakage: s
     assert verdict.decision == DENY, verdict
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hang: where no answer file can be made the launcher reads the runner through "
-    "$(...), which waits for every holder of the pipe (fix: fall back to an answer file in "
-    "${TMPDIR:-/tmp} before the pipe)",
-)
 def test_a_lingering_child_cannot_hold_the_pipe_where_no_answer_file_can_be_made(
     runner_project: RunnerProject, tmp_path: Path
 ) -> None:
@@ -235,12 +223,6 @@ WHILE_IT_RUNS = {
     ),
     "the launcher is truncated in place": "open(os.environ['LAUNCHER'], 'w').close()",
 }
-_BASH_READS_ON = pytest.mark.xfail(
-    strict=True,
-    reason="bypass under bash as sh: bash reads a script as it runs it, so a launcher changed "
-    "in place after the runner started ends in silence (fix: wrap the launcher's body in a "
-    "function or one { ...; exit; } block, read whole before it runs)",
-)
 
 
 @pytest.mark.parametrize(
@@ -250,7 +232,6 @@ _BASH_READS_ON = pytest.mark.xfail(
             body,
             shell,
             id=f"{name}, {shell}",
-            marks=[_BASH_READS_ON] if shell == "bash" and "in place" in name else [],
         )
         for name, body in WHILE_IT_RUNS.items()
         for shell in ("dash", "bash")

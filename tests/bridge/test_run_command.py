@@ -20,7 +20,14 @@ from hypothesis import strategies as st
 
 from hookman.bridge.answer import DEFAULT_BLOCK_REASON
 from hookman.bridge.capture import CAPTURE_LIMIT
-from hookman.bridge.run_command import EXIT_NO_ANSWER, NO_ANSWER_NOTICE, parse_argv
+from hookman.bridge.run_command import (
+    ANSWER_LIMIT,
+    CUT_NOTICE,
+    EXIT_NO_ANSWER,
+    NO_ANSWER_NOTICE,
+    TEXT_LIMIT,
+    parse_argv,
+)
 from hookman.settings_entries import RUNNER_CODE
 
 from .conftest import SAMPLES, RunnerProject
@@ -1351,3 +1358,68 @@ def test_a_guard_stuck_in_one_long_c_call_is_denied_before_the_timeout(
     reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
     assert time.monotonic() - started < 3  # the runner ended at 2 s, below the timeout
     assert "runner gave no answer (exit status 1)" in reason
+
+
+# --- an answer too large for the launcher to pass on in time --------------------------------
+
+
+def _context_hook(size: int, extra: str = "") -> str:
+    return f"""
+def hook(pi):
+    pi.on("PreToolUse", lambda event, ctx: {{"hookSpecificOutput": {{
+        "additionalContext": "x" * {size}{extra}}}}})
+"""
+
+
+def test_a_huge_answer_keeps_its_deny_and_says_its_texts_were_cut(
+    runner_project: RunnerProject,
+) -> None:
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    runner_project.add_hook(
+        "context", _context_hook(2 * ANSWER_LIMIT), ["PreToolUse"], ["PreToolUse"]
+    )
+    payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+
+    answer = runner_project.answer("PreToolUse", payload)
+
+    assert _deny_reason(answer) == "rm -rf is not allowed here"
+    assert set(answer["hookSpecificOutput"]) == {
+        "hookEventName",
+        "permissionDecision",
+        "permissionDecisionReason",
+    }
+    assert answer["systemMessage"] == CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT)
+    assert len(json.dumps(answer)) < ANSWER_LIMIT
+
+
+def test_a_huge_answer_that_allows_keeps_its_updated_input_and_cuts_its_context(
+    runner_project: RunnerProject,
+) -> None:
+    updated = ', "updatedInput": {"command": "ls " + "y" * 100}'
+    runner_project.add_hook(
+        "context", _context_hook(2 * ANSWER_LIMIT, updated), ["PreToolUse"], ["PreToolUse"]
+    )
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+
+    specific = answer["hookSpecificOutput"]
+    assert specific["updatedInput"] == {"command": "ls " + "y" * 100}
+    assert specific["additionalContext"] == "x" * TEXT_LIMIT + " [cut by hookman]"
+    assert answer["systemMessage"].endswith(CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT))
+
+
+def test_an_answer_within_the_limit_or_on_an_unguarded_event_is_whole(
+    runner_project: RunnerProject,
+) -> None:
+    big_notes = _context_hook(2 * ANSWER_LIMIT).replace("PreToolUse", "PostToolUse")
+    runner_project.add_hook(
+        "context", _context_hook(ANSWER_LIMIT // 2), ["PreToolUse"], ["PreToolUse"]
+    )
+    runner_project.add_hook("notes", big_notes, ["PostToolUse"], ["PostToolUse"])
+
+    answer = runner_project.answer("PreToolUse", runner_project.payload("PreToolUse"))
+    after = runner_project.answer("PostToolUse", runner_project.payload("PostToolUse"))
+
+    assert answer["hookSpecificOutput"]["additionalContext"] == "x" * (ANSWER_LIMIT // 2)
+    assert "systemMessage" not in answer
+    assert after["hookSpecificOutput"]["additionalContext"] == "x" * (2 * ANSWER_LIMIT)

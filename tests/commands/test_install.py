@@ -112,7 +112,7 @@ def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None
     assert group["matcher"] == "Bash"
     assert is_hookman_command(handler["command"])
     launcher = paths.manifest_path(project).parent / "hookman-run.sh"
-    assert handler["command"].startswith(f"sh {launcher} PreToolUse || printf ")
+    assert handler["command"].startswith(f"sh {launcher} PreToolUse; [ $? = 3 ] || printf ")
     assert hookman_command_runner(handler["command"]) == RunnerRef(
         sys.executable, str(paths.manifest_path(project)), str(launcher)
     )
@@ -534,7 +534,7 @@ def test_async_hooks_get_a_second_entry_and_the_manifest_says_so(project: Path) 
     (observer,) = _handlers(project, "PostToolUse")
     assert "async" not in blocking and not hookman_command_is_async(blocking["command"])
     assert observer["async"] is True and hookman_command_is_async(observer["command"])
-    assert observer["command"].endswith(" PostToolUse --async")  # no deny fallback: never read
+    assert observer["command"].endswith(" PostToolUse --async || :")  # no deny: never read
     manifest = json.loads(paths.manifest_path(project).read_text())
     assert [hook["async"] for hook in manifest["hooks"]] == [False, True]
     assert manifest["async_entries"] == {
@@ -1052,7 +1052,7 @@ def test_install_replaces_an_entry_of_the_older_direct_form(project: Path) -> No
     [handler] = local_settings(project)["hooks"]["PreToolUse"][0]["hooks"]
     assert (
         handler["command"].startswith("sh ")
-        and "hookman-run.sh PreToolUse ||" in handler["command"]
+        and "hookman-run.sh PreToolUse; [ $? = 3 ] ||" in handler["command"]
     )
 
 

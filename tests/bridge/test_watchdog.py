@@ -1,0 +1,109 @@
+"""The watchdog outside the runner: it kills the runner's process group at the hard stop
+even when the runner is stopped, and leaves at once when the runner ends first."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+from hookman.bridge.watchdog import seconds_since_start
+
+# A runner stand-in: leads its own group, arms the watchdog, reports the watchdog's pid
+# (its only child), then does what the test asks.
+_RUNNER = """
+import os, signal, sys, time
+from hookman.bridge.watchdog import start_watchdog
+os.setpgid(0, 0)
+armed = start_watchdog({seconds})
+children = open(f"/proc/{{os.getpid()}}/task/{{os.getpid()}}/children").read().split()
+print(armed, *children, flush=True)
+{then}
+"""
+
+
+def _runner(seconds: float, then: str) -> subprocess.Popen[str]:
+    code = textwrap.dedent(_RUNNER.format(seconds=seconds, then=then))
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_stopped_runner_and_its_group_are_killed_at_the_hard_stop() -> None:
+    runner = _runner(0.5, "os.kill(os.getpid(), signal.SIGSTOP)")
+    assert runner.stdout is not None
+    armed, watchdog = runner.stdout.readline().split()
+    started = time.monotonic()
+
+    status = runner.wait(timeout=10)
+
+    assert armed == "True"
+    assert status == -signal.SIGKILL
+    assert time.monotonic() - started < 3
+    deadline = time.monotonic() + 5
+    while _alive(int(watchdog)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(int(watchdog))
+
+
+def test_the_watchdog_leaves_as_soon_as_the_runner_ends() -> None:
+    runner = _runner(30, "os._exit(0)")
+    assert runner.stdout is not None
+    armed, watchdog = runner.stdout.readline().split()
+    assert runner.wait(timeout=10) == 0
+    deadline = time.monotonic() + 5
+    while _alive(int(watchdog)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+    assert armed == "True"
+    assert not _alive(int(watchdog))  # long before its 30 s
+
+
+def test_the_watchdog_is_not_in_the_group_it_kills() -> None:
+    runner = _runner(30, "time.sleep(30)")
+    assert runner.stdout is not None
+    _, watchdog = runner.stdout.readline().split()
+    try:
+        assert os.getpgid(int(watchdog)) == int(watchdog)
+        assert os.getpgid(runner.pid) == runner.pid
+    finally:
+        os.killpg(runner.pid, signal.SIGKILL)
+        runner.wait()
+
+
+def test_no_watchdog_for_a_process_that_does_not_lead_its_group() -> None:
+    # the kill would reach whoever leads the group: the launcher and the client's shell
+    code = "from hookman.bridge.watchdog import start_watchdog; print(start_watchdog(5))"
+    done = subprocess.run(
+        ["sh", "-c", f"{sys.executable} -c {code!r}; true"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        start_new_session=True,
+        check=False,
+    )
+
+    assert done.stdout == "False\n"
+
+
+def test_seconds_since_start_counts_from_the_fork() -> None:
+    code = "from hookman.bridge.watchdog import seconds_since_start; print(seconds_since_start())"
+    done = subprocess.run(
+        ["sh", "-c", f"sleep 1; exec {sys.executable} -c {code!r}"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+    assert 0.9 <= float(done.stdout) < 10
+    assert 0 <= seconds_since_start() < 600
