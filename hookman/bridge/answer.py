@@ -10,8 +10,8 @@ results of handlers registered under the Claude Code event name, in hook order.
   they may be delivered only where additionalContext does not start a turn.
 - Every other field is last-wins, field by field.
 - hookman's own notices for the user are appended to `systemMessage`, one per line.
-- Each text (additionalContext, systemMessage, the reasons) is cut at MAX_TEXT_CHARS, so a
-  hook's megabytes of text cannot delay the answer past the client's timeout.
+- On a guarded event, an answer too large for the launcher to pass on in time has its texts
+  cut by the runner (run_command.py, ANSWER_LIMIT).
 - What a handler returned is made fit for JSON first (json_ready.py): the answer is always
   valid JSON, whatever the hook returned. Then only the fields Claude Code's output schema
   accepts for the event are merged (output_schema.py, catalog data): one ill-typed field
@@ -28,8 +28,6 @@ from hookman.bridge.output_schema import Misfit, output_schema
 PRE_TOOL_USE = "PreToolUse"
 # Each text of the answer stays below this: Claude Code 2.1.328 shows at most 10,000
 # characters of an additionalContext inline anyway (it saves longer ones to a file).
-MAX_TEXT_CHARS = 250_000
-_CAPPED_TEXTS = ("additionalContext", "permissionDecisionReason", "reason", "stopReason")
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
 _STICKY_OR_MERGED = frozenset(
     {"decision", "reason", "continue", "stopReason", "systemMessage", "hookSpecificOutput"}
@@ -161,32 +159,17 @@ class AnswerBuilder:
         texts = self.contexts if contexts is None else contexts
         if texts:
             specific["additionalContext"] = "\n\n".join(texts)
-        for key in _CAPPED_TEXTS:
-            if isinstance(specific.get(key), str):
-                specific[key] = _capped(specific[key])  # type: ignore[arg-type]
-            if isinstance(answer.get(key), str):
-                answer[key] = _capped(answer[key])  # type: ignore[arg-type]
         if specific:
             answer["hookSpecificOutput"] = {"hookEventName": self.event, **specific}
         messages = [self._system_message] if self._system_message else []
         messages.extend(self.notices)
         if messages:
-            answer["systemMessage"] = _capped("\n".join(messages))
+            answer["systemMessage"] = "\n".join(messages)
         return answer
 
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else content_text(value)
-
-
-def _capped(text: str) -> str:
-    """`text` cut to MAX_TEXT_CHARS: the launcher passes the answer on a byte at a time
-    (dash's `read`, ~2 MB/s), so megabytes of text would reach Claude Code after its
-    timeout, a deny with them."""
-    if len(text) <= MAX_TEXT_CHARS:
-        return text
-    cut = len(text) - MAX_TEXT_CHARS
-    return f"{text[:MAX_TEXT_CHARS]}\n[hookman cut {cut} characters here]"
 
 
 def _some(problems: list[str]) -> str:

@@ -112,21 +112,3 @@ def test_merging_is_first_deny_and_contexts_in_order(merged: list[dict]) -> None
         assert specific["additionalContext"] == "\n\n".join(contexts)
     else:
         assert "additionalContext" not in specific
-
-
-def test_each_text_is_cut_so_the_answer_stays_small() -> None:
-    from hookman.bridge.answer import MAX_TEXT_CHARS
-
-    answer = AnswerBuilder("PreToolUse")
-    answer.block("r" * (MAX_TEXT_CHARS + 5), "guard")
-    answer.add_context("c" * (MAX_TEXT_CHARS * 2))
-    answer.notify_user("n" * MAX_TEXT_CHARS)
-
-    built = answer.to_json()
-
-    specific = built["hookSpecificOutput"]
-    assert specific["permissionDecisionReason"] == (
-        "r" * MAX_TEXT_CHARS + "\n[hookman cut 5 characters here]"
-    )
-    assert specific["additionalContext"].endswith(f"[hookman cut {MAX_TEXT_CHARS} characters here]")
-    assert built["systemMessage"] == "n" * MAX_TEXT_CHARS  # at the limit: kept whole
