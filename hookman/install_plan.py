@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from hookman import event_catalog
 from hookman.client_version import ClientVersion
@@ -35,8 +36,7 @@ DEADLINE_MIN_MARGIN_S = 1.0
 DEADLINE_MARGIN_FRACTION = 0.1
 
 
-@dataclass(frozen=True)
-class PlannedEntry:
+class PlannedEntry(NamedTuple):  # not a dataclass: those compile methods at every start
     """One hookman entry to write for a Claude Code event."""
 
     event: str

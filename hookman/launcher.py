@@ -37,12 +37,13 @@ from pathlib import Path
 
 from hookman import paths
 from hookman.atomic_file import write_text_if_changed
-from hookman.bridge.answer import deny_answer, guarded_subject
-from hookman.bridge.run_command import (
+from hookman.bridge.protocol import (
     ANSWER_END,
     ANSWER_FILE_FLAG,
     GUARDED_FLAG,
     LAUNCHED_FLAG,
+    deny_answer,
+    guarded_subject,
 )
 
 LAUNCHER_NAME = "hookman-run.sh"

@@ -8,13 +8,14 @@ that does not parse or validate is refused with a clear error and never rewritte
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from hookman.atomic_file import write_text_if_changed
 from hookman.errors import HookmanError
@@ -38,13 +39,13 @@ NEW_FILE_HEADER = (
 # A hook that may need more than a day is a mistake, and Claude Code's timers are not made
 # for more (its own default is 600 s): a larger `timeout` is refused, not written.
 MAX_HOOK_TIMEOUT_S = 86400
+PARSED_CACHE_NAME = "hookman-toml.json"
 _CONFIG_DISPLAY = ".claude/hookman.toml"
 BOM = "\ufeff"
 _EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
 
 
-@dataclass(frozen=True)
-class HookSource:
+class HookSource(NamedTuple):  # not a dataclass: those compile methods at every start
     """Where a hook's module comes from: a project-relative path, a registry or template name."""
 
     kind: SourceKind
@@ -85,8 +86,7 @@ def check_project_relative(path_text: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class TextLayout:
+class TextLayout(NamedTuple):  # not a dataclass: those compile methods at every start
     """What a TOML file's bytes carry beyond its text: a UTF-8 byte-order mark and CRLF line
     endings (editors on Windows write both). Kept, so an edit changes only what it edits."""
 
@@ -97,6 +97,9 @@ class TextLayout:
         if self.crlf:
             text = text.replace("\n", "\r\n")
         return BOM + text if self.bom else text
+
+
+PLAIN_LAYOUT = TextLayout()
 
 
 def split_layout(raw_text: str) -> tuple[str, TextLayout]:
@@ -118,7 +121,7 @@ class ProjectConfig:
         path: Path,
         document: tomlkit.TOMLDocument | dict[str, Any],
         original_text: str | None,
-        layout: TextLayout = TextLayout(),
+        layout: TextLayout = PLAIN_LAYOUT,
         *,
         read_only: bool = False,
     ):
@@ -254,10 +257,52 @@ def read_project_config(project_dir: Path) -> ProjectConfig:
     if raw_text is None:
         return ProjectConfig(path, {}, None, read_only=True)
     text, layout = split_layout(raw_text)
-    document = read_toml_or_none(text)
+    document = _parsed_before(project_dir, text)
+    if document is None:
+        document = read_toml_or_none(text)
     if document is None:
         return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
     return ProjectConfig(path, document, text, layout, read_only=True)
+
+
+def remember_parsed_config(project_dir: Path) -> None:
+    """Keep hookman.toml's text and its parsed values as JSON in the project's state dir
+    (called after every write of the project's settings), so a command that only reads an
+    unchanged hookman.toml needs no TOML parser: importing one costs more than the rest of
+    reading. Values JSON cannot hold exactly (dates, NaN) are not kept."""
+    try:
+        text = split_layout(_read_config_text(config_path(project_dir)) or "")[0]
+    except HookmanError:
+        return
+    document = read_toml_or_none(text)
+    if document is None:
+        return
+    try:
+        encoded = json.dumps({"text": text, "data": document}, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return
+    if json.loads(encoded)["data"] != document:
+        return
+    with contextlib.suppress(OSError):  # only a cache
+        write_text_if_changed(_parsed_cache_path(project_dir), encoded)
+
+
+def _parsed_before(project_dir: Path, text: str) -> dict[str, Any] | None:
+    try:
+        with open(_parsed_cache_path(project_dir), encoding="utf-8") as handle:
+            cached = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(cached, dict) or cached.get("text") != text:
+        return None
+    data = cached.get("data")
+    return data if isinstance(data, dict) else None
+
+
+def _parsed_cache_path(project_dir: Path) -> Path:
+    from hookman import paths
+
+    return paths.project_state_dir(project_dir) / PARSED_CACHE_NAME
 
 
 def read_toml_or_none(text: str) -> dict[str, Any] | None:

@@ -35,7 +35,12 @@ from hookman.manifest import (
     write_manifest,
 )
 from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
-from hookman.project_config import HookSpec, ProjectConfig, save_project_config
+from hookman.project_config import (
+    HookSpec,
+    ProjectConfig,
+    remember_parsed_config,
+    save_project_config,
+)
 from hookman.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
@@ -163,6 +168,7 @@ def sync_project(
         _write_launcher(project_dir, manifest_file, guarded)
         save_project_config(config)
         change = update_settings(settings_path, edit, dry_run=False)
+    remember_parsed_config(project_dir)
     git = None
     if change.after is not None:
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)

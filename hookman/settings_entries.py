@@ -30,9 +30,8 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookman.errors import HookmanError
 from hookman.launcher import (
@@ -55,8 +54,7 @@ _INTERPRETER_NAME_VERSION = re.compile(r"python(\d+)\.(\d+)")
 _ALL_TOOLS = "*"
 
 
-@dataclass(frozen=True)
-class HookmanEntry:
+class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at every start
     """One hookman handler to write under `hooks.<event>`, in its own matcher group."""
 
     event: str
@@ -131,8 +129,7 @@ def hookman_command_is_async(command: str) -> bool:
     return event_index is not None and ASYNC_FLAG in _own_words(words[event_index:])
 
 
-@dataclass(frozen=True)
-class RunnerRef:
+class RunnerRef(NamedTuple):  # not a dataclass: those compile methods at every start
     """What a hookman command runs: the interpreter (None when the command names a
     `hookman` program instead, or its launcher cannot be read), the manifest it reads
     (None when it names none) and the launcher it goes through (None for the older forms)."""

@@ -33,7 +33,6 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -50,8 +49,7 @@ _COMPACT_KEY_SEPARATOR = re.compile(r'":\s')
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
-@dataclass(frozen=True)
-class SettingsChange:
+class SettingsChange(NamedTuple):  # not a dataclass: those compile methods at every start
     """What `update_settings` did (or, with dry_run, would do) to one file."""
 
     path: Path
@@ -88,8 +86,7 @@ class JsonFloat(float):
         return number
 
 
-@dataclass(frozen=True)
-class JsonStyle:
+class JsonStyle(NamedTuple):  # not a dataclass: those compile methods at every start
     """How a settings file is laid out, so a rewrite looks like the user's own file."""
 
     indent: str | None = "  "
@@ -99,6 +96,9 @@ class JsonStyle:
     line_ending: str = "\n"
     bom: bool = False
     ensure_ascii: bool = False
+
+
+DEFAULT_STYLE = JsonStyle()
 
 
 class _ParsedSettings(NamedTuple):  # not a dataclass: those compile methods at every start
@@ -146,7 +146,7 @@ def update_settings(
 
 
 def serialize_json(
-    value: Any, style: JsonStyle = JsonStyle(), *, original: str | None = None
+    value: Any, style: JsonStyle = DEFAULT_STYLE, *, original: str | None = None
 ) -> str:
     """JSON text for `value` in `style` (without the final newline, BOM or CRLF).
 

@@ -16,7 +16,7 @@ from bridge.conftest import RunnerProject
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hookman.bridge.run_command import ANSWER_END
+from hookman.bridge.protocol import ANSWER_END
 from hookman.event_catalog import guarded_events
 from hookman.launcher import (
     DONE_STATUS,

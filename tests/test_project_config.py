@@ -14,6 +14,7 @@ from hookman.project_config import (
     HookSource,
     HookSpec,
     load_project_config,
+    read_project_config,
     save_project_config,
     split_layout,
 )
@@ -497,3 +498,41 @@ def test_reading_a_bad_file_fails_as_editing_does(project: Path, text: str) -> N
         read_project_config(project)
     assert read.value.message == edited.value.message
     assert read.value.hint == edited.value.hint
+
+
+def test_an_unchanged_hookman_toml_is_read_without_a_toml_parser(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookman import project_config
+
+    (project / ".claude" / "hookman.toml").write_text(
+        '# kept\n[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\ntimeout = 2.5\n'
+    )
+    project_config.remember_parsed_config(project)
+    monkeypatch.setattr(project_config, "read_toml_or_none", lambda text: None)
+
+    [hook] = read_project_config(project).hooks
+    assert (hook.name, hook.timeout) == ("guard", 2.5)  # from the kept JSON, no parser
+
+    (project / ".claude" / "hookman.toml").write_text('[[hooks]]\nname = "other"\npath = "o.py"\n')
+    monkeypatch.undo()
+    assert [hook.name for hook in read_project_config(project).hooks] == ["other"]
+
+
+def test_a_broken_or_foreign_parse_cache_is_ignored(project: Path) -> None:
+    from hookman import project_config
+
+    (project / ".claude" / "hookman.toml").write_text('[[hooks]]\nname = "a"\npath = "a.py"\n')
+    cache = project_config._parsed_cache_path(project)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    for junk in ("{not json", '{"text": "other", "data": {"hooks": []}}', '{"text": 1}', "[]"):
+        cache.write_text(junk)
+        assert [hook.name for hook in read_project_config(project).hooks] == ["a"]
+
+
+def test_values_json_cannot_hold_exactly_are_not_kept(project: Path) -> None:
+    from hookman import project_config
+
+    (project / ".claude" / "hookman.toml").write_text("when = 1979-05-27\n")
+    project_config.remember_parsed_config(project)
+    assert not project_config._parsed_cache_path(project).exists()

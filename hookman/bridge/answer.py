@@ -24,8 +24,8 @@ from __future__ import annotations
 from hookman.bridge.content_text import content_text
 from hookman.bridge.json_ready import json_ready
 from hookman.bridge.output_schema import Misfit, output_schema
+from hookman.bridge.protocol import PRE_TOOL_USE, guarded_subject
 
-PRE_TOOL_USE = "PreToolUse"
 # Each text of the answer stays below this: Claude Code 2.1.328 shows at most 10,000
 # characters of an additionalContext inline anyway (it saves longer ones to a file).
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
@@ -209,22 +209,6 @@ def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> st
     )
 
 
-def guarded_subject(event: str) -> str:
-    """What a deny on the guarded `event` stops, as the model and the user read it."""
-    return "tool call" if event == PRE_TOOL_USE else "shell command"
-
-
 def _is_hook_name(text: str) -> bool:
     # Hook names are letters, digits, '_', '.', '-'; anything else ("(loading)") is no name.
     return bool(text) and all(char.isalnum() or char in "_.-" for char in text)
-
-
-def deny_answer(event: str, reason: str) -> dict[str, object]:
-    """The answer that blocks a guarded event: a JSON deny, which Claude Code honours on exit 0."""
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": event,
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }
-    }

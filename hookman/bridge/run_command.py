@@ -27,12 +27,20 @@ import os
 import sys
 import time
 
-from hookman.bridge.answer import deny_answer, fail_closed_reason, guarded_subject
+from hookman.bridge.answer import fail_closed_reason
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.deadline import Deadline
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
+from hookman.bridge.protocol import (
+    ANSWER_END,
+    ANSWER_FILE_FLAG,
+    GUARDED_FLAG,
+    LAUNCHED_FLAG,
+    deny_answer,
+    guarded_subject,
+)
 from hookman.bridge.session_state import now_iso
 from hookman.bridge.watchdog import seconds_since_start, start_watchdog
 
@@ -44,11 +52,6 @@ if TYPE_CHECKING:
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
 ASYNC_FLAG = "--async"
-LAUNCHED_FLAG = "--launched"
-GUARDED_FLAG = "--guarded"
-ANSWER_FILE_FLAG = "--answer-file"  # stdout is this file: unlink its name (the launcher reads it)
-# After the answer, when run by the launcher: the proof that the answer is complete.
-ANSWER_END = "hookman:answer-complete\n"  # on its own line
 # Characters of a guarded event's answer past which its texts are cut: the launcher's `read`
 # takes a byte per system call in dash (~2 MB/s), so a huge answer (another hook's
 # additionalContext) would reach the client after its timeout, deny and all.

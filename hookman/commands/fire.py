@@ -297,7 +297,8 @@ def _raise_timeout() -> None:
 def _timeout_result(
     manifest: Manifest, event: str, hook: str, seconds: float, run_async: bool
 ) -> DispatchResult:
-    from hookman.bridge.answer import deny_answer, fail_closed_reason
+    from hookman.bridge.answer import fail_closed_reason
+    from hookman.bridge.protocol import deny_answer
 
     problem = f"did not finish within hookman's deadline of {seconds:g} s"
     result = DispatchResult()
