@@ -19,7 +19,7 @@ ${TMPDIR:-/tmp}, made with noclobber), whose name the runner unlinks at once
 (`--answer-file`), and its stderr /dev/null: Claude Code's pipes reach no process but the
 launcher, so no process a hook leaves behind can make the client or the launcher wait. Only
 where no file can be made at all is it a pipe. The runner (run_command.py, `--launched`)
-leads its own process group and ends with os._exit right after answering.
+leads its own process group on guarded events and ends with os._exit right after answering.
 
 Install and every sync rewrite the launcher (atomically, only when its bytes change) together
 with the settings commands, so it always names the interpreter and the guarded events of the

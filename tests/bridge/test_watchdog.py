@@ -12,6 +12,8 @@ import time
 
 from hookman.bridge.watchdog import seconds_since_start
 
+from .conftest import RunnerProject
+
 # A runner stand-in: leads its own group, arms the watchdog, reports the watchdog's pid
 # (its only child), then does what the test asks.
 _RUNNER = """
@@ -107,3 +109,28 @@ def test_seconds_since_start_counts_from_the_fork() -> None:
 
     assert 0.9 <= float(done.stdout) < 10
     assert 0 <= seconds_since_start() < 600
+
+
+GROUP_REPORTER = """
+import os
+def hook(pi):
+    def report(event, ctx):
+        leads = os.getpgrp() == os.getpid()
+        return {"hookSpecificOutput": {"additionalContext": "leads its group: %s" % leads}}
+    pi.on("PreToolUse", report)
+    pi.on("PostToolUse", report)
+"""
+
+
+def test_only_a_guarded_event_runner_leads_its_own_group(runner_project: RunnerProject) -> None:
+    runner_project.add_hook(
+        "reporter", GROUP_REPORTER, ["PreToolUse", "PostToolUse"], ["PreToolUse", "PostToolUse"]
+    )
+
+    guarded = runner_project.answer_installed("PreToolUse", runner_project.payload("PreToolUse"))
+    other = runner_project.answer_installed("PostToolUse", runner_project.payload("PostToolUse"))
+
+    # A guarded runner is out of reach of a hook's group signal (and gets the watchdog);
+    # any other stays in the client's group, where the client's kill at its timeout reaches it.
+    assert guarded["hookSpecificOutput"]["additionalContext"] == "leads its group: True"
+    assert other["hookSpecificOutput"]["additionalContext"] == "leads its group: False"
