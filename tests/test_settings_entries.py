@@ -28,6 +28,7 @@ from hookman.settings_entries import (
     hookman_command_is_async,
     hookman_command_runner,
     is_hookman_command,
+    shell_words,
 )
 from hookman.settings_file import update_settings
 
@@ -605,3 +606,18 @@ def test_hookman_command_runner_of_a_hookman_program_has_no_interpreter():
     runner = hookman_command_runner("/usr/bin/hookman run Stop --manifest /m.json")
     assert runner == RunnerRef(None, "/m.json")
     assert hookman_command_runner("python3 fmt.py run Stop") is None
+
+
+@given(st.text(alphabet=st.characters(codec="ascii"), max_size=60), st.booleans())
+def test_shell_words_split_as_shlex_does(command: str, comments: bool) -> None:
+    try:
+        expected: tuple[str, ...] | type[ValueError] = tuple(
+            shlex.split(command, comments=comments)
+        )
+    except ValueError:
+        expected = ValueError
+    try:
+        found: tuple[str, ...] | type[ValueError] = shell_words(command, comments=comments)
+    except ValueError:
+        found = ValueError
+    assert found == expected

@@ -4,9 +4,7 @@ the shared budget's cap, and copies of one hook that really run twice."""
 
 from __future__ import annotations
 
-import functools
 import re
-import shlex
 import shutil
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.model import Finding, Handler, Severity
 from hookman.doctor.sources import SETTINGS_KINDS
+from hookman.settings_entries import shell_words
 
 SESSION_END = "SessionEnd"
 PROJECT_DIR_VARS = ("$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}")
@@ -80,10 +79,9 @@ def check_commands(ctx: Context) -> None:
     _check_duplicates(ctx)
 
 
-@functools.lru_cache(maxsize=1024)
 def _shell_words(command: str) -> tuple[str, ...] | None:
     try:
-        return tuple(shlex.split(command, comments=True))
+        return shell_words(command, comments=True)
     except ValueError:
         return None
 

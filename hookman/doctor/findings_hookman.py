@@ -139,10 +139,10 @@ def _is_this_interpreter(path: Path) -> bool:
 
 
 def _load_config(ctx: Context) -> ProjectConfig | None:
-    from hookman.project_config import load_project_config
+    from hookman.project_config import read_project_config
 
     try:
-        return load_project_config(ctx.project_dir)
+        return read_project_config(ctx.project_dir)
     except HookmanError as error:
         ctx.add(
             Finding(

@@ -1,15 +1,12 @@
 """Doctor's terminal output: rich tables grouped by source on a terminal, plain lines when
-piped or NO_COLOR. rich is imported only here."""
+piped or NO_COLOR. rich is imported only here, and only for a terminal."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
 
-from rich.markup import escape
-from rich.table import Table
-
-from hookman.cli.output import console
+from hookman.cli.output import console, escape
 from hookman.doctor.context import Context
 from hookman.doctor.model import SEVERITIES, Finding, Handler, Source
 
@@ -72,6 +69,8 @@ def _sources(ctx: Context, rich: bool) -> None:
     out = console()
     shown = [source for source in ctx.sources.sources if _worth_showing(source)]
     if rich:
+        from rich.table import Table
+
         table = Table(title="sources", title_justify="left")
         for header in ("source", "file", "state"):
             table.add_column(header, overflow="fold")
@@ -145,6 +144,8 @@ def _handlers(ctx: Context, source: Source, handlers: list[Handler], rich: bool)
     title = f"{shown_path(source.path, ctx.project_dir)} ({source.kind})"
     headers = ("path", "event", "matcher", "runs", "timeout", "loaded", "matches")
     if rich:
+        from rich.table import Table
+
         table = Table(title=title, title_justify="left")
         for header in headers:
             # Locations and names read best unbroken; free text folds.
