@@ -10,6 +10,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from hookman.bridge.watchdog import seconds_since_start
 
 from .conftest import RunnerProject
@@ -18,7 +20,10 @@ from .conftest import RunnerProject
 # (its only child), then does what the test asks.
 _RUNNER = """
 import os, signal, sys, time
+from hookman.bridge import watchdog
 from hookman.bridge.watchdog import start_watchdog
+if {forked}:
+    watchdog._BASH_PATHS = ()  # no bash: the forked form
 os.setpgid(0, 0)
 armed = start_watchdog({seconds})
 children = open(f"/proc/{{os.getpid()}}/task/{{os.getpid()}}/children").read().split()
@@ -27,8 +32,11 @@ print(armed, *children, flush=True)
 """
 
 
-def _runner(seconds: float, then: str) -> subprocess.Popen[str]:
-    code = textwrap.dedent(_RUNNER.format(seconds=seconds, then=then))
+FORMS = pytest.mark.parametrize("forked", [False, True], ids=["spawned bash", "forked"])
+
+
+def _runner(seconds: float, then: str, forked: bool = False) -> subprocess.Popen[str]:
+    code = textwrap.dedent(_RUNNER.format(seconds=seconds, then=then, forked=forked))
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
 
 
@@ -40,8 +48,9 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_a_stopped_runner_and_its_group_are_killed_at_the_hard_stop() -> None:
-    runner = _runner(0.5, "os.kill(os.getpid(), signal.SIGSTOP)")
+@FORMS
+def test_a_stopped_runner_and_its_group_are_killed_at_the_hard_stop(forked: bool) -> None:
+    runner = _runner(0.5, "os.kill(os.getpid(), signal.SIGSTOP)", forked)
     assert runner.stdout is not None
     armed, watchdog = runner.stdout.readline().split()
     started = time.monotonic()
@@ -57,8 +66,9 @@ def test_a_stopped_runner_and_its_group_are_killed_at_the_hard_stop() -> None:
     assert not _alive(int(watchdog))
 
 
-def test_the_watchdog_leaves_as_soon_as_the_runner_ends() -> None:
-    runner = _runner(30, "os._exit(0)")
+@FORMS
+def test_the_watchdog_leaves_as_soon_as_the_runner_ends(forked: bool) -> None:
+    runner = _runner(30, "os._exit(0)", forked)
     assert runner.stdout is not None
     armed, watchdog = runner.stdout.readline().split()
     assert runner.wait(timeout=10) == 0
@@ -70,12 +80,16 @@ def test_the_watchdog_leaves_as_soon_as_the_runner_ends() -> None:
     assert not _alive(int(watchdog))  # long before its 30 s
 
 
-def test_the_watchdog_is_not_in_the_group_it_kills() -> None:
-    runner = _runner(30, "time.sleep(30)")
+@FORMS
+def test_the_watchdog_is_not_in_the_group_it_kills(forked: bool) -> None:
+    runner = _runner(30, "time.sleep(30)", forked)
     assert runner.stdout is not None
     _, watchdog = runner.stdout.readline().split()
     try:
         assert os.getpgid(int(watchdog)) == int(watchdog)
+        with open(f"/proc/{watchdog}/cmdline", "rb") as handle:
+            program = os.path.basename(handle.read().split(b"\0")[0])
+        assert (b"python" in program) if forked else program == b"bash"
         assert os.getpgid(runner.pid) == runner.pid
     finally:
         os.killpg(runner.pid, signal.SIGKILL)
