@@ -248,6 +248,18 @@ MUTATIONS = [
         "            pass\n",
     ),
     (
+        "watchdog: the spawned bash kills the group on a timeout",
+        "hookman/bridge/watchdog.py",
+        '"read -t $t -u 3 _; [ $? -gt 128 ] && kill -KILL -- -{group}; exit 0"',
+        '"read -t $t -u 3 _; exit 0"',
+    ),
+    (
+        "watchdog: the forked copy kills the group on a timeout",
+        "hookman/bridge/watchdog.py",
+        "            os.killpg(group, 9)  # SIGKILL: a stopped process dies too\n",
+        "            pass\n",
+    ),
+    (
         "run: own process group",
         "hookman/bridge/run_command.py",
         "        os.setpgid(0, 0)\n",
