@@ -23,8 +23,11 @@ from __future__ import annotations
 
 from hookman.bridge.content_text import content_text
 from hookman.bridge.json_ready import json_ready
-from hookman.bridge.output_schema import Misfit, output_schema
 from hookman.bridge.protocol import PRE_TOOL_USE, guarded_subject
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookman.bridge.output_schema import Misfit
 
 # Each text of the answer stays below this: Claude Code 2.1.328 shows at most 10,000
 # characters of an additionalContext inline anyway (it saves longer ones to a file).
@@ -94,6 +97,9 @@ class AnswerBuilder:
                 f"hookman: hook {by!r} returned values JSON cannot hold ({_some(problems)}); "
                 f"they were replaced."
             )
+        # Imported here: most runs have no raw handler, so no event's schema is needed.
+        from hookman.bridge.output_schema import output_schema
+
         result, misfits = output_schema().fit(_texts_made(result), self.event)
         if misfits:
             self.notify_user(
