@@ -204,13 +204,12 @@ def _add(
     path: str | None = None,
 ) -> None:
     ctx.add(
-        Finding(
+        Finding.about(
+            handler,
             code,
             severity,
-            handler.source.path,
             message,
             fix,
-            event=handler.event,
             path=path or f"{handler.path}.command",
         )
     )

@@ -53,44 +53,41 @@ def _check_runner(ctx: Context, handler: Handler) -> None:
         problem = interpreter_problem(runner.interpreter)
         if problem is not None:
             ctx.add(
-                Finding(
+                Finding.about(
+                    handler,
                     "hookman-interpreter-gone",
                     "error",
-                    handler.source.path,
                     f"hookman's {handler.event} entry runs {runner.interpreter}, which {problem}: "
                     "its hooks no longer run (a guarded call is denied every time; other "
                     "events' hooks are silent).",
                     "run `hookman install` in the project with the Python that has hookman "
                     "installed.",
-                    event=handler.event,
                     path=f"{handler.path}.command",
                 )
             )
     if runner.launcher is not None and not fs.is_file(Path(runner.launcher)):
         ctx.add(
-            Finding(
+            Finding.about(
+                handler,
                 "hookman-launcher-missing",
                 "error",
-                handler.source.path,
                 f"hookman's {handler.event} entry runs the launcher {runner.launcher}, which "
                 "does not exist (hookman's state directory was deleted or moved): its hooks "
                 "no longer run (a guarded call is denied every time; other events' hooks are "
                 "silent).",
                 INSTALL_FIX,
-                event=handler.event,
                 path=f"{handler.path}.command",
             )
         )
     if runner.manifest is not None and not fs.is_file(Path(runner.manifest)):
         ctx.add(
-            Finding(
+            Finding.about(
+                handler,
                 "hookman-manifest-missing",
                 "error",
-                handler.source.path,
                 f"hookman's {handler.event} entry reads the manifest {runner.manifest}, which "
                 "does not exist.",
                 INSTALL_FIX,
-                event=handler.event,
                 path=f"{handler.path}.command",
             )
         )

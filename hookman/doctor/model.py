@@ -107,6 +107,29 @@ class Finding:
     silences: list[str] = field(default_factory=list)  # JSON paths of handlers it silences
     line: int | None = None  # where `path` starts in `file`, when doctor can tell
 
+    @classmethod
+    def about(
+        cls,
+        handler: Handler,
+        code: str,
+        severity: Severity,
+        message: str,
+        fix: str,
+        *,
+        path: str | None = None,
+    ) -> Finding:
+        """A finding about one handler: its file and event, at `path` (default: the
+        handler's own JSON path)."""
+        return cls(
+            code,
+            severity,
+            handler.source.path,
+            message,
+            fix,
+            event=handler.event,
+            path=handler.path if path is None else path,
+        )
+
     def json(self) -> dict[str, Any]:
         return {
             "code": self.code,

@@ -229,14 +229,12 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
             if code not in reported:
                 reported.add(code)
                 ctx.add(
-                    Finding(
+                    Finding.about(
+                        handler,
                         code,
                         severity,
-                        handler.source.path,
                         message,
                         fix,
-                        event=handler.event,
-                        path=handler.path,
                     )
                 )
         if handler.event in STOP_EVENTS and blocks(run):
@@ -249,14 +247,12 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
                 if blocks(again):
                     reported.add(code)
                     ctx.add(
-                        Finding(
+                        Finding.about(
+                            handler,
                             code,
                             "warning",
-                            handler.source.path,
                             message.format(event=handler.event),
                             fix,
-                            event=handler.event,
-                            path=handler.path,
                         )
                     )
 
