@@ -36,7 +36,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hookman import paths
-from hookman.atomic_file import write_text_if_changed
 from hookman.bridge.protocol import (
     ANSWER_END,
     ANSWER_FILE_FLAG,
@@ -184,18 +183,6 @@ def _answer_parts(answer: str) -> str:
     """`'before' "$status" 'after'`: the answer with the runner's exit status in place."""
     before, _, after = answer.partition(json.dumps(_STATUS)[1:-1])
     return f'{shlex.quote(before)} "$status" {shlex.quote(after)}'
-
-
-def write_launcher(
-    project_dir: Path,
-    python: str,
-    safe_path: bool,
-    manifest: Path,
-    guarded_events: Sequence[str],
-) -> bool:
-    """Write the project's launcher unless it already holds these bytes."""
-    text = launcher_text(python, safe_path, manifest, guarded_events)
-    return write_text_if_changed(launcher_path(project_dir), text)
 
 
 def read_launcher_words(path: Path) -> dict[str, str]:

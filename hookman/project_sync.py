@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from hookman import event_catalog, paths
-from hookman.atomic_file import atomic_write_text
+from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.client_version import TargetVersion, resolve_target
 from hookman.errors import HookmanError
 from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.hook_sources import module_path
 from hookman.install_plan import InstallPlan, plan_install
-from hookman.launcher import launcher_path, launcher_text, write_launcher
+from hookman.launcher import launcher_path, launcher_text
 from hookman.manifest import (
     FLAG_SOURCE,
     build_manifest,
@@ -165,7 +165,7 @@ def sync_project(
     manifest = _manifest_for(project_dir, config, module_paths, plan, target)
     with _restored_on_failure(manifest_file, launcher, config.path):
         write_manifest(project_dir, manifest)
-        _write_launcher(project_dir, manifest_file, guarded)
+        _write_launcher(project_dir)
         save_project_config(config)
         change = update_settings(settings_path, edit, dry_run=False)
     remember_parsed_config(project_dir)
@@ -303,25 +303,29 @@ def target_warnings(plan: InstallPlan, target: TargetVersion) -> list[str]:
     return warnings
 
 
-def _launcher_is_current(project_dir: Path) -> bool:
-    """Whether the launcher on disk is the one a sync would write now."""
+def _launcher_for(project_dir: Path) -> str:
+    """The launcher a sync writes now: this interpreter, the project's manifest, the guarded
+    events of the catalog."""
     python = sys.executable
-    expected = launcher_text(
+    return launcher_text(
         python,
         supports_safe_path_flag(python),
         paths.manifest_path(project_dir),
         event_catalog.guarded_events(),
     )
+
+
+def _launcher_is_current(project_dir: Path) -> bool:
+    """Whether the launcher on disk is the one a sync would write now."""
     try:
-        return launcher_path(project_dir).read_text(encoding="utf-8") == expected
+        return launcher_path(project_dir).read_text(encoding="utf-8") == _launcher_for(project_dir)
     except (OSError, UnicodeDecodeError):
         return False
 
 
-def _write_launcher(project_dir: Path, manifest_file: Path, guarded: list[str]) -> None:
-    python = sys.executable
+def _write_launcher(project_dir: Path) -> None:
     try:
-        write_launcher(project_dir, python, supports_safe_path_flag(python), manifest_file, guarded)
+        write_text_if_changed(launcher_path(project_dir), _launcher_for(project_dir))
     except OSError as error:
         raise HookmanError(
             f"hookman cannot write its launcher {launcher_path(project_dir)}: "
