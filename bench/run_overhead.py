@@ -2,8 +2,8 @@
 
 Every command goes through a shell, as Claude Code runs hooks: `bash -c "<command>"` with
 the PreToolUse payload on stdin. The hookman commands are the exact strings `hookman
-install` writes (hookman.settings_entries.build_command), through the launcher it writes
-(hookman.launcher); "no launcher" runs the runner's own words directly, to show what the
+install` writes (hookman.project.settings_entries.build_command), through the launcher it writes
+(hookman.project.launcher); "no launcher" runs the runner's own words directly, to show what the
 launcher costs. Rounds are interleaved so that machine noise hits every variant alike;
 medians are compared.
 
@@ -30,11 +30,15 @@ import time
 from pathlib import Path
 
 import hookman
-from hookman.client_version import parse_version
-from hookman.event_catalog import guarded_events
-from hookman.launcher import LAUNCHER_NAME, launcher_text
-from hookman.manifest import client_facts
-from hookman.settings_entries import build_command, build_direct_command, supports_safe_path_flag
+from hookman.catalog.client_version import parse_version
+from hookman.catalog.event_catalog import guarded_events
+from hookman.project.launcher import LAUNCHER_NAME, launcher_text
+from hookman.project.manifest import client_facts
+from hookman.project.settings_entries import (
+    build_command,
+    build_direct_command,
+    supports_safe_path_flag,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 PAYLOAD_SAMPLE = REPO / "hookman" / "catalog" / "payloads" / "PreToolUse.json"

@@ -16,8 +16,9 @@ import os
 import sys
 from typing import Any
 
-from hookman import template_files, user_dirs
-from hookman.project import CLAUDE_DIR, CONFIG_NAME, project_root
+from hookman import user_dirs
+from hookman.project.location import CLAUDE_DIR, CONFIG_NAME, project_root
+from hookman.scaffold import template_files
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 

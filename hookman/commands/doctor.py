@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hookman.doctor.report import DoctorOptions, exit_code, report_json, run_doctor
 from hookman.errors import HookmanError
-from hookman.project import find_project_dir
+from hookman.project.location import find_project_dir
 
 
 def doctor(

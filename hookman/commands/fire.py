@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hookman import event_catalog, paths
+from hookman import paths
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.deadline import Deadline, DeadlineInterrupt
 from hookman.bridge.dispatch import DispatchResult, dispatch_event
@@ -25,9 +25,10 @@ from hookman.bridge.json_ready import json_ready
 from hookman.bridge.manifest_reader import Manifest, ManifestError, parse_manifest, read_manifest
 from hookman.bridge.model_view import ModelView, model_view
 from hookman.bridge.session_state import SessionState
+from hookman.catalog import event_catalog
 from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
-from hookman.project import find_project_dir
+from hookman.project.location import find_project_dir
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "catalog" / "payloads"
 SAMPLE_PROJECT = "<WORK>/proj"
@@ -85,9 +86,9 @@ def fire(
 def _rehearsal(project_dir: Path) -> Manifest:
     """Before the first `hookman install`: the manifest install would write, from
     hookman.toml, so a hook made with `hookman new` can be fired at once."""
-    from hookman.client_version import resolve_target
-    from hookman.project_config import load_project_config
-    from hookman.project_sync import preview_manifest
+    from hookman.catalog.client_version import resolve_target
+    from hookman.project.config import load_project_config
+    from hookman.project.sync import preview_manifest
 
     config = load_project_config(project_dir)
     if not any(hook.enabled for hook in config.hooks):
@@ -101,7 +102,7 @@ def _rehearsal(project_dir: Path) -> Manifest:
 def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:
     """Enabled hooks hookman.toml lists that the installed manifest does not run (e.g. one
     just made with `hookman new`): `fire` runs what Claude Code runs, so they are named."""
-    from hookman.project_config import load_project_config
+    from hookman.project.config import load_project_config
 
     try:
         config = load_project_config(project_dir)

@@ -16,7 +16,7 @@ from hookman.bridge.session_state import SessionState
 from hookman.cli.output import console, escape, print_json
 from hookman.commands.fire import load_installed_manifest
 from hookman.errors import HookmanError
-from hookman.project import find_project_dir
+from hookman.project.location import find_project_dir
 from hookman.runtime import HookRunner, LoadedHook, StatusRecordingUI, load_hooks
 from hookman.runtime.awaiting import settle
 

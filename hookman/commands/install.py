@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING
 
 from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
-from hookman.hook_sources import HookChoice, choose_hook
-from hookman.project import find_project_dir
-from hookman.project_config import (
+from hookman.hooks.sources import HookChoice, choose_hook
+from hookman.project.config import (
     HookSpec,
     ProjectConfig,
     load_project_config,
     read_project_config,
 )
-from hookman.project_lock import edit_lock
-from hookman.project_sync import (
+from hookman.project.location import find_project_dir
+from hookman.project.lock import edit_lock
+from hookman.project.sync import (
     SyncResult,
     project_target,
     sync_if_nothing_changes,
@@ -31,7 +31,7 @@ from hookman.project_sync import (
 )
 
 if TYPE_CHECKING:
-    from hookman.subscriptions import Subscriptions
+    from hookman.hooks.subscriptions import Subscriptions
 
 
 def install(
@@ -130,7 +130,7 @@ def _learn_all(
     keep: bool,
 ) -> list[tuple[HookChoice, Subscriptions]]:
     # Imported here: an install that names no hook learns nothing.
-    from hookman.subscriptions import check_event_names, learn_subscriptions
+    from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
 
     learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
     for argument in arguments:

@@ -8,11 +8,11 @@ from typing import Any
 from hookman import paths
 from hookman.bridge.firing_log import read_records
 from hookman.cli.output import console, escape, print_json
-from hookman.hook_sources import shadowed_sources
-from hookman.install_plan import InstallPlan, plan_install
-from hookman.project import find_project_dir
-from hookman.project_config import HookSpec, read_project_config
-from hookman.project_sync import (
+from hookman.hooks.sources import shadowed_sources
+from hookman.project.config import HookSpec, read_project_config
+from hookman.project.install_plan import InstallPlan, plan_install
+from hookman.project.location import find_project_dir
+from hookman.project.sync import (
     claude_events_of,
     hook_json,
     project_target,

@@ -17,11 +17,11 @@ from rich.markup import escape
 
 from hookman.cli.output import console, print_json
 from hookman.errors import HookmanError
-from hookman.project import CLAUDE_DIR, find_project_dir
-from hookman.project_config import HookSource, load_project_config, save_project_config
-from hookman.project_lock import project_lock
-from hookman.subscriptions import check_event_names, learn_subscriptions
-from hookman.template_catalog import Template, templates
+from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
+from hookman.project.config import HookSource, load_project_config, save_project_config
+from hookman.project.location import CLAUDE_DIR, find_project_dir
+from hookman.project.lock import project_lock
+from hookman.scaffold.template_catalog import Template, templates
 
 HOOKS_DIR = f"{CLAUDE_DIR}/hooks"
 # A module file name and a hook name at once: no dots or slashes (no path tricks), no

@@ -7,15 +7,15 @@ from pathlib import Path
 
 from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
-from hookman.hook_sources import bundled_templates
-from hookman.project_config import is_valid_hook_name
-from hookman.registry import (
+from hookman.hooks.registry import (
     add_registry_entry,
     registry_display_path,
     registry_entries,
     registry_problems,
     remove_registry_entry,
 )
+from hookman.hooks.sources import bundled_templates
+from hookman.project.config import is_valid_hook_name
 
 
 def add(path: Path, *, name: str | None = None) -> int:

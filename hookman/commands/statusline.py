@@ -19,7 +19,7 @@ from hookman import user_dirs
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.session_state import SessionState, read_status_file
 from hookman.errors import HookmanError
-from hookman.project import checked_project_dir, project_root
+from hookman.project.location import checked_project_dir, project_root
 from hookman.runtime.status_line import render_status_line
 
 DEFAULT_WIDTH = 80

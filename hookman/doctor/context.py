@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookman.client_version import ClientVersion
+from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.handlers import InvalidEntry
 from hookman.doctor.model import Finding, Handler
 from hookman.doctor.sources import SourceSet

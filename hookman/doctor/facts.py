@@ -6,8 +6,8 @@ import json
 from functools import cache
 from typing import Any
 
-from hookman.client_version import ClientVersion, parse_version
-from hookman.event_catalog import CATALOG_DIR, newest_checked_client
+from hookman.catalog.client_version import ClientVersion, parse_version
+from hookman.catalog.event_catalog import CATALOG_DIR, newest_checked_client
 
 ANY_EVENT = "*"
 

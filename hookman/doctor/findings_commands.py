@@ -8,13 +8,13 @@ import re
 import shutil
 from pathlib import Path
 
-from hookman import event_catalog
+from hookman.catalog import event_catalog
 from hookman.doctor import fs
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.model import Finding, Handler, Severity
 from hookman.doctor.sources import SETTINGS_KINDS
-from hookman.settings_entries import shell_words
+from hookman.project.settings_entries import shell_words
 
 SESSION_END = "SessionEnd"
 PROJECT_DIR_VARS = ("$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from hookman import event_catalog
+from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, invalid_entry_silences_file
 from hookman.doctor.handlers import key_path

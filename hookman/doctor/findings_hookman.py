@@ -4,7 +4,7 @@ disagree, hook modules that are missing or no longer compile, registry entries t
 gone, hooks listening only to events Claude Code never sends, hooks never fired, and a
 settings.local.json git does not ignore.
 
-hookman's entries are recognised only through hookman.settings_entries."""
+hookman's entries are recognised only through hookman.project.settings_entries."""
 
 from __future__ import annotations
 
@@ -22,12 +22,12 @@ from hookman.doctor import fs
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
-from hookman.project import LOCAL_SETTINGS_NAME, config_path, local_settings_path
-from hookman.settings_entries import hookman_command_is_async, hookman_command_runner
+from hookman.project.location import LOCAL_SETTINGS_NAME, config_path, local_settings_path
+from hookman.project.settings_entries import hookman_command_is_async, hookman_command_runner
 
 if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it lazily
-    from hookman.install_plan import InstallPlan
-    from hookman.project_config import ProjectConfig
+    from hookman.project.config import ProjectConfig
+    from hookman.project.install_plan import InstallPlan
 
 IMPORT_CHECK_TIMEOUT_S = 5.0
 PYTHON_NAME = re.compile(r"python[0-9.]*(?:\.exe)?", re.IGNORECASE)
@@ -136,7 +136,7 @@ def _is_this_interpreter(path: Path) -> bool:
 
 
 def _load_config(ctx: Context) -> ProjectConfig | None:
-    from hookman.project_config import read_project_config
+    from hookman.project.config import read_project_config
 
     try:
         return read_project_config(ctx.project_dir)
@@ -154,8 +154,8 @@ def _load_config(ctx: Context) -> ProjectConfig | None:
 
 
 def _check_config(ctx: Context, config: ProjectConfig) -> None:
-    from hookman.hook_sources import module_path
-    from hookman.install_plan import plan_install
+    from hookman.hooks.sources import module_path
+    from hookman.project.install_plan import plan_install
 
     toml = str(config.path)
     for hook in config.hooks:
@@ -330,7 +330,7 @@ def _read_manifest(project_dir: Path) -> dict[str, Any] | None:
 
 
 def _check_registry(ctx: Context) -> None:
-    from hookman.registry import registry_display_path, registry_entries
+    from hookman.hooks.registry import registry_display_path, registry_entries
 
     try:
         entries = registry_entries()

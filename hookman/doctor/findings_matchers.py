@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from hookman import event_catalog
-from hookman.client_version import ClientVersion
+from hookman.catalog import event_catalog
+from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, matcher_values
 from hookman.doctor.matchers import Matcher, exact_alternative, permission_rule, read_matcher

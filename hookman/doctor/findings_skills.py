@@ -4,7 +4,7 @@ a handler there (matcher covering Bash) can stop them."""
 
 from __future__ import annotations
 
-from hookman import event_catalog
+from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.frontmatter import split_frontmatter

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hookman import event_catalog
+from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding
 

@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from hookman import event_catalog
-from hookman.client_version import ClientVersion, parse_version
+from hookman.catalog import event_catalog
+from hookman.catalog.client_version import ClientVersion, parse_version
 from hookman.doctor.model import Handler, Source
-from hookman.settings_entries import is_hookman_command
-from hookman.settings_file import json_kind
+from hookman.project.settings_entries import is_hookman_command
+from hookman.project.settings_file import json_kind
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from hookman.client_version import ClientVersion
+from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.facts import exact_list_syntax, match_all_matchers
 
 MatcherKind = Literal["all", "exact", "regex", "invalid"]

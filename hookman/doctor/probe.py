@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hookman import event_catalog
+from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.model import Finding, Handler

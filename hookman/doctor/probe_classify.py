@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from hookman import event_catalog
+from hookman.catalog import event_catalog
 from hookman.doctor.model import Handler
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookman import paths
-from hookman.client_version import TargetVersion, resolve_target
+from hookman.catalog.client_version import TargetVersion, resolve_target
 from hookman.doctor.context import Context
 from hookman.doctor.findings_commands import check_commands
 from hookman.doctor.findings_files import check_files
@@ -20,7 +20,7 @@ from hookman.doctor.locate import json_line
 from hookman.doctor.model import SEVERITIES, Finding, Source
 from hookman.doctor.sources import collect_sources
 from hookman.errors import HookmanError
-from hookman.project import config_path
+from hookman.project.location import config_path
 
 if TYPE_CHECKING:
     from hookman.doctor.probe import Progress

@@ -19,8 +19,8 @@ from hookman.doctor.facts import doctor_facts
 from hookman.doctor.frontmatter import FrontmatterError, parse_yaml_subset, split_frontmatter
 from hookman.doctor.model import Source, SourceKind
 from hookman.errors import HookmanError
-from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME
-from hookman.settings_file import read_settings
+from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME
+from hookman.project.settings_file import read_settings
 
 MANAGED_FILE = "managed-settings.json"
 MANAGED_DROP_INS = "managed-settings.d"

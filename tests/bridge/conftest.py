@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from hookman.client_version import parse_version
-from hookman.event_catalog import guarded_events
-from hookman.launcher import LAUNCHER_NAME, launcher_text
-from hookman.manifest import client_facts
-from hookman.settings_entries import RUNNER_CODE, build_command, supports_safe_path_flag
+from hookman.catalog.client_version import parse_version
+from hookman.catalog.event_catalog import guarded_events
+from hookman.project.launcher import LAUNCHER_NAME, launcher_text
+from hookman.project.manifest import client_facts
+from hookman.project.settings_entries import RUNNER_CODE, build_command, supports_safe_path_flag
 
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 

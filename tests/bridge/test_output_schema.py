@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from hookman.bridge.answer import AnswerBuilder
 from hookman.bridge.output_schema import output_schema
-from hookman.event_catalog import claude_code_catalog, claude_events
+from hookman.catalog.event_catalog import claude_code_catalog, claude_events
 
 from .attack_support import schema_problem
 

@@ -28,7 +28,7 @@ from hookman.bridge.run_command import (
     TEXT_LIMIT,
     parse_argv,
 )
-from hookman.settings_entries import RUNNER_CODE
+from hookman.project.settings_entries import RUNNER_CODE
 
 from .conftest import SAMPLES, RunnerProject
 
@@ -625,7 +625,11 @@ def test_the_run_path_imports_nothing_heavy(runner_project: RunnerProject) -> No
     lines = done.stderr + runner_project.log_records()[0]["output"]
     imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", lines, re.MULTILINE))
     assert "hookman.bridge.dispatch" in imported
-    assert not imported & {"hookman.event_catalog", "hookman.client_version", "hookman.manifest"}
+    assert not imported & {
+        "hookman.catalog.event_catalog",
+        "hookman.catalog.client_version",
+        "hookman.project.manifest",
+    }
     top_level = {name.split(".")[0] for name in imported}
     assert not top_level & FORBIDDEN_ON_THE_RUN_PATH
 

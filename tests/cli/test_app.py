@@ -230,4 +230,4 @@ def test_reading_commands_printing_plain_text_import_nothing_heavy(
     imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", done.stderr, re.MULTILINE))
     heavy = {"rich", "pydantic", "tomlkit", "filelock", "platformdirs"}
     assert not {name.split(".")[0] for name in imported} & heavy
-    assert "hookman.subscriptions" not in imported
+    assert "hookman.hooks.subscriptions" not in imported

@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hookman import paths
+from hookman.catalog.client_version import parse_version
 from hookman.cli.app import app
-from hookman.client_version import parse_version
-from hookman.manifest import client_facts
+from hookman.project.manifest import client_facts
 
 from . import helpers
 from .helpers import ASYNC_VERSION, NOTIFIER, write_hook

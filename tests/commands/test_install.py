@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookman import paths
-from hookman.project_config import MAX_HOOK_TIMEOUT_S
-from hookman.settings_entries import (
+from hookman.project.config import MAX_HOOK_TIMEOUT_S
+from hookman.project.settings_entries import (
     RunnerRef,
     build_direct_command,
     find_hookman_entries,
@@ -399,7 +399,7 @@ def test_malformed_hookman_toml_is_refused_and_untouched(project: Path) -> None:
 
 
 def test_a_hanging_factory_is_a_clear_error(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hookman import subscriptions
+    from hookman.hooks import subscriptions
 
     monkeypatch.setattr(subscriptions, "LEARN_TIMEOUT_S", 1.0)
     write_hook(project, "slow", "import time\ndef hook(pi):\n    time.sleep(30)\n")
@@ -1005,7 +1005,7 @@ def test_a_hook_module_whose_path_is_not_utf8_is_refused_clearly(
     elsewhere.write_text(GUARD)
     write_hook(project, "guard", GUARD)
     hookman_json("install", "hooks/guard.py", *SKILL_SHELL_VERSION)
-    monkeypatch.setattr("hookman.project_sync.module_path", lambda hook, project_dir: elsewhere)
+    monkeypatch.setattr("hookman.project.sync.module_path", lambda hook, project_dir: elsewhere)
     before = snapshot(*_project_files(project))
 
     result = hookman("install", *SKILL_SHELL_VERSION)

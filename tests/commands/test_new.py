@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
-from hookman.project_config import is_valid_hook_name, load_project_config
-from hookman.template_catalog import templates
+from hookman.project.config import is_valid_hook_name, load_project_config
+from hookman.scaffold.template_catalog import templates
 
 from .helpers import hookman, hookman_json, local_settings, snapshot
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from hookman.client_version import parse_version
+from hookman.catalog.client_version import parse_version
 from hookman.doctor.facts import (
     exact_list_syntax,
     for_version,

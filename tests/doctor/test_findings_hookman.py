@@ -10,7 +10,7 @@ import pytest
 
 from hookman import paths
 from hookman.doctor import findings_hookman
-from hookman.launcher import launcher_path
+from hookman.project.launcher import launcher_path
 
 from .conftest import GUARD, codes, diagnose, install, loud, the, write_hook
 
@@ -138,7 +138,7 @@ def test_a_registry_hook_this_machine_lacks(project: Path) -> None:
 
 def test_a_registry_entry_whose_file_is_gone(project: Path, tmp_path: Path) -> None:
     hook = write_hook(tmp_path, "shared", GUARD)
-    from hookman.registry import add_registry_entry
+    from hookman.hooks.registry import add_registry_entry
 
     add_registry_entry("shared", hook)
     assert diagnose(project).findings == []

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hookman.client_version import parse_version
+from hookman.catalog.client_version import parse_version
 from hookman.doctor.handlers import handler_problem, key_path, walk_hooks
 from hookman.doctor.model import Source
 

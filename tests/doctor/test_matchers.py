@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.client_version import parse_version
+from hookman.catalog.client_version import parse_version
 from hookman.doctor.matchers import compile_js_regex, permission_rule, read_matcher
 
 V = parse_version

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hookman.settings_entries import hookman_command_runner
+from hookman.project.settings_entries import hookman_command_runner
 
 from .harness import ClaudeRun, E2EProject
 from .mock_anthropic import bash, say

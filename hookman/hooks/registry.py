@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman import paths
 from hookman.errors import HookmanError
-from hookman.project_config import TextLayout, parse_toml, read_toml_or_none, split_layout
+from hookman.project.config import TextLayout, parse_toml, read_toml_or_none, split_layout
 
 if TYPE_CHECKING:
     import tomlkit

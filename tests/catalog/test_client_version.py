@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.client_version import (
+from hookman.catalog.client_version import (
     ClientVersion,
     detect_claude_version,
     find_version,
@@ -135,7 +135,7 @@ def _client(directory: Path, text: str) -> Path:
 def test_a_client_that_did_not_change_is_asked_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import hookman.client_version as client_version
+    import hookman.catalog.client_version as client_version
 
     program = _client(tmp_path, "#!/usr/bin/env node\n// 2.1.328\n")
     monkeypatch.setenv("PATH", str(tmp_path))
@@ -156,7 +156,7 @@ def test_a_client_that_did_not_change_is_asked_once(
 
 
 def test_dispatchers_are_never_cached(tmp_path: Path) -> None:
-    from hookman.client_version import binary_identity
+    from hookman.catalog.client_version import binary_identity
 
     assert binary_identity(str(_client(tmp_path, "#!/bin/sh\nexec real-claude\n"))) is None
     node_client = _client(tmp_path, "#!/usr/bin/env node\n")
@@ -170,7 +170,7 @@ def test_dispatchers_are_never_cached(tmp_path: Path) -> None:
 
 
 def test_a_broken_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hookman.client_version as client_version
+    import hookman.catalog.client_version as client_version
 
     _client(tmp_path, "#!/usr/bin/env node\n")
     monkeypatch.setenv("PATH", str(tmp_path))

@@ -14,9 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from hookman.client_version import ClientVersion, parse_version
+from hookman.catalog.client_version import ClientVersion, parse_version
 
-CATALOG_DIR = Path(__file__).parent / "catalog"
+CATALOG_DIR = Path(__file__).parent
 TOOL_MATCHER_FIELD = "tool_name"
 CONTEXT_CHANNEL_FIELD = "additionalContext"
 PRE_TOOL_USE = "PreToolUse"

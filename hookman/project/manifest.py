@@ -15,13 +15,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from hookman import __version__, event_catalog, paths
+from hookman import __version__, paths
 from hookman.atomic_file import write_text_if_changed
-from hookman.client_version import ClientVersion
+from hookman.catalog import event_catalog
+from hookman.catalog.client_version import ClientVersion
 from hookman.errors import HookmanError
-from hookman.install_plan import InstallPlan
-from hookman.project import config_path
-from hookman.project_config import HookSpec
+from hookman.project.config import HookSpec
+from hookman.project.install_plan import InstallPlan
+from hookman.project.location import config_path
 
 MANIFEST_FORMAT = 1
 DENY_TEXT = "deny"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from hookman.git_exclude import ALREADY_IGNORED, NOT_A_WORK_TREE, ensure_git_ignored
+from hookman.project.git_exclude import ALREADY_IGNORED, NOT_A_WORK_TREE, ensure_git_ignored
 
 SETTINGS = ".claude/settings.local.json"
 

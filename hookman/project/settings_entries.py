@@ -34,14 +34,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from hookman.errors import HookmanError
-from hookman.launcher import (
+from hookman.project.launcher import (
     DONE_STATUS,
     LAUNCHER_NAME,
     missing_launcher_answer,
     missing_launcher_notice,
     read_launcher_words,
 )
-from hookman.settings_file import json_kind
+from hookman.project.settings_file import json_kind
 
 RUNNER_CODE = "from hookman.__main__ import main; raise SystemExit(main())"
 ASYNC_FLAG = "--async"

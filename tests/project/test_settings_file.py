@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from hookman import atomic_file
 from hookman.errors import HookmanError
-from hookman.settings_file import (
+from hookman.project.settings_file import (
     SettingsChange,
     detect_style,
     read_settings,
@@ -646,7 +646,7 @@ def read_settings_from_text(text: str) -> dict[str, Any]:
 _CRASH_WRITER = r"""
 import sys
 from pathlib import Path
-from hookman.settings_file import update_settings
+from hookman.project.settings_file import update_settings
 
 path = Path(sys.argv[1])
 payload = "x" * 1_000_000

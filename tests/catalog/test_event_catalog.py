@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman import event_catalog
-from hookman.client_version import ClientVersion, parse_version
+from hookman.catalog import event_catalog
+from hookman.catalog.client_version import ClientVersion, parse_version
 
 V2_1_197 = ClientVersion(2, 1, 197)
 V2_1_328 = ClientVersion(2, 1, 328)

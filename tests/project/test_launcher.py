@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hookman.bridge.protocol import ANSWER_END
-from hookman.event_catalog import guarded_events
-from hookman.launcher import (
+from hookman.catalog.event_catalog import guarded_events
+from hookman.project.launcher import (
     DONE_STATUS,
     LAUNCHER_NAME,
     launcher_text,
@@ -26,7 +26,7 @@ from hookman.launcher import (
     missing_launcher_notice,
     read_launcher_words,
 )
-from hookman.settings_entries import (
+from hookman.project.settings_entries import (
     RunnerRef,
     build_command,
     hookman_command_event,

@@ -22,10 +22,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from hookman import event_catalog
-from hookman.client_version import ClientVersion
-from hookman.project_config import HookSpec
-from hookman.settings_entries import exact_matcher
+from hookman.catalog import event_catalog
+from hookman.catalog.client_version import ClientVersion
+from hookman.project.config import HookSpec
+from hookman.project.settings_entries import exact_matcher
 
 DEFAULT_TIMEOUT_S = 30
 SESSION_END_EVENT = "SessionEnd"

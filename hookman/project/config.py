@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from hookman.atomic_file import write_text_if_changed
 from hookman.errors import HookmanError
-from hookman.project import config_path
+from hookman.project.location import config_path
 
 if TYPE_CHECKING:
     import tomlkit

@@ -19,35 +19,36 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from hookman import event_catalog, paths
+from hookman import paths
 from hookman.atomic_file import atomic_write_text, write_text_if_changed
-from hookman.client_version import TargetVersion, resolve_target
+from hookman.catalog import event_catalog
+from hookman.catalog.client_version import TargetVersion, resolve_target
 from hookman.errors import HookmanError
-from hookman.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
-from hookman.hook_sources import module_path
-from hookman.install_plan import InstallPlan, plan_install
-from hookman.launcher import launcher_path, launcher_text
-from hookman.manifest import (
+from hookman.hooks.sources import module_path
+from hookman.project.config import (
+    HookSpec,
+    ProjectConfig,
+    remember_parsed_config,
+    save_project_config,
+)
+from hookman.project.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
+from hookman.project.install_plan import InstallPlan, plan_install
+from hookman.project.launcher import launcher_path, launcher_text
+from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
+from hookman.project.manifest import (
     FLAG_SOURCE,
     build_manifest,
     manifest_text,
     remembered_flag,
     write_manifest,
 )
-from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
-from hookman.project_config import (
-    HookSpec,
-    ProjectConfig,
-    remember_parsed_config,
-    save_project_config,
-)
-from hookman.settings_entries import (
+from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
     build_command,
     supports_safe_path_flag,
 )
-from hookman.settings_file import SettingsChange, lines_with_ends, update_settings
+from hookman.project.settings_file import SettingsChange, lines_with_ends, update_settings
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 

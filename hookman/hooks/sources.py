@@ -11,10 +11,10 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from hookman import template_files
 from hookman.errors import HookmanError
-from hookman.project_config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
-from hookman.registry import registry_entries, registry_problems
+from hookman.hooks.registry import registry_entries, registry_problems
+from hookman.project.config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
+from hookman.scaffold import template_files
 
 TEMPLATE_MODULE_NAMES = template_files.TEMPLATE_MODULE_NAMES
 

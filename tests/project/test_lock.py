@@ -10,12 +10,12 @@ import pytest
 
 from hookman import paths
 from hookman.errors import HookmanError
-from hookman.project_lock import edit_lock, project_lock, project_lock_path
+from hookman.project.lock import edit_lock, project_lock, project_lock_path
 
 _HOLD_LOCK = r"""
 import sys, time
 from pathlib import Path
-from hookman.project_lock import project_lock
+from hookman.project.lock import project_lock
 
 with project_lock(Path(sys.argv[1])):
     print("locked", flush=True)
@@ -25,9 +25,13 @@ with project_lock(Path(sys.argv[1])):
 _ADD_ENTRY = r"""
 import sys
 from pathlib import Path
-from hookman.project_lock import project_lock
-from hookman.settings_entries import HookmanEntry, apply_hookman_entries, find_hookman_entries
-from hookman.settings_file import update_settings
+from hookman.project.lock import project_lock
+from hookman.project.settings_entries import (
+    HookmanEntry,
+    apply_hookman_entries,
+    find_hookman_entries,
+)
+from hookman.project.settings_file import update_settings
 
 project = Path(sys.argv[1])
 event = sys.argv[2]

@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from hookman.atomic_file import atomic_write_text
 from hookman.errors import HookmanError
-from hookman.project import CLAUDE_DIR, LOCAL_SETTINGS_NAME
+from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME
 
 BOM = "\ufeff"
 _NON_FINITE_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)

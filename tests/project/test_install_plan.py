@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.client_version import ClientVersion
-from hookman.install_plan import deadline_for, plan_install, timeout_for
-from hookman.project_config import HookSource, HookSpec
+from hookman.catalog.client_version import ClientVersion
+from hookman.project.config import HookSource, HookSpec
+from hookman.project.install_plan import deadline_for, plan_install, timeout_for
 
 NEW = ClientVersion(2, 1, 328)
 OLD = ClientVersion(2, 1, 197)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hookman.errors import HookmanError
-from hookman.subscriptions import Subscriptions, check_event_names, learn_subscriptions
+from hookman.hooks.subscriptions import Subscriptions, check_event_names, learn_subscriptions
 
 
 def _hook(project: Path, source: str, name: str = "h.py") -> Path:
@@ -159,7 +159,7 @@ def _is_running(pid: int) -> bool:
 
 
 def _counting_children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    import hookman.subscriptions as subscriptions
+    import hookman.hooks.subscriptions as subscriptions
 
     started: list[str] = []
     real = subscriptions._run_child

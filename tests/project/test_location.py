@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from hookman.errors import HookmanError
-from hookman.project import find_project_dir
+from hookman.project.location import find_project_dir
 
 
 def test_an_explicit_project_is_resolved(project: Path) -> None:

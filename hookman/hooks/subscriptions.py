@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import hookman
-from hookman import event_catalog
+from hookman.catalog import event_catalog
 from hookman.errors import HookmanError
 
 LEARN_TIMEOUT_S = 10.0

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
-from hookman.project_config import (
+from hookman.project.config import (
     HookSource,
     HookSpec,
     load_project_config,
@@ -352,7 +352,7 @@ def test_an_unwritable_file_is_a_clear_error(
     def refuse(*args: object, **kwargs: object) -> bool:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("hookman.project_config.write_text_if_changed", refuse)
+    monkeypatch.setattr("hookman.project.config.write_text_if_changed", refuse)
     with pytest.raises(HookmanError) as error:
         save_project_config(config)
     assert "cannot write .claude/hookman.toml: Permission denied" in error.value.message
@@ -472,7 +472,7 @@ READ_CASES = [
 
 @pytest.mark.parametrize("text", READ_CASES)
 def test_reading_with_tomllib_gives_what_tomlkit_gives(project: Path, text: str) -> None:
-    from hookman.project_config import read_project_config
+    from hookman.project.config import read_project_config
 
     (project / ".claude" / "hookman.toml").write_bytes(text.encode("utf-8"))
     edited, read = load_project_config(project), read_project_config(project)
@@ -489,7 +489,7 @@ def test_reading_with_tomllib_gives_what_tomlkit_gives(project: Path, text: str)
     ['[[hooks]]\nname = "a"\npath = "a.py"\nname = "b"\n', "hooks = [\n", "claude_version = 2\n"],
 )
 def test_reading_a_bad_file_fails_as_editing_does(project: Path, text: str) -> None:
-    from hookman.project_config import read_project_config
+    from hookman.project.config import read_project_config
 
     (project / ".claude" / "hookman.toml").write_text(text)
     with pytest.raises(HookmanError) as edited:
@@ -503,7 +503,7 @@ def test_reading_a_bad_file_fails_as_editing_does(project: Path, text: str) -> N
 def test_an_unchanged_hookman_toml_is_read_without_a_toml_parser(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hookman import project_config
+    from hookman.project import config as project_config
 
     (project / ".claude" / "hookman.toml").write_text(
         '# kept\n[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\ntimeout = 2.5\n'
@@ -520,7 +520,7 @@ def test_an_unchanged_hookman_toml_is_read_without_a_toml_parser(
 
 
 def test_a_broken_or_foreign_parse_cache_is_ignored(project: Path) -> None:
-    from hookman import project_config
+    from hookman.project import config as project_config
 
     (project / ".claude" / "hookman.toml").write_text('[[hooks]]\nname = "a"\npath = "a.py"\n')
     cache = project_config._parsed_cache_path(project)
@@ -531,7 +531,7 @@ def test_a_broken_or_foreign_parse_cache_is_ignored(project: Path) -> None:
 
 
 def test_values_json_cannot_hold_exactly_are_not_kept(project: Path) -> None:
-    from hookman import project_config
+    from hookman.project import config as project_config
 
     (project / ".claude" / "hookman.toml").write_text("when = 1979-05-27\n")
     project_config.remember_parsed_config(project)

@@ -7,11 +7,11 @@ import pytest
 
 from hookman import paths
 from hookman.bridge.manifest_reader import read_manifest
-from hookman.client_version import ClientVersion
+from hookman.catalog.client_version import ClientVersion
 from hookman.errors import HookmanError
-from hookman.install_plan import plan_install
-from hookman.manifest import build_manifest, client_facts, remembered_flag, write_manifest
-from hookman.project_config import HookSource, HookSpec
+from hookman.project.config import HookSource, HookSpec
+from hookman.project.install_plan import plan_install
+from hookman.project.manifest import build_manifest, client_facts, remembered_flag, write_manifest
 
 GUARD = HookSpec(
     "guard",

@@ -1,12 +1,12 @@
 """Where the bundled hook templates are, as strings, with the standard library only (the
-completion helper lists them on TAB; hookman.hook_sources wraps them as Paths)."""
+completion helper lists them on TAB; hookman.hooks.sources wraps them as Paths)."""
 
 from __future__ import annotations
 
 import os
 
 TEMPLATE_MODULE_NAMES = ("hook.py", "__init__.py")
-_PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 def templates_dir() -> str | None:

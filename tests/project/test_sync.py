@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookman import paths
-from hookman.client_version import ClientVersion, TargetVersion
+from hookman.catalog.client_version import ClientVersion, TargetVersion
 from hookman.errors import HookmanError
-from hookman.project_config import HookSource, load_project_config
-from hookman.project_sync import sync_project
-from hookman.settings_entries import find_hookman_entries
+from hookman.project.config import HookSource, load_project_config
+from hookman.project.settings_entries import find_hookman_entries
+from hookman.project.sync import sync_project
 
 TARGET = TargetVersion(ClientVersion(2, 1, 328), "flag")
 
@@ -148,7 +148,7 @@ def test_a_failed_write_leaves_manifest_config_and_settings_as_they_were(
         raise HookmanError("cannot write settings.local.json.", "fix it.")
 
     # The settings write is the last of the three: the manifest and hookman.toml are rolled back.
-    monkeypatch.setattr("hookman.settings_file._write", refuse)
+    monkeypatch.setattr("hookman.project.settings_file._write", refuse)
     with pytest.raises(HookmanError, match="cannot write"):
         sync_project(project, config, TARGET, dry_run=False)
     assert [path.read_bytes() for path in files] == before
@@ -160,7 +160,7 @@ def test_a_failed_first_install_leaves_no_manifest(
     def refuse(*args: object, **kwargs: object) -> bool:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("hookman.project_config.write_text_if_changed", refuse)
+    monkeypatch.setattr("hookman.project.config.write_text_if_changed", refuse)
     with pytest.raises(HookmanError, match="Permission denied"):
         sync_project(project, _config_with_guard(project), TARGET, dry_run=False)
     assert not paths.manifest_path(project).exists()
@@ -210,8 +210,8 @@ def test_an_async_hook_gets_its_own_async_entry_beside_the_blocking_one(project:
 
 
 def test_nothing_to_change_is_found_without_the_lock(project: Path) -> None:
-    from hookman.project_config import read_project_config
-    from hookman.project_sync import sync_if_nothing_changes
+    from hookman.project.config import read_project_config
+    from hookman.project.sync import sync_if_nothing_changes
 
     assert sync_if_nothing_changes(project, _config_with_guard(project), TARGET) is None
     written = sync_project(project, _config_with_guard(project), TARGET, dry_run=False)

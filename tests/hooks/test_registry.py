@@ -7,7 +7,7 @@ import pytest
 
 from hookman import paths
 from hookman.errors import HookmanError
-from hookman.registry import (
+from hookman.hooks.registry import (
     add_registry_entry,
     registry_entries,
     registry_problems,

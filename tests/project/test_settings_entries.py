@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
-from hookman.settings_entries import (
+from hookman.project.settings_entries import (
     RUNNER_CODE,
     HookmanEntry,
     RunnerRef,
@@ -30,7 +30,7 @@ from hookman.settings_entries import (
     is_hookman_command,
     shell_words,
 )
-from hookman.settings_file import update_settings
+from hookman.project.settings_file import update_settings
 
 MANIFEST = Path("/state/projects/p-0123/manifest.json")
 LAUNCHER = Path("/state/projects/p-0123/hookman-run.sh")

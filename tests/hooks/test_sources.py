@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from hookman import hook_sources
 from hookman.errors import HookmanError
-from hookman.hook_sources import choose_hook, module_path, shadowed_sources
-from hookman.project_config import HookSource, HookSpec, load_project_config
-from hookman.registry import add_registry_entry
+from hookman.hooks import sources as hook_sources
+from hookman.hooks.registry import add_registry_entry
+from hookman.hooks.sources import choose_hook, module_path, shadowed_sources
+from hookman.project.config import HookSource, HookSpec, load_project_config
 
 FACTORY = "def hook(pi):\n    pi.on('Stop', lambda e, c: None)\n"
 
