@@ -263,7 +263,7 @@ def new(
     if list_only:
         run_command(_debug(ctx), command.list_templates, json_output=json_output)
     if json_output:
-        from hookman.cli.output import print_error
+        from hookman.output import print_error
 
         print_error("--json works with --list only.", "`hookman new --list --json`.")
         raise typer.Exit(2)

@@ -16,8 +16,8 @@ from typing import Any
 import typer
 
 from hookman import __version__
-from hookman.cli.output import print_error
 from hookman.errors import HookmanError
+from hookman.output import print_error
 
 BROKEN_PIPE_EXIT = 141  # what a shell reports for a process ended by SIGPIPE
 

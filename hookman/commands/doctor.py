@@ -38,7 +38,7 @@ def doctor(
         probe_commands=probe_commands,
     )
     if json_output:
-        from hookman.cli.output import print_json
+        from hookman.output import print_json
 
         ctx = run_doctor(options)
         print_json(report_json(ctx))

@@ -13,13 +13,13 @@ from pathlib import Path
 from rich.markup import escape
 
 from hookman.catalog.client_version import resolve_target
-from hookman.cli.output import console, print_json
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
+from hookman.install.sync import sync_project
+from hookman.output import console, print_json
 from hookman.project.config import ProjectConfig, load_project_config
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
-from hookman.project.sync import sync_project
 
 
 def set_enabled(

@@ -13,9 +13,9 @@ from typing import Any
 from hookman.bridge.content_text import message_text
 from hookman.bridge.manifest_reader import Manifest
 from hookman.bridge.session_state import SessionState
-from hookman.cli.output import console, escape, print_json
 from hookman.commands.fire import load_installed_manifest
 from hookman.errors import HookmanError
+from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
 from hookman.runtime import HookRunner, LoadedHook, StatusRecordingUI, load_hooks
 from hookman.runtime.awaiting import settle

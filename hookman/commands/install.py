@@ -12,9 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
 from hookman.hooks.sources import HookChoice, choose_hook
+from hookman.install.sync import (
+    SyncResult,
+    project_target,
+    sync_if_nothing_changes,
+    sync_project,
+)
+from hookman.output import console, escape, print_json
 from hookman.project.config import (
     HookSpec,
     ProjectConfig,
@@ -23,12 +29,6 @@ from hookman.project.config import (
 )
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
-from hookman.project.sync import (
-    SyncResult,
-    project_target,
-    sync_if_nothing_changes,
-    sync_project,
-)
 
 if TYPE_CHECKING:
     from hookman.hooks.subscriptions import Subscriptions

@@ -7,18 +7,18 @@ from typing import Any
 
 from hookman import paths
 from hookman.bridge.firing_log import read_records
-from hookman.cli.output import console, escape, print_json
 from hookman.hooks.sources import shadowed_sources
-from hookman.project.config import HookSpec, read_project_config
-from hookman.project.install_plan import InstallPlan, plan_install
-from hookman.project.location import find_project_dir
-from hookman.project.sync import (
+from hookman.install.sync import (
     claude_events_of,
     hook_json,
     project_target,
     target_warnings,
     tool_name_warnings,
 )
+from hookman.output import console, escape, print_json
+from hookman.project.config import HookSpec, read_project_config
+from hookman.project.install_plan import InstallPlan, plan_install
+from hookman.project.location import find_project_dir
 
 
 def list_hooks(

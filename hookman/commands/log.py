@@ -17,9 +17,9 @@ from typing import Any
 from hookman import paths
 from hookman.bridge.firing_log import parse_lines, read_records
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
-from hookman.cli.output import console, escape, print_json
 from hookman.commands.log_room import MAIN_AGENT, agent_of, build_rooms, refusal_text
 from hookman.errors import HookmanError
+from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
 
 POLL_SECONDS = 0.5

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from hookman.cli.output import console, print_json
 from hookman.errors import HookmanError
 from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
+from hookman.output import console, print_json
 from hookman.project.config import HookSource, load_project_config, save_project_config
 from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import project_lock

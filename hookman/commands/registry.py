@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from hookman.cli.output import console, escape, print_json
 from hookman.errors import HookmanError
 from hookman.hooks.registry import (
     add_registry_entry,
@@ -14,8 +13,9 @@ from hookman.hooks.registry import (
     registry_problems,
     remove_registry_entry,
 )
-from hookman.hooks.sources import bundled_templates
+from hookman.output import console, escape, print_json
 from hookman.project.config import is_valid_hook_name
+from hookman.scaffold.template_files import bundled_templates
 
 
 def add(path: Path, *, name: str | None = None) -> int:

@@ -9,13 +9,13 @@ import difflib
 from collections.abc import Sequence
 from pathlib import Path
 
-from hookman.cli.output import print_json
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
+from hookman.install.sync import project_target, sync_project
+from hookman.output import print_json
 from hookman.project.config import ProjectConfig, load_project_config, read_project_config
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
-from hookman.project.sync import project_target, sync_project
 
 
 def remove(

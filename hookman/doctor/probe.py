@@ -37,7 +37,7 @@ class Progress:
     def __init__(self) -> None:
         from rich.progress import Progress as RichProgress
 
-        from hookman.cli.output import error_console
+        from hookman.output import error_console
 
         self._bar = RichProgress(console=error_console(), transient=True)
         self._task: Any = None
@@ -54,7 +54,7 @@ class Progress:
 
 
 def terminal_progress() -> Progress | None:
-    from hookman.cli.output import error_console
+    from hookman.output import error_console
 
     return Progress() if error_console().is_terminal else None
 
@@ -85,7 +85,7 @@ def probe(ctx: Context, *, foreign: bool, progress: Progress | None = None) -> N
 
 
 def _manifest(ctx: Context) -> Any:
-    from hookman.commands.fire import load_installed_manifest
+    from hookman.rehearsal.rehearse import load_installed_manifest
 
     try:
         return load_installed_manifest(ctx.project_dir)
@@ -101,7 +101,7 @@ def _hookman_events(manifest: Any) -> list[str]:
 
 
 def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> None:
-    from hookman.commands.fire import rehearse, sample_payload
+    from hookman.rehearsal.rehearse import rehearse, sample_payload
 
     payload = sample_payload(event, ctx.project_dir, scratch)
     if payload is None:
@@ -203,7 +203,7 @@ def budget_s(handler: Handler, ctx: Context) -> float:
 
 
 def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
-    from hookman.commands.fire import sample_payload
+    from hookman.rehearsal.rehearse import sample_payload
 
     workdir = _throwaway_project(scratch)
     payload = sample_payload(handler.event, workdir, scratch)

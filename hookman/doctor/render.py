@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from hookman.cli.output import console, escape
 from hookman.doctor.context import Context
 from hookman.doctor.model import SEVERITIES, Finding, Handler, Source
+from hookman.output import console, escape
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 COMMAND_WIDTH = 60

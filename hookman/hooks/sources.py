@@ -14,9 +14,7 @@ from typing import NamedTuple
 from hookman.errors import HookmanError
 from hookman.hooks.registry import registry_entries, registry_problems
 from hookman.project.config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
-from hookman.scaffold import template_files
-
-TEMPLATE_MODULE_NAMES = template_files.TEMPLATE_MODULE_NAMES
+from hookman.scaffold.template_files import bundled_templates
 
 
 class HookChoice(NamedTuple):  # not a dataclass: those compile methods at every start
@@ -26,19 +24,6 @@ class HookChoice(NamedTuple):  # not a dataclass: those compile methods at every
     source: HookSource
     module_path: Path
     already_listed: bool
-
-
-def templates_dir() -> Path | None:
-    """Bundled templates: `hookman/templates` in a wheel, `templates/` in a source checkout."""
-    directory = template_files.templates_dir()
-    return None if directory is None else Path(directory)
-
-
-def bundled_templates() -> dict[str, Path]:
-    """Template name -> module: `templates/NAME.py`, or `templates/NAME/` holding hook.py."""
-    directory = templates_dir()
-    modules = template_files.template_modules(None if directory is None else str(directory))
-    return {name: Path(module) for name, module in modules.items()}
 
 
 def looks_like_path(argument: str) -> bool:

@@ -13,13 +13,12 @@ from __future__ import annotations
 from hookman.runtime.context import HookCommandContext, HookContext
 from hookman.runtime.hook_api import HookAPI, LoadedHook
 from hookman.runtime.js_values import is_js_truthy
-from hookman.runtime.loader import discover_and_load_hooks, load_hooks
+from hookman.runtime.loader import LoadHooksResult, discover_and_load_hooks, load_hooks
 from hookman.runtime.no_ui import NoUIContext, StatusRecordingUI
 from hookman.runtime.records import (
     ExecResult,
     HookError,
     LoadError,
-    LoadHooksResult,
     RegisteredCommand,
     ToolBlockedError,
 )

@@ -13,7 +13,7 @@ from hookman.runtime.awaiting import settle
 from hookman.runtime.hook_api import HookAPI, LoadedHook
 from hookman.runtime.hook_paths import resolve_hook_path
 from hookman.runtime.js_values import error_message
-from hookman.runtime.records import LoadError, LoadHooksResult
+from hookman.runtime.records import LoadError, Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,6 +29,17 @@ _MODULE_NAME_PREFIX = "hookman_hook_"
 # A module is imported once per resolved path; a path given twice runs its factory twice.
 _modules_by_path: dict[str, ModuleType] = {}
 _imports_started = 0
+
+
+class LoadHooksResult(Record):
+    """What `load_hooks` returns: loaded hooks and load errors, each in input order."""
+
+    __slots__ = ("errors", "hooks")
+    _fields = ("hooks", "errors")
+
+    def __init__(self, hooks: list[LoadedHook], errors: list[LoadError]) -> None:
+        self.hooks = hooks
+        self.errors = errors
 
 
 class _HookExited(Exception):

@@ -11,10 +11,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from hookman.runtime.hook_api import LoadedHook
 
-
-class _Record:
+class Record:
     """A record whose `_fields` (in constructor order) define equality, hash and repr."""
 
     __slots__ = ()
@@ -41,7 +39,7 @@ def _hashable(value: object) -> object:
     return tuple(value) if isinstance(value, list) else value
 
 
-class HookError(_Record):
+class HookError(Record):
     """A handler failed during dispatch: `hook_path` is the hook's original `path` string."""
 
     __slots__ = ("error", "event", "hook_path")
@@ -53,7 +51,7 @@ class HookError(_Record):
         self.error = error
 
 
-class LoadError(_Record):
+class LoadError(Record):
     """A hook that could not be loaded: `path` is the string as given, `error` the reason."""
 
     __slots__ = ("error", "path")
@@ -64,18 +62,7 @@ class LoadError(_Record):
         self.error = error
 
 
-class LoadHooksResult(_Record):
-    """What `load_hooks` returns: loaded hooks and load errors, each in input order."""
-
-    __slots__ = ("errors", "hooks")
-    _fields = ("hooks", "errors")
-
-    def __init__(self, hooks: list[LoadedHook], errors: list[LoadError]) -> None:
-        self.hooks = hooks
-        self.errors = errors
-
-
-class RegisteredCommand(_Record):
+class RegisteredCommand(Record):
     """A slash command a hook registered; `handler(args: str, ctx)`."""
 
     __slots__ = ("description", "handler", "name")
@@ -87,7 +74,7 @@ class RegisteredCommand(_Record):
         self.handler = handler
 
 
-class ExecResult(_Record):
+class ExecResult(Record):
     """What `pi.exec` resolves to. `code` is the exit status (negative: killed by that signal)."""
 
     __slots__ = ("code", "killed", "stderr", "stdout")

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
+from hookman.runtime.loader import LoadHooksResult
 from hookman.runtime.records import (
     ExecResult,
     HookError,
     LoadError,
-    LoadHooksResult,
     RegisteredCommand,
     ToolBlockedError,
 )

@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookman.hooks.sources import bundled_templates
+from hookman.scaffold.template_files import bundled_templates
 
 ASYNC_CONSTANT = "HOOKMAN_ASYNC"
 TEST_PREFIX = "test_"

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
 TEMPLATE_MODULE_NAMES = ("hook.py", "__init__.py")
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
@@ -44,3 +48,10 @@ def template_modules(directory: str | None) -> dict[str, str]:
             if module is not None:
                 found[name] = module
     return found
+
+
+def bundled_templates() -> dict[str, Path]:
+    """Template name -> module: `templates/NAME.py`, or `templates/NAME/` holding hook.py."""
+    from pathlib import Path
+
+    return {name: Path(module) for name, module in template_modules(templates_dir()).items()}

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from hookman.cli import complete_words
-from hookman.hooks.sources import bundled_templates
+from hookman.scaffold.template_files import bundled_templates
 
 
 def words(kind: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from hookman.cli import output
+from hookman import output
 from hookman.doctor import render as render_module
 from hookman.doctor.probe import terminal_progress
 

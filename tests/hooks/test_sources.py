@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 
 from hookman.errors import HookmanError
-from hookman.hooks import sources as hook_sources
 from hookman.hooks.registry import add_registry_entry
 from hookman.hooks.sources import choose_hook, module_path, shadowed_sources
 from hookman.project.config import HookSource, HookSpec, load_project_config
+from hookman.scaffold import template_files
 
 FACTORY = "def hook(pi):\n    pi.on('Stop', lambda e, c: None)\n"
 
@@ -25,15 +25,8 @@ def templates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     _file(directory / "bash_guard.py")
     _file(directory / "notes" / "hook.py")
     _file(directory / "test_bash_guard.py")
-    monkeypatch.setattr(hook_sources, "templates_dir", lambda: directory)
+    monkeypatch.setattr(template_files, "templates_dir", lambda: str(directory))
     return directory
-
-
-def test_bundled_templates_are_files_or_directories_with_a_hook(templates: Path) -> None:
-    assert hook_sources.bundled_templates() == {
-        "bash_guard": templates / "bash_guard.py",
-        "notes": templates / "notes" / "hook.py",
-    }
 
 
 def test_a_path_inside_the_project_is_stored_relative(

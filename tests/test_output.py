@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from rich.markup import escape as rich_escape
 from rich.text import Text
 
-from hookman.cli.output import PlainConsole, escape, markup_to_plain, printable
+from hookman.output import PlainConsole, escape, markup_to_plain, printable
 
 TEXT = st.text(alphabet=st.sampled_from(list("ab \\[]/=#@:x\n1")) | st.characters(), max_size=40)
 TAG_SET = ("[bold]", "[/]", "[red]", "[/red]", "[dim]", "[bold red]")

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from hookman import paths
 from hookman.catalog.client_version import ClientVersion, TargetVersion
 from hookman.errors import HookmanError
+from hookman.install.sync import sync_project
 from hookman.project.config import HookSource, load_project_config
 from hookman.project.settings_entries import find_hookman_entries
-from hookman.project.sync import sync_project
 
 TARGET = TargetVersion(ClientVersion(2, 1, 328), "flag")
 
@@ -210,8 +210,8 @@ def test_an_async_hook_gets_its_own_async_entry_beside_the_blocking_one(project:
 
 
 def test_nothing_to_change_is_found_without_the_lock(project: Path) -> None:
+    from hookman.install.sync import sync_if_nothing_changes
     from hookman.project.config import read_project_config
-    from hookman.project.sync import sync_if_nothing_changes
 
     assert sync_if_nothing_changes(project, _config_with_guard(project), TARGET) is None
     written = sync_project(project, _config_with_guard(project), TARGET, dry_run=False)

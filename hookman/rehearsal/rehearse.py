@@ -1,0 +1,273 @@
+"""Running a project's hooks outside Claude Code, as the runner would: the dispatch is the
+runner's own (hookman.bridge.dispatch) on a throwaway state directory, so a rehearsal never
+consumes a real session's message queue or touches its statuses. `hookman fire` shows what it
+reports; `hookman doctor --probe` classifies it. What the model sees is rendered for the
+manifest's target client (its `client` facts).
+
+The event's async hooks (observe-only, `async: true` entry) run after the blocking ones, as a
+separate async run: their answer does not count, since Claude Code does not wait for them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hookman import paths
+from hookman.bridge.capture import OutputCapture
+from hookman.bridge.deadline import Deadline, DeadlineInterrupt
+from hookman.bridge.dispatch import DispatchResult, dispatch_event
+from hookman.bridge.hook_set import CallTracker
+from hookman.bridge.json_ready import json_ready
+from hookman.bridge.manifest_reader import Manifest, ManifestError, parse_manifest, read_manifest
+from hookman.bridge.model_view import ModelView, model_view
+from hookman.bridge.session_state import SessionState
+from hookman.errors import HookmanError
+
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "catalog" / "payloads"
+SAMPLE_PROJECT = "<WORK>/proj"
+SAMPLE_WORK = "<WORK>"
+UNKNOWN_VERSION_EFFECT = (
+    "the target Claude Code version is unknown, so these are the texts of the newest client "
+    "hookman measured; set claude_version in hookman.toml and reinstall for exact ones"
+)
+
+
+class _FireTimeout(DeadlineInterrupt):
+    """Raised into a hook that outlives the deadline."""
+
+
+def load_installed_manifest(project_dir: Path) -> Manifest:
+    """The project's manifest, or a HookmanError telling the user to install."""
+    path = paths.manifest_path(project_dir)
+    try:
+        return read_manifest(str(path))
+    except ManifestError as error:
+        missing = not path.exists()
+        raise HookmanError(
+            f"the project {project_dir} has no hooks installed by hookman."
+            if missing
+            else f"{error}.",
+            "run `hookman install` in the project first.",
+        ) from None
+
+
+def sample_payload(event: str, project_dir: Path, scratch: str) -> dict[str, Any] | None:
+    """The bundled sample payload for `event` with its placeholders filled, or None."""
+    sample = SAMPLE_DIR / f"{event}.json"
+    if not sample.is_file():
+        return None
+    data = json.loads(sample.read_text(encoding="utf-8"))
+    return fill_placeholders(data, str(project_dir), scratch)
+
+
+def fill_placeholders(value: Any, project_dir: str, scratch: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(SAMPLE_PROJECT, project_dir).replace(SAMPLE_WORK, scratch)
+    if isinstance(value, list):
+        return [fill_placeholders(item, project_dir, scratch) for item in value]
+    if isinstance(value, dict):
+        return {key: fill_placeholders(item, project_dir, scratch) for key, item in value.items()}
+    return value
+
+
+def rehearse(
+    manifest: Manifest, event: str, payload: dict[str, Any], scratch: str
+) -> dict[str, Any]:
+    """What `fire` reports for one event (the runner's dispatch on a throwaway state dir)."""
+    rehearsal = Manifest(
+        path=manifest.path,
+        project_dir=manifest.project_dir,
+        state_dir=str(Path(scratch) / "state"),
+        log_path=None,
+        claude_version=manifest.claude_version,
+        hooks=manifest.hooks,
+        entries=manifest.entries,
+        client=manifest.client,
+        async_entries=manifest.async_entries,
+    )
+    result, tracker, output = _dispatch_once(rehearsal, event, payload, scratch, run_async=False)
+    stdout = json.dumps(result.answer, ensure_ascii=False)
+    view = model_view(
+        event, payload, client=manifest.client, stdout=stdout, exit_code=result.exit_code
+    )
+    if manifest.claude_version is None:
+        view.effects.append(UNKNOWN_VERSION_EFFECT)
+    if _held_back(manifest, event):
+        view.effects.append(
+            f"settings.local.json has no hookman entry for {event} (held back: the target "
+            f"Claude Code {manifest.claude_version or 'version'} does not know it), so Claude "
+            "Code never runs these hooks for it"
+        )
+    report = _report(manifest, event, result, tracker, view, output)
+    report["async"] = None
+    if manifest.hooks_for(event, run_async=True):
+        async_run = _dispatch_once(rehearsal, event, payload, scratch, run_async=True)
+        report["async"] = _async_report(*async_run)
+    # The state directory is this firing's own, so all it holds came from these hooks.
+    state = SessionState(rehearsal.state_dir, payload.get("session_id"))
+    report["entries"] = _appended_entries(state.entries_path)
+    report["statuses"] = state.read_statuses()
+    return report
+
+
+def _appended_entries(path: str) -> list[dict[str, Any]]:
+    """The `append_entry` records of this firing: custom_type and data, in order."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    entries = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            entries.append({"custom_type": record.get("custom_type"), "data": record.get("data")})
+    return entries
+
+
+def _held_back(manifest: Manifest, event: str) -> bool:
+    """Whether hooks serve `event` but install wrote no entry for it (the target lacks it)."""
+    served = manifest.hooks_for(event) or manifest.hooks_for(event, run_async=True)
+    return bool(served) and event not in manifest.entries and event not in manifest.async_entries
+
+
+def _dispatch_once(
+    manifest: Manifest, event: str, payload: dict[str, Any], scratch: str, *, run_async: bool
+) -> tuple[DispatchResult, CallTracker, str]:
+    """One run of the event's blocking (or async) hooks, as `hookman run` would do it."""
+    tracker = CallTracker()
+    # Raising only works from a signal handler in this thread, so no timer-thread fallback.
+    deadline = Deadline(
+        manifest.deadline_for(event, run_async), _raise_timeout, thread_fallback=False
+    )
+    capture = OutputCapture(scratch)
+    result: DispatchResult | None = None
+    timed_out_hook: str | None = None
+    capture.start()
+    try:
+        deadline.start()
+        try:
+            result = dispatch_event(
+                manifest,
+                event,
+                payload,
+                state=SessionState(manifest.state_dir, payload.get("session_id")),
+                tracker=tracker,
+                run_async=run_async,
+            )
+        except _FireTimeout:
+            timed_out_hook = tracker.current_hook or "(loading)"
+        finally:
+            deadline.cancel()
+        output = capture.captured_text()
+    finally:
+        capture.stop()
+    if result is None:
+        result = _timeout_result(
+            manifest, event, timed_out_hook or "?", deadline.seconds or 0, run_async
+        )
+    return result, tracker, output
+
+
+def _raise_timeout() -> None:
+    raise _FireTimeout
+
+
+def _timeout_result(
+    manifest: Manifest, event: str, hook: str, seconds: float, run_async: bool
+) -> DispatchResult:
+    from hookman.bridge.answer import fail_closed_reason
+    from hookman.bridge.protocol import deny_answer
+
+    problem = f"did not finish within hookman's deadline of {seconds:g} s"
+    result = DispatchResult()
+    result.hooks = [h.name for h in manifest.hooks_for(event, run_async)]
+    result.outcome = "timeout"
+    result.errors = [{"hook": hook, "event": event, "error": problem}]
+    if run_async:
+        pass  # an async run always answers {}
+    elif manifest.client.is_guarded(event):
+        result.answer = deny_answer(event, fail_closed_reason(hook, problem, event))
+    else:
+        result.answer = {"systemMessage": f"hookman: hook {hook!r} {problem} on {event}."}
+    return result
+
+
+def _async_report(result: DispatchResult, tracker: CallTracker, output: str) -> dict[str, Any]:
+    """The async run: what its hooks did; its answer is always {} and does not count."""
+    return {
+        "hooks": _hook_calls(result, tracker),
+        "answer": result.answer,
+        "ignored_answer": result.ignored_answer,
+        "outcome": result.outcome,
+        "queued_for_next_event": result.queued,
+        "errors": result.errors,
+        "notices": result.notices,
+        "output": output,
+    }
+
+
+def _hook_calls(result: DispatchResult, tracker: CallTracker) -> list[dict[str, Any]]:
+    load_errors = {e["hook"]: e["error"] for e in result.errors if e["event"] == "load"}
+    return [
+        {
+            "name": name,
+            "load_error": load_errors.get(name),
+            "calls": [
+                {"event": call.event, "result": call.result, "error": call.error}
+                for call in tracker.calls
+                if call.hook == name
+            ],
+        }
+        for name in result.hooks
+    ]
+
+
+def _report(
+    manifest: Manifest,
+    event: str,
+    result: DispatchResult,
+    tracker: CallTracker,
+    view: ModelView,
+    output: str,
+) -> dict[str, Any]:
+    hooks = _hook_calls(result, tracker)
+    return {
+        "event": event,
+        "project": manifest.project_dir,
+        "hooks": hooks,
+        "answer": result.answer,
+        "exit_code": result.exit_code,
+        "outcome": result.outcome,
+        "model_sees": view.model_texts,
+        "user_sees": view.user_messages,
+        "effects": view.effects,
+        "queued_for_next_event": result.queued,
+        "errors": result.errors,
+        "notices": result.notices,
+        "output": output,
+    }
+
+
+def json_safe(value: Any) -> Any:
+    return json_ready(value)[0]
+
+
+def rehearsal_manifest(project_dir: Path) -> Manifest:
+    """Before the first `hookman install`: the manifest install would write, from
+    hookman.toml, so a hook made with `hookman new` can be fired at once."""
+    from hookman.catalog.client_version import resolve_target
+    from hookman.install.sync import preview_manifest
+    from hookman.project.config import load_project_config
+
+    config = load_project_config(project_dir)
+    if not any(hook.enabled for hook in config.hooks):
+        return load_installed_manifest(project_dir)  # the "nothing installed" error
+    target = resolve_target(None, config.claude_version)
+    return parse_manifest(
+        preview_manifest(project_dir, config, target), str(paths.manifest_path(project_dir))
+    )
