@@ -1,4 +1,5 @@
-"""`hookman completions SHELL`: print the completion script shipped in the package."""
+"""`hookman completions SHELL`: print the completion script hookman ships (the top-level
+`completions/` of the repository, `hookman/completions` in the wheel)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import difflib
 import os
 import sys
 
+from hookman import shipped_dir
 from hookman.errors import HookmanError
 
-COMPLETIONS_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "completions")
 FILE_NAMES = {"bash": "hookman.bash", "zsh": "_hookman", "fish": "hookman.fish"}
 
 
@@ -22,8 +23,11 @@ def print_completions(shell: str) -> int:
             f"{guess}use one of: {', '.join(f'`hookman completions {s}`' for s in FILE_NAMES)}.",
             exit_code=2,
         )
+    directory = shipped_dir("completions")
     try:
-        with open(os.path.join(COMPLETIONS_DIR, name), encoding="utf-8") as handle:
+        if directory is None:
+            raise FileNotFoundError("no completions directory")
+        with open(os.path.join(directory, name), encoding="utf-8") as handle:
             sys.stdout.write(handle.read())
     except OSError as error:
         raise HookmanError(

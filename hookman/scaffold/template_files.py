@@ -5,23 +5,18 @@ from __future__ import annotations
 
 import os
 
+from hookman import shipped_dir
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
 TEMPLATE_MODULE_NAMES = ("hook.py", "__init__.py")
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 def templates_dir() -> str | None:
     """Bundled templates: `hookman/templates` in a wheel, `templates/` in a source checkout."""
-    for candidate in (
-        os.path.join(_PACKAGE_DIR, "templates"),
-        os.path.join(os.path.dirname(_PACKAGE_DIR), "templates"),
-    ):
-        if os.path.isdir(candidate):
-            return candidate
-    return None
+    return shipped_dir("templates")
 
 
 def template_modules(directory: str | None) -> dict[str, str]:

@@ -17,7 +17,7 @@ COMPLETIONS = completion_scripts.COMPLETIONS_DIR
 def test_shipped_completions_match_the_cli(shell: str) -> None:
     shipped = completion_scripts.completion_file(COMPLETIONS, shell).read_text(encoding="utf-8")
     assert shipped == completion_scripts.render(shell), (
-        f"hookman/completions/ is stale for {shell}: run `python -m hookman.cli.completion_scripts`"
+        f"completions/ is stale for {shell}: run `python -m hookman.cli.completion_scripts`"
     )
 
 

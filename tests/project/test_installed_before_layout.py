@@ -1,0 +1,91 @@
+"""A project installed by the hookman before the package was regrouped keeps working without
+a reinstall: its settings command, launcher (format 2) and manifest, as that hookman wrote
+them (fixtures/installed_before_layout/, paths made placeholders), are answered by this one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "installed_before_layout"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def _render(name: str, values: dict[str, str]) -> str:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    for placeholder, value in values.items():
+        text = text.replace(placeholder, value)
+    assert "@" not in text.replace("$@", "").replace('"$@"', ""), name
+    return text
+
+
+@pytest.fixture
+def old_install(tmp_path: Path) -> dict[str, object]:
+    project = tmp_path / "proj"
+    state = tmp_path / "state" / "projects" / "proj-0123456789ab"
+    (project / ".claude").mkdir(parents=True)
+    state.mkdir(parents=True)
+    values = {
+        "@STATE@": str(state),
+        "@PYTHON@": sys.executable,
+        "@GUARD@": str(TEMPLATES / "bash_guard.py"),
+        "@PROJECT@": str(project),
+        "@LOG@": str(tmp_path / "log"),
+    }
+    for name in ("hookman-run.sh", "manifest.json"):
+        (state / name).write_text(_render(name, values), encoding="utf-8")
+    (project / ".claude" / "hookman.toml").write_text(
+        (FIXTURES / "hookman.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    settings = json.loads(_render("settings.local.json", values))
+    return {"project": project, "settings": settings}
+
+
+def _answer(old_install: dict[str, object], shell: str, command_text: str) -> dict[str, object]:
+    settings = old_install["settings"]
+    assert isinstance(settings, dict)
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    payload = {
+        "session_id": "s1",
+        "transcript_path": "/dev/null",
+        "cwd": str(old_install["project"]),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command_text},
+        "tool_use_id": "toolu_1",
+    }
+    done = subprocess.run(
+        [shell, "-c", command],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=old_install["project"],
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("shell", ["sh", "bash"])
+def test_the_old_settings_command_still_denies_rm_rf(
+    old_install: dict[str, object], shell: str
+) -> None:
+    answer = _answer(old_install, shell, "rm -rf /")
+    output = answer["hookSpecificOutput"]
+    assert isinstance(output, dict)
+    assert output["permissionDecision"] == "deny"
+    # The guard itself decided (its reason), not the launcher's no-answer fallback.
+    assert "runner gave no answer" not in output["permissionDecisionReason"]
+    assert "rm -rf" in output["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize("shell", ["sh", "bash"])
+def test_the_old_settings_command_still_lets_a_harmless_call_run(
+    old_install: dict[str, object], shell: str
+) -> None:
+    answer = _answer(old_install, shell, "ls")
+    assert "permissionDecision" not in json.dumps(answer)
