@@ -111,3 +111,23 @@ def test_tests_mirror_the_package() -> None:
     tests = Path(__file__).resolve().parent
     directories = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__"}
     assert directories - {"e2e"} <= set(_rank())
+
+
+def test_the_architecture_map_names_every_module() -> None:
+    """ARCHITECTURE.md's map is the tree: every module and package of hookman/ is in it."""
+    text = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    block = text.split("```\nhookman/\n", 1)[1].split("\n```", 1)[0]
+    named = {
+        word.rstrip("/")
+        for line in block.splitlines()
+        for word in line.split()
+        if word.endswith((".py", "/"))
+    }
+    missing = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "__init__.py" and path.name not in named
+    )
+    packages = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file())
+    assert missing == []
+    assert [name for name in packages if name not in named] == []

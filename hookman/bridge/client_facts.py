@@ -1,5 +1,5 @@
 """The facts about the target Claude Code client that `install` resolved from the catalog and
-wrote into the manifest's `client` section (hookman/manifest.py, `client_facts`).
+wrote into the manifest's `client` section (hookman/project/manifest.py, `client_facts`).
 
 The runner never reads the catalog or compares versions: it asks these. A manifest without
 the section (written by an older hookman) gets the conservative answer to every question:

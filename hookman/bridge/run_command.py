@@ -9,7 +9,7 @@ deadline (deadline.py) answers even when a hook hangs. With `--async` (the `asyn
 entry, which Claude Code does not wait for) only the observe-only hooks run and the answer
 is always `{}`.
 
-Run by the launcher (hookman/launcher.py, `--launched`), the answer ends with ANSWER_END, so
+Run by the launcher (hookman/project/launcher.py, `--launched`), the answer ends with ANSWER_END, so
 the launcher can tell a complete answer from a process that died on the way, and the process
 ends with os._exit as soon as the answer is given and logged (`launched`): no thread or
 atexit job a hook left behind can keep it alive. `--guarded` (from the launcher) marks a

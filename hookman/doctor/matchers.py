@@ -1,4 +1,4 @@
-"""How the client reads a matcher (CLAUDE_CODE_HOOKS facts, per version) and what it matches.
+"""How the client reads a matcher (docs/claude-code-facts.md, per version) and what it matches.
 
 A matcher made only of the exact-list characters of the target version is a list of exact,
 case-sensitive names; anything else is an unanchored JavaScript regex tested with `.test()`.

@@ -1,7 +1,7 @@
 """hookman's entries in settings.local.json: the command string, the matcher, and the edit that
 makes `settings["hooks"]` hold exactly hookman's entries while leaving everything else alone.
 
-The command runs the project's launcher (hookman/launcher.py), which answers for a runner
+The command runs the project's launcher (hookman/project/launcher.py), which answers for a runner
 that cannot: `sh '<state>/hookman-run.sh' EVENT; [ $? = 3 ] || printf '%s\n' '<deny>'`. The
 launcher exits 3 when it ran to its end (the test makes that exit 0); any other status, as
 from a deleted, emptied or cut launcher, makes the command print a deny itself (a notice on

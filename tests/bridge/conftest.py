@@ -101,7 +101,7 @@ class RunnerProject:
         self.write_launcher()
 
     def write_launcher(self) -> None:
-        """The launcher exactly as install writes it (hookman/launcher.py)."""
+        """The launcher exactly as install writes it (hookman/project/launcher.py)."""
         python = self.launcher_python
         text = launcher_text(
             python, supports_safe_path_flag(python), self.manifest_path, guarded_events()
