@@ -38,8 +38,9 @@ def test_the_wheel_ships_the_completions_byte_for_byte(wheel_files: dict[str, by
 
 
 def test_the_wheel_ships_the_templates_and_the_catalog(wheel_files: dict[str, bytes]) -> None:
-    assert wheel_files["hookman/templates/bash_guard.py"] == (
-        REPO / "templates" / "bash_guard.py"
-    ).read_bytes()
+    assert (
+        wheel_files["hookman/templates/bash_guard.py"]
+        == (REPO / "templates" / "bash_guard.py").read_bytes()
+    )
     assert "hookman/catalog/claude_code_events.json" in wheel_files
     assert "hookman/runtime/__init__.py" in wheel_files

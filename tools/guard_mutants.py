@@ -203,7 +203,12 @@ MUTATIONS = [
         'if [ "0:$complete" = "0:',
     ),
     ("launcher: answer must be an object", "hookman/project/launcher.py", '\t"{{"*"}}")', "\t*)"),
-    ("launcher: async stays quiet", "hookman/project/launcher.py", '[ "$2" = --async ] && {done}\n', ""),
+    (
+        "launcher: async stays quiet",
+        "hookman/project/launcher.py",
+        '[ "$2" = --async ] && {done}\n',
+        "",
+    ),
     ("launcher: ends with its status", "hookman/project/launcher.py", "{done}\n}}\n", "}}\n"),
     (
         "launcher: noclobber in TMPDIR",
