@@ -45,3 +45,34 @@ def invalid_entry_silences_file(event: str, version: ClientVersion | None) -> bo
 
 def matcher_values(event: str) -> list[str] | None:
     return doctor_facts()["matcher"]["values_by_event"].get(event)
+
+
+def group_keys() -> list[str]:
+    return list(doctor_facts()["settings_keys"]["group"])
+
+
+def entry_keys(kind: str, version: ClientVersion | None) -> list[str] | None:
+    """The keys the target client reads in a hook entry of type `kind` (None: unknown type)."""
+    return for_version(doctor_facts()["settings_keys"]["entry"], version).get(kind)
+
+
+def newest_entry_keys(kind: str) -> list[str]:
+    return for_version(doctor_facts()["settings_keys"]["entry"], None).get(kind, [])
+
+
+def key_hints(level: str) -> dict[str, str]:
+    """Misplaced or misspelled keys and the key they most likely meant (`group` | `entry`)."""
+    return dict(doctor_facts()["settings_keys"][f"{level}_hints"])
+
+
+def harmless_keys() -> list[str]:
+    return list(doctor_facts()["settings_keys"]["harmless"])
+
+
+def variables_never_set() -> dict[str, str]:
+    """Variable name -> the payload field that holds what it was meant to."""
+    return dict(doctor_facts()["variables_never_set"]["names"])
+
+
+def script_text_facts() -> dict[str, Any]:
+    return doctor_facts()["script_text"]
