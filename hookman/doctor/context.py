@@ -25,9 +25,10 @@ class Context:
     findings: list[Finding] = field(default_factory=list)
 
     def add(self, finding: Finding) -> None:
-        """One problem is one finding: the same code at the same place (a group's matcher
+        """One problem is one finding: the same finding at the same place (a group's matcher
         seen from each of its handlers) is added once."""
-        if finding.path is not None and self.find(finding.code, finding.file, finding.path):
+        same = self.find(finding.code, finding.file, finding.path)
+        if same is not None and finding.path is not None and same.message == finding.message:
             return
         self.findings.append(finding)
 

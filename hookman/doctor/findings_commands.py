@@ -92,7 +92,14 @@ def _check_program(ctx: Context, handler: Handler) -> None:
         return
     program = run.program
     if run.program_has_path:
-        _check_path(ctx, handler, program, executable=True, exec_form=run.exec_form)
+        _check_path(
+            ctx,
+            handler,
+            program,
+            executable=True,
+            exec_form=run.exec_form,
+            interpreter=not run.runs_script_itself,
+        )
     elif any(mark in program for mark in _RUN_TIME_MARKS):
         return  # expanded by the shell at run time
     elif shutil.which(program) is None:
@@ -111,7 +118,13 @@ def _check_program(ctx: Context, handler: Handler) -> None:
 
 
 def _check_path(
-    ctx: Context, handler: Handler, word: str, *, executable: bool, exec_form: bool = False
+    ctx: Context,
+    handler: Handler,
+    word: str,
+    *,
+    executable: bool,
+    exec_form: bool = False,
+    interpreter: bool = False,
 ) -> None:
     expanded = expand(word, ctx, handler, exec_form=exec_form)
     if "$" in expanded:
@@ -142,13 +155,16 @@ def _check_path(
     if present is None:
         return  # not allowed to look: say nothing rather than guess
     if not present:
+        what = "the interpreter " if interpreter else ""
         _add(
             ctx,
             handler,
             "command-not-found",
             "error",
-            f"{shown(word)} does not exist ({path}), so the hook fails every time.",
-            "create the script, or fix the path in the command.",
+            f"{what}{shown(word)} does not exist ({path}), so the hook fails every time.",
+            "install it, or fix its path in the command."
+            if interpreter
+            else "create the script, or fix the path in the command.",
         )
     elif executable and not fs.executable(path):
         _add(
