@@ -6,6 +6,7 @@ never sets; Windows-only syntax where a POSIX shell runs the command."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from hookman.catalog import event_catalog
 from hookman.doctor.context import EVENT_CODES, Context
@@ -26,6 +27,7 @@ PROBE_HINT = "`hookman doctor --probe-commands` runs it on sample payloads to co
 
 
 def check_code(ctx: Context) -> None:
+    memo: dict[Path, str | None] = {}
     for handler in ctx.handlers:
         if handler.type != "command" or handler.command is None or handler.hookman:
             continue
@@ -35,7 +37,7 @@ def check_code(ctx: Context) -> None:
         if windows is not None:
             _windows(ctx, handler, windows)
             continue
-        text = hook_text(handler.command, script_path(ctx, handler))
+        text = hook_text(handler.command, script_path(ctx, handler), memo)
         _check_stop_way_out(ctx, handler, text)
         _check_cannot_block(ctx, handler, text)
         _check_variables(ctx, handler, text)

@@ -31,7 +31,6 @@ class HookText:
         return f"in {self.script.name}" if self.script is not None else "in the command"
 
 
-@cache
 def read_script(path: Path) -> str | None:
     """The text of a regular file (decoded leniently, at most max_bytes), or None."""
     limit = int(script_text_facts()["max_bytes"])
@@ -52,8 +51,14 @@ def read_script(path: Path) -> str | None:
     return data.decode("utf-8", "replace")
 
 
-def hook_text(command: str, script: Path | None) -> HookText:
-    text = read_script(script) if script is not None else None
+def hook_text(command: str, script: Path | None, memo: dict[Path, str | None]) -> HookText:
+    """The command and its script's text (`memo`: the scripts this run read already; many
+    handlers run one script)."""
+    text = None
+    if script is not None:
+        if script not in memo:
+            memo[script] = read_script(script)
+        text = memo[script]
     return HookText(command, script if text is not None else None, text or "")
 
 
