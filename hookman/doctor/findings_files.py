@@ -176,14 +176,15 @@ def _check_event_names(ctx: Context, source: Source) -> None:
         else:
             code = "unknown-event"
             suggestion = _suggest_event(event)
-            message = f"{event!r} is not a Claude Code event, so its hooks never run."
+            message = f"{shown(event)} is not a Claude Code event, so its hooks never run."
             if suggestion and suggestion in hooks:
                 fix = (
-                    f"move its matcher groups into the {suggestion!r} array, then delete {event!r}."
+                    f"move its matcher groups into the {shown(suggestion)} array, then delete "
+                    f"{shown(event)}."
                 )
                 edit = None
             elif suggestion:
-                fix = f"rename the key {event!r} to {suggestion!r}."
+                fix = f"rename the key {shown(event)} to {shown(suggestion)}."
                 edit = {"op": "rename", "file": source.path, "path": path, "value": suggestion}
             else:
                 other = _unrelated_close_event(event)
