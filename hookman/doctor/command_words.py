@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from hookman.doctor.facts import script_text_facts
@@ -88,9 +89,16 @@ def invocation(handler: Handler) -> Invocation | None:
     if command is None:
         return None
     args = handler.raw.get("args")
-    exec_form = isinstance(args, list)
-    if exec_form:
-        words = [command, *(arg for arg in args if isinstance(arg, str))]
+    if isinstance(args, list):
+        return _invocation(command, tuple(arg for arg in args if isinstance(arg, str)))
+    return _invocation(command, None)
+
+
+@cache
+def _invocation(command: str, args: tuple[str, ...] | None) -> Invocation | None:
+    exec_form = args is not None
+    if args is not None:
+        words = [command, *args]
     else:
         words = _first_words(command)
     if not words or not words[0] or words[0] in SHELL_BUILTINS:

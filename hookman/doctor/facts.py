@@ -47,26 +47,35 @@ def matcher_values(event: str) -> list[str] | None:
     return doctor_facts()["matcher"]["values_by_event"].get(event)
 
 
-def group_keys() -> list[str]:
-    return list(doctor_facts()["settings_keys"]["group"])
+@cache
+def group_keys() -> tuple[str, ...]:
+    return tuple(doctor_facts()["settings_keys"]["group"])
 
 
-def entry_keys(kind: str, version: ClientVersion | None) -> list[str] | None:
+def entry_keys(kind: str, version: ClientVersion | None) -> frozenset[str] | None:
     """The keys the target client reads in a hook entry of type `kind` (None: unknown type)."""
-    return for_version(doctor_facts()["settings_keys"]["entry"], version).get(kind)
+    return _entry_keys(version).get(kind)
 
 
-def newest_entry_keys(kind: str) -> list[str]:
-    return for_version(doctor_facts()["settings_keys"]["entry"], None).get(kind, [])
+def newest_entry_keys(kind: str) -> frozenset[str]:
+    return _entry_keys(None).get(kind, frozenset())
 
 
+@cache
+def _entry_keys(version: ClientVersion | None) -> dict[str, frozenset[str]]:
+    table = for_version(doctor_facts()["settings_keys"]["entry"], version)
+    return {kind: frozenset(keys) for kind, keys in table.items()}
+
+
+@cache
 def key_hints(level: str) -> dict[str, str]:
     """Misplaced or misspelled keys and the key they most likely meant (`group` | `entry`)."""
     return dict(doctor_facts()["settings_keys"][f"{level}_hints"])
 
 
-def harmless_keys() -> list[str]:
-    return list(doctor_facts()["settings_keys"]["harmless"])
+@cache
+def harmless_keys() -> frozenset[str]:
+    return frozenset(doctor_facts()["settings_keys"]["harmless"])
 
 
 def variables_never_set() -> dict[str, str]:

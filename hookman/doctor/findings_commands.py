@@ -58,13 +58,16 @@ def expand(word: str, ctx: Context, handler: Handler, *, exec_form: bool = False
         if root is not None:
             word = word.replace(EXEC_FORM_PLACEHOLDERS[1], root)
         return word
+    if "$" not in word:
+        return str(Path.home()) + word[1:] if word.startswith("~/") else word
     for variable in PROJECT_DIR_VARS:
         word = word.replace(variable, str(ctx.project_dir))
     if root is not None:
         for variable in PLUGIN_ROOT_VARS:
             word = word.replace(variable, root)
-    for variable in HOME_VARS:
-        word = word.replace(variable, str(Path.home()))
+    if "$" in word and any(variable in word for variable in HOME_VARS):
+        for variable in HOME_VARS:
+            word = word.replace(variable, str(Path.home()))
     if word.startswith("~/"):
         word = str(Path.home()) + word[1:]
     return word
