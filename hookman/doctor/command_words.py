@@ -6,9 +6,9 @@ form (`command` + `args`, no shell)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from hookman.doctor.facts import script_text_facts
 from hookman.doctor.model import Handler
@@ -68,10 +68,10 @@ SHELL_BUILTINS = frozenset(
 INLINE_CODE_FLAGS = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print", "-"})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
 _SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", "&"})
+_NOT_QUICK = frozenset("\\'`#;&|<>()")
 
 
-@dataclass(frozen=True)
-class Invocation:
+class Invocation(NamedTuple):
     program: str  # as written
     program_has_path: bool  # written with a `/`: checked as a file, not looked up on PATH
     runs_script_itself: bool  # the program is the hook's own script (it must be executable)
@@ -97,10 +97,7 @@ def invocation(handler: Handler) -> Invocation | None:
 @cache
 def _invocation(command: str, args: tuple[str, ...] | None) -> Invocation | None:
     exec_form = args is not None
-    if args is not None:
-        words = [command, *args]
-    else:
-        words = _first_words(command)
+    words = [command, *args] if args is not None else _first_words(command)
     if not words or not words[0] or words[0] in SHELL_BUILTINS:
         return None
     program = words[0]
@@ -112,14 +109,34 @@ def _invocation(command: str, args: tuple[str, ...] | None) -> Invocation | None
 
 def _first_words(command: str) -> list[str]:
     """The words of the command's first simple command, leading assignments dropped."""
-    try:
-        words = list(shell_words(command, comments=True))
-    except ValueError:
-        return []
+    quick = _double_quoted_words(command)
+    if quick is not None:
+        words = quick
+    else:
+        try:
+            words = list(shell_words(command, comments=True))
+        except ValueError:
+            return []
     while words and _ASSIGNMENT.fullmatch(words[0]):
         words = words[1:]
     cut = next((i for i, word in enumerate(words) if word in _SHELL_OPERATORS), len(words))
     return words[:cut]
+
+
+def _double_quoted_words(command: str) -> list[str] | None:
+    """The words of a command whose only shell syntax is double quotes around text without
+    `\\`, `` ` `` or `"` inside (`"$CLAUDE_PROJECT_DIR"/x.sh --fix`), as shlex splits it but
+    without its cost; None for anything else."""
+    if not command.isascii() or not command.isprintable() or _NOT_QUICK.intersection(command):
+        return None
+    if command.count('"') % 2:
+        return None
+    words: list[str] = []
+    for part in command.split():
+        if part.count('"') % 2:
+            return None  # a quoted stretch holds a space: leave it to shlex
+        words.append(part.replace('"', ""))
+    return words
 
 
 def _script_of(name: str, rest: list[str]) -> str | None:

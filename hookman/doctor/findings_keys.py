@@ -214,9 +214,13 @@ def _check_entry(
             + (f" ({_instead(meant)}); did you mean `{meant}`?" if meant else "."),
             (f"write it as `{meant}`" + (" (in seconds)." if meant == "timeout" else "."))
             if meant
-            else f"remove `{key}` (Claude Code reads {', '.join(f'`{k}`' for k in sorted(known))}).",
+            else f"remove `{key}` (Claude Code reads {_listed(known)}).",
             _rename(source, key_at, entry, key, meant) if meant and not hinted else None,
         )
+
+
+def _listed(keys: frozenset[str]) -> str:
+    return ", ".join(f"`{key}`" for key in sorted(keys))
 
 
 def _instead(meant: str) -> str:

@@ -7,15 +7,14 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from hookman.doctor.facts import script_text_facts
 
 
-@dataclass(frozen=True)
-class HookText:
+class HookText(NamedTuple):
     command: str
     script: Path | None  # the script whose text is included, when doctor could read it
     script_text: str

@@ -55,3 +55,20 @@ def test_commands_doctor_cannot_judge_give_nothing(command: str) -> None:
 def test_any_command_is_read_without_raising(command: str, args: list[str] | None) -> None:
     raw = {} if args is None else {"args": args}
     invocation(handler(command, **raw))
+
+
+@given(
+    st.lists(
+        st.text(alphabet='ab/$_. "', min_size=1, max_size=8).filter(lambda w: w.strip()),
+        max_size=5,
+    )
+)
+def test_the_quick_split_agrees_with_shlex(parts: list[str]) -> None:
+    import shlex
+
+    from hookman.doctor.command_words import _double_quoted_words
+
+    command = " ".join(parts)
+    quick = _double_quoted_words(command)
+    if quick is not None:
+        assert quick == shlex.split(command, comments=True)
