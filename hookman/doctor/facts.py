@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from hookman.catalog.client_version import ClientVersion, parse_version
-from hookman.catalog.event_catalog import CATALOG_DIR, newest_checked_client
+from hookman.catalog.event_catalog import CATALOG_DIR, claude_code_catalog, newest_checked_client
 
 ANY_EVENT = "*"
 
@@ -64,7 +64,17 @@ def newest_entry_keys(kind: str) -> frozenset[str]:
 @cache
 def _entry_keys(version: ClientVersion | None) -> dict[str, frozenset[str]]:
     table = for_version(doctor_facts()["settings_keys"]["entry"], version)
-    return {kind: frozenset(keys) for kind, keys in table.items()}
+    keys = {kind: frozenset(names) for kind, names in table.items()}
+    if version is not None and "command" in keys:
+        # Below the oldest binary read, the event catalog's `since` of each command field.
+        fields = claude_code_catalog()["command_hook_fields"]
+        keys["command"] = frozenset(
+            key
+            for key in keys["command"]
+            if (fields.get(key) or {}).get("since") is None
+            or parse_version(fields[key]["since"]) <= version
+        )
+    return keys
 
 
 @cache

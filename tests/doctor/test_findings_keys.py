@@ -96,3 +96,10 @@ def test_unrelated_keys_get_no_did_you_mean(project: Path) -> None:
 def test_keys_under_an_unknown_event_are_left_to_its_finding(project: Path) -> None:
     settings(project, {"PostToolUze": [{"tools": ["Edit"], "hooks": [CTX]}]})
     assert codes(diagnose(project)) == ["unknown-event"]
+
+
+def test_below_the_binaries_read_the_catalog_says_when_each_field_came(project: Path) -> None:
+    settings(project, {"PostToolUse": [group(command("true", args=[]), matcher="Bash")]})
+    found = the(diagnose(project, "2.1.100"), "unknown-key")
+    assert "does not read `args`" in found.message
+    assert "unknown-key" not in codes(diagnose(project, "2.1.139"))
