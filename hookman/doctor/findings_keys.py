@@ -66,7 +66,8 @@ def _check_group(
     ctx: Context, source: Source, event: str, group: dict[str, Any], path: str
 ) -> None:
     known = group_keys()
-    for key, value in group.items():
+    for raw_key, value in group.items():
+        key = str(raw_key)
         if key in known:
             continue
         key_at = key_path(path, key)
@@ -171,7 +172,8 @@ def _check_entry(
     known = entry_keys(kind, ctx.version) if isinstance(kind, str) else None
     if known is None:
         return  # an unknown type is an invalid entry, reported as such
-    for key in entry:
+    for raw_key in entry:
+        key = str(raw_key)
         if key in known:
             continue
         key_at = key_path(path, key)

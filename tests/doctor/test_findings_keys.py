@@ -103,3 +103,14 @@ def test_below_the_binaries_read_the_catalog_says_when_each_field_came(project: 
     found = the(diagnose(project, "2.1.100"), "unknown-key")
     assert "does not read `args`" in found.message
     assert "unknown-key" not in codes(diagnose(project, "2.1.139"))
+
+
+def test_keys_in_skill_frontmatter_are_checked_too(project: Path) -> None:
+    skill = project / ".claude" / "skills" / "fmt" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: fmt\nhooks:\n  PostToolUse:\n    - tools: Edit\n      1: x\n      hooks:\n"
+        "        - type: command\n          command: echo hi\n---\nbody\n"
+    )
+    found = [f for f in diagnose(project).findings if f.code == "unknown-key"]
+    assert {f.path for f in found} >= {"hooks.PostToolUse[0].tools"}
