@@ -351,7 +351,7 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
             "tested against tool_name, not against a file path or a command.",
             "match the tools (e.g. `Edit|MultiEdit|Write`) and test tool_input inside the hook"
             + (
-                ', or in each hook\'s "if" field (permission-rule syntax, e.g. "Edit(*.py)").'
+                ', or in each hook\'s "if" field (permission-rule syntax, as in "Bash(git *)").'
                 if _has_if(ctx)
                 else "."
             ),
