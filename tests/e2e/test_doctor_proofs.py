@@ -550,3 +550,24 @@ def test_the_variables_old_tutorials_read_are_never_set(e2e: E2EProject) -> None
     assert (e2e.root / "paths.log").read_text().strip() == ""  # it read nothing
     found = finding(doctor(e2e), "variable-never-set")
     assert "tool_input.file_path" in found["fix"]
+
+
+def test_exec_form_args_fill_in_the_project_dir_and_doctor_follows_them(e2e: E2EProject) -> None:
+    # `command` + `args` runs no shell; the client fills in ${CLAUDE_PROJECT_DIR} per element.
+    e2e.write("hooks/ctx.py", CONTEXT_HOOK)
+    exec_form = {
+        "type": "command",
+        "command": sys.executable,
+        "args": ["${CLAUDE_PROJECT_DIR}/hooks/ctx.py", "PROOF-EXEC"],
+        "timeout": 30,
+    }
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [exec_form]}]})
+    assert model_hears(e2e, "additional context: PROOF-EXEC")
+    quiet(doctor(e2e))
+    exec_form["args"] = ["${CLAUDE_PROJECT_DIR}/hooks/gone.py", "PROOF-EXEC"]
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [exec_form]}]})
+    # (python exits 2 on a missing script, so the model reads its error and command line, but
+    # no context arrives)
+    assert not model_hears(e2e, "additional context: PROOF-EXEC")
+    found = finding(doctor(e2e), "command-not-found")
+    assert "gone.py" in found["message"]
