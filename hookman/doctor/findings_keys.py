@@ -16,7 +16,7 @@ from hookman.doctor.facts import (
     key_hints,
     newest_entry_keys,
 )
-from hookman.doctor.handlers import key_path
+from hookman.doctor.handlers import handler_problem, key_path
 from hookman.doctor.matchers import exact_alternative
 from hookman.doctor.model import Finding, Severity, Source
 from hookman.doctor.names import slip_of
@@ -99,7 +99,8 @@ def _check_group(
                 {"op": "delete", "file": source.path, "path": key_at},
             )
     for index, entry in enumerate(group[HOOKS]):
-        if isinstance(entry, dict):
+        # An entry the client rejects is reported once, as an invalid entry.
+        if isinstance(entry, dict) and handler_problem(entry, ctx.version) is None:
             _check_entry(ctx, source, event, group, f"{path}.hooks[{index}]", entry)
 
 

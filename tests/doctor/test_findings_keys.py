@@ -114,3 +114,13 @@ def test_keys_in_skill_frontmatter_are_checked_too(project: Path) -> None:
     )
     found = [f for f in diagnose(project).findings if f.code == "unknown-key"]
     assert {f.path for f in found} >= {"hooks.PostToolUse[0].tools"}
+
+
+@pytest.mark.parametrize("key", ["cmd", "comand", "script"])
+def test_a_command_written_under_another_key_is_named_in_the_invalid_entry(
+    project: Path, key: str
+) -> None:
+    settings(project, {"PostToolUse": [group({"type": "command", key: "true"}, matcher="Bash")]})
+    found = the(diagnose(project), "invalid-entry")
+    assert f"`{key}` looks meant as `command`" in found.message
+    assert "unknown-key" not in codes(diagnose(project))  # said once, by the invalid entry
