@@ -10,7 +10,7 @@ from typing import Any
 
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, parse_version
-from hookman.doctor.context import Context
+from hookman.doctor.context import EVENT_CODES, Context
 from hookman.doctor.facts import doctor_facts, matcher_values
 from hookman.doctor.locate import path_steps
 from hookman.doctor.matchers import (
@@ -39,6 +39,8 @@ def check_matchers(ctx: Context) -> None:
     for handler in ctx.handlers:
         if not event_catalog.is_claude_event(handler.event):
             continue
+        if handler.not_loaded_because in EVENT_CODES:
+            continue  # said once, by the event's finding
         field = event_catalog.matcher_field(handler.event)
         matcher = read_matcher(handler.matcher, ctx.version)
         if matcher.kind == "all":

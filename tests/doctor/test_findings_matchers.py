@@ -157,3 +157,8 @@ def test_one_group_with_many_handlers_is_one_matcher_finding(project: Path) -> N
 def test_matchers_are_quoted_as_written_not_as_python_reprs(project: Path) -> None:
     found = the(one_matcher(project, "PostToolUse", "(Edit|Write\\.sh"), "matcher-invalid-regex")
     assert "`(Edit|Write\\.sh`" in found.message and "\\\\" not in found.message
+
+
+def test_a_matcher_under_an_event_the_client_lacks_is_left_to_the_event(project: Path) -> None:
+    ctx = one_matcher(project, "PreSkillShellCommand", "bash", "2.1.328")
+    assert codes(ctx) == ["event-too-new"]
