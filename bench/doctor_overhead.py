@@ -87,6 +87,9 @@ def _options() -> argparse.Namespace:
 def _environment(root: Path) -> dict[str, str]:
     env = dict(os.environ, HOME=str(root / "home"), HOOKMAN_HOME=str(root / "hookman"))
     env.pop("CLAUDE_CONFIG_DIR", None)
+    # An installed hookman has its bytecode compiled; with this set, every edited module would
+    # be compiled again on every run and the ratio would measure the compiler.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["NO_COLOR"] = "1"
     return env
 

@@ -7,8 +7,11 @@ from pathlib import Path
 
 from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.handlers import InvalidEntry
-from hookman.doctor.model import Finding, Handler
+from hookman.doctor.model import SEVERITIES, Finding, Handler
 from hookman.doctor.sources import SourceSet
+
+# A handler under an event the client does not run is reported once, by the event's finding.
+EVENT_CODES = ("unknown-event", "event-too-new")
 
 
 @dataclass
@@ -22,7 +25,28 @@ class Context:
     findings: list[Finding] = field(default_factory=list)
 
     def add(self, finding: Finding) -> None:
+        """One problem is one finding: the same finding at the same place (a group's matcher
+        seen from each of its handlers) is added once."""
+        same = self.find(finding.code, finding.file, finding.path)
+        if same is not None and finding.path is not None and same.message == finding.message:
+            return
         self.findings.append(finding)
+
+    def find(self, code: str, file: str | None, path: str | None) -> Finding | None:
+        return next(
+            (f for f in self.findings if (f.code, f.file, f.path) == (code, file, path)), None
+        )
+
+    def confirm(self, finding: Finding) -> None:
+        """A finding a run confirmed replaces the one read from the hook's text (same code,
+        same place), keeping the graver severity."""
+        earlier = self.find(finding.code, finding.file, finding.path)
+        if earlier is None:
+            self.findings.append(finding)
+            return
+        if SEVERITIES.index(earlier.severity) < SEVERITIES.index(finding.severity):
+            finding.severity = earlier.severity
+        self.findings[self.findings.index(earlier)] = finding
 
     def handlers_of(self, path: str) -> list[Handler]:
         return [handler for handler in self.handlers if handler.source.path == path]

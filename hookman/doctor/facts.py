@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from hookman.catalog.client_version import ClientVersion, parse_version
-from hookman.catalog.event_catalog import CATALOG_DIR, newest_checked_client
+from hookman.catalog.event_catalog import CATALOG_DIR, claude_code_catalog, newest_checked_client
 
 ANY_EVENT = "*"
 
@@ -45,3 +45,53 @@ def invalid_entry_silences_file(event: str, version: ClientVersion | None) -> bo
 
 def matcher_values(event: str) -> list[str] | None:
     return doctor_facts()["matcher"]["values_by_event"].get(event)
+
+
+@cache
+def group_keys() -> tuple[str, ...]:
+    return tuple(doctor_facts()["settings_keys"]["group"])
+
+
+def entry_keys(kind: str, version: ClientVersion | None) -> frozenset[str] | None:
+    """The keys the target client reads in a hook entry of type `kind` (None: unknown type)."""
+    return _entry_keys(version).get(kind)
+
+
+def newest_entry_keys(kind: str) -> frozenset[str]:
+    return _entry_keys(None).get(kind, frozenset())
+
+
+@cache
+def _entry_keys(version: ClientVersion | None) -> dict[str, frozenset[str]]:
+    table = for_version(doctor_facts()["settings_keys"]["entry"], version)
+    keys = {kind: frozenset(names) for kind, names in table.items()}
+    if version is not None and "command" in keys:
+        # Below the oldest binary read, the event catalog's `since` of each command field.
+        fields = claude_code_catalog()["command_hook_fields"]
+        keys["command"] = frozenset(
+            key
+            for key in keys["command"]
+            if (fields.get(key) or {}).get("since") is None
+            or parse_version(fields[key]["since"]) <= version
+        )
+    return keys
+
+
+@cache
+def key_hints(level: str) -> dict[str, str]:
+    """Misplaced or misspelled keys and the key they most likely meant (`group` | `entry`)."""
+    return dict(doctor_facts()["settings_keys"][f"{level}_hints"])
+
+
+@cache
+def harmless_keys() -> frozenset[str]:
+    return frozenset(doctor_facts()["settings_keys"]["harmless"])
+
+
+def variables_never_set() -> dict[str, str]:
+    """Variable name -> the payload field that holds what it was meant to."""
+    return dict(doctor_facts()["variables_never_set"]["names"])
+
+
+def script_text_facts() -> dict[str, Any]:
+    return doctor_facts()["script_text"]

@@ -4,78 +4,41 @@ the shared budget's cap, and copies of one hook that really run twice."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 from hookman.catalog import event_catalog
 from hookman.doctor import fs
-from hookman.doctor.context import Context
+from hookman.doctor.command_words import invocation
+from hookman.doctor.context import EVENT_CODES, Context
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.model import Finding, Handler, Severity
+from hookman.doctor.quote import shown
 from hookman.doctor.sources import SETTINGS_KINDS
+from hookman.doctor.windows_syntax import windows_syntax
 from hookman.project.settings_entries import shell_words
 
 SESSION_END = "SessionEnd"
 PROJECT_DIR_VARS = ("$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}")
 HOME_VARS = ("$HOME", "${HOME}")
 PLUGIN_ROOT_VARS = ("$CLAUDE_PLUGIN_ROOT", "${CLAUDE_PLUGIN_ROOT}")
-INTERPRETERS = frozenset(
-    {
-        "bash",
-        "sh",
-        "zsh",
-        "dash",
-        "python",
-        "python3",
-        "node",
-        "ruby",
-        "perl",
-        "deno",
-        "bun",
-        "uv",
-        "npx",
-    }
-)
-SHELL_BUILTINS = frozenset(
-    {
-        "cd",
-        "echo",
-        "printf",
-        "test",
-        "[",
-        "true",
-        "false",
-        "exit",
-        "export",
-        "set",
-        ":",
-        "source",
-        ".",
-        "exec",
-        "eval",
-        "read",
-        "if",
-        "for",
-        "while",
-        "case",
-        "{",
-        "(",
-        "!",
-    }
-)
-INLINE_CODE_FLAGS = frozenset({"-c", "-m", "-e", "--eval", "-p", "--print", "run", "exec", "x"})
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
-_SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", "&"})
+# Exec form (`args`) runs no shell: the client fills in only its braced placeholders.
+EXEC_FORM_PLACEHOLDERS = ("${CLAUDE_PROJECT_DIR}", "${CLAUDE_PLUGIN_ROOT}")
+_RUN_TIME_MARKS = ("$", "`", "*", "?")
+DAY_S = 86400
+EXEC_FORM_NOTE = " (exec form runs no shell: only ${CLAUDE_...} placeholders are filled in)."
 
 
 def check_commands(ctx: Context) -> None:
     for handler in ctx.handlers:
         if handler.type != "command" or handler.command is None or handler.hookman:
             continue
+        if handler.not_loaded_because in EVENT_CODES or windows_syntax(handler) is not None:
+            continue  # said once: by the event's finding, or as Windows syntax
         _check_program(ctx, handler)
     for handler in ctx.handlers:
-        _check_timeout(ctx, handler)
+        if handler.not_loaded_because not in EVENT_CODES:
+            _check_timeout(ctx, handler)
     _check_duplicates(ctx)
 
 
@@ -86,102 +49,125 @@ def _shell_words(command: str) -> tuple[str, ...] | None:
         return None
 
 
-def _first_words(command: str) -> list[str]:
-    split = _shell_words(command)
-    if split is None:
-        return []
-    words = list(split)
-    while words and _ASSIGNMENT.fullmatch(words[0]):
-        words = words[1:]
-    cut = next((i for i, word in enumerate(words) if word in _SHELL_OPERATORS), len(words))
-    return words[:cut]
-
-
-def _expand(word: str, ctx: Context, handler: Handler) -> str:
+def expand(word: str, ctx: Context, handler: Handler, *, exec_form: bool = False) -> str:
     """The path text with the variables Claude Code sets (and `~`) filled in; a word that
     still holds `$` afterwards depends on something doctor cannot know."""
+    root = ctx.sources.plugin_roots.get(handler.source.path)
+    if exec_form:
+        word = word.replace(EXEC_FORM_PLACEHOLDERS[0], str(ctx.project_dir))
+        if root is not None:
+            word = word.replace(EXEC_FORM_PLACEHOLDERS[1], root)
+        return word
+    if "$" not in word:
+        return str(Path.home()) + word[1:] if word.startswith("~/") else word
     for variable in PROJECT_DIR_VARS:
         word = word.replace(variable, str(ctx.project_dir))
-    root = ctx.sources.plugin_roots.get(handler.source.path)
     if root is not None:
         for variable in PLUGIN_ROOT_VARS:
             word = word.replace(variable, root)
-    for variable in HOME_VARS:
-        word = word.replace(variable, str(Path.home()))
+    if "$" in word and any(variable in word for variable in HOME_VARS):
+        for variable in HOME_VARS:
+            word = word.replace(variable, str(Path.home()))
     if word.startswith("~/"):
         word = str(Path.home()) + word[1:]
     return word
 
 
-def _check_program(ctx: Context, handler: Handler) -> None:
-    words = _first_words(handler.command or "")
-    if not words:
-        return
-    program = words[0]
-    if program in SHELL_BUILTINS:
-        return
-    if "/" not in program:
-        if any(mark in program for mark in ("$", "`", "*", "?")):
-            return  # expanded by the shell at run time
-        if shutil.which(program) is None:
-            _add(
-                ctx,
-                handler,
-                "command-not-found",
-                "error",
-                f"the program {program!r} is not on PATH here, so the hook fails every time.",
-                f"install {program!r}, or use its absolute path in the command.",
-            )
-            return
-        script = _script_argument(words)
-        if script is not None:
-            _check_path(ctx, handler, script, executable=False)
-        return
-    _check_path(ctx, handler, program, executable=True)
-
-
-def _script_argument(words: list[str]) -> str | None:
-    """The script file an interpreter command runs (`bash x.sh`, `python3 hooks/x.py`), or
-    None when it runs inline code (`-c`, `-m`, `-e`) or no file-like argument."""
-    if Path(words[0]).name not in INTERPRETERS:
+def script_path(ctx: Context, handler: Handler) -> Path | None:
+    """The script file a handler runs (its program, or what its interpreter is given), when
+    doctor can tell where it is."""
+    run = invocation(handler)
+    if run is None:
         return None
-    for word in words[1:]:
-        if word in INLINE_CODE_FLAGS:
-            return None
-        if word.startswith("-"):
-            continue
-        looks_like_file = "/" in word or bool(Path(word).suffix)
-        return word if looks_like_file else None
-    return None
+    word = run.script if run.script is not None else run.program if run.program_has_path else None
+    if word is None:
+        return None
+    expanded = expand(word, ctx, handler, exec_form=run.exec_form)
+    if "$" in expanded:
+        return None
+    path = Path(expanded)
+    return path if path.is_absolute() else ctx.project_dir / path
 
 
-def _check_path(ctx: Context, handler: Handler, word: str, *, executable: bool) -> None:
-    expanded = _expand(word, ctx, handler)
+def _check_program(ctx: Context, handler: Handler) -> None:
+    run = invocation(handler)
+    if run is None:
+        return
+    program = run.program
+    if run.program_has_path:
+        _check_path(
+            ctx,
+            handler,
+            program,
+            executable=True,
+            exec_form=run.exec_form,
+            interpreter=not run.runs_script_itself,
+        )
+    elif any(mark in program for mark in _RUN_TIME_MARKS):
+        return  # expanded by the shell at run time
+    elif shutil.which(program) is None:
+        checked = f"; doctor still checked the script {shown(run.script)}" if run.script else ""
+        _add(
+            ctx,
+            handler,
+            "command-not-found",
+            "error",
+            f"the program {shown(program)} is not on PATH here, so the hook fails every time"
+            f"{checked}.",
+            f"install {shown(program)}, or use its absolute path in the command.",
+        )
+    if run.script is not None:
+        _check_path(ctx, handler, run.script, executable=False, exec_form=run.exec_form)
+
+
+def _check_path(
+    ctx: Context,
+    handler: Handler,
+    word: str,
+    *,
+    executable: bool,
+    exec_form: bool = False,
+    interpreter: bool = False,
+) -> None:
+    expanded = expand(word, ctx, handler, exec_form=exec_form)
     if "$" in expanded:
         return
     path = Path(expanded)
     if not path.is_absolute():
+        anchored = (
+            f"${{CLAUDE_PROJECT_DIR}}/{word.removeprefix('./')}"
+            if exec_form
+            else f'"$CLAUDE_PROJECT_DIR"/{word.removeprefix("./")}'
+        )
         _add(
             ctx,
             handler,
             "command-relative-path",
             "warning",
-            f"the command reaches {word!r} by a relative path: it breaks as soon as the agent "
-            "changes directory.",
-            f'write it as "$CLAUDE_PROJECT_DIR"/{word.removeprefix("./")}.',
+            f"the command reaches {shown(word)} by a relative path: it breaks as soon as the "
+            "agent changes directory.",
+            f"write it as {anchored}"
+            + (
+                " (exec form runs no shell: only ${CLAUDE_...} placeholders are filled in)."
+                if exec_form
+                else "."
+            ),
         )
         path = ctx.project_dir / path
     present = fs.exists(path)
     if present is None:
         return  # not allowed to look: say nothing rather than guess
     if not present:
+        what = "the interpreter " if interpreter else ""
         _add(
             ctx,
             handler,
             "command-not-found",
             "error",
-            f"{word!r} does not exist ({path}), so the hook fails every time.",
-            "create the script, or fix the path in the command.",
+            f"{what}{shown(word)} does not exist ({path}), so the hook fails every time.",
+            "install it, or fix its path in the command."
+            if interpreter
+            else "create the script, or fix the path in the command.",
         )
     elif executable and not fs.executable(path):
         _add(
@@ -189,7 +175,7 @@ def _check_path(ctx: Context, handler: Handler, word: str, *, executable: bool) 
             handler,
             "command-not-executable",
             "error",
-            f"{word!r} is not executable, so the hook fails every time.",
+            f"{shown(word)} is not executable, so the hook fails every time.",
             f"run `chmod +x {path}`, or start the command with its interpreter (e.g. bash).",
         )
 
@@ -215,19 +201,41 @@ def _add(
     )
 
 
+def looks_like_milliseconds(timeout: float) -> bool:
+    """1000 or more, and a round number of milliseconds (5000, 30000, 2500) or over a day; a
+    whole number of minutes that is not a multiple of 1000 (1800, 3600) is a deliberate wait."""
+    if timeout < doctor_facts()["timeout_looks_like_ms_from_s"]:
+        return False
+    if timeout > DAY_S:
+        return True
+    if timeout != int(timeout):
+        return False
+    value = int(timeout)
+    whole_minutes = value % 60 == 0
+    return value % 1000 == 0 or (value % 500 == 0 and not whole_minutes)
+
+
 def _check_timeout(ctx: Context, handler: Handler) -> None:
     if handler.timeout is None:
         return
-    if handler.timeout >= doctor_facts()["timeout_looks_like_ms_from_s"]:
+    if looks_like_milliseconds(handler.timeout):
         seconds = handler.timeout / 1000
+        guarded = handler.event in event_catalog.guarded_events()
+        fix = (
+            f'if {handler.timeout:g} ms was meant, write "timeout": {seconds:g}, but only if the '
+            "guard always finishes well within that: a guard killed at its timeout lets the tool "
+            "run (`hookman doctor --probe-commands` times it). Leaving it long is the safe choice."
+            if guarded
+            else f'write "timeout": {seconds:g}.'
+        )
         _add(
             ctx,
             handler,
             "timeout-looks-like-ms",
-            "warning",
-            f"timeout {handler.timeout:g} is in seconds (about {handler.timeout / 60:.0f} "
-            "minutes); it looks meant as milliseconds.",
-            f'write "timeout": {seconds:g}.',
+            "info" if guarded else "warning",
+            f"timeout {handler.timeout:g} is in seconds (about {_duration(handler.timeout)}); it "
+            "looks meant as milliseconds.",
+            fix,
             f"{handler.path}.timeout",
         )
     cap = event_catalog.session_end_budget_cap_s()
@@ -242,6 +250,12 @@ def _check_timeout(ctx: Context, handler: Handler) -> None:
             "keep SessionEnd work short, or hand long work to a background process.",
             f"{handler.path}.timeout",
         )
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 2 * 3600:
+        return f"{seconds / 3600:.0f} hours"
+    return f"{seconds / 60:.0f} minutes"
 
 
 def _normalised(command: str) -> str:

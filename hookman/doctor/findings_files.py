@@ -13,6 +13,8 @@ from hookman.doctor.facts import doctor_facts, invalid_entry_silences_file
 from hookman.doctor.handlers import key_path
 from hookman.doctor.locate import path_steps
 from hookman.doctor.model import Finding, Handler, Source
+from hookman.doctor.names import is_slip
+from hookman.doctor.quote import shown
 from hookman.doctor.sources import SETTINGS_KINDS
 
 INVALID_JSON_MARKERS = (
@@ -174,17 +176,24 @@ def _check_event_names(ctx: Context, source: Source) -> None:
         else:
             code = "unknown-event"
             suggestion = _suggest_event(event)
-            message = f"{event!r} is not a Claude Code event, so its hooks never run."
+            message = f"{shown(event)} is not a Claude Code event, so its hooks never run."
             if suggestion and suggestion in hooks:
                 fix = (
-                    f"move its matcher groups into the {suggestion!r} array, then delete {event!r}."
+                    f"move its matcher groups into the {shown(suggestion)} array, then delete "
+                    f"{shown(event)}."
                 )
                 edit = None
             elif suggestion:
-                fix = f"rename the key {event!r} to {suggestion!r}."
+                fix = f"rename the key {shown(event)} to {shown(suggestion)}."
                 edit = {"op": "rename", "file": source.path, "path": path, "value": suggestion}
             else:
-                fix = "use one of the Claude Code event names listed in docs/doctor.md."
+                other = _unrelated_close_event(event)
+                fix = "use one of the Claude Code event names listed in docs/doctor.md" + (
+                    f"; the nearest, {shown(other)}, is not a misspelling of it but another "
+                    "event, so doctor does not rename it: check which event was meant."
+                    if other
+                    else "."
+                )
                 edit = None
         for handler in ctx.handlers_of(source.path):
             if handler.event == event:
@@ -217,14 +226,22 @@ def _check_event_names(ctx: Context, source: Source) -> None:
 
 def _suggest_event(name: str) -> str | None:
     close = event_catalog.did_you_mean(name)
-    if close is None:
-        return None
+    if close is None or not is_slip(name, close):
+        return None  # PostCommand is not PostCompact: a near spelling of another meaning
     if event_catalog.is_claude_event(close):
         return close
     # The first serving event is the main one (tool_call: PreToolUse, before the skill
     # shell commands that PreSkillShellCommand adds on newer clients).
     serving = event_catalog.claude_events_serving(close)
     return serving[0] if serving else None
+
+
+def _unrelated_close_event(name: str) -> str | None:
+    """A Claude Code event spelled close to `name` that is not a slip of it (another meaning)."""
+    close = event_catalog.did_you_mean(name)
+    if close is None or is_slip(name, close) or not event_catalog.is_claude_event(close):
+        return None
+    return close
 
 
 def _check_switches(ctx: Context) -> None:

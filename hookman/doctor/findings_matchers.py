@@ -6,13 +6,22 @@ values) each handler matches, for the merged view."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hookman.catalog import event_catalog
-from hookman.catalog.client_version import ClientVersion
-from hookman.doctor.context import Context
+from hookman.catalog.client_version import ClientVersion, parse_version
+from hookman.doctor.context import EVENT_CODES, Context
 from hookman.doctor.facts import doctor_facts, matcher_values
-from hookman.doctor.matchers import Matcher, exact_alternative, permission_rule, read_matcher
+from hookman.doctor.locate import path_steps
+from hookman.doctor.matchers import (
+    Matcher,
+    exact_alternative,
+    never_matches_a_tool_name,
+    permission_rule,
+    read_matcher,
+)
 from hookman.doctor.model import Finding, Handler, Severity
+from hookman.doctor.quote import shown
 
 
 def known_tools(event: str) -> list[str]:
@@ -30,6 +39,8 @@ def check_matchers(ctx: Context) -> None:
     for handler in ctx.handlers:
         if not event_catalog.is_claude_event(handler.event):
             continue
+        if handler.not_loaded_because in EVENT_CODES:
+            continue  # said once, by the event's finding
         field = event_catalog.matcher_field(handler.event)
         matcher = read_matcher(handler.matcher, ctx.version)
         if matcher.kind == "all":
@@ -113,6 +124,10 @@ def _finding(
     )
 
 
+def _written(handler: Handler) -> str:
+    return shown(handler.matcher or "")
+
+
 def _matcher_path(handler: Handler) -> str:
     return handler.path.rsplit(".hooks[", 1)[0] + ".matcher"
 
@@ -123,8 +138,8 @@ def _ignored(ctx: Context, handler: Handler, field: str | None) -> None:
         handler,
         "matcher-ignored",
         "warning",
-        f"{handler.event} ignores matchers: the matcher {handler.matcher!r} filters nothing, "
-        f"the hook runs on every {handler.event}.",
+        f"{handler.event} ignores matchers: the matcher {_written(handler)} filters "
+        f"nothing, the hook runs on every {handler.event}.",
         "remove the matcher (and filter inside the hook if needed).",
     )
 
@@ -133,7 +148,7 @@ def _invalid_regex(ctx: Context, handler: Handler, matcher: Matcher, values: lis
     named = _named_in(handler.matcher or "", values)
     suggestion = exact_alternative(named) if named else None
     fix = (
-        f"use the matcher {suggestion!r}."
+        f"use the matcher {shown(suggestion)}."
         if suggestion
         else "write a valid regex, or an exact list such as `Bash|Edit`."
     )
@@ -142,8 +157,8 @@ def _invalid_regex(ctx: Context, handler: Handler, matcher: Matcher, values: lis
         handler,
         "matcher-invalid-regex",
         "error",
-        f"the matcher {handler.matcher!r} is an invalid regex ({matcher.error}): the hook never "
-        "runs, and Claude Code logs nothing.",
+        f"the matcher {_written(handler)} is an invalid regex ({matcher.error}): the hook "
+        "never runs, and Claude Code logs nothing.",
         fix,
         suggestion,
     )
@@ -160,16 +175,68 @@ def _named_in(text: str, values: list[str]) -> list[str]:
 
 
 def _permission_rule(ctx: Context, handler: Handler, tool: str) -> None:
-    _finding(
-        ctx,
-        handler,
-        "matcher-permission-rule",
-        "error",
-        f"the matcher {handler.matcher!r} is permission-rule syntax, not a matcher: it matches no "
-        "tool, so the hook never runs.",
-        f"use the matcher {tool!r} and check the tool input inside the hook.",
-        tool,
+    """The tool as the matcher; on clients with the `if` field, the rule moves there, so the
+    hook still runs only for the calls it was written for."""
+    rule = (handler.matcher or "").strip()
+    group = _group_of(handler)
+    if_since = event_catalog.claude_code_catalog()["command_hook_fields"]["if"]["since"]
+    has_if = ctx.version is None or ctx.version >= parse_version(if_since)
+    if has_if and group is not None:
+        fixed = {
+            **group,
+            "matcher": tool,
+            "hooks": [
+                {**entry, "if": rule} if isinstance(entry, dict) and "if" not in entry else entry
+                for entry in group.get("hooks", [])
+            ],
+        }
+        fix = (
+            f'use the matcher {shown(tool)} and put the rule in each hook\'s "if" field, '
+            f'"if": "{rule}" (Claude Code {if_since}+ runs the hook only for calls matching it).'
+        )
+        edit = {
+            "op": "set",
+            "file": handler.source.path,
+            "path": _group_path(handler),
+            "value": fixed,
+        }
+    else:
+        fix = f"use the matcher {shown(tool)} and check the tool input inside the hook."
+        edit = None
+    finding = Finding(
+        code="matcher-permission-rule",
+        severity="error",
+        file=handler.source.path,
+        event=handler.event,
+        path=_matcher_path(handler),
+        message=f"the matcher {shown(rule)} is permission-rule syntax, not a matcher: it matches "
+        "no tool, so the hook never runs.",
+        fix=fix,
+        edit=edit
+        or {
+            "op": "set",
+            "file": handler.source.path,
+            "path": _matcher_path(handler),
+            "value": tool,
+        },
     )
+    ctx.add(finding)
+
+
+def _group_path(handler: Handler) -> str:
+    return handler.path.rsplit(".hooks[", 1)[0]
+
+
+def _group_of(handler: Handler) -> dict[str, Any] | None:
+    """The matcher group (as written) a handler sits in."""
+    steps = path_steps(_group_path(handler))
+    node: Any = handler.source.data
+    for step in steps or []:
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node if isinstance(node, dict) else None
 
 
 def _check_exact(
@@ -190,11 +257,11 @@ def _check_exact(
         folded = next((value for value in values if value.casefold() == name.casefold()), None)
         if folded is not None:
             what = "tool" if field == event_catalog.TOOL_MATCHER_FIELD else field
-            reason = f"names are case-sensitive and the {what} is {folded!r}"
-            problems.append(("matcher-case", f"{name!r} ({reason})"))
+            reason = f"names are case-sensitive and the {what} is {shown(folded)}"
+            problems.append(("matcher-case", f"{shown(name)} ({reason})"))
             fixed.append(folded)
         else:
-            problems.append(("matcher-unknown-name", f"{name!r}"))
+            problems.append(("matcher-unknown-name", f"{shown(name)}"))
             fixed.append(name)
     value = exact_alternative(fixed)
     # A list where some name still matches runs for those: a warning, not "never runs".
@@ -219,12 +286,12 @@ def _check_exact(
             handler,
             code,
             "warning" if some_match else "error",
-            f"the matcher {handler.matcher!r} never matches: {_reasons(problems, code)}; "
-            "the hook never runs."
+            f"the matcher {_written(handler)} never matches: "
+            f"{_reasons(problems, code)}; the hook never runs."
             if len(matcher.names) == 1
-            else f"in the matcher {handler.matcher!r}, {described} never matches; the hook "
-            "never runs for it.",
-            f"use the matcher {value!r}.",
+            else f"in the matcher {_written(handler)}, {described} never matches; the "
+            "hook never runs for it.",
+            f"use the matcher {shown(value)}.",
             value,
         )
 
@@ -236,6 +303,7 @@ def _reasons(problems: list[tuple[str, str]], code: str) -> str:
 
 def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[str]) -> None:
     text = handler.matcher or ""
+    is_tool = event_catalog.matcher_field(handler.event) == event_catalog.TOOL_MATCHER_FIELD
     matched = handler.matches or []
     if doctor_facts()["matcher"]["mcp_tool_prefix"] in text:
         return
@@ -248,8 +316,9 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
             handler,
             "matcher-unanchored",
             "warning",
-            f"the matcher {text!r} is an unanchored regex: it also matches {', '.join(extra)}.",
-            f"use the exact list {value!r}.",
+            f"the matcher {shown(text)} is an unanchored regex: it also matches "
+            f"{', '.join(extra)}.",
+            f"use the exact list {shown(value)}.",
             value,
         )
         return
@@ -267,10 +336,27 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
             handler,
             "matcher-case",
             "error",
-            f"the matcher {text!r} matches no tool (names are case-sensitive; {', '.join(near)} "
-            "differ only in case): the hook never runs.",
-            f"use the matcher {value!r}.",
+            f"the matcher {shown(text)} matches no tool (names are case-sensitive; "
+            f"{', '.join(near)} differ only in case): the hook never runs.",
+            f"use the matcher {shown(value)}.",
             value,
+        )
+        return
+    if is_tool and matcher.pattern is not None and never_matches_a_tool_name(matcher.pattern):
+        _finding(
+            ctx,
+            handler,
+            "matcher-not-a-tool-name",
+            "warning",
+            f"the matcher {shown(text)} needs a character no tool name has (tool names are "
+            "letters, digits, _ and -): it matches no tool, so the hook never runs. A matcher is "
+            "tested against tool_name, not against a file path or a command.",
+            "match the tools (e.g. `Edit|MultiEdit|Write`) and test tool_input inside the hook"
+            + (
+                ', or in each hook\'s "if" field (permission-rule syntax, as in "Bash(git *)").'
+                if _has_if(ctx)
+                else "."
+            ),
         )
         return
     _finding(
@@ -278,9 +364,14 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
         handler,
         "matcher-matches-nothing-known",
         "info",
-        f"the matcher {text!r} matches none of the tools hookman knows.",
+        f"the matcher {shown(text)} matches none of the tools hookman knows.",
         "check it against the tool names in docs/doctor.md (MCP tools are mcp__<server>__<tool>).",
     )
+
+
+def _has_if(ctx: Context) -> bool:
+    since = event_catalog.claude_code_catalog()["command_hook_fields"]["if"]["since"]
+    return ctx.version is None or ctx.version >= parse_version(since)
 
 
 def _check_version_reading(ctx: Context, handler: Handler, matcher: Matcher) -> None:
@@ -302,8 +393,9 @@ def _check_version_reading(ctx: Context, handler: Handler, matcher: Matcher) -> 
         handler,
         "matcher-syntax-too-new",
         "warning" if all(matcher.matches(name) for name in names) else "error",
-        f"Claude Code {ctx.version} reads {handler.matcher!r} as a regex, not as the list {names} "
+        f"Claude Code {ctx.version} reads {_written(handler)} as a regex, not as the list "
+        f"{', '.join(shown(n) for n in names)} "
         "(commas and spaces need 2.1.191+, '-' 2.1.195+).",
-        f"use the matcher {safe!r}, which every version reads the same way.",
+        f"use the matcher {shown(safe)}, which every version reads the same way.",
         safe,
     )

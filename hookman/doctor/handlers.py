@@ -14,7 +14,9 @@ from typing import Any
 
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, parse_version
+from hookman.doctor.facts import key_hints
 from hookman.doctor.model import Handler, Source
+from hookman.doctor.names import slip_of
 from hookman.project.settings_entries import is_hookman_command
 from hookman.project.settings_file import json_kind
 
@@ -137,5 +139,18 @@ def handler_problem(raw: Any, version: ClientVersion | None) -> str | None:
     if version is not None and since is not None and parse_version(since) > version:
         return f"the handler type {kind!r} needs Claude Code {since} or newer"
     if kind == "command" and not isinstance(raw.get("command"), str):
-        return "a command handler without a `command` string"
+        meant = _key_meant_as_command(raw)
+        hint = f" (`{meant}` looks meant as `command`, which Claude Code reads)" if meant else ""
+        return f"a command handler without a `command` string{hint}"
+    return None
+
+
+def _key_meant_as_command(raw: dict[str, Any]) -> str | None:
+    """A key in a command handler that was most likely meant as `command` (`cmd`, `comand`)."""
+    for key in raw:
+        name = str(key)
+        if name != "command" and (
+            key_hints("entry").get(name) == "command" or slip_of(name, ["command"])
+        ):
+            return name
     return None

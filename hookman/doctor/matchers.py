@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.facts import exact_list_syntax, match_all_matchers
@@ -106,3 +106,56 @@ def permission_rule(text: str) -> tuple[str, str] | None:
 def exact_alternative(names: list[str]) -> str:
     """The exact-list matcher for these names (every client reads `A|B` as exact names)."""
     return "|".join(dict.fromkeys(names))
+
+
+# Characters a tool name can hold: built-in names and mcp__<server>__<tool> (servers may use -).
+TOOL_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def never_matches_a_tool_name(pattern: re.Pattern[str]) -> bool:
+    """True when the regex requires a character no tool name has (`\\.py$`, `src/`): then it
+    matches no tool at all, known or not. False whenever doctor cannot prove it."""
+    try:
+        from re import _constants, _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        return _impossible(list(parsed), _constants)
+    except Exception:
+        return False
+
+
+def _impossible(items: list[tuple[Any, Any]], constants: Any) -> bool:
+    """Whether a sequence of parsed items needs a character outside TOOL_NAME_CHARS."""
+    for op, value in items:
+        if op is constants.LITERAL and chr(value) not in TOOL_NAME_CHARS:
+            return True
+        if op is constants.IN and _class_outside(value, constants):
+            return True
+        if op in (constants.MAX_REPEAT, constants.MIN_REPEAT):
+            low, _high, body = value
+            if low >= 1 and _impossible(list(body), constants):
+                return True
+        if op is constants.SUBPATTERN:
+            body = value[-1]
+            if _impossible(list(body), constants):
+                return True
+        if op is constants.BRANCH:
+            _, branches = value
+            if all(_impossible(list(branch), constants) for branch in branches):
+                return True
+    return False
+
+
+def _class_outside(members: Any, constants: Any) -> bool:
+    """A character class whose every member lies outside TOOL_NAME_CHARS (`[./]`)."""
+    for op, value in members:
+        if op is constants.LITERAL:
+            if chr(value) in TOOL_NAME_CHARS:
+                return False
+        elif op is constants.RANGE:
+            low, high = value
+            if any(low <= ord(char) <= high for char in TOOL_NAME_CHARS):
+                return False
+        else:
+            return False  # NEGATE, CATEGORY (\w, \d ...): may admit name characters
+    return True

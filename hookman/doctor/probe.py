@@ -228,7 +228,7 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
         for code, severity, message, fix in classify(handler, run, budget, cap):
             if code not in reported:
                 reported.add(code)
-                ctx.add(
+                ctx.confirm(
                     Finding.about(
                         handler,
                         code,
@@ -246,7 +246,7 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
                 again = run_command(handler.command or "", {**sample, **extra}, workdir, env, limit)
                 if blocks(again):
                     reported.add(code)
-                    ctx.add(
+                    ctx.confirm(
                         Finding.about(
                             handler,
                             code,

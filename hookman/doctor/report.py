@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any
 from hookman import paths
 from hookman.catalog.client_version import TargetVersion, resolve_target
 from hookman.doctor.context import Context
+from hookman.doctor.findings_code import check_code
 from hookman.doctor.findings_commands import check_commands
 from hookman.doctor.findings_files import check_files
 from hookman.doctor.findings_hookman import check_hookman
+from hookman.doctor.findings_keys import check_keys
 from hookman.doctor.findings_matchers import check_matchers
 from hookman.doctor.findings_skills import check_inline_shell
 from hookman.doctor.findings_version import check_version
@@ -51,8 +53,10 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
             ctx.invalid[source.path] = invalid
     check_version(ctx)
     check_files(ctx)
+    check_keys(ctx)
     check_matchers(ctx)
     check_commands(ctx)
+    check_code(ctx)
     check_hookman(ctx)
     check_inline_shell(ctx)
     if options.probe or options.probe_commands:

@@ -12,6 +12,7 @@ NOT_CODES = {
     "doctor-probe",
     "doctor-probe-agent",
     "general-purpose",
+    "ts-node",
     "utf-8",
     "utf-8-sig",
 }

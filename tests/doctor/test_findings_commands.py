@@ -109,3 +109,82 @@ def test_copies_for_disjoint_tools_do_not_collide(project: Path) -> None:
     local = [group(command('"$CLAUDE_PROJECT_DIR"/fmt.sh'), matcher="Write")]
     settings(project, {"PostToolUse": local}, name="settings.local.json")
     assert "duplicate-runs-twice" not in codes(diagnose(project))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/bin/bash .claude/hooks/gone.sh",
+        '/usr/bin/env python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/gone.py',
+        "uv run --with requests .claude/hooks/gone.py",
+        "uv run python .claude/hooks/gone.py",
+        "npx -y tsx .claude/hooks/gone.ts",
+        "bunx tsx .claude/hooks/gone.ts",
+        "bun run .claude/hooks/gone.ts",
+    ],
+)
+def test_scripts_behind_interpreters_and_runners_are_checked(project: Path, text: str) -> None:
+    found = [f for f in one(project, text).findings if f.code == "command-not-found"]
+    assert any("gone." in f.message for f in found), [f.message for f in found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "npx prettier --write .",
+        "uv run ruff check src/",
+        "npx -y @biomejs/biome check",
+        "uv run --with requests python -c 'print(1)'",
+    ],
+)
+def test_runners_of_packages_are_not_taken_for_scripts(project: Path, text: str) -> None:
+    # Only the runner itself may be missing on this machine; its arguments are not paths.
+    findings = one(project, text).findings
+    assert all(f.code == "command-not-found" and "is not on PATH" in f.message for f in findings)
+
+
+def test_a_missing_interpreter_still_has_its_script_checked(project: Path) -> None:
+    script(project, ".claude/hooks/fmt.py", executable=False)
+    ctx = one(project, '/opt/nowhere/python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/gone.py')
+    messages = [f.message for f in ctx.findings if f.code == "command-not-found"]
+    assert len(messages) == 2 and "the interpreter `/opt/nowhere/python3`" in messages[0]
+    ctx = one(project, 'python3.99 "$CLAUDE_PROJECT_DIR"/.claude/hooks/gone.py')
+    messages = [f.message for f in ctx.findings if f.code == "command-not-found"]
+    assert len(messages) == 2 and "doctor still checked the script" in messages[0]
+
+
+def test_a_script_run_by_an_interpreter_need_not_be_executable(project: Path) -> None:
+    script(project, ".claude/hooks/fmt.sh", executable=False)
+    assert loud(one(project, '/bin/sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/fmt.sh')) == []
+
+
+def test_exec_form_args_are_checked_with_its_own_placeholders(project: Path) -> None:
+    script(project, ".claude/hooks/fmt.sh", executable=False)
+    ctx = one(project, "/bin/sh", args=["${CLAUDE_PROJECT_DIR}/.claude/hooks/fmt.sh"])
+    assert loud(ctx) == []
+    ctx = one(project, "${CLAUDE_PROJECT_DIR}/.claude/hooks/fmt.sh", args=[])
+    assert the(ctx, "command-not-executable")
+    found = the(one(project, "/bin/sh", args=[".claude/hooks/fmt.sh"]), "command-relative-path")
+    assert "${CLAUDE_PROJECT_DIR}/.claude/hooks/fmt.sh" in found.fix and "no shell" in found.fix
+    assert the(one(project, "/bin/sh", args=[".claude/hooks/gone.sh"]), "command-not-found")
+
+
+@pytest.mark.parametrize("timeout", [1800, 3600, 7200, 900, 1200, 86400])
+def test_deliberate_long_waits_are_not_milliseconds(project: Path, timeout: int) -> None:
+    assert "timeout-looks-like-ms" not in codes(one(project, "true", timeout=timeout))
+
+
+@pytest.mark.parametrize("timeout", [1000, 5000, 30000, 60000, 2500, 100000])
+def test_round_milliseconds_are_reported(project: Path, timeout: int) -> None:
+    assert the(one(project, "true", timeout=timeout), "timeout-looks-like-ms").severity == "warning"
+
+
+def test_a_guards_timeout_is_never_proposed_shorter(project: Path) -> None:
+    found = the(one(project, "true", "PreToolUse", timeout=5000), "timeout-looks-like-ms")
+    assert found.severity == "info" and found.edit is None
+    assert "lets the tool run" in found.fix and "safe choice" in found.fix
+
+
+def test_handlers_under_an_unknown_event_are_reported_once(project: Path) -> None:
+    settings(project, {"PostToolUze": [group(command("./a.sh", timeout=5000), command("./b.sh"))]})
+    assert codes(diagnose(project)) == ["unknown-event"]

@@ -203,4 +203,11 @@ def test_an_unreadable_plugin_hooks_file_is_an_error(project: Path, isolated_use
 def test_a_rename_never_overwrites_the_event_already_there(project: Path) -> None:
     settings(project, {"PostToolUze": [group(CTX)], "PostToolUse": [group(CTX)]})
     found = the(diagnose(project), "unknown-event")
-    assert found.edit is None and "move its matcher groups into the 'PostToolUse'" in found.fix
+    assert found.edit is None and "move its matcher groups into the `PostToolUse`" in found.fix
+
+
+def test_an_event_that_only_looks_like_another_gets_no_rename(project: Path) -> None:
+    settings(project, {"PostCommand": [group(command("true"))]})
+    found = the(diagnose(project), "unknown-event")
+    assert found.edit is None
+    assert "`PostCompact`, is not a misspelling of it but another event" in found.fix

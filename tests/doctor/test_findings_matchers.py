@@ -21,7 +21,6 @@ def one_matcher(project: Path, event: str, matcher: str | None, version: str = "
         ("PostToolUse", "(Edit|Write", "matcher-invalid-regex", "Edit|Write"),
         ("PostToolUse", "bash", "matcher-case", "Bash"),
         ("PreToolUse", "^bash$", "matcher-case", "Bash"),
-        ("PreToolUse", "Bash(rm *)", "matcher-permission-rule", "Bash"),
         ("SessionStart", "Startup", "matcher-case", "startup"),
     ],
 )
@@ -112,9 +111,54 @@ def test_a_regex_matching_no_known_tool_is_only_information(project: Path) -> No
 def test_a_list_where_other_names_still_match_is_a_warning(project: Path) -> None:
     found = the(one_matcher(project, "PreToolUse", "bash|Edit"), "matcher-case")
     assert found.severity == "warning" and found.edit["value"] == "Bash|Edit"
-    assert "'bash'" in found.message and "never runs for it" in found.message
+    assert "`bash`" in found.message and "never runs for it" in found.message
 
 
 def test_task_is_an_alias_the_client_matches_to_agent(project: Path) -> None:
     ctx = one_matcher(project, "PreToolUse", "Task")
     assert ctx.findings == [] and ctx.handlers[0].matches == ["Agent"]
+
+
+def test_a_permission_rule_fix_keeps_the_rule_in_the_if_field(project: Path) -> None:
+    found = the(one_matcher(project, "PreToolUse", "Bash(rm *)"), "matcher-permission-rule")
+    assert found.severity == "error" and found.path == "hooks.PreToolUse[0].matcher"
+    assert found.edit["path"] == "hooks.PreToolUse[0]"
+    assert found.edit["value"] == {
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": "true", "if": "Bash(rm *)"}],
+    }
+    assert '"if": "Bash(rm *)"' in found.fix
+
+
+def test_before_the_if_field_the_permission_rule_fix_is_the_tool_alone(project: Path) -> None:
+    found = the(
+        one_matcher(project, "PreToolUse", "Bash(rm *)", "2.1.84"), "matcher-permission-rule"
+    )
+    assert found.edit["value"] == "Bash" and "inside the hook" in found.fix
+
+
+@pytest.mark.parametrize("matcher", [r"\.py$", "src/.*", r".*\.(ts|tsx)$", "^(src|lib)/"])
+def test_a_regex_written_for_file_paths_never_matches_a_tool(project: Path, matcher: str) -> None:
+    found = the(one_matcher(project, "PostToolUse", matcher), "matcher-not-a-tool-name")
+    assert found.severity == "warning" and "tool_name, not against a file path" in found.message
+    assert '"if" field' in found.fix
+
+
+@pytest.mark.parametrize("matcher", ["^Todo.*", r"Write|.*\.md", "Deploy[0-9]+", r"\w+Tool"])
+def test_a_regex_a_tool_name_could_match_stays_information(project: Path, matcher: str) -> None:
+    assert "matcher-not-a-tool-name" not in codes(one_matcher(project, "PostToolUse", matcher))
+
+
+def test_one_group_with_many_handlers_is_one_matcher_finding(project: Path) -> None:
+    settings(project, {"PostToolUse": [group(CTX, CTX, CTX, matcher="bash")]})
+    assert codes(diagnose(project)) == ["matcher-case"]
+
+
+def test_matchers_are_quoted_as_written_not_as_python_reprs(project: Path) -> None:
+    found = the(one_matcher(project, "PostToolUse", "(Edit|Write\\.sh"), "matcher-invalid-regex")
+    assert "`(Edit|Write\\.sh`" in found.message and "\\\\" not in found.message
+
+
+def test_a_matcher_under_an_event_the_client_lacks_is_left_to_the_event(project: Path) -> None:
+    ctx = one_matcher(project, "PreSkillShellCommand", "bash", "2.1.328")
+    assert codes(ctx) == ["event-too-new"]

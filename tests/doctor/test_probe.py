@@ -108,3 +108,19 @@ def test_a_hook_whose_detached_child_keeps_the_pipes_open_cannot_hang_doctor(
     ctx = diagnose(project, probe_commands=True)
     assert time.monotonic() - started < 10
     assert codes(ctx) == ["probe-over-budget"]
+
+
+def test_a_run_confirms_what_the_text_said_in_one_finding(project: Path) -> None:
+    guard = project / "late_guard.py"
+    guard.write_text(
+        "import json, sys\np = json.load(sys.stdin)\n"
+        "if 'rm -rf' in p['tool_input'].get('command', ''):\n"
+        "    print('rm -rf is not allowed', file=sys.stderr)\n    sys.exit(2)\n"
+    )
+    run = f'python3 "$CLAUDE_PROJECT_DIR"/{guard.name}'
+    settings(project, {"PostToolUse": [group(command(run), matcher="Bash")]})
+    assert the(diagnose(project), "block-cannot-block").severity == "warning"
+    assert the(diagnose(project, probe_commands=True), "block-cannot-block").severity == "error"
+    settings(project, {"Stop": [group(command("echo keep going >&2; exit 2"))]})
+    assert the(diagnose(project), "stop-ignores-stop-hook-active")
+    assert the(diagnose(project, probe_commands=True), "stop-ignores-stop-hook-active")

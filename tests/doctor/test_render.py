@@ -30,7 +30,7 @@ def test_a_terminal_gets_tables_grouped_by_source(
     assert "┃ path" in text and ".claude/settings.json (project)" in text
     assert "findings: .claude/settings.json" in text
     assert re.search(r"error matcher-case line \d+, hooks.PostToolUse\[0\].matcher", text)
-    assert "fix: use the matcher 'Bash'." in text
+    assert "fix: use the matcher `Bash`." in text
 
 
 def test_piped_output_is_plain_lines(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

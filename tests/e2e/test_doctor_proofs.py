@@ -135,6 +135,10 @@ def test_a_permission_rule_matcher_is_silent_until_fixed(e2e: E2EProject) -> Non
         e2e, {"PostToolUse": [{"matcher": "Bash(echo *)", "hooks": [handler(command)]}]}
     )
     prove_edit(e2e, "matcher-permission-rule", "PROOF-RULE")
+    # The fix keeps the rule in the hooks' `if` field: a call outside it does not run the hook.
+    group = json.loads((e2e.root / ".claude" / "settings.json").read_text())["hooks"]
+    assert group["PostToolUse"][0]["hooks"][0]["if"] == "Bash(echo *)"
+    assert not model_hears(e2e, "PROOF-RULE", "ls")
 
 
 def test_an_invalid_pre_tool_use_entry_silences_the_good_hook_next_to_it(e2e: E2EProject) -> None:
@@ -469,3 +473,101 @@ def test_stdout_with_exit_2_is_unheard_until_it_goes_to_stderr(e2e: E2EProject) 
     )
     quiet(doctor(e2e, "--probe-commands"))
     assert model_hears(e2e, "PROOF-STDOUT-TEXT", f"rm -rf {victim}")
+
+
+def test_a_tools_key_in_a_group_filters_nothing_until_it_is_a_matcher(e2e: E2EProject) -> None:
+    # Claude Code reads only `matcher` and `hooks` in a group: `tools` is dropped, and the
+    # group, with no matcher, runs after every tool call (here after Bash, not only Edit).
+    command = script_command(e2e, "ctx", CONTEXT_HOOK, "PROOF-TOOLS")
+    write_project_settings(
+        e2e, {"PostToolUse": [{"tools": ["Edit", "Write"], "hooks": [handler(command)]}]}
+    )
+    assert model_hears(e2e, "PROOF-TOOLS"), "the tools key filtered the Bash call out"
+    found = finding(doctor(e2e), "unknown-key")
+    assert found["severity"] == "warning" and "after every tool call" in found["message"]
+    assert found["edit"]["value"]["matcher"] == "Edit|Write"
+    apply_edit(found["edit"])
+    quiet(doctor(e2e))
+    assert not model_hears(e2e, "PROOF-TOOLS"), "the matcher doctor wrote did not filter"
+
+
+STOP_LOGGER = """
+import json, os, sys
+payload = json.load(sys.stdin)
+log = os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "stops.log")
+with open(log, "a") as handle:
+    handle.write(json.dumps(payload) + "\\n")
+with open(log) as handle:
+    runs = len(handle.readlines())
+if runs <= 3:  # capped for the test; the real hook this stands for never stops blocking
+    print("PROOF-STOP: run the tests first", file=sys.stderr)
+    sys.exit(2)
+"""
+STOP_WITH_WAY_OUT = STOP_LOGGER.replace(
+    "if runs <= 3:", 'if payload.get("stop_hook_active"):\n    sys.exit(0)\nif runs <= 3:'
+)
+
+
+def test_a_stop_hook_without_a_way_out_keeps_the_agent_going(e2e: E2EProject) -> None:
+    command = script_command(e2e, "stop", STOP_LOGGER, "")
+    write_project_settings(e2e, {"Stop": [{"hooks": [handler(command)]}]})
+    run = e2e.run_claude("go", turns=[say("done"), say("again"), say("again"), say("again")])
+    assert run.returncode == 0, run.describe()
+    log = e2e.root / "stops.log"
+    active = [json.loads(line).get("stop_hook_active") for line in log.read_text().splitlines()]
+    # Sent back three times; from the second run on the client says so in stop_hook_active.
+    assert active == [False, True, True, True], active
+    found = finding(doctor(e2e), "stop-ignores-stop-hook-active")
+    assert found["severity"] == "warning" and "stop_hook_active" in found["fix"]
+    e2e.write("hooks/stop.py", STOP_WITH_WAY_OUT)
+    quiet(doctor(e2e))
+    log.unlink()
+    run = e2e.run_claude("go", turns=[say("done"), say("again")])
+    assert run.returncode == 0, run.describe()
+    assert len(log.read_text().splitlines()) == 2  # blocked once, then let the agent stop
+
+
+ENV_DUMP = """
+import json, os, sys
+json.load(sys.stdin)
+with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "env.json"), "w") as handle:
+    json.dump(sorted(os.environ), handle)
+"""
+
+
+def test_the_variables_old_tutorials_read_are_never_set(e2e: E2EProject) -> None:
+    from hookman.doctor.facts import variables_never_set
+
+    command = script_command(e2e, "env", ENV_DUMP, "")
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(command)]}]})
+    model_hears(e2e, "-")
+    names = set(json.loads((e2e.root / "env.json").read_text()))
+    assert "CLAUDE_PROJECT_DIR" in names
+    assert not names & set(variables_never_set()), names & set(variables_never_set())
+    reader = 'echo "$CLAUDE_FILE_PATHS" >> "$CLAUDE_PROJECT_DIR"/paths.log'
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [handler(reader)]}]})
+    model_hears(e2e, "-")
+    assert (e2e.root / "paths.log").read_text().strip() == ""  # it read nothing
+    found = finding(doctor(e2e), "variable-never-set")
+    assert "tool_input.file_path" in found["fix"]
+
+
+def test_exec_form_args_fill_in_the_project_dir_and_doctor_follows_them(e2e: E2EProject) -> None:
+    # `command` + `args` runs no shell; the client fills in ${CLAUDE_PROJECT_DIR} per element.
+    e2e.write("hooks/ctx.py", CONTEXT_HOOK)
+    exec_form = {
+        "type": "command",
+        "command": sys.executable,
+        "args": ["${CLAUDE_PROJECT_DIR}/hooks/ctx.py", "PROOF-EXEC"],
+        "timeout": 30,
+    }
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [exec_form]}]})
+    assert model_hears(e2e, "additional context: PROOF-EXEC")
+    quiet(doctor(e2e))
+    exec_form["args"] = ["${CLAUDE_PROJECT_DIR}/hooks/gone.py", "PROOF-EXEC"]
+    write_project_settings(e2e, {"PostToolUse": [{"matcher": "Bash", "hooks": [exec_form]}]})
+    # (python exits 2 on a missing script, so the model reads its error and command line, but
+    # no context arrives)
+    assert not model_hears(e2e, "additional context: PROOF-EXEC")
+    found = finding(doctor(e2e), "command-not-found")
+    assert "gone.py" in found["message"]
