@@ -175,7 +175,8 @@ def build_plugin(
         "claude_version": None if target.version is None else str(target.version),
         "hooks": [hook.name for hook in hooks],
         "content": content,
-        "files": {path: _digest(text) for path, text in sorted(files.items())},
+        # plugin.json's other keys are the user's: not checked, so not recorded
+        "files": {p: _digest(text) for p, text in sorted(files.items()) if p != PLUGIN_JSON},
     }
     files[RECORD] = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
     changed = _write(out_dir, files, previous)
@@ -381,8 +382,6 @@ def _previous_build(out_dir: Path) -> dict[str, Any] | None:
         raise _not_ours(out_dir, "it holds files that are not a plugin hookman built")
     files: dict[str, Any] = record["files"]
     for relative, digest in files.items():
-        if relative == PLUGIN_JSON:
-            continue  # its other keys are the user's: kept
         current = out_dir / relative
         if not current.is_file() or current.is_symlink():
             continue  # gone: written again
