@@ -53,9 +53,7 @@ def _check_version(ctx: Context, source: Source, label: str, record: dict[str, o
     )
 
 
-def _check_duplicates(
-    ctx: Context, source: Source, label: str, record: dict[str, object]
-) -> None:
+def _check_duplicates(ctx: Context, source: Source, label: str, record: dict[str, object]) -> None:
     built_hooks = record.get("hooks")
     if not isinstance(built_hooks, list):
         return

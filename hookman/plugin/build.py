@@ -235,7 +235,7 @@ def _module_text(name: str, path: Path) -> str:
     except FileNotFoundError:
         raise HookmanError(
             f"the module of the hook {name!r} ({path}) does not exist; no plugin was built.",
-            f"restore it, or leave the hook out with --hooks (`hookman list` names them).",
+            "restore it, or leave the hook out with --hooks (`hookman list` names them).",
         ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise HookmanError(
@@ -292,9 +292,7 @@ def hooks_json_text(name: str, plan: InstallPlan, guarded: Sequence[str]) -> str
     return json.dumps({"hooks": ordered}, indent=2, ensure_ascii=False) + "\n"
 
 
-def _plugin_json(
-    out_dir: Path, name: str, version: str, hooks: Sequence[str], config: Any
-) -> str:
+def _plugin_json(out_dir: Path, name: str, version: str, hooks: Sequence[str], config: Any) -> str:
     data: dict[str, Any] = {}
     try:
         existing = json.loads((out_dir / PLUGIN_JSON).read_text(encoding="utf-8"))

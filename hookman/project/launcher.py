@@ -128,13 +128,17 @@ def launcher_text(
         f"\t{event}) printf '%s%s%s\\n' {_answer_parts(deny(event))} ;;\n"
         for event in guarded_events
     )
-    notice = variant.notice if variant else json.dumps(
-        {
-            "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
-            f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
-            f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
-        },
-        ensure_ascii=False,
+    notice = (
+        variant.notice
+        if variant
+        else json.dumps(
+            {
+                "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
+                f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
+                f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
+            },
+            ensure_ascii=False,
+        )
     )
     guarded_pattern = "|".join(guarded_events) or "-"
     runner_words = " ".join(runner)

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
 from hookman.plugin.build import build_plugin, check_plugin_name, default_plugin_name
-
 from tests.commands.helpers import hookman, write_hook
+
 from .conftest import VERSION
 
 PAYLOAD = {
@@ -100,8 +100,17 @@ def test_the_runner_imports_only_the_carried_modules(built_project: Path, tmp_pa
     out = tmp_path / "plug"
     assert build(built_project, out).exit_code == 0
     done = subprocess.run(
-        [sys.executable, "-I", "-X", "importtime", str(out / "hookman-runner" / "start.py"),
-         "run", "PreToolUse", "--manifest", str(out / "hookman-runner" / "manifest.json")],
+        [
+            sys.executable,
+            "-I",
+            "-X",
+            "importtime",
+            str(out / "hookman-runner" / "start.py"),
+            "run",
+            "PreToolUse",
+            "--manifest",
+            str(out / "hookman-runner" / "manifest.json"),
+        ],
         input=json.dumps(PAYLOAD),
         capture_output=True,
         text=True,
@@ -125,8 +134,18 @@ def test_the_runner_imports_only_the_carried_modules(built_project: Path, tmp_pa
 
 
 def test_a_hook_importing_hookman_management_code_is_refused(project: Path, tmp_path: Path) -> None:
-    write_hook(project, "bad", "from hookman.project import config\n\ndef hook(pi):\n    pi.on('tool_call', lambda e, c: None)\n")
-    assert hookman("install", str(project / "hooks" / "bad.py"), "--project", str(project), *VERSION).exit_code == 0
+    write_hook(
+        project,
+        "bad",
+        "from hookman.project import config\n\n"
+        "def hook(pi):\n    pi.on('tool_call', lambda e, c: None)\n",
+    )
+    assert (
+        hookman(
+            "install", str(project / "hooks" / "bad.py"), "--project", str(project), *VERSION
+        ).exit_code
+        == 0
+    )
     out = tmp_path / "plug"
 
     done = build(project, out)
@@ -173,7 +192,9 @@ def test_a_rebuild_keeps_the_users_keys_and_bumps_the_version_only_on_change(
     again = build(built_project, out)
     assert again.exit_code == 0 and "unchanged the plugin" in again.output
     assert json.loads(manifest.read_text())["author"] == {"name": "Team"}
-    write_hook(built_project, "guard", (built_project / "hooks" / "guard.py").read_text() + "\n# v2\n")
+    write_hook(
+        built_project, "guard", (built_project / "hooks" / "guard.py").read_text() + "\n# v2\n"
+    )
     changed = build(built_project, out)
     assert changed.exit_code == 0 and "rebuilt the plugin" in changed.output
     assert json.loads(manifest.read_text())["version"] == "0.1.1"
@@ -230,7 +251,9 @@ def test_hooks_picks_the_named_ones(built_project: Path, tmp_path: Path) -> None
     assert "SessionStart" not in json.loads((out / "hooks" / "hooks.json").read_text())["hooks"]
 
 
-def test_an_older_target_gets_no_event_it_does_not_know(built_project: Path, tmp_path: Path) -> None:
+def test_an_older_target_gets_no_event_it_does_not_know(
+    built_project: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "plug"
     done = hookman(
         "plugin", "build", str(out), "--project", str(built_project), "--claude-version", "2.1.197"
