@@ -61,7 +61,7 @@ def check_hook_imports(name: str, path: Path, text: str) -> list[str]:
         raise HookmanError(
             f"the hook {name!r} ({path}) is not valid Python (line {error.lineno}): "
             f"{error.msg}; no plugin was built.",
-            f"fix the file, then check it with `hookman fire --hook {name} tool_call`.",
+            "fix the file, then check it with `hookman fire PreToolUse`.",
         ) from None
     notes = []
     for module, line in found:
