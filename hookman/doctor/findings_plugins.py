@@ -1,4 +1,5 @@
-"""Plugins hookman built (`hookman plugin build`, docs/plugins.md) among the enabled plugins
+"""Plugin hooks files that a client loads none of (an event it does not know, before
+2.1.328), and plugins hookman built (`hookman plugin build`, docs/plugins.md) among the enabled plugins
 doctor reads: one built by an older hookman (its carried runner is out of date), one whose
 hooks are also the project's own hookman entries (they run twice: measured on 2.1.197,
 2.1.328 and 2.1.332, Claude Code does not merge a plugin's hooks with settings hooks), and
@@ -10,6 +11,8 @@ import re
 from pathlib import Path
 
 from hookman import __version__
+from hookman.catalog import event_catalog
+from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Source
 from hookman.plugin.build import read_build_record
@@ -22,6 +25,7 @@ def check_plugins(ctx: Context) -> None:
     for source in ctx.sources.sources:
         if source.kind != "plugin":
             continue
+        _check_whole_file(ctx, source)
         root = ctx.sources.plugin_roots.get(source.path)
         record = read_build_record(Path(root)) if root else None
         if record is None:
@@ -30,6 +34,41 @@ def check_plugins(ctx: Context) -> None:
         _check_version(ctx, source, label, record)
         _check_duplicates(ctx, source, label, record)
         _check_managed_only(ctx, source, label)
+
+
+def _check_whole_file(ctx: Context, source: Source) -> None:
+    """A plugin hooks file naming an event the client does not know: before
+    unknown_event_drops_file_before (plugin_facts.json) none of its hooks load."""
+    hooks = source.data.get("hooks") if isinstance(source.data, dict) else None
+    drops_before = unknown_event_drops_file_before()
+    if not isinstance(hooks, dict) or ctx.version is None or ctx.version >= drops_before:
+        return
+    unknown = [
+        str(event)
+        for event in hooks
+        if not event_catalog.is_claude_event(str(event))
+        or event_catalog.since(str(event)) > ctx.version
+    ]
+    if not unknown:
+        return
+    silenced = ctx.handlers_of(source.path)
+    for handler in silenced:
+        handler.silence("plugin-hooks-file-not-loaded")
+    source.loaded = False
+    source.silenced_by = "plugin-hooks-file-not-loaded"
+    ctx.add(
+        Finding(
+            "plugin-hooks-file-not-loaded",
+            "error",
+            source.path,
+            f"this plugin hooks file names {', '.join(unknown)}, which Claude Code "
+            f"{ctx.version} does not know; clients before {drops_before} then load none of "
+            "the file's hooks (measured on 2.1.197), so every hook in it is silent.",
+            "move the newer events into a hooks file of their own, named in plugin.json's "
+            "`hooks` list (`hookman plugin build` does), or update Claude Code.",
+            silences=[handler.path for handler in silenced],
+        )
+    )
 
 
 def _version_key(version: object) -> tuple[int, ...]:

@@ -27,16 +27,18 @@ import re
 import shutil
 import tempfile
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hookman import __version__
 from hookman.catalog import event_catalog
-from hookman.catalog.client_version import TargetVersion
+from hookman.catalog.client_version import ClientVersion, TargetVersion, resolve_target
+from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.errors import HookmanError
 from hookman.hooks.sources import module_path
-from hookman.install.sync import plan_warnings, project_target, target_warnings
+from hookman.install.sync import plan_warnings, target_warnings
 from hookman.plugin.carry import carried_files, check_hook_imports
 from hookman.plugin.launcher import (
     HOOKS_DIR,
@@ -54,7 +56,8 @@ from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.manifest import build_manifest, manifest_text
 
 PLUGIN_JSON = ".claude-plugin/plugin.json"
-HOOKS_JSON = "hooks/hooks.json"
+HOOKS_DIR_NAME = "hooks"
+HOOKS_JSON = f"{HOOKS_DIR_NAME}/hooks.json"
 README = "README.md"
 RECORD = f"{RUNNER_DIR}/build.json"
 BUILT_BY = "hookman"
@@ -135,7 +138,7 @@ def build_plugin(
         check_version(version)
     config = read_project_config(project_dir)
     hooks = _chosen_hooks(config.hooks, hook_names)
-    target = project_target(project_dir, claude_version, config)
+    target = plugin_target(claude_version, config.claude_version)
     modules: dict[str, str] = {}
     warnings: list[str] = []
     for hook in hooks:
@@ -163,7 +166,9 @@ def build_plugin(
             version = old_version
         else:
             version = _next_patch(old_version)
-    plugin_json = _plugin_json(out_dir, plugin_name, version, [h.name for h in hooks], config)
+    plugin_json = _plugin_json(
+        out_dir, plugin_name, version, [h.name for h in hooks], extra_hooks_files(files)
+    )
     files[PLUGIN_JSON] = plugin_json
     if not (out_dir / README).exists() or (previous and README in previous.get("files", {})):
         files[README] = _readme(plugin_name, [h.name for h in hooks])
@@ -191,6 +196,16 @@ def build_plugin(
         changed,
         warnings,
     )
+
+
+def plugin_target(flag: str | None, config_value: str | None) -> TargetVersion:
+    """The newest client the plugin serves: --claude-version, hookman.toml's claude_version,
+    else the newest client hookman has facts for (not this machine's `claude`: a plugin runs
+    on many machines). Older clients still run it: events they do not know are in files of
+    their own (`hooks_files`)."""
+    if flag is not None or config_value is not None:
+        return resolve_target(flag, config_value)
+    return TargetVersion(event_catalog.newest_checked_client(), "newest checked")
 
 
 def _chosen_hooks(listed: Sequence[HookSpec], names: Sequence[str]) -> list[HookSpec]:
@@ -268,12 +283,29 @@ def _plugin_files(
     files[f"{RUNNER_DIR}/{MANIFEST_NAME}"] = manifest_text(manifest)
     files[f"{RUNNER_DIR}/{LAUNCHER_NAME}"] = plugin_launcher_text(name, guarded)
     files[f"{RUNNER_DIR}/{START_NAME}"] = start_text(name, guarded)
-    files[HOOKS_JSON] = hooks_json_text(name, plan, guarded)
+    files.update(hooks_files(name, plan, guarded))
     return files
 
 
-def hooks_json_text(name: str, plan: InstallPlan, guarded: Sequence[str]) -> str:
-    events: dict[str, list[dict[str, Any]]] = {}
+def hooks_files(name: str, plan: InstallPlan, guarded: Sequence[str]) -> dict[str, str]:
+    """hooks/hooks.json with the events every supported client knows, and one
+    hooks/since-V.json per newer version boundary (named in plugin.json): a client that does
+    not know an event drops the file naming it (2.1.197) or the entry (2.1.328+), so each
+    client loads every file it can and the older events always run. Each event is in one
+    file: one ordered runner per event."""
+    floor = event_catalog.oldest_supported_client()
+    tolerant = unknown_event_drops_file_before()
+    buckets: dict[str, list[str]] = {}  # file -> its events
+    for event in [*plan.entries, *plan.async_entries]:
+        buckets.setdefault(_hooks_file_key(event, floor, tolerant), []).append(event)
+    file_of = {
+        event: HOOKS_JSON
+        if key == HOOKS_JSON
+        else f"{HOOKS_DIR_NAME}/since-{min(event_catalog.since(e) for e in events)}.json"
+        for key, events in buckets.items()
+        for event in events
+    }
+    files: dict[str, dict[str, list[dict[str, Any]]]] = {HOOKS_JSON: {}}
     for is_async, entries in ((False, plan.entries), (True, plan.async_entries)):
         for event, entry in entries.items():
             handler: dict[str, Any] = {
@@ -287,12 +319,46 @@ def hooks_json_text(name: str, plan: InstallPlan, guarded: Sequence[str]) -> str
                 handler["async"] = True
             group: dict[str, Any] = {} if entry.matcher is None else {"matcher": entry.matcher}
             group["hooks"] = [handler]
-            events.setdefault(event, []).append(group)
-    ordered = {event: events[event] for event in event_catalog.claude_events() if event in events}
-    return json.dumps({"hooks": ordered}, indent=2, ensure_ascii=False) + "\n"
+            files.setdefault(file_of[event], {}).setdefault(event, []).append(group)
+    order = event_catalog.claude_events()
+    return {
+        file: json.dumps(
+            {"hooks": {event: events[event] for event in order if event in events}},
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n"
+        for file, events in sorted(files.items(), key=lambda item: _file_order(item[0]))
+    }
 
 
-def _plugin_json(out_dir: Path, name: str, version: str, hooks: Sequence[str], config: Any) -> str:
+def _hooks_file_key(event: str, floor: ClientVersion, tolerant: ClientVersion) -> str:
+    """Events every supported client knows share hooks/hooks.json; an event clients that
+    drop a whole file could miss gets a file per version it needs; the events only clients
+    that drop just the entry can know share one file."""
+    since = event_catalog.since(event)
+    if since <= floor:
+        return HOOKS_JSON
+    return str(since) if since < tolerant else "tolerant"
+
+
+def _file_order(file: str) -> tuple[int, ...]:
+    return () if file == HOOKS_JSON else _numbers(file)
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(number) for number in re.findall(r"\d+", text))
+
+
+def extra_hooks_files(files: dict[str, str]) -> list[str]:
+    """The hooks files beside hooks/hooks.json, as plugin.json names them."""
+    extra = [f for f in files if f.startswith(HOOKS_DIR_NAME + "/since-") and f.endswith(".json")]
+    return [f"./{file}" for file in sorted(extra, key=_file_order)]
+
+
+def _plugin_json(
+    out_dir: Path, name: str, version: str, hooks: Sequence[str], extra_files: Sequence[str]
+) -> str:
     data: dict[str, Any] = {}
     try:
         existing = json.loads((out_dir / PLUGIN_JSON).read_text(encoding="utf-8"))
@@ -302,6 +368,12 @@ def _plugin_json(out_dir: Path, name: str, version: str, hooks: Sequence[str], c
         pass
     data["name"] = name
     data["version"] = version
+    # hooks/hooks.json loads without being named (naming it too is not needed); the newer
+    # files are named here (2.1.197, 2.1.328, 2.1.332 load a list of paths).
+    if extra_files:
+        data["hooks"] = list(extra_files)
+    else:
+        data.pop("hooks", None)
     data.setdefault(
         "description",
         f"Claude Code hooks ({', '.join(hooks)}) built with hookman; they need python3 "
@@ -440,7 +512,7 @@ def _write(out_dir: Path, files: dict[str, str], previous: dict[str, Any] | None
                 out_dir.rmdir()  # empty: checked
             os.replace(staging, out_dir)
             return True
-        _swap_in(out_dir, staging, files)
+        _swap_in(out_dir, staging, files, previous)
     except OSError as error:
         raise HookmanError(
             f"hookman could not write the plugin in {out_dir}: {error.strerror or error}.",
@@ -452,8 +524,9 @@ def _write(out_dir: Path, files: dict[str, str], previous: dict[str, Any] | None
     return True
 
 
-def _swap_in(out_dir: Path, staging: Path, files: dict[str, str]) -> None:
-    """Replace hookman-runner/ whole, and each other file hookman writes, from `staging`."""
+def _swap_in(out_dir: Path, staging: Path, files: dict[str, str], previous: dict[str, Any]) -> None:
+    """Replace hookman-runner/ whole, and each other file hookman writes, from `staging`;
+    remove the files of the last build this one no longer writes (unchanged: checked)."""
     old_runner = out_dir / RUNNER_DIR
     trash = staging / ".old-runner"
     if old_runner.exists():
@@ -465,6 +538,10 @@ def _swap_in(out_dir: Path, staging: Path, files: dict[str, str]) -> None:
         target = out_dir / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(staging / relative, target)
+    for relative in previous["files"]:
+        if relative not in files and not relative.startswith(RUNNER_DIR + "/"):
+            with suppress(FileNotFoundError):
+                (out_dir / relative).unlink()
 
 
 def _same(path: Path, text: str) -> bool:

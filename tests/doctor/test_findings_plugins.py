@@ -81,3 +81,47 @@ def test_allow_managed_hooks_only_silences_the_plugin(
     finding = the(diagnose(project), "plugin-silenced-managed-only")
 
     assert finding.severity == "error" and "team-guards@m" in finding.message
+
+
+def test_an_event_too_new_silences_the_whole_plugin_hooks_file_on_an_older_client(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    plugin = tmp_path / "any-plugin"
+    write_json(plugin / ".claude-plugin" / "plugin.json", {"name": "any"})
+    hook = {"hooks": [{"type": "command", "command": "true"}]}
+    write_json(
+        plugin / "hooks" / "hooks.json",
+        {"hooks": {"PreToolUse": [hook], "PreSkillShellCommand": [hook]}},
+    )
+    write_json(
+        isolated_user / ".claude" / "plugins" / "installed_plugins.json",
+        {"version": 2, "plugins": {"any@m": [{"scope": "user", "installPath": str(plugin)}]}},
+    )
+    write_json(isolated_user / ".claude" / "settings.json", {"enabledPlugins": {"any@m": True}})
+
+    old = diagnose(project, version="2.1.197")
+    finding = the(old, "plugin-hooks-file-not-loaded")
+    assert "PreSkillShellCommand" in finding.message and len(finding.silences) == 2
+    assert "plugin-hooks-file-not-loaded" not in codes(diagnose(project, version="2.1.332"))
+
+
+def test_a_built_plugin_is_loaded_by_an_older_client_in_parts(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    install(project)
+    plugin = tmp_path / "cache" / "team-guards"
+    done = hookman_cli("plugin", "build", str(plugin), "--project", str(project))
+    assert done.exit_code == 0, done.output
+    write_json(
+        isolated_user / ".claude" / "plugins" / "installed_plugins.json",
+        {"version": 2, "plugins": {"t@m": [{"scope": "user", "installPath": str(plugin)}]}},
+    )
+    write_json(isolated_user / ".claude" / "settings.json", {"enabledPlugins": {"t@m": True}})
+    (project / ".claude" / "settings.local.json").write_text("{}\n")
+
+    ctx = diagnose(project, version="2.1.197")
+
+    silent = [f for f in ctx.findings if f.code == "plugin-hooks-file-not-loaded"]
+    assert [Path(f.file or "").name for f in silent] == ["since-2.1.332.json"]
+    loaded = [h for h in ctx.handlers if h.source.kind == "plugin" and h.loaded]
+    assert "PreToolUse" in [h.event for h in loaded]

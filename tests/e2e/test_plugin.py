@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,8 +57,9 @@ def use_clean_path(e2e: E2EProject, monkeypatch: pytest.MonkeyPatch, path: str) 
     monkeypatch.setattr(e2e, "env", env)
 
 
-def build_plugin(e2e: E2EProject) -> tuple[Path, Path]:
-    """Install the two hooks (to learn their events), build the plugin into a marketplace
+def build_plugin(e2e: E2EProject, *, keep_entries: bool = False) -> tuple[Path, Path]:
+    """Install the two hooks (to learn their events), build the plugin (for the newest
+    client hookman knows: one plugin serves every pinned client) into a marketplace
     directory with an awkward name, and take the project's own entries out again."""
     e2e.hookman(
         "install",
@@ -72,7 +74,8 @@ def build_plugin(e2e: E2EProject) -> tuple[Path, Path]:
         "plugin", "build", str(plugin), "--name", PLUGIN, "--marketplace", str(marketplace)
     )
     assert "built the plugin team-guards 0.1.0" in done.stdout, done.stdout
-    e2e.write_settings({})  # only the plugin's hooks run
+    if not keep_entries:
+        e2e.write_settings({})  # only the plugin's hooks run
     return marketplace, plugin
 
 
@@ -144,3 +147,24 @@ def test_no_python3_on_path_denies_saying_what_to_install(
     assert denied["is_error"] is True, run.describe()
     assert "there is no `python3` on PATH: install Python 3.10 or newer" in denied["content"]
     assert victim.is_dir()
+
+
+def test_doctor_sees_the_installed_plugin_duplicate_the_projects_entries(
+    e2e: E2EProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marketplace, _plugin = build_plugin(e2e, keep_entries=True)
+    use_clean_path(e2e, monkeypatch, clean_path(e2e, str(Path(sys.executable).parent)))
+    install_from_marketplace(e2e, marketplace, "user")
+
+    report = json.loads(
+        e2e.hookman("doctor", "--json", "--claude-version", e2e.version, check=False).stdout
+    )
+
+    found = {finding["code"]: finding for finding in report["findings"]}
+    assert "plugin-duplicates-project" in found, report["findings"]
+    assert "guard" in found["plugin-duplicates-project"]["message"]
+    silent = [f["file"] for f in report["findings"] if f["code"] == "plugin-hooks-file-not-loaded"]
+    if e2e.version == "2.1.197":
+        assert [Path(file).name for file in silent] == ["since-2.1.332.json"]
+    else:
+        assert silent == []

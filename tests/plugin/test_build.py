@@ -31,6 +31,18 @@ def build(project: Path, out: Path, *args: str):  # type: ignore[no-untyped-def]
     return hookman("plugin", "build", str(out), "--project", str(project), *VERSION, *args)
 
 
+def all_hooks(out: Path) -> dict:
+    """Every event of the plugin's hooks files (hooks.json and those plugin.json names)."""
+    plugin = json.loads((out / ".claude-plugin" / "plugin.json").read_text())
+    names = ["hooks/hooks.json"] + [name[2:] for name in plugin.get("hooks", [])]
+    found: dict = {}
+    for name in names:
+        for event, groups in json.loads((out / name).read_text())["hooks"].items():
+            assert event not in found, f"{event} is in two hooks files"
+            found[event] = groups
+    return found
+
+
 def run_launcher(plugin: Path, event: str, payload: dict, data: Path, path: str) -> str:
     done = subprocess.run(
         ["sh", str(plugin / "hookman-runner" / "run.sh"), event],
@@ -56,9 +68,9 @@ def test_the_plugin_holds_its_hooks_the_runner_and_a_manifest_with_relative_path
     assert "built the plugin team-guards 0.1.0" in done.output
     plugin = json.loads((out / ".claude-plugin" / "plugin.json").read_text())
     assert (plugin["name"], plugin["version"]) == ("team-guards", "0.1.0")
-    hooks = json.loads((out / "hooks" / "hooks.json").read_text())["hooks"]
+    hooks = all_hooks(out)
     settings = json.loads((built_project / ".claude" / "settings.local.json").read_text())
-    assert list(hooks) == list(settings["hooks"])  # the events install writes, in its order
+    assert sorted(hooks) == sorted(settings["hooks"])  # the events install writes
     assert all(len(groups) == 1 for groups in hooks.values())  # one runner per event
     command = hooks["PreToolUse"][0]["hooks"][0]["command"]
     assert command.startswith('sh "${CLAUDE_PLUGIN_ROOT}/hookman-runner/run.sh" PreToolUse; ')
@@ -248,7 +260,7 @@ def test_hooks_picks_the_named_ones(built_project: Path, tmp_path: Path) -> None
     assert build(built_project, out, "--hooks", "guard").exit_code == 0
     manifest = json.loads((out / "hookman-runner" / "manifest.json").read_text())
     assert [h["name"] for h in manifest["hooks"]] == ["guard"]
-    assert "SessionStart" not in json.loads((out / "hooks" / "hooks.json").read_text())["hooks"]
+    assert "SessionStart" not in all_hooks(out)
 
 
 def test_an_older_target_gets_no_event_it_does_not_know(
@@ -260,5 +272,37 @@ def test_an_older_target_gets_no_event_it_does_not_know(
     )
     assert done.exit_code == 0, done.output
     assert "held back PreSkillShellCommand" in done.output
-    hooks = json.loads((out / "hooks" / "hooks.json").read_text())["hooks"]
-    assert "PreSkillShellCommand" not in hooks
+    assert "PreSkillShellCommand" not in all_hooks(out)
+
+
+def test_events_newer_than_the_oldest_client_go_to_files_of_their_own(
+    built_project: Path, tmp_path: Path
+) -> None:
+    """2.1.197 drops a whole hooks file naming an event it does not know (measured): the
+    events every supported client knows stay in hooks/hooks.json."""
+    from hookman.catalog import event_catalog
+
+    out = tmp_path / "plug"
+    assert build(built_project, out).exit_code == 0
+    floor = event_catalog.oldest_supported_client()
+    base = json.loads((out / "hooks" / "hooks.json").read_text())["hooks"]
+    assert base and all(event_catalog.since(event) <= floor for event in base)
+    plugin = json.loads((out / ".claude-plugin" / "plugin.json").read_text())
+    assert plugin["hooks"] == ["./hooks/since-2.0.56.json", "./hooks/since-2.1.332.json"]
+    assert list(json.loads((out / "hooks" / "since-2.0.56.json").read_text())["hooks"]) == [
+        "PostToolUseFailure"
+    ]
+    newer = json.loads((out / "hooks" / "since-2.1.332.json").read_text())["hooks"]
+    assert list(newer) == ["PreSkillShellCommand"]
+
+
+def test_a_rebuild_without_the_newer_events_removes_their_file(
+    built_project: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "plug"
+    assert build(built_project, out).exit_code == 0
+    assert (out / "hooks" / "since-2.1.332.json").is_file()
+    assert build(built_project, out, "--hooks", "notes").exit_code == 0
+    assert not (out / "hooks" / "since-2.1.332.json").exists()
+    plugin = json.loads((out / ".claude-plugin" / "plugin.json").read_text())
+    assert "./hooks/since-2.1.332.json" not in plugin["hooks"]
