@@ -1,7 +1,7 @@
-"""Plugin hooks files that a client loads none of (an event it does not know, before
-2.1.328), and plugins hookman built (`hookman plugin build`, docs/plugins.md) among the enabled plugins
-doctor reads: one built by an older hookman (its carried runner is out of date), one whose
-hooks are also the project's own hookman entries (they run twice: measured on 2.1.197,
+"""Plugin hooks files a client loads none of (an event it does not know, before 2.1.328),
+and plugins hookman built (`hookman plugin build`, docs/plugins.md) among the enabled
+plugins doctor reads: one built by an older hookman (its carried runner is out of date), one
+whose hooks are also the project's own hookman entries (they run twice: measured on 2.1.197,
 2.1.328 and 2.1.332, Claude Code does not merge a plugin's hooks with settings hooks), and
 managed `allowManagedHooksOnly` silencing its guards."""
 
