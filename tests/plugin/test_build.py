@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -109,11 +110,15 @@ def test_the_plugin_runs_on_a_python3_without_hookman_after_the_cache_move(
 
 
 def test_the_runner_imports_only_the_carried_modules(built_project: Path, tmp_path: Path) -> None:
+    """`python3 -I` (no PYTHON* variables, no user site, no script dir on sys.path), the
+    system's python3 where there is one: the runner path imports nothing of hookman but
+    runtime and bridge, and the guard answers."""
     out = tmp_path / "plug"
     assert build(built_project, out).exit_code == 0
+    clean = shutil.which("python3", path="/usr/bin:/bin") or sys.executable
     done = subprocess.run(
         [
-            sys.executable,
+            clean,
             "-I",
             "-X",
             "importtime",
@@ -136,6 +141,9 @@ def test_the_runner_imports_only_the_carried_modules(built_project: Path, tmp_pa
         if line.startswith("import time:") and "hookman" in line.rsplit("|", 1)[1]
     ]
     assert imported, done.stderr[-2000:]
+    assert json.loads(done.stdout.splitlines()[0])["hookSpecificOutput"]["permissionDecision"] == (
+        "deny"
+    )
     outside = [
         name
         for name in imported
