@@ -168,3 +168,26 @@ def test_doctor_sees_the_installed_plugin_duplicate_the_projects_entries(
         assert [Path(file).name for file in silent] == ["since-2.1.332.json"]
     else:
         assert silent == []
+
+
+def test_a_rebuild_runs_at_once_from_a_directory_marketplace_and_update_sees_its_version(
+    e2e: E2EProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory marketplace's plugin runs from its directory, so a rebuild needs no
+    update there; the rebuild's new patch version is what `claude plugin update` (and a
+    git marketplace's cache, keyed by version) needs to refresh the cached copy."""
+    marketplace, plugin = build_plugin(e2e)
+    use_clean_path(e2e, monkeypatch, clean_path(e2e, str(Path(sys.executable).parent)))
+    install_from_marketplace(e2e, marketplace, "user")
+    e2e.write_hook("guard", GUARD.replace("PLUGIN-GUARD-E2E", "PLUGIN-GUARD-REBUILT"))
+    rebuilt = e2e.hookman("plugin", "build", str(plugin), "--name", PLUGIN)
+    assert "rebuilt the plugin team-guards 0.1.1" in rebuilt.stdout
+    e2e.write_settings({})
+
+    run = e2e.run_claude("go", turns=[bash("rm -rf /tmp/hookman-e2e-nothing"), say("ok")])
+
+    [denied] = run.tool_results()
+    assert "PLUGIN-GUARD-REBUILT" in denied["content"], run.describe()
+    name = json.loads((marketplace / ".claude-plugin" / "marketplace.json").read_text())["name"]
+    updated = e2e.claude_cli("plugin", "update", f"{PLUGIN}@{name}")
+    assert "updated from 0.1.0 to 0.1.1" in updated.stdout, updated.stdout
