@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
 from hookman.plugin.build import build_plugin, check_plugin_name, default_plugin_name
-from tests.commands.helpers import hookman, write_hook
+from tests.commands.helpers import NOTIFIER, hookman, write_hook
 
 from .conftest import VERSION
 
@@ -314,3 +314,19 @@ def test_a_rebuild_without_the_newer_events_removes_their_file(
     assert not (out / "hooks" / "since-2.1.332.json").exists()
     plugin = json.loads((out / ".claude-plugin" / "plugin.json").read_text())
     assert "./hooks/since-2.1.332.json" not in plugin["hooks"]
+
+
+def test_an_async_hook_gets_an_async_entry_that_is_never_waited_for(
+    project: Path, tmp_path: Path
+) -> None:
+    write_hook(project, "notifier", NOTIFIER)
+    path = str(project / "hooks" / "notifier.py")
+    assert hookman("install", path, "--async", "--project", str(project), *VERSION).exit_code == 0
+    out = tmp_path / "plug"
+
+    assert build(project, out).exit_code == 0
+
+    [group] = all_hooks(out)["PostToolUse"]
+    [handler] = group["hooks"]
+    assert handler["async"] is True
+    assert handler["command"].endswith("PostToolUse --async || :")
