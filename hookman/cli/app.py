@@ -423,7 +423,16 @@ def plugin_build(
         ),
     ] = None,
     project: ProjectOpt = None,
-    claude_version: ClaudeVersionOpt = None,
+    claude_version: Annotated[
+        str | None,
+        typer.Option(
+            "--claude-version",
+            metavar="V",
+            help="Newest Claude Code version the plugin serves (default: claude_version in "
+            "hookman.toml, else the newest hookman knows); older clients run it too.",
+            show_default=False,
+        ),
+    ] = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Build a self-contained Claude Code plugin from the project's hooks."""
