@@ -10,13 +10,16 @@ _hookman_complete() {
         --agent) COMPREPLY=(); return 0 ;;
         --claude-version) COMPREPLY=(); return 0 ;;
         --event) COMPREPLY=($(compgen -W "$events" -- "$cur")); return 0 ;;
+        --hooks) COMPREPLY=(); return 0 ;;
         --lines) COMPREPLY=(); return 0 ;;
         --managed-settings) COMPREPLY=(); return 0 ;;
+        --marketplace) COMPREPLY=(); return 0 ;;
         --name) COMPREPLY=(); return 0 ;;
         --payload) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
         --project) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         --session) COMPREPLY=(); return 0 ;;
         --template) COMPREPLY=($(compgen -W "$(_hookman_words templates)" -- "$cur")); return 0 ;;
+        --version) COMPREPLY=(); return 0 ;;
         --width) COMPREPLY=(); return 0 ;;
         -n) COMPREPLY=(); return 0 ;;
         -t) COMPREPLY=(); return 0 ;;
@@ -26,11 +29,11 @@ _hookman_complete() {
         word="${COMP_WORDS[i]}"
         [[ "$word" == -* ]] && continue
         if [[ -z "$path" ]]; then path="$word"
-        elif [[ " registry " == *" $path "* ]]; then path="$path $word"
+        elif [[ " registry plugin " == *" $path "* ]]; then path="$path $word"
         fi
     done
     case "$path" in
-        "") words="install remove list new enable disable run fire log statusline command commands doctor completions registry"; options="--debug --version --help -h"; kind="" ;;
+        "") words="install remove list new enable disable run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
         "install") words=""; options="--allow-unknown-event --async --claude-version --dry-run --json --name --no-async --project --help -h"; kind="installable" ;;
         "remove") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "list") words=""; options="--claude-version --json --project --help -h"; kind="" ;;
@@ -49,6 +52,8 @@ _hookman_complete() {
         "registry add") words=""; options="--name --help -h"; kind="" ;;
         "registry remove") words=""; options="--help -h"; kind="registry" ;;
         "registry list") words=""; options="--json --help -h"; kind="" ;;
+        "plugin") words="build"; options="--help -h"; kind="" ;;
+        "plugin build") words=""; options="--claude-version --hooks --json --marketplace --name --project --version --help -h"; kind="" ;;
     esac
     if [[ "$cur" == -* ]]; then words="$options"
     elif [[ -n "$kind" ]]; then words="$words $(_hookman_words "$kind")"

@@ -121,3 +121,16 @@ complete -c hookman -n '__fish_seen_subcommand_from registry; and not __fish_see
 complete -c hookman -n '__fish_seen_subcommand_from list' -l json
 complete -c hookman -n '__fish_seen_subcommand_from list' -l help
 complete -c hookman -n '__fish_seen_subcommand_from list' -s h
+complete -c hookman -n '__fish_use_subcommand' -a plugin -d 'This project\'s hooks as a Claude Code plugin.'
+complete -c hookman -n '__fish_seen_subcommand_from plugin' -l help
+complete -c hookman -n '__fish_seen_subcommand_from plugin' -s h
+complete -c hookman -n '__fish_seen_subcommand_from plugin; and not __fish_seen_subcommand_from build' -a build -d 'Build a self-contained Claude Code plugin from the project\'s hooks.'
+complete -c hookman -n '__fish_seen_subcommand_from build' -l claude-version -r -f
+complete -c hookman -n '__fish_seen_subcommand_from build' -l hooks -r -f
+complete -c hookman -n '__fish_seen_subcommand_from build' -l json
+complete -c hookman -n '__fish_seen_subcommand_from build' -l marketplace -r -f
+complete -c hookman -n '__fish_seen_subcommand_from build' -l name -r -f
+complete -c hookman -n '__fish_seen_subcommand_from build' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from build' -l version -r -f
+complete -c hookman -n '__fish_seen_subcommand_from build' -l help
+complete -c hookman -n '__fish_seen_subcommand_from build' -s h

@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("project",),
     ("hooks",),
     ("install",),
-    ("rehearsal",),
+    ("rehearsal", "plugin"),
     ("doctor",),
     ("commands",),
     ("cli",),

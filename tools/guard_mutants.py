@@ -294,8 +294,57 @@ MUTATIONS = [
         "    if emptied:\n",
         "    if False:\n",
     ),
+    (
+        "plugin: no python3 on PATH is a deny saying what to install",
+        "hookman/plugin/launcher.py",
+        'f"if ! command -v {PYTHON} >/dev/null 2>&1; then\\n"',
+        '"if false; then\\n"',
+    ),
+    (
+        "plugin: a python3 older than 3.10 denies",
+        "hookman/plugin/launcher.py",
+        "        answer = DENIES.get(event, NOTICE)\n",
+        '        answer = "{{}}"\n',
+    ),
+    (
+        "plugin: the launcher denies guarded events with no answer",
+        "hookman/plugin/launcher.py",
+        "        guarded_events,\n        variant=launcher_variant(plugin, guarded_events),",
+        "        [],\n        variant=launcher_variant(plugin, guarded_events),",
+    ),
+    (
+        "plugin: a missing launcher makes the command deny",
+        "hookman/plugin/launcher.py",
+        "fallback = missing_launcher_deny(plugin, event) if guarded else missing_launcher_notice(plugin)",
+        "fallback = missing_launcher_notice(plugin)",
+    ),
+    (
+        "plugin: hooks.json marks guarded events",
+        "hookman/plugin/build.py",
+        "name, event, guarded=event in guarded and not is_async, run_async=is_async",
+        "name, event, guarded=False, run_async=is_async",
+    ),
+    (
+        "plugin: a hook importing management code is refused",
+        "hookman/plugin/carry.py",
+        "            if not is_carried(module):",
+        "            if False:",
+    ),
+    (
+        "plugin: hook paths resolve beside the manifest",
+        "hookman/bridge/manifest_reader.py",
+        "        hooks = tuple(_relative_to(hook, base) for hook in hooks)\n",
+        "        pass\n",
+    ),
+    (
+        "plugin: events older clients do not know get files of their own",
+        "hookman/plugin/build.py",
+        '    return str(since) if since < tolerant else "tolerant"\n',
+        "    return HOOKS_JSON\n",
+    ),
 ]
 TESTS = [
+    "tests/plugin",
     "tests/bridge",
     "tests/project/test_launcher.py",
     "tests/commands/test_install.py",

@@ -6,10 +6,18 @@ Hot path: plain classes (no dataclasses/typing imports, which cost milliseconds 
 from __future__ import annotations
 
 import json
+import os
 
 from hookman.bridge.client_facts import ClientFacts
 
 TOOL_CALL = "tool_call"
+# A plugin's manifest (hookman plugin build) has a "plugin" section: its hook paths are
+# relative to the manifest (the plugin root moves into the client's cache), the project is
+# the session's, and state goes to the data dir the client gives the plugin.
+PLUGIN_SECTION = "plugin"
+PLUGIN_DATA_VARIABLE = "CLAUDE_PLUGIN_DATA"
+PROJECT_DIR_VARIABLE = "CLAUDE_PROJECT_DIR"
+PLUGIN_LOG_NAME = "firing.jsonl"
 
 
 class ManifestError(Exception):
@@ -160,11 +168,23 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         hooks = tuple(_parse_hook(item) for item in hooks_data)
     except (TypeError, KeyError, AttributeError, ValueError) as error:
         raise ManifestError(f"the manifest {path} has a malformed hook ({error})") from None
+    project_dir = data["project_dir"]
+    state_dir = str(data.get("state_dir") or "")
+    log_path = data.get("log_path") or None
+    plugin = data.get(PLUGIN_SECTION)
+    if plugin is not None:
+        if not isinstance(plugin, dict) or not isinstance(plugin.get("name"), str):
+            raise ManifestError(f"the manifest {path} has a malformed plugin section")
+        base = os.path.dirname(os.path.abspath(path))
+        hooks = tuple(_relative_to(hook, base) for hook in hooks)
+        project_dir = os.environ.get(PROJECT_DIR_VARIABLE) or os.getcwd()
+        state_dir = plugin_state_dir(plugin["name"])
+        log_path = os.path.join(state_dir, PLUGIN_LOG_NAME)
     return Manifest(
         path=path,
-        project_dir=data["project_dir"],
-        state_dir=str(data.get("state_dir") or ""),
-        log_path=data.get("log_path") or None,
+        project_dir=project_dir,
+        state_dir=state_dir,
+        log_path=log_path,
         claude_version=data.get("claude_version") or None,
         hooks=hooks,
         entries={key: value for key, value in entries.items() if isinstance(value, dict)},
@@ -173,6 +193,21 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
             key: value for key, value in async_entries.items() if isinstance(value, dict)
         },
     )
+
+
+def plugin_state_dir(name: str) -> str:
+    """The plugin's writable state: the client's data dir for it, else one per user in
+    ${TMPDIR:-/tmp} (never the plugin's own directory, which may be a team's checkout)."""
+    data = os.environ.get(PLUGIN_DATA_VARIABLE)
+    if data and os.path.isabs(data):
+        return data
+    temp = os.environ.get("TMPDIR") or "/tmp"
+    return os.path.join(temp, f"hookman-plugin-{os.getuid()}-{name}")
+
+
+def _relative_to(hook: ManifestHook, base: str) -> ManifestHook:
+    hook.path = os.path.join(base, hook.path)  # an absolute path stays as it is
+    return hook
 
 
 def _parse_hook(item: dict[str, object]) -> ManifestHook:

@@ -26,7 +26,9 @@ DETECT_TIMEOUT_S = 3.0
 VERSION_CACHE_NAME = "claude-version.json"
 VERSION_CACHE_SIZE = 8
 
-VersionSource = Literal["flag", "hookman.toml", "earlier flag", "claude --version", "unknown"]
+VersionSource = Literal[
+    "flag", "hookman.toml", "earlier flag", "claude --version", "newest checked", "unknown"
+]
 
 # Compiled on first use (re caches them): most commands never parse a version text.
 _VERSION_PATTERN = r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])"

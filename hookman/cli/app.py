@@ -58,6 +58,14 @@ registry_app = typer.Typer(
     context_settings=HELP_OPTIONS,
 )
 app.add_typer(registry_app, name="registry")
+plugin_app = typer.Typer(
+    help="This project's hooks as a Claude Code plugin.",
+    epilog=example("hookman plugin build ../team-hooks/guards --marketplace ../team-hooks"),
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings=HELP_OPTIONS,
+)
+app.add_typer(plugin_app, name="plugin")
 
 ProjectOpt = Annotated[
     Path | None,
@@ -364,6 +372,84 @@ def registry_list(ctx: typer.Context, json_output: JsonOpt = False) -> None:
     from hookman.commands import registry as command
 
     run_command(_debug(ctx), command.list_entries, json_output=json_output)
+
+
+@plugin_app.command(
+    "build",
+    epilog=example(
+        "hookman plugin build ../team-hooks/guards --marketplace ../team-hooks",
+        "hookman plugin build dist/guard-plugin --name team-guard --hooks guard",
+    ),
+)
+def plugin_build(
+    ctx: typer.Context,
+    out_dir: Annotated[
+        Path, typer.Argument(metavar="OUT_DIR", help="Directory to build the plugin in.")
+    ],
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            metavar="NAME",
+            help="Plugin name, kebab-case (default: PROJECT-hooks).",
+            show_default=False,
+        ),
+    ] = None,
+    version: Annotated[
+        str | None,
+        typer.Option(
+            "--version",
+            metavar="V",
+            help="Plugin version (default: 0.1.0; a rebuild that changes it bumps the patch).",
+            show_default=False,
+        ),
+    ] = None,
+    hooks: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--hooks",
+            metavar="NAME",
+            help="A hook to put in the plugin (repeat it; default: every enabled hook).",
+            show_default=False,
+        ),
+    ] = None,
+    marketplace: Annotated[
+        Path | None,
+        typer.Option(
+            "--marketplace",
+            metavar="DIR",
+            help="Also write or update a local marketplace in DIR listing the plugin.",
+            show_default=False,
+        ),
+    ] = None,
+    project: ProjectOpt = None,
+    claude_version: Annotated[
+        str | None,
+        typer.Option(
+            "--claude-version",
+            metavar="V",
+            help="Newest Claude Code version the plugin serves (default: claude_version in "
+            "hookman.toml, else the newest hookman knows); older clients run it too.",
+            show_default=False,
+        ),
+    ] = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Build a self-contained Claude Code plugin from the project's hooks."""
+    from hookman.commands import plugin as command
+
+    run_command(
+        _debug(ctx),
+        command.build,
+        out_dir,
+        name=name,
+        version=version,
+        hooks=hooks or [],
+        marketplace=marketplace,
+        project=project,
+        claude_version=claude_version,
+        json_output=json_output,
+    )
 
 
 @app.command(

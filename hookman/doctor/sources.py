@@ -86,9 +86,9 @@ def collect_sources(project_dir: Path, managed_settings: Path | None = None) -> 
         found.sources.append(read_settings_source("project", claude_dir / SETTINGS_NAME))
         found.sources.append(read_settings_source("local", claude_dir / LOCAL_SETTINGS_NAME))
     for plugin_id, root in _enabled_plugins(found):
-        source = _plugin_source(plugin_id, root)
-        found.plugin_roots[source.path] = str(root)
-        found.sources.append(source)
+        for source in _plugin_sources(plugin_id, root):
+            found.plugin_roots[source.path] = str(root)
+            found.sources.append(source)
     for directory in dict.fromkeys((claude_dir, user_dir)):
         found.sources.extend(_markdown_sources(directory))
     return found
@@ -177,18 +177,26 @@ def _installed_plugins(user_dir: Path) -> Iterator[tuple[str, Path]]:
                 break
 
 
-def _plugin_source(plugin_id: str, root: Path) -> Source:
-    hooks_file = root / PLUGIN_HOOKS
+def _plugin_sources(plugin_id: str, root: Path) -> Iterator[Source]:
+    """hooks/hooks.json, and each file plugin.json's `hooks` names (a path or a list of
+    paths): measured on 2.1.197, 2.1.328 and 2.1.332, the client loads them all."""
+    hooks_files = [root / PLUGIN_HOOKS]
     try:
         manifest = json.loads((root / PLUGIN_MANIFEST).read_text(encoding="utf-8"))
         declared = manifest.get("hooks") if isinstance(manifest, dict) else None
-        if isinstance(declared, str):
-            hooks_file = Path(os.path.normpath(root / declared))
+        named = [declared] if isinstance(declared, str) else declared
+        if isinstance(named, list):
+            hooks_files += [
+                Path(os.path.normpath(root / name)) for name in named if isinstance(name, str)
+            ]
     except (OSError, ValueError):
         pass
-    source = read_settings_source("plugin", hooks_file)
-    source.label = plugin_id
-    return source
+    for hooks_file in dict.fromkeys(hooks_files):
+        if hooks_file != root / PLUGIN_HOOKS and not hooks_file.exists():
+            continue  # a named file that is missing: not a hooks source
+        source = read_settings_source("plugin", hooks_file)
+        source.label = plugin_id
+        yield source
 
 
 def _markdown_sources(directory: Path) -> Iterator[Source]:

@@ -32,8 +32,9 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from hookman import paths
 from hookman.bridge.protocol import (
@@ -84,43 +85,76 @@ def missing_launcher_notice() -> str:
     return json.dumps({"systemMessage": notice}, ensure_ascii=False)
 
 
+class LauncherVariant(NamedTuple):
+    """What a launcher that is not a project's differs in (a plugin's: hookman/plugin/).
+
+    `values` are raw shell words for the python, manifest and answers variables; `runner`
+    the words that start the runner (before `run "$@"`); `deny` an event's no-answer deny
+    (JSON, STATUS_PLACEHOLDER where the exit status goes); `prelude` shell lines run first.
+    """
+
+    header: str
+    values: tuple[str, str, str]
+    runner: tuple[str, ...]
+    deny: Callable[[str], str]
+    notice: str
+    prelude: str = ""
+
+
+STATUS_PLACEHOLDER = _STATUS
+
+
 def launcher_text(
-    python: str, safe_path: bool, manifest: Path, guarded_events: Sequence[str]
+    python: str,
+    safe_path: bool,
+    manifest: Path,
+    guarded_events: Sequence[str],
+    *,
+    variant: LauncherVariant | None = None,
 ) -> str:
     """The launcher script for this interpreter, manifest and set of guarded events."""
     for event in guarded_events:
         if not _EVENT_NAME.fullmatch(event):
             raise ValueError(f"not an event name: {event!r}")
-    runner = [f'"${PYTHON_VARIABLE}"'] + (["-P"] if safe_path else [])
-    runner += ["-c", shlex.quote(RUNNER_ENTRY), "run", '"$@"']
+    if variant is None:
+        runner = [f'"${PYTHON_VARIABLE}"'] + (["-P"] if safe_path else [])
+        runner += ["-c", shlex.quote(RUNNER_ENTRY)]
+    else:
+        runner = list(variant.runner)
+    runner += ["run", '"$@"']
     runner += ["--manifest", f'"${MANIFEST_VARIABLE}"', LAUNCHED_FLAG, "$guarded"]
+    deny = variant.deny if variant else (lambda event: _no_answer_deny(event, python))
     guarded_arms = "".join(
-        f"\t{event}) printf '%s%s%s\\n' {_answer_parts(_no_answer_deny(event, python))} ;;\n"
+        f"\t{event}) printf '%s%s%s\\n' {_answer_parts(deny(event))} ;;\n"
         for event in guarded_events
     )
-    notice = json.dumps(
-        {
-            "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
-            f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
-            f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
-        },
-        ensure_ascii=False,
+    notice = (
+        variant.notice
+        if variant
+        else json.dumps(
+            {
+                "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
+                f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
+                f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
+            },
+            ensure_ascii=False,
+        )
     )
     guarded_pattern = "|".join(guarded_events) or "-"
     runner_words = " ".join(runner)
     done = f"exit {DONE_STATUS}"
+    header = variant.header if variant else _PROJECT_HEADER
+    values = (
+        variant.values
+        if variant
+        else (shlex.quote(python), shlex.quote(str(manifest)), shlex.quote(str(manifest.parent)))
+    )
+    prelude = variant.prelude if variant else ""
     return f"""\
-# hookman launcher (format {LAUNCHER_FORMAT}), written by `hookman install`; rewritten at every
-# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]; then a status test.
-# It runs hookman's runner and passes on its answer. When the runner gives no complete
-# answer (its Python or hookman gone, the process killed or ended by a hook), it answers
-# itself: a deny on guarded events, a notice elsewhere. It always exits {DONE_STATUS}, which the
-# settings command turns into 0; any other status (this file emptied, cut or gone) makes
-# the command answer a deny itself. The body is one function, read whole before it runs.
-{FUNCTION_NAME}() {{
-{PYTHON_VARIABLE}={shlex.quote(python)}
-{MANIFEST_VARIABLE}={shlex.quote(str(manifest))}
-{ANSWERS_VARIABLE}={shlex.quote(str(manifest.parent))}
+{header.format(format=LAUNCHER_FORMAT, done=DONE_STATUS)}{FUNCTION_NAME}() {{
+{prelude}{PYTHON_VARIABLE}={values[0]}
+{MANIFEST_VARIABLE}={values[1]}
+{ANSWERS_VARIABLE}={values[2]}
 case $1 in
 {guarded_pattern}) guarded={GUARDED_FLAG} ;;
 *) guarded= ;;
@@ -168,6 +202,17 @@ esac
 """
 
 
+_PROJECT_HEADER = """\
+# hookman launcher (format {format}), written by `hookman install`; rewritten at every
+# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async]; then a status test.
+# It runs hookman's runner and passes on its answer. When the runner gives no complete
+# answer (its Python or hookman gone, the process killed or ended by a hook), it answers
+# itself: a deny on guarded events, a notice elsewhere. It always exits {done}, which the
+# settings command turns into 0; any other status (this file emptied, cut or gone) makes
+# the command answer a deny itself. The body is one function, read whole before it runs.
+"""
+
+
 def _no_answer_deny(event: str, python: str) -> str:
     reason = (
         f"hookman blocked this {guarded_subject(event)} because its runner gave no answer "
@@ -177,6 +222,11 @@ def _no_answer_deny(event: str, python: str) -> str:
         f"gone); `hookman log` shows what ran."
     )
     return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def answer_parts(answer: str) -> str:
+    """A printf's arguments for `answer` with the runner's exit status in place."""
+    return _answer_parts(answer)
 
 
 def _answer_parts(answer: str) -> str:

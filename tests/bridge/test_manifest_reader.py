@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,52 @@ def test_a_manifest_without_async_fields_has_only_blocking_hooks() -> None:
 def test_malformed_async_entries_are_refused(value: object) -> None:
     with pytest.raises(ManifestError):
         parse_manifest({**MANIFEST, "async_entries": value})
+
+
+def _plugin_manifest(tmp_path: Path, plugin: object) -> str:
+    path = tmp_path / "plugin root" / "hookman-runner" / "manifest.json"
+    path.parent.mkdir(parents=True)
+    data = {
+        "format": 1,
+        "project_dir": "",
+        "state_dir": "",
+        "log_path": "",
+        "hooks": [{"name": "g", "path": "hooks/g.py", "events": ["tool_call"]}],
+        "entries": {},
+        "plugin": plugin,
+    }
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_a_plugin_manifest_resolves_hooks_beside_it_and_state_in_the_plugin_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _plugin_manifest(tmp_path, {"name": "team-guards"})
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path / "project"))
+
+    manifest = read_manifest(path)
+
+    assert manifest.hooks[0].path == str(tmp_path / "plugin root" / "hookman-runner" / "hooks/g.py")
+    assert manifest.state_dir == str(tmp_path / "data")
+    assert manifest.log_path == str(tmp_path / "data" / "firing.jsonl")
+    assert manifest.project_dir == str(tmp_path / "project")
+
+
+def test_without_a_plugin_data_dir_state_goes_to_a_per_user_temp_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _plugin_manifest(tmp_path, {"name": "team-guards"})
+    monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+
+    manifest = read_manifest(path)
+
+    assert manifest.state_dir == str(tmp_path / "tmp" / f"hookman-plugin-{os.getuid()}-team-guards")
+
+
+@pytest.mark.parametrize("plugin", [[], "x", {"name": 3}, {}])
+def test_a_malformed_plugin_section_is_not_a_manifest(tmp_path: Path, plugin: object) -> None:
+    with pytest.raises(ManifestError, match="malformed plugin section"):
+        read_manifest(_plugin_manifest(tmp_path, plugin))

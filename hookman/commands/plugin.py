@@ -1,0 +1,92 @@
+"""`hookman plugin build OUT_DIR`: this project's hooks as a Claude Code plugin
+(hookman/plugin/build.py), optionally listed in a local marketplace."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from hookman.output import console, escape, print_json
+from hookman.project.location import find_project_dir
+
+
+def build(
+    out_dir: Path,
+    *,
+    name: str | None = None,
+    version: str | None = None,
+    hooks: Sequence[str] = (),
+    marketplace: Path | None = None,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    json_output: bool = False,
+) -> int:
+    """Build the plugin. Returns the exit code.
+
+    `--json` prints one object:
+    {"plugin": str, "name": str, "version": str, "hooks": [str],   # dispatch order
+     "claude_version": str | null, "events": [str], "async_events": [str],
+     "held_back": {event: {"since": str}}, "rebuilt": bool, "changed": bool,
+     "warnings": [str],
+     "marketplace": {"path": str, "name": str, "changed": bool} | null}
+    """
+    from hookman.plugin.build import build_plugin
+    from hookman.plugin.marketplace import list_plugin
+
+    project_dir = find_project_dir(project)
+    result = build_plugin(
+        out_dir,
+        project_dir,
+        name=name,
+        version=version,
+        hook_names=hooks,
+        claude_version=claude_version,
+    )
+    listed = None
+    if marketplace is not None:
+        description = f"Claude Code hooks ({', '.join(result.hooks)}) built with hookman"
+        listed = list_plugin(marketplace, result.out_dir, result.name, result.version, description)
+    if json_output:
+        data = result.to_json()
+        data["marketplace"] = (
+            None
+            if listed is None
+            else {"path": str(listed.path), "name": listed.name, "changed": listed.changed}
+        )
+        print_json(data)
+        return 0
+    out = console()
+    verb = ("rebuilt" if result.changed else "unchanged") if result.rebuilt else "built"
+    out.print(
+        f"{verb} the plugin [bold]{escape(result.name)}[/] {escape(result.version)} in "
+        f"{escape(str(result.out_dir))}: {escape(', '.join(result.hooks))} on "
+        f"{escape(', '.join([*result.plan.entries, *result.plan.async_entries]))}",
+        highlight=False,
+    )
+    target = "unknown" if result.target.version is None else str(result.target.version)
+    for event, since in result.plan.held_back.items():
+        out.print(
+            f"held back {escape(event)}: needs Claude Code >= {escape(since)}, target is "
+            f"{escape(target)}",
+            highlight=False,
+        )
+    for warning in result.warnings:
+        out.print(f"warning: {escape(warning)}", highlight=False)
+    if listed is not None:
+        state = "updated" if listed.changed else "already lists it"
+        out.print(
+            f"marketplace [bold]{escape(listed.name)}[/] ({escape(str(listed.path))}): {state}",
+            highlight=False,
+        )
+        out.print(
+            f"install it: claude plugin marketplace add {escape(str(listed.path.parent.parent))}"
+            f" && claude plugin install {escape(result.name)}@{escape(listed.name)}",
+            highlight=False,
+        )
+    else:
+        out.print(
+            "list it in a marketplace with --marketplace DIR, then `claude plugin marketplace "
+            "add DIR` and `claude plugin install NAME@MARKETPLACE`",
+            highlight=False,
+        )
+    return 0

@@ -1,0 +1,1 @@
+"""`hookman plugin build`: a project's hooks as a self-contained Claude Code plugin."""

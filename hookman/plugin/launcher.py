@@ -1,0 +1,210 @@
+"""A plugin's launcher, start script and hooks.json commands.
+
+The launcher is the project launcher (hookman/project/launcher.py) in its plugin variant:
+same body (one function, the answer file, the complete-answer test, exit 3), but it runs
+`python3` from PATH on the plugin's own copy of the runner (`start.py`, `-E -s`: no PYTHON*
+variable and no user site reaches it), finds the manifest beside itself (`${0%/*}`: the
+plugin root moves into the client's cache), and answers into `${CLAUDE_PLUGIN_DATA}`. Where
+no `python3` is on PATH it denies a guarded event saying what to install, before anything
+runs; `start.py` does the same for a python3 older than 3.10 (its text parses in Python 2).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+from hookman.bridge.protocol import ANSWER_END, deny_answer, guarded_subject
+from hookman.project.launcher import (
+    DONE_STATUS,
+    STATUS_PLACEHOLDER,
+    LauncherVariant,
+    launcher_text,
+)
+
+RUNNER_DIR = "hookman-runner"
+LAUNCHER_NAME = "run.sh"
+START_NAME = "start.py"
+MANIFEST_NAME = "manifest.json"
+LIB_DIR = "lib"
+HOOKS_DIR = "hooks"
+PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
+PYTHON = "python3"
+MIN_PYTHON = (3, 10)
+TOO_OLD_STATUS = 0  # start.py answers itself (a complete answer) when python3 is too old
+INSTALL_PYTHON = "install Python 3.10 or newer as `python3` on PATH"
+
+
+def launcher_variant(plugin: str, guarded_events: Sequence[str]) -> LauncherVariant:
+    header = f"""\
+# hookman plugin launcher (format {{format}}) of the plugin {plugin}, written by
+# `hookman plugin build`; rebuilt with the plugin, so do not edit. Claude Code runs:
+# sh "${{{{CLAUDE_PLUGIN_ROOT}}}}/{RUNNER_DIR}/{LAUNCHER_NAME}" EVENT [--async]; then a
+# status test. It runs the plugin's copy of hookman's runner on python3 and passes on its
+# answer; when there is no complete answer it answers itself (a deny on guarded events, a
+# notice elsewhere). It always exits {{done}}. The body is one function, read whole first.
+"""
+    return LauncherVariant(
+        header=header,
+        values=(
+            PYTHON,
+            f'"${{0%/*}}"/{MANIFEST_NAME}',
+            # A directory that never exists when the client gives no data dir: the launcher
+            # then makes a new file in ${TMPDIR:-/tmp} with noclobber.
+            '"${CLAUDE_PLUGIN_DATA:-${0%/*}/.no-data-dir}"',
+        ),
+        runner=('"$python"', "-E", "-s", f'"${{0%/*}}"/{START_NAME}'),
+        deny=lambda event: _no_answer_deny(plugin, event),
+        notice=json.dumps(
+            {
+                "systemMessage": f"hookman: no hook of the plugin {plugin} ran, because its "
+                f"runner gave no answer (exit status {STATUS_PLACEHOLDER}): python3 may be "
+                f"missing or broken, or a hook ended it. It needs Python 3.10 or newer as "
+                f"`python3` on PATH; reinstall the plugin if its files were changed."
+            },
+            ensure_ascii=False,
+        ),
+        prelude=_missing_python_prelude(plugin, guarded_events),
+    )
+
+
+def plugin_launcher_text(plugin: str, guarded_events: Sequence[str]) -> str:
+    """The launcher of the plugin `plugin` (through the project launcher's one builder)."""
+    return launcher_text(
+        PYTHON,
+        False,
+        Path(MANIFEST_NAME),  # unused: the variant names the manifest beside the launcher
+        guarded_events,
+        variant=launcher_variant(plugin, guarded_events),
+    )
+
+
+def _no_answer_deny(plugin: str, event: str) -> str:
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because the runner of the plugin "
+        f"{plugin} gave no answer (exit status {STATUS_PLACEHOLDER}), so its guards could not "
+        f"decide: python3 may be broken, the plugin's files changed, or a hook ended the "
+        f"runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the "
+        f"plugin if its files were changed."
+    )
+    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def missing_python_deny(plugin: str, event: str) -> str:
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because the plugin {plugin} needs "
+        f"python3 to run its guards and there is no `python3` on PATH: {INSTALL_PYTHON}."
+    )
+    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def too_old_python_deny(plugin: str, event: str) -> str:
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because the plugin {plugin} needs "
+        f"Python 3.10 or newer to run its guards and `python3` on PATH is older: "
+        f"{INSTALL_PYTHON}."
+    )
+    return json.dumps(deny_answer(event, reason), ensure_ascii=True)
+
+
+def _python_notice(plugin: str, what: str) -> str:
+    return json.dumps(
+        {
+            "systemMessage": f"hookman: no hook of the plugin {plugin} ran, because {what}: "
+            f"{INSTALL_PYTHON}."
+        },
+        ensure_ascii=True,
+    )
+
+
+def _missing_python_prelude(plugin: str, guarded_events: Sequence[str]) -> str:
+    arms = "".join(
+        f"\t{event}) printf '%s\\n' {shlex.quote(missing_python_deny(plugin, event))} ;;\n"
+        for event in guarded_events
+    )
+    notice = _python_notice(plugin, "there is no `python3` on PATH")
+    return (
+        f"if ! command -v {PYTHON} >/dev/null 2>&1; then\n"
+        f"\tcase $1 in\n{arms}"
+        f"\t*) [ \"$2\" = --async ] || printf '%s\\n' {shlex.quote(notice)} ;;\n"
+        f"\tesac\n\texit {DONE_STATUS}\nfi\n"
+    )
+
+
+def start_text(plugin: str, guarded_events: Sequence[str]) -> str:
+    """`start.py`: checks the interpreter, then runs the carried runner. Its text parses in
+    Python 2 and 3.0+, so an old python3 (or a python3 that is Python 2) gets a deny."""
+    denies = {event: too_old_python_deny(plugin, event) for event in guarded_events}
+    notice = _python_notice(plugin, "`python3` on PATH is older than Python 3.10")
+    return f'''\
+# The entry of the plugin {plugin}'s runner, written by `hookman plugin build`; do not edit.
+# Parses in Python 2: an interpreter too old for the runner still gets an answer.
+import os
+import sys
+
+DENIES = {json.dumps(denies, ensure_ascii=True)}
+NOTICE = {json.dumps(notice, ensure_ascii=True)}
+ANSWER_END = {json.dumps(ANSWER_END, ensure_ascii=True)}
+
+
+def answer_for_old_python():
+    words = sys.argv[1:]
+    if "--answer-file" in words and words.index("--answer-file") + 1 < len(words):
+        try:
+            os.unlink(words[words.index("--answer-file") + 1])
+        except OSError:
+            pass
+    event = words[1] if len(words) > 1 else ""
+    if "--async" in words:
+        answer = "{{}}"
+    else:
+        answer = DENIES.get(event, NOTICE)
+    sys.stdout.write(answer + "\\n" + ANSWER_END)
+    sys.stdout.flush()
+    sys.exit(0)
+
+
+if sys.version_info < {MIN_PYTHON!r}:
+    answer_for_old_python()
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(_here, "{LIB_DIR}"))
+_data = os.environ.get("CLAUDE_PLUGIN_DATA")
+if _data and os.path.isabs(_data):
+    sys.pycache_prefix = os.path.join(_data, "pycache")  # never written into the plugin
+else:
+    sys.dont_write_bytecode = True
+from hookman.bridge.run_command import launched  # noqa: E402
+
+launched()
+'''
+
+
+def hook_command(plugin: str, event: str, *, guarded: bool, run_async: bool = False) -> str:
+    """The hooks.json command for `event`: the settings command's form (a launcher that did
+    not run to its end makes the command answer itself) on the plugin's launcher."""
+    launcher = f'"{PLUGIN_ROOT}/{RUNNER_DIR}/{LAUNCHER_NAME}"'
+    command = f"sh {launcher} {event}" + (" --async" if run_async else "")
+    if run_async:
+        return f"{command} || :"
+    fallback = missing_launcher_deny(plugin, event) if guarded else missing_launcher_notice(plugin)
+    return f"{command}; [ $? = {DONE_STATUS} ] || printf '%s\\n' {shlex.quote(fallback)}"
+
+
+def missing_launcher_deny(plugin: str, event: str) -> str:
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because the launcher of the plugin "
+        f"{plugin} is missing or broken (its files were changed or cut), so its guards could "
+        f"not run. Reinstall the plugin (`claude plugin install`), or rebuild it with "
+        f"`hookman plugin build`."
+    )
+    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+
+
+def missing_launcher_notice(plugin: str) -> str:
+    notice = (
+        f"hookman: no hook of the plugin {plugin} ran, because its launcher is missing or "
+        f"broken. Reinstall the plugin, or rebuild it with `hookman plugin build`."
+    )
+    return json.dumps({"systemMessage": notice}, ensure_ascii=False)

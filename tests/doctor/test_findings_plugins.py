@@ -1,0 +1,127 @@
+"""doctor on plugins hookman built: out of date, run twice beside the project's own entries,
+silenced by managed allowManagedHooksOnly; other plugins and quiet cases say nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .conftest import codes, diagnose, hookman_cli, install, the, write_json
+
+
+def build_and_enable(project: Path, home: Path, tmp_path: Path) -> Path:
+    plugin = tmp_path / "cache" / "team-guards"
+    done = hookman_cli(
+        "plugin",
+        "build",
+        str(plugin),
+        "--name",
+        "team-guards",
+        "--project",
+        str(project),
+        "--claude-version",
+        "2.1.328",
+    )
+    assert done.exit_code == 0, done.output
+    write_json(
+        home / ".claude" / "plugins" / "installed_plugins.json",
+        {
+            "version": 2,
+            "plugins": {"team-guards@m": [{"scope": "user", "installPath": str(plugin)}]},
+        },
+    )
+    write_json(home / ".claude" / "settings.json", {"enabledPlugins": {"team-guards@m": True}})
+    return plugin
+
+
+def test_a_plugin_carrying_the_projects_own_hooks_runs_them_twice(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    install(project)
+    build_and_enable(project, isolated_user, tmp_path)
+
+    finding = the(diagnose(project), "plugin-duplicates-project")
+
+    assert "carries the hooks guard" in finding.message and "PreToolUse" in finding.message
+    assert "hookman remove guard" in finding.fix
+
+
+def test_a_plugin_alone_is_quiet(project: Path, isolated_user: Path, tmp_path: Path) -> None:
+    install(project)
+    build_and_enable(project, isolated_user, tmp_path)
+    (project / ".claude" / "settings.local.json").write_text("{}\n")
+
+    found = codes(diagnose(project))
+
+    assert not [code for code in found if code.startswith("plugin-")], found
+
+
+def test_a_plugin_built_by_an_older_hookman_is_out_of_date(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    install(project)
+    plugin = build_and_enable(project, isolated_user, tmp_path)
+    record_path = plugin / "hookman-runner" / "build.json"
+    record = json.loads(record_path.read_text())
+    record["hookman_version"] = "0.0.1"
+    record_path.write_text(json.dumps(record))
+
+    finding = the(diagnose(project), "plugin-runner-outdated")
+
+    assert "built by hookman 0.0.1" in finding.message
+
+
+def test_allow_managed_hooks_only_silences_the_plugin(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    install(project)
+    build_and_enable(project, isolated_user, tmp_path)
+    write_json(tmp_path / "managed" / "managed-settings.json", {"allowManagedHooksOnly": True})
+
+    finding = the(diagnose(project), "plugin-silenced-managed-only")
+
+    assert finding.severity == "error" and "team-guards@m" in finding.message
+
+
+def test_an_event_too_new_silences_the_whole_plugin_hooks_file_on_an_older_client(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    plugin = tmp_path / "any-plugin"
+    write_json(plugin / ".claude-plugin" / "plugin.json", {"name": "any"})
+    hook = {"hooks": [{"type": "command", "command": "true"}]}
+    write_json(
+        plugin / "hooks" / "hooks.json",
+        {"hooks": {"PreToolUse": [hook], "PreSkillShellCommand": [hook]}},
+    )
+    write_json(
+        isolated_user / ".claude" / "plugins" / "installed_plugins.json",
+        {"version": 2, "plugins": {"any@m": [{"scope": "user", "installPath": str(plugin)}]}},
+    )
+    write_json(isolated_user / ".claude" / "settings.json", {"enabledPlugins": {"any@m": True}})
+
+    old = diagnose(project, version="2.1.197")
+    finding = the(old, "plugin-hooks-file-not-loaded")
+    assert "PreSkillShellCommand" in finding.message and len(finding.silences) == 2
+    assert "plugin-hooks-file-not-loaded" not in codes(diagnose(project, version="2.1.332"))
+
+
+def test_a_built_plugin_is_loaded_by_an_older_client_in_parts(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    install(project)
+    plugin = tmp_path / "cache" / "team-guards"
+    done = hookman_cli("plugin", "build", str(plugin), "--project", str(project))
+    assert done.exit_code == 0, done.output
+    write_json(
+        isolated_user / ".claude" / "plugins" / "installed_plugins.json",
+        {"version": 2, "plugins": {"t@m": [{"scope": "user", "installPath": str(plugin)}]}},
+    )
+    write_json(isolated_user / ".claude" / "settings.json", {"enabledPlugins": {"t@m": True}})
+    (project / ".claude" / "settings.local.json").write_text("{}\n")
+
+    ctx = diagnose(project, version="2.1.197")
+
+    silent = [f for f in ctx.findings if f.code == "plugin-hooks-file-not-loaded"]
+    assert [Path(f.file or "").name for f in silent] == ["since-2.1.332.json"]
+    loaded = [h for h in ctx.handlers if h.source.kind == "plugin" and h.loaded]
+    assert "PreToolUse" in [h.event for h in loaded]
