@@ -453,6 +453,8 @@ def test_diff_marks_missing_final_newline(project: Path) -> None:
         '\ufeff{\n  "a": 1\n}\n',
         '{\n  "a": "\\u00e9"\n}\n',
         '{\n  "a": "é"\n}\n',
+        '{\n"a": 1\n}',
+        '{\n"a": [\n1\n]\n}\n',
     ],
 )
 def test_style_survives_add_then_remove_byte_for_byte(project: Path, original: str) -> None:
@@ -471,6 +473,7 @@ def test_style_survives_add_then_remove_byte_for_byte(project: Path, original: s
         ('{\n\t"a": 1\n}', '{\n\t"a": 1,\n\t"b": [\n\t\t2\n\t]\n}'),
         ('{"a": 1}', '{"a": 1, "b": [2]}'),
         ('{"a":1}', '{"a":1,"b":[2]}'),
+        ('{\n"a": 1\n}\n', '{\n"a": 1,\n"b": [\n2\n]\n}\n'),
         ('{"a": "\\u00e9"}', '{"a": "\\u00e9", "b": [2]}'),
     ],
 )
@@ -540,7 +543,7 @@ _json_values = st.recursive(
     max_leaves=20,
 )
 _json_objects = st.dictionaries(st.text(max_size=6), _json_values, max_size=5)
-_indents = st.sampled_from([2, 4, "\t", None])
+_indents = st.sampled_from([0, 1, 2, 4, "\t", None])  # 0: line breaks, no indentation
 
 
 @settings(max_examples=100, deadline=None)
