@@ -237,6 +237,8 @@ class _Dispatch:
 
     def _tool_call(self, runner: HookRunner, event: dict[str, object]) -> None:
         calls_before = len(self.tracker.calls)
+        # the input as given (a handler may change event["input"] in place and return it)
+        given_input = json.loads(json.dumps(event.get("input"))) if self.guarded else None
         try:
             with self.tracker.fresh_copies(TOOL_CALL, event, self.guarded):
                 result = runner.emit_tool_call(event)
@@ -252,7 +254,7 @@ class _Dispatch:
             hook = self._hook_that_returned(result, calls_before)
             self._block_with(read_field(result, "reason"), hook)
         if self.guarded:
-            self._check_guard_results(calls_before, event.get("input"))
+            self._check_guard_results(calls_before, given_input)
 
     def _block_with(self, reason: object, hook: str) -> None:
         if not is_js_truthy(reason):

@@ -95,6 +95,9 @@ UNREADABLE_TOOL_CALL = {
         "import types\nreturn types.SimpleNamespace(block=False, deny=True)"
     ),
     "a changed input": "return {'input': {'command': 'echo safe'}}",
+    "an input changed in place": (
+        "event['input']['command'] = 'echo safe'\nreturn {'input': event['input']}"
+    ),
     "a mapping that is not a dict, with a decision": (
         "import types\nreturn types.MappingProxyType({'decision': 'block'})"
     ),
