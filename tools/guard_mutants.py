@@ -320,8 +320,8 @@ MUTATIONS = [
     (
         "dispatch: the input compared is the one given",
         "hookman/bridge/dispatch.py",
-        'given_input = json.loads(json.dumps(event.get("input"))) if self.guarded else None',
-        'given_input = event.get("input")',
+        "            self._check_guard_results(calls_before, given_input)",
+        '            self._check_guard_results(calls_before, event.get("input"))',
         ["tests/bridge/test_attack_returns.py"],
     ),
     (

@@ -237,8 +237,9 @@ class _Dispatch:
 
     def _tool_call(self, runner: HookRunner, event: dict[str, object]) -> None:
         calls_before = len(self.tracker.calls)
-        # the input as given (a handler may change event["input"] in place and return it)
-        given_input = json.loads(json.dumps(event.get("input"))) if self.guarded else None
+        # The input as given: fresh_copies hands each handler copies, so this object keeps it
+        # (event["input"] afterwards may be one a handler changed in place and returned).
+        given_input = event.get("input")
         try:
             with self.tracker.fresh_copies(TOOL_CALL, event, self.guarded):
                 result = runner.emit_tool_call(event)

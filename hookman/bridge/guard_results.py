@@ -97,9 +97,9 @@ def raw_result(result: object) -> ReadResult:
     """A raw handler's result as a dict of output fields, or why it is not one."""
     read = read_mapping(result)
     if read.fields is None:
-        read.problem = f"{shown(result)} ({read.problem}; {_RAW_SHAPE})"
-        if isinstance(result, (str, bytes)) and result[:1] in ("{", b"{"):
-            read.problem += ", not JSON text"
+        json_text = isinstance(result, (str, bytes)) and result.lstrip()[:1] in ("{", b"{")
+        why = f"{read.problem}: JSON text, not the object" if json_text else read.problem
+        read.problem = f"{shown(result)} ({why}; {_RAW_SHAPE})"
     return read
 
 

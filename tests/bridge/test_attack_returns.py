@@ -95,6 +95,9 @@ UNREADABLE_TOOL_CALL = {
         "import types\nreturn types.SimpleNamespace(block=False, deny=True)"
     ),
     "a changed input": "return {'input': {'command': 'echo safe'}}",
+    "an input whose comparison raises": (
+        "class E:\n    def __eq__(self, other): raise RuntimeError('no')\nreturn {'input': E()}"
+    ),
     "an input changed in place": (
         "event['input']['command'] = 'echo safe'\nreturn {'input': event['input']}"
     ),

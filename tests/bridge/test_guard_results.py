@@ -69,7 +69,7 @@ def test_raw_results_must_be_objects() -> None:
     assert raw_result(types.MappingProxyType({"a": 1})).fields == {"a": 1}
     text = raw_result('{"decision": "block"}')
     assert text.fields is None and text.problem is not None
-    assert text.problem.endswith("not JSON text")
+    assert "(a str, not a dict: JSON text, not the object; " in text.problem
     assert (
         raw_result(False).problem
         == "False (a boolean, not a dict; a raw handler returns None or a dict of Claude Code "
