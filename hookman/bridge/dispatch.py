@@ -36,7 +36,6 @@ from hookman.bridge.answer import (
 from hookman.bridge.client_facts import STALE_MANIFEST_NOTICE
 from hookman.bridge.content_text import message_text
 from hookman.bridge.deadline import DeadlineInterrupt
-from hookman.bridge.guard_results import blocks, raw_result, read_mapping, tool_call_problem
 from hookman.bridge.hook_set import CallTracker, describe_error, load_hook_set
 from hookman.bridge.runtime_events import (
     BEFORE_AGENT_START,
@@ -267,8 +266,10 @@ class _Dispatch:
         deny; a mapping that is not a dict (which the runtime does not read) blocks as the
         same dict would."""
         for call in self.tracker.calls[calls_before:]:
-            if call.event != TOOL_CALL or call.error is not None:
-                continue
+            if call.event != TOOL_CALL or call.error is not None or call.result is None:
+                continue  # None, the common allow: nothing to read (and nothing imported)
+            from hookman.bridge.guard_results import blocks, read_mapping, tool_call_problem
+
             problem = tool_call_problem(call.result, original_input)
             if problem is not None:
                 self._error(call.hook, TOOL_CALL, f"returned {problem}")
@@ -352,6 +353,8 @@ class _Dispatch:
     def _guarded_raw_result(self, result: object, hook: str) -> None:
         """On a guarded event a raw result is fully understood or it denies: not a dict,
         a value JSON cannot hold, a field the client's schema refuses or does not know."""
+        from hookman.bridge.guard_results import raw_result
+
         read = raw_result(result)
         if read.fields is None:
             problem = f"returned {read.problem}"
