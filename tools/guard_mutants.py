@@ -374,6 +374,13 @@ MUTATIONS = [
         ["tests/bridge/test_attack_returns.py"],
     ),
     (
+        "guard_results: a dict subclass is read as it holds",
+        "hookman/bridge/guard_results.py",
+        "        if isinstance(value, dict) and visible != dict(dict.items(value)):",
+        "        if False:",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
         "guard_results: unknown tool_call fields",
         "hookman/bridge/guard_results.py",
         "    if unknown:\n",

@@ -55,11 +55,15 @@ def read_mapping(value: object) -> ReadResult:
     if not isinstance(value, dict) and not (hasattr(cls, "keys") and hasattr(cls, "__getitem__")):
         return ReadResult(None, f"a {_type_name(value)}, not a dict")
     try:
-        return ReadResult({key: value[key] for key in list(value.keys())}, None)  # type: ignore[attr-defined,index]
+        visible = {key: value[key] for key in list(value.keys())}  # type: ignore[attr-defined,index]
+        # A dict subclass may show other items than it holds: both must be the same result.
+        if isinstance(value, dict) and visible != dict(dict.items(value)):
+            return ReadResult(None, f"a {_type_name(value)} whose items are not what it holds")
     except BaseException as error:  # a hostile mapping: unreadable is not an allow
         return ReadResult(
             None, f"a {_type_name(value)} whose items cannot be read ({_type_name(error)})"
         )
+    return ReadResult(visible, None)
 
 
 def tool_call_problem(result: object, original_input: object) -> str | None:

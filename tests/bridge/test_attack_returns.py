@@ -112,6 +112,12 @@ UNREADABLE_TOOL_CALL = {
         "    def __len__(self): return 1\n"
         "return M()"
     ),
+    "a dict that hides what it holds": (
+        "class Sneaky(dict):\n"
+        "    def keys(self): return []\n"
+        "    def get(self, key, default=None): return default\n"
+        "return Sneaky(decision='block')"
+    ),
     "an object whose repr raises": (
         "class R:\n    def __repr__(self): raise RuntimeError('no repr')\nreturn R()"
     ),
