@@ -812,8 +812,9 @@ def test_async_send_message_waits_for_the_next_message_channel(
     )
     runner_project.add_hook("prompt", "def hook(pi):\n    pass\n", [], ["UserPromptSubmit"])
     payload = runner_project.payload("PostToolUse", tool_input={"command": "ls"})
+    (runner_project.root / "release.txt").write_text("go\n")  # the observer need not wait
     assert runner_project.run("PostToolUse", payload, run_async=True).stdout == "{}\n"
-    runner_project.wait_for_log_records(1)
+    runner_project.wait_for_log_records(1, seconds=180)
 
     answer = runner_project.answer("UserPromptSubmit", runner_project.payload("UserPromptSubmit"))
 
