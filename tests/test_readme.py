@@ -29,6 +29,19 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert test_command in ci_lines
 
 
+def test_ci_runs_the_test_command_in_a_fresh_venv() -> None:
+    """Inside a venv is where users run it (the README recommends one); installing into the
+    global interpreter once hid 9 failing tests."""
+    ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    test_line = ci_lines.index(_quick_start_blocks()[1])
+    before = ci_lines[:test_line]
+    assert 'rm -rf "$venv"' in before
+    assert 'python3 -m venv "$venv"' in before
+    assert '. "$venv/bin/activate"' in before
+    assert before.index('rm -rf "$venv"') < before.index('python3 -m venv "$venv"')
+    assert before.index('python3 -m venv "$venv"') < before.index('. "$venv/bin/activate"')
+
+
 def test_the_example_the_first_command_uses_exists() -> None:
     first = _quick_start_blocks()[0]
     match = re.search(r"cd (\S+)", first)

@@ -1,7 +1,7 @@
 """Hand-made mutation testing of hookman's fail-closed paths.
 
 Each mutation removes or weakens one fail-closed branch; the script applies it, runs the
-tests that guard it, puts the file back, and prints "killed" (a test failed, as it must) or
+tests that guard it (TESTS, or the mutation's own list), puts the file back, and prints "killed" (a test failed, as it must) or
 "SURVIVED". Run from a clean checkout, and let it finish: it edits hookman's files in place.
 
 One survivor is known and equivalent: "run: broken channel exits non-zero". When a hook closes
@@ -342,6 +342,169 @@ MUTATIONS = [
         '    return str(since) if since < tolerant else "tolerant"\n',
         "    return HOOKS_JSON\n",
     ),
+    # Results a guard returns that hookman does not understand, and payloads the client never
+    # sends: each is a deny (the last item: the tests that guard it, run instead of TESTS).
+    (
+        "dispatch: tool_call results read strictly",
+        "hookman/bridge/dispatch.py",
+        "        if self.guarded:\n            self._check_guard_results(calls_before, given_input)\n",
+        "",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "dispatch: an unreadable tool_call result fails closed",
+        "hookman/bridge/dispatch.py",
+        '                self._fail_closed(call.hook, f"returned {problem}")\n',
+        "                pass\n",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "dispatch: a mapping that blocks blocks",
+        "hookman/bridge/dispatch.py",
+        "            if fields is not None and blocks(fields):",
+        "            if False:",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "dispatch: the input compared is the one given",
+        "hookman/bridge/dispatch.py",
+        "            self._check_guard_results(calls_before, given_input)",
+        '            self._check_guard_results(calls_before, event.get("input"))',
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "dispatch: raw results read strictly on a guarded event",
+        "hookman/bridge/dispatch.py",
+        "            if self.guarded:\n                self._guarded_raw_result(call.result, call.hook)\n            elif",
+        "            if False:\n                self._guarded_raw_result(call.result, call.hook)\n            elif",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "dispatch: a raw result that is no object fails closed",
+        "hookman/bridge/dispatch.py",
+        "            self._fail_closed(hook, problem)\n            return\n",
+        "            return\n",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "dispatch: any raw misfit fails closed",
+        "hookman/bridge/dispatch.py",
+        "        if misfits:\n            problem = _unreadable_decision(misfits)",
+        "        if False:\n            problem = _unreadable_decision(misfits)",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "answer: every misfit is returned",
+        "hookman/bridge/answer.py",
+        "        return misfits + replaced\n",
+        "        return [misfit for misfit in misfits if misfit.decides]\n",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "guard_results: a non-mapping is no result",
+        "hookman/bridge/guard_results.py",
+        '        return ReadResult(None, f"a {_type_name(value)}, not a dict")',
+        "        return ReadResult({}, None)",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "guard_results: a generator is no result",
+        "hookman/bridge/guard_results.py",
+        "    if kind is not None:\n        return ReadResult(None, kind)\n",
+        "",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "guard_results: an unreadable mapping is no result",
+        "hookman/bridge/guard_results.py",
+        '        return ReadResult(\n            None, f"a {_type_name(value)} whose items cannot be read ({_type_name(error)})"\n        )',
+        "        return ReadResult({}, None)",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "guard_results: a dict subclass is read as it holds",
+        "hookman/bridge/guard_results.py",
+        "        if isinstance(value, dict) and visible != dict(dict.items(value)):",
+        "        if False:",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "guard_results: unknown tool_call fields",
+        "hookman/bridge/guard_results.py",
+        "    if unknown:\n",
+        "    if False:\n",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "guard_results: a changed input",
+        "hookman/bridge/guard_results.py",
+        '    if "input" in read.fields and not _same(read.fields["input"], original_input):',
+        "    if False:",
+        ["tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "guard_results: an __eq__ that raises is no sameness",
+        "hookman/bridge/guard_results.py",
+        "        return False\n\n\ndef _type_name",
+        "        return True\n\n\ndef _type_name",
+        ["tests/bridge/test_guard_results.py", "tests/bridge/test_attack_returns.py"],
+    ),
+    (
+        "dispatch: an unusable payload denies",
+        "hookman/bridge/dispatch.py",
+        "        if self.guarded and self._payload_unusable():",
+        "        if False:",
+        ["tests/bridge/test_attack_payload.py"],
+    ),
+    (
+        "runtime_events: another event's payload",
+        "hookman/bridge/runtime_events.py",
+        "    if name is not None and name != event:",
+        "    if False:",
+        ["tests/bridge/test_attack_payload.py"],
+    ),
+    (
+        "runtime_events: tool_name text",
+        "hookman/bridge/runtime_events.py",
+        "    if not isinstance(tool_name, str) or not tool_name:",
+        "    if False:",
+        ["tests/bridge/test_attack_payload.py"],
+    ),
+    (
+        "runtime_events: tool_name not empty",
+        "hookman/bridge/runtime_events.py",
+        "    if not isinstance(tool_name, str) or not tool_name:",
+        "    if not isinstance(tool_name, str):",
+        ["tests/bridge/test_attack_payload.py"],
+    ),
+    (
+        "runtime_events: tool_input an object",
+        "hookman/bridge/runtime_events.py",
+        "    if not isinstance(tool_input, dict):\n        return",
+        "    if False:\n        return",
+        ["tests/bridge/test_attack_payload.py"],
+    ),
+    (
+        "runtime_events: the Bash command text",
+        "hookman/bridge/runtime_events.py",
+        "        if not isinstance(tool_input.get(field), str):",
+        "        if False:",
+        ["tests/bridge/test_attack_payload.py"],
+    ),
+    (
+        "runtime_events: tool_use_id text",
+        "hookman/bridge/runtime_events.py",
+        "    if tool_use_id is not None and not isinstance(tool_use_id, str):",
+        "    if False:",
+        ["tests/bridge/test_attack_payload.py"],
+    ),
+    (
+        "settings_file: line breaks without indentation kept",
+        "hookman/project/settings_file.py",
+        '        indent = ""  # line breaks but no indentation',
+        "        pass  # line breaks but no indentation",
+        ["tests/project/test_settings_file.py"],
+    ),
 ]
 TESTS = [
     "tests/plugin",
@@ -358,14 +521,14 @@ TESTS = [
 def main() -> int:
     only = sys.argv[1:]
     survived = 0
-    for index, (name, path, old, new) in enumerate(MUTATIONS):
+    for index, (name, path, old, new, *tests) in enumerate(MUTATIONS):
         if only and str(index) not in only:
             continue
-        survived += _try(index, name, ROOT / path, old, new)
+        survived += _try(index, name, ROOT / path, old, new, tests[0] if tests else TESTS)
     return 1 if survived else 0
 
 
-def _try(index: int, name: str, file: pathlib.Path, old: str, new: str) -> int:
+def _try(index: int, name: str, file: pathlib.Path, old: str, new: str, tests: list[str]) -> int:
     text = file.read_text()
     if text.count(old) != 1:
         print(f"{index:2} NOT APPLICABLE ({text.count(old)} matches): {name}", flush=True)
@@ -373,7 +536,7 @@ def _try(index: int, name: str, file: pathlib.Path, old: str, new: str) -> int:
     file.write_text(text.replace(old, new))
     try:
         done = subprocess.run(
-            [*PYTEST, *TESTS],
+            [*PYTEST, *tests],
             cwd=ROOT,
             capture_output=True,
             text=True,

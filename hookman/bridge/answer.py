@@ -89,17 +89,18 @@ class AnswerBuilder:
 
     def merge_raw_result(self, result: dict[str, object], by: str) -> list[Misfit]:
         """Fold in the Claude Code output fields a handler returned, those the client's
-        schema accepts (output_schema.py); returns the decision fields left out as misfits,
-        which on a guarded event mean the hook could not decide."""
+        schema accepts (output_schema.py); returns what was left out or replaced, as
+        misfits (on a guarded event any of them means the hook's result was not understood;
+        `decides` marks a decision field)."""
+        # Imported here: most runs have no raw handler, so no event's schema is needed.
+        from hookman.bridge.output_schema import Misfit, output_schema
+
         result, problems = json_ready(result)  # type: ignore[assignment]
         if problems:
             self.notify_user(
                 f"hookman: hook {by!r} returned values JSON cannot hold ({_some(problems)}); "
                 f"they were replaced."
             )
-        # Imported here: most runs have no raw handler, so no event's schema is needed.
-        from hookman.bridge.output_schema import output_schema
-
         result, misfits = output_schema().fit(_texts_made(result), self.event)
         if misfits:
             self.notify_user(
@@ -107,7 +108,8 @@ class AnswerBuilder:
                 f"({_some([str(misfit) for misfit in misfits])}); they were left out of the answer."
             )
         self._merge_fitting(result, by)
-        return [misfit for misfit in misfits if misfit.decides]
+        replaced = [Misfit("a value", problem, False) for problem in problems]
+        return misfits + replaced
 
     def _merge_fitting(self, result: dict[str, object], by: str) -> None:
         specific = result.get("hookSpecificOutput")
@@ -212,6 +214,15 @@ def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> st
         f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
         f"{event}` shows what happens, `hookman log` the error) or switch it off with "
         f"`hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
+    )
+
+
+def unusable_payload_reason(event: str, problem: str) -> str:
+    """The deny reason for a payload no guard can check (one the client never sends)."""
+    return (
+        f"hookman blocked this {guarded_subject(event)} because the {event} payload {problem}: "
+        f"Claude Code always sends one, so no guard can check this call and it must not go "
+        f"through. `hookman fire {event} --payload FILE` shows what a payload gets."
     )
 
 

@@ -31,6 +31,7 @@ from hookman.bridge.answer import (
     DEFAULT_BLOCK_REASON,
     AnswerBuilder,
     fail_closed_reason,
+    unusable_payload_reason,
 )
 from hookman.bridge.client_facts import STALE_MANIFEST_NOTICE
 from hookman.bridge.content_text import message_text
@@ -42,6 +43,7 @@ from hookman.bridge.runtime_events import (
     TOOL_CALL,
     TOOL_RESULT,
     runtime_steps,
+    tool_call_payload_problem,
 )
 from hookman.bridge.tool_output import ToolOutputOverride
 from hookman.runtime import HookRunner, StatusRecordingUI
@@ -147,6 +149,8 @@ class _Dispatch:
             self.event if self.guarded else None,
         )
         self._report_load_failures(hook_set)
+        if self.guarded and self._payload_unusable():
+            hook_set.loaded = []  # no guard can check it: nothing runs, the call is denied
         for name, lost in hook_set.lost_guards.items():
             problem = _lost_guard_problem(lost)
             self._error(name, "load", problem)
@@ -163,6 +167,18 @@ class _Dispatch:
             self.result.notices.append(STALE_MANIFEST_NOTICE)
         self.result.outcome = self._outcome()
         return self.result
+
+    def _payload_unusable(self) -> bool:
+        """A tool call payload the client never sends (no tool_input object, ...): denied."""
+        if not any(step.kind == TOOL_CALL for step in runtime_steps(self.event, self.payload)):
+            return False
+        problem = tool_call_payload_problem(self.event, self.payload)
+        if problem is None:
+            return False
+        self._error("hookman", self.event, f"the payload {problem}")
+        self.failed_closed = not self.answer.blocked
+        self.answer.block(unusable_payload_reason(self.event, problem), "hookman")
+        return True
 
     def _report_load_failures(self, hook_set: HookSet) -> None:
         for failure in hook_set.failures:
@@ -220,6 +236,9 @@ class _Dispatch:
 
     def _tool_call(self, runner: HookRunner, event: dict[str, object]) -> None:
         calls_before = len(self.tracker.calls)
+        # The input as given: fresh_copies hands each handler copies, so this object keeps it
+        # (event["input"] afterwards may be one a handler changed in place and returned).
+        given_input = event.get("input")
         try:
             with self.tracker.fresh_copies(TOOL_CALL, event, self.guarded):
                 result = runner.emit_tool_call(event)
@@ -233,10 +252,32 @@ class _Dispatch:
             return
         if is_js_truthy(result) and is_js_truthy(read_field(result, "block")):
             hook = self._hook_that_returned(result, calls_before)
-            reason = read_field(result, "reason")
-            if not is_js_truthy(reason):
-                reason = f"{DEFAULT_BLOCK_REASON} ({hook})"
-            self.answer.block(str(reason), hook)
+            self._block_with(read_field(result, "reason"), hook)
+        if self.guarded:
+            self._check_guard_results(calls_before, given_input)
+
+    def _block_with(self, reason: object, hook: str) -> None:
+        if not is_js_truthy(reason):
+            reason = f"{DEFAULT_BLOCK_REASON} ({hook})"
+        self.answer.block(str(reason), hook)
+
+    def _check_guard_results(self, calls_before: int, original_input: object) -> None:
+        """Every tool_call result of this pass, read strictly: one hookman cannot read is a
+        deny; a mapping that is not a dict (which the runtime does not read) blocks as the
+        same dict would."""
+        for call in self.tracker.calls[calls_before:]:
+            if call.event != TOOL_CALL or call.error is not None or call.result is None:
+                continue  # None, the common allow: nothing to read (and nothing imported)
+            from hookman.bridge.guard_results import blocks, read_mapping, tool_call_problem
+
+            problem = tool_call_problem(call.result, original_input)
+            if problem is not None:
+                self._error(call.hook, TOOL_CALL, f"returned {problem}")
+                self._fail_closed(call.hook, f"returned {problem}")
+                continue
+            fields = read_mapping(call.result).fields
+            if fields is not None and blocks(fields):
+                self._block_with(fields.get("reason"), call.hook)
 
     def _tool_result(self, runner: HookRunner, event: dict[str, object]) -> None:
         calls_before = len(self.tracker.calls)
@@ -298,18 +339,35 @@ class _Dispatch:
         for call in self.tracker.calls[calls_before:]:
             if call.event != self.event or call.error is not None or call.result is None:
                 continue
-            if isinstance(call.result, dict):
-                misfits = self.answer.merge_raw_result(call.result, call.hook)
-                if misfits and self.guarded:
-                    problem = _unreadable_decision(misfits)
-                    self._error(call.hook, self.event, problem)
-                    self._fail_closed(call.hook, problem)
+            if self.guarded:
+                self._guarded_raw_result(call.result, call.hook)
+            elif isinstance(call.result, dict):
+                self.answer.merge_raw_result(call.result, call.hook)
                 self._check_updated_input(call.result, call.hook)
             else:
                 self.result.notices.append(
                     f"hook {call.hook!r} returned {type(call.result).__name__} from its "
                     f"{self.event} handler; only an object of Claude Code output fields counts."
                 )
+
+    def _guarded_raw_result(self, result: object, hook: str) -> None:
+        """On a guarded event a raw result is fully understood or it denies: not a dict,
+        a value JSON cannot hold, a field the client's schema refuses or does not know."""
+        from hookman.bridge.guard_results import raw_result
+
+        read = raw_result(result)
+        if read.fields is None:
+            problem = f"returned {read.problem}"
+            self._error(hook, self.event, problem)
+            self._fail_closed(hook, problem)
+            return
+        fields: dict[str, object] = read.fields  # type: ignore[assignment]
+        misfits = self.answer.merge_raw_result(fields, hook)
+        if misfits:
+            problem = _unreadable_decision(misfits)
+            self._error(hook, self.event, problem)
+            self._fail_closed(hook, problem)
+        self._check_updated_input(fields, hook)
 
     def _check_updated_input(self, result: dict[str, object], hook: str) -> None:
         specific = result.get("hookSpecificOutput")
@@ -442,8 +500,12 @@ def _lost_guard_problem(lost: list[str]) -> str:
 
 
 def _unreadable_decision(misfits: list[Misfit]) -> str:
-    fields = "; ".join(str(misfit) for misfit in misfits)
-    return f"returned a decision Claude Code cannot read ({fields})"
+    fields = "; ".join(str(misfit) for misfit in misfits[:3]) + (
+        "; ..." if len(misfits) > 3 else ""
+    )
+    if any(misfit.decides for misfit in misfits):
+        return f"returned a decision Claude Code cannot read ({fields})"
+    return f"returned fields hookman cannot pass on to Claude Code ({fields})"
 
 
 def _string_or_none(value: object) -> str | None:

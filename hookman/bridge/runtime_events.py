@@ -41,6 +41,39 @@ def runtime_steps(claude_event: str, payload: dict[str, object]) -> list[Runtime
     return build(payload) if build else []
 
 
+# What every tool call payload of the pinned clients holds, and each built-in tool's input
+# field a guard reads (a Bash guard reads `command`). A payload without them is one the
+# client never sends: on a guarded event it is denied, never handed to guards as `{}`.
+TOOL_INPUT_TEXT_FIELDS = {"Bash": ("command",)}
+
+
+def tool_call_payload_problem(event: str, payload: dict[str, object]) -> str | None:
+    """Why `payload` cannot become the tool_call a guard checks (None: it can)."""
+    name = payload.get("hook_event_name")
+    if name is not None and name != event:
+        return f"says it is a {_shown(name)} event, not {event}"
+    tool_name = payload.get("tool_name")
+    if not isinstance(tool_name, str) or not tool_name:
+        return f"has no tool name (tool_name is {_shown(tool_name)})"
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return f"has no tool input object (tool_input is {_shown(tool_input)})"
+    for field in TOOL_INPUT_TEXT_FIELDS.get(tool_name, ()):
+        if not isinstance(tool_input.get(field), str):
+            return f"has no {field!r} text in the {tool_name} tool's input"
+    tool_use_id = payload.get("tool_use_id")
+    if tool_use_id is not None and not isinstance(tool_use_id, str):
+        return f"has a tool_use_id that is not text ({_shown(tool_use_id)})"
+    return None
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "missing"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def tool_call_event(payload: dict[str, object]) -> dict[str, object]:
     return {
         "type": "tool_call",

@@ -71,13 +71,18 @@ def _git(project_dir: Path, *args: str) -> str:
         ["git", *args],
         cwd=project_dir,
         capture_output=True,
-        text=True,
         timeout=_GIT_TIMEOUT_SECONDS,
         check=False,
     )
     if done.returncode != 0:
-        raise _GitFailed(done.stderr.strip() or f"git {args[0]} failed")
-    return done.stdout
+        raise _GitFailed(_text(done.stderr).strip() or f"git {args[0]} failed")
+    # Paths in git's output are bytes: decoded as the file system does, so a directory name
+    # that is not UTF-8 survives as surrogate escapes instead of failing the decode.
+    return _text(done.stdout)
+
+
+def _text(output: bytes) -> str:
+    return os.fsdecode(output)
 
 
 def _is_ignored(project_dir: Path, relative_path: str) -> bool:
@@ -85,12 +90,11 @@ def _is_ignored(project_dir: Path, relative_path: str) -> bool:
         ["git", "check-ignore", "-q", "--", relative_path],
         cwd=project_dir,
         capture_output=True,
-        text=True,
         timeout=_GIT_TIMEOUT_SECONDS,
         check=False,
     )
     if done.returncode not in (0, 1):
-        raise _GitFailed(done.stderr.strip() or "git check-ignore failed")
+        raise _GitFailed(_text(done.stderr).strip() or "git check-ignore failed")
     return done.returncode == 0
 
 
@@ -124,7 +128,7 @@ def _append_pattern(exclude_file: Path, pattern: str) -> None:
         if handle.tell():
             handle.seek(-1, os.SEEK_END)
             needs_newline = handle.read(1) != b"\n"
-        lines = f"{EXCLUDE_COMMENT}\n{pattern}\n".encode()
+        lines = os.fsencode(f"{EXCLUDE_COMMENT}\n{pattern}\n")  # a path's own bytes
         handle.write((b"\n" if needs_newline else b"") + lines)
         handle.flush()
         os.fsync(handle.fileno())

@@ -65,13 +65,14 @@ def _git_root(directory: str) -> str | None:
             ["git", "rev-parse", "--show-toplevel"],
             cwd=directory,
             capture_output=True,
-            text=True,
             timeout=5,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    top = done.stdout.strip()
+    # Bytes, decoded as the file system does: a directory name that is not UTF-8 survives
+    # (as surrogate escapes) to the check that refuses it with a sentence and a hint.
+    top = os.fsdecode(done.stdout).strip()
     return os.path.realpath(top) if done.returncode == 0 and top else None
 
 

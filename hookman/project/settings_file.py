@@ -4,7 +4,8 @@ Policies (ARCHITECTURE.md, "The settings entry"):
 - A file hookman cannot parse (bad JSON, NaN/Infinity, not UTF-8, a non-object top level) is
   never rewritten: HookmanError naming the file, line and column. An empty or whitespace-only
   file counts as `{}` (nothing in it can be lost).
-- Writing keeps the user's style: indentation (spaces of any width, or tabs, or one compact
+- Writing keeps the user's style: indentation (spaces of any width, tabs, line breaks with no
+  indentation at all (`json.dumps(..., indent=0)`), or one compact
   line), key order, line endings (LF/CRLF), a UTF-8 BOM, non-ASCII characters raw or
   `\\u`-escaped, and the presence or absence of a final newline. Number literals are kept
   exactly as written (`1.0`, `1e400`, `-0`), because Python's float cannot round-trip them.
@@ -169,7 +170,9 @@ def detect_style(text: str) -> JsonStyle:
     stripped = body.strip()
     ensure_ascii = stripped.isascii() and bool(_NON_ASCII_ESCAPE.search(stripped))
     indent = _detect_indent(stripped)
-    if indent is None and "\n" not in stripped and len(stripped) > 2:
+    if indent is None and "\n" in stripped:
+        indent = ""  # line breaks but no indentation: `json.dumps(..., indent=0)`
+    if indent is None and len(stripped) > 2:
         # Separators are read outside strings only: `","` inside a value is no separator.
         structure = _STRING_LITERAL.sub('""', stripped)
         key_separator = ": " if _COMPACT_KEY_SEPARATOR.search(structure) else ":"

@@ -25,6 +25,8 @@ DENY = "deny"
 TOOL_RUNS = "tool runs"
 ALLOW = "allow"
 BASH = shutil.which("bash") or "/bin/bash"  # found before a test changes PATH
+SH = "/bin/sh"
+SHELLS = {"bash": BASH, "sh": SH}  # Claude Code's shell, and a POSIX sh (dash on Debian)
 SHORT_TIMEOUT = 4  # seconds: the entry's timeout in these tests, so a hang costs little
 SHORT_DEADLINE = 3.0  # what install writes for it (below the timeout by max(1 s, 10 %))
 
@@ -58,6 +60,7 @@ def run_like_claude_code(
     *,
     shell_prefix: str = "",
     env: dict[str, str] | None = None,
+    shell: str = BASH,
 ) -> Verdict:
     """Run the settings command for `event` as Claude Code does and say what the client does."""
     return run_settings_command(
@@ -67,6 +70,7 @@ def run_like_claude_code(
         timeout=entry_timeout(project, event),
         cwd=project.root,
         env=env,
+        shell=shell,
     )
 
 
@@ -78,12 +82,13 @@ def run_settings_command(
     timeout: float,
     cwd: Path,
     env: dict[str, str] | None = None,
+    shell: str = BASH,
 ) -> Verdict:
-    """Run one settings command through bash as Claude Code does (detached, killed at its
-    timeout) and say what the client does with the result."""
+    """Run one settings command through `shell -c` as Claude Code does (detached, killed at
+    its timeout) and say what the client does with the result."""
     stdin = json.dumps(payload).encode() if isinstance(payload, dict) else payload
     process = subprocess.Popen(
-        [BASH, "-c", command],
+        [shell, "-c", command],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -11,7 +11,15 @@ import time
 
 import pytest
 
-from .attack_support import BASH, DENY, RM_GUARD, run_like_claude_code, short_timeout
+from .attack_support import (
+    ALLOW,
+    BASH,
+    DENY,
+    RM_GUARD,
+    SHELLS,
+    run_like_claude_code,
+    short_timeout,
+)
 from .conftest import RunnerProject
 
 
@@ -80,3 +88,66 @@ def test_a_payload_stream_that_never_ends_is_denied_in_time(guarded: RunnerProje
 
     assert answer.get("hookSpecificOutput", {}).get("permissionDecision") == DENY
     assert time.monotonic() - started < guarded.entries["PreToolUse"]["timeout"]
+
+
+# Payloads the client never sends but that parse: on a guarded event each is a deny, never
+# a tool_call whose input is `{}` (which a guard reading input["command"] would allow).
+def _without(payload: dict, key: str) -> dict:
+    return {name: value for name, value in payload.items() if name != key}
+
+
+NEVER_SENT = {
+    "tool_input a string": lambda p: {**p, "tool_input": "rm -rf /"},
+    "tool_input a list": lambda p: {**p, "tool_input": ["rm", "-rf", "/"]},
+    "tool_input null": lambda p: {**p, "tool_input": None},
+    "no tool_input": lambda p: _without(p, "tool_input"),
+    "tool_name a list": lambda p: {**p, "tool_name": ["Bash"]},
+    "tool_name empty": lambda p: {**p, "tool_name": ""},
+    "no tool_name": lambda p: _without(p, "tool_name"),
+    "Bash without a command": lambda p: {**p, "tool_input": {"cmd": "rm -rf /"}},
+    "Bash command a list": lambda p: {**p, "tool_input": {"command": ["rm", "-rf", "/"]}},
+    "tool_use_id a number": lambda p: {**p, "tool_use_id": 7},
+    "another event's payload": lambda p: {**p, "hook_event_name": "PostToolUse"},
+}
+
+
+@pytest.mark.parametrize("shell", list(SHELLS.values()), ids=list(SHELLS))
+@pytest.mark.parametrize("change", list(NEVER_SENT.values()), ids=list(NEVER_SENT))
+@pytest.mark.parametrize("event", ["PreToolUse", "PreSkillShellCommand"])
+def test_a_payload_the_client_never_sends_is_denied(
+    runner_project: RunnerProject, change, event: str, shell: str
+) -> None:
+    runner_project.claude_version = "2.1.332"
+    guard = """
+    def hook(pi):
+        @pi.on("tool_call")
+        def guard(event, ctx):
+            if "rm" in str(event["input"].get("command")):
+                return {"block": True, "reason": "no rm"}
+        @pi.on(EVENT)
+        def raw(event, ctx):
+            return None
+    """.replace("EVENT", repr(event))
+    runner_project.add_hook("guard", guard, ["tool_call", event], [event])
+    payload = change(runner_project.payload(event, tool_input={"command": "rm -rf /"}))
+
+    verdict = run_like_claude_code(runner_project, event, payload, shell=shell)
+
+    assert verdict.decision == DENY, verdict
+    subject = "tool call" if event == "PreToolUse" else "shell command"
+    assert verdict.why.startswith(f"hookman blocked this {subject} because the {event} payload ")
+    assert "Claude Code always sends one" in verdict.why
+    record = runner_project.log_records()[-1]
+    assert record["outcome"] == "failed-closed"
+
+
+def test_a_payload_with_every_field_a_guard_reads_still_reaches_the_guards(
+    guarded: RunnerProject,
+) -> None:
+    payload = guarded.payload("PreToolUse", tool_input={"command": "ls"})
+    del payload["hook_event_name"]  # fire's payloads often leave it out
+    del payload["tool_use_id"]
+
+    verdict = run_like_claude_code(guarded, "PreToolUse", payload)
+
+    assert verdict.decision == ALLOW, verdict

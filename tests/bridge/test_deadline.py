@@ -22,10 +22,10 @@ def test_the_deadline_interrupts_a_sleeping_handler() -> None:
     with pytest.raises(_Expired):
         deadline.start()
         try:
-            time.sleep(5)
+            time.sleep(600)
         finally:
             deadline.cancel()
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 300  # interrupted, not slept out (load adds seconds)
 
 
 def test_a_cancelled_deadline_never_fires() -> None:

@@ -117,7 +117,12 @@ def test_on_an_event_without_a_channel_every_context_is_queued_in_order(
 
 def test_a_hook_narrowed_to_other_tools_is_not_called(tmp_path: Path) -> None:
     guard = 'def hook(pi):\n    pi.on("tool_call", lambda e, c: {"block": True})\n'
-    payload = {"session_id": "s", "tool_name": "Bash", "tool_input": {}, "tool_use_id": "t"}
+    payload = {
+        "session_id": "s",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_use_id": "t",
+    }
     result, tracker = _dispatch(
         tmp_path,
         {"edit-only": (guard, {"events": ["tool_call"], "tools": {"tool_call": ["Edit"]}})},

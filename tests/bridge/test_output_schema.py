@@ -60,7 +60,7 @@ def test_a_builder_notes_what_it_left_out() -> None:
     answer = AnswerBuilder("PreToolUse")
     misfits = answer.merge_raw_result({"terminalSequence": 7, "suppressOutput": True}, "other")
 
-    assert misfits == []
+    assert [(misfit.field, misfit.decides) for misfit in misfits] == [("terminalSequence", False)]
     assert answer.to_json() == {
         "suppressOutput": True,
         "systemMessage": "hookman: hook 'other' returned fields Claude Code would refuse "

@@ -726,7 +726,13 @@ import time
 def hook(pi):
     @pi.on("tool_result")
     def observe(event, ctx):
-        time.sleep(1.5)
+        # waits for the test to release it: the caller can only have its answer first if
+        # it did not wait for the hook (an order, not a speed; gives up after 120 s)
+        give_up = time.monotonic() + 120
+        while not os.path.exists(os.path.join(ctx.cwd, "release.txt")):
+            if time.monotonic() > give_up:
+                break
+            time.sleep(0.05)
         with open(os.path.join(ctx.cwd, "observed.txt"), "a") as handle:
             handle.write(event["input"]["command"] + "\\n")
         print("observer noise")
@@ -753,13 +759,13 @@ def test_an_async_run_answers_at_once_and_its_hooks_finish_detached(
     payload = runner_project.payload("PostToolUse", tool_input={"command": "rm -rf /"})
     marker = runner_project.root / "observed.txt"
 
-    started = time.monotonic()
     done = runner_project.run("PostToolUse", payload, run_async=True)
-    elapsed = time.monotonic() - started
+    answered_before_the_hook = not marker.exists()  # the hook still waits for release.txt
+    (runner_project.root / "release.txt").write_text("go\n")
 
     assert (done.returncode, done.stdout, done.stderr) == (0, "{}\n", "")
-    assert elapsed < 1.5 and not marker.exists()  # the caller did not wait for the hook
-    (record,) = runner_project.wait_for_log_records(1)
+    assert answered_before_the_hook  # the caller did not wait for the hook
+    (record,) = runner_project.wait_for_log_records(1, seconds=180)
     assert marker.read_text() == "rm -rf /\n"
     assert record["async"] is True
     assert record["hooks"] == ["observer"]  # the blocking hook is not part of this run
@@ -806,8 +812,9 @@ def test_async_send_message_waits_for_the_next_message_channel(
     )
     runner_project.add_hook("prompt", "def hook(pi):\n    pass\n", [], ["UserPromptSubmit"])
     payload = runner_project.payload("PostToolUse", tool_input={"command": "ls"})
+    (runner_project.root / "release.txt").write_text("go\n")  # the observer need not wait
     assert runner_project.run("PostToolUse", payload, run_async=True).stdout == "{}\n"
-    runner_project.wait_for_log_records(1)
+    runner_project.wait_for_log_records(1, seconds=180)
 
     answer = runner_project.answer("UserPromptSubmit", runner_project.payload("UserPromptSubmit"))
 

@@ -3,7 +3,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hookman.bridge.runtime_events import runtime_steps
+import pytest
+
+from hookman.bridge.runtime_events import runtime_steps, tool_call_payload_problem
 
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 
@@ -90,3 +92,30 @@ def test_session_events_and_unmapped_events() -> None:
     assert _plan("SessionStart", {}) == [("emit", "session_start")]
     assert _plan("SessionEnd", {}) == [("emit", "session_shutdown")]
     assert _plan("Notification", {}) == []
+
+
+def test_every_sample_tool_call_payload_is_usable() -> None:
+    for event in ("PreToolUse", "PreSkillShellCommand"):
+        payload = json.loads((SAMPLES / f"{event}.json").read_text(encoding="utf-8"))
+        assert tool_call_payload_problem(event, payload) is None
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"tool_input": "ls"}, "has no tool input object (tool_input is 'ls')"),
+        ({"tool_input": None}, "has no tool input object (tool_input is missing)"),
+        ({"tool_name": 3}, "has no tool name (tool_name is 3)"),
+        ({"tool_input": {"command": 1}}, "has no 'command' text in the Bash tool's input"),
+        ({"hook_event_name": "Stop"}, "says it is a 'Stop' event, not PreToolUse"),
+        ({"tool_use_id": ["x"]}, "has a tool_use_id that is not text (['x'])"),
+    ],
+)
+def test_a_tool_call_payload_the_client_never_sends_is_named(change: dict, problem: str) -> None:
+    payload = {"tool_name": "Bash", "tool_input": {"command": "ls"}, **change}
+
+    assert tool_call_payload_problem("PreToolUse", payload) == problem
+
+
+def test_other_tools_need_only_an_input_object() -> None:
+    assert tool_call_payload_problem("PreToolUse", {"tool_name": "Edit", "tool_input": {}}) is None

@@ -885,6 +885,35 @@ def test_a_project_directory_whose_name_is_not_utf8_is_refused_clearly(tmp_path:
     assert not paths.manifest_path(project).exists()
 
 
+def test_a_git_work_tree_whose_path_is_not_utf8_is_refused_clearly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project is found through git (run in a subdirectory, no .claude/ yet): git's
+    answer holds the name's bytes; `new` works there, and `install` refuses with a sentence
+    and a hint, never a decode error."""
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    root = tmp_path / os.fsdecode(b"caf\xe9-repo")
+    (root / "sub").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    monkeypatch.chdir(root / "sub")
+
+    created = hookman("new", "guard", "--template", "bash_guard")
+    result = hookman("install", "--claude-version", "2.1.332")
+
+    assert created.exit_code == 0, created.output
+    assert (root / ".claude" / "hooks" / "guard.py").is_file()
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"hookman: the project directory {tmp_path}/caf\\xe9-repo has a name that is not valid "
+        "UTF-8, so hookman cannot write it into Claude Code's settings (JSON text is UTF-8); "
+        "nothing was changed.\n"
+        "  hint: rename the directory to a UTF-8 name (e.g. with `mv`), then run the command "
+        "again.\n"
+    )
+    assert not (root / ".claude" / "settings.local.json").exists()
+    assert b"hookman" not in (root / ".git" / "info" / "exclude").read_bytes()
+
+
 def _claude_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str | None) -> None:
     """PATH holds only a fake `claude` answering `version` (None: no claude at all)."""
     bin_dir = tmp_path / "fake-bin"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 import textwrap
@@ -44,6 +45,15 @@ class ClaudeClient:
     @property
     def bin_dir(self) -> Path:
         return self.binary.parent
+
+
+def _user_site_env() -> dict[str, str]:
+    """Where this interpreter's user site is, kept under the client's own HOME: hookman and
+    its dependencies installed with `pip install --user` (outside a venv) stay importable for
+    the hookman CLI and the runner, as they are in the user's own session."""
+    if not site.ENABLE_USER_SITE or not os.path.isdir(site.getusersitepackages()):
+        return {}
+    return {"PYTHONUSERBASE": site.getuserbase()}
 
 
 def find_client(version: str) -> ClaudeClient | str:
@@ -236,6 +246,7 @@ class E2EProject:
             "DISABLE_AUTOUPDATER": "1",
             "DISABLE_ERROR_REPORTING": "1",
             "IS_SANDBOX": "1",
+            **_user_site_env(),
         }
 
     def write(self, relative: str, text: str) -> Path:

@@ -13,8 +13,12 @@ from .mock_anthropic import bash, say
 
 pytestmark = pytest.mark.e2e
 
-SLOW_SECONDS = 6  # well beyond the whole `claude -p` run after the first tool call
 MARKER = "notified.txt"
+RELEASE = "release.txt"
+# The async hook waits for the test to release it, so whether the client waited for it is a
+# matter of order, not of speed: the client can only finish first if it did not wait. Should
+# it wait, the hook gives up after this long and says so.
+GIVE_UP_SECONDS = 120
 
 SLOW_NOTIFIER = f"""
 import os
@@ -24,10 +28,17 @@ import time
 def hook(pi):
     @pi.on("tool_result", tools=["Bash"])
     def notify(event, ctx):
-        time.sleep({SLOW_SECONDS})
-        marker = os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "{MARKER}")
-        with open(marker, "a", encoding="utf-8") as handle:
-            handle.write(event["input"]["command"] + "\\n")
+        project = os.environ["CLAUDE_PROJECT_DIR"]
+        give_up = time.monotonic() + {GIVE_UP_SECONDS}
+        while not os.path.exists(os.path.join(project, "{RELEASE}")):
+            if time.monotonic() > give_up:
+                how = "gave up waiting"
+                break
+            time.sleep(0.05)
+        else:
+            how = "released"
+        with open(os.path.join(project, "{MARKER}"), "a", encoding="utf-8") as handle:
+            handle.write(event["input"]["command"] + " " + how + "\\n")
         return {{"content": [{{"type": "text", "text": "ASYNC-REWRITE"}}]}}
 """
 
@@ -41,6 +52,8 @@ def hook(pi):
 
 
 def _wait_for(path: Path, seconds: float) -> bool:
+    """True once `path` exists (a cap only against hanging forever, far above the time the
+    hook needs once released)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if path.exists():
@@ -58,17 +71,17 @@ def test_claude_code_does_not_wait_for_an_async_hook_and_the_guard_still_denies(
     assert [handler.get("async") for group in post_tool_use for handler in group["hooks"]] == [True]
     marker = e2e.root / MARKER
 
-    started = time.monotonic()
     run = e2e.run_claude("go", turns=[bash("echo async-e2e"), bash("rm -rf precious"), say("done")])
-    elapsed = time.monotonic() - started
+    finished_before_the_hook = not marker.exists()  # the hook is still waiting for RELEASE
+    (e2e.root / RELEASE).write_text("go\n", encoding="utf-8")
 
     assert run.returncode == 0, run.describe()
-    assert not marker.exists(), f"the client waited for the async hook ({elapsed:.1f} s)"
+    assert finished_before_the_hook, f"the client waited for the async hook: {marker.read_text()}"
     echo_result, rm_result = run.tool_result_texts()
     assert "async-e2e" in echo_result and "ASYNC-REWRITE" not in echo_result, run.describe()
     assert "ASYNC-E2E-GUARD no rm" in rm_result, run.describe()
-    assert _wait_for(marker, SLOW_SECONDS + 10), "the async hook never ran to its end"
-    assert marker.read_text(encoding="utf-8") == "echo async-e2e\n"
+    assert _wait_for(marker, GIVE_UP_SECONDS + 60), "the async hook never ran to its end"
+    assert marker.read_text(encoding="utf-8") == "echo async-e2e released\n"
 
 
 def test_a_guard_installed_with_async_still_denies(e2e: E2EProject) -> None:

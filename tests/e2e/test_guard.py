@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -97,15 +99,24 @@ def test_a_guard_that_no_longer_imports_denies(e2e: E2EProject) -> None:
 
 
 def _throwaway_venv(e2e: E2EProject) -> Path:
-    """A venv of its own whose interpreter imports this hookman (a .pth to the checkout)."""
+    """A venv of its own whose interpreter imports this hookman and its dependencies from
+    where the tests run: a .pth names the checkout and adds the running interpreter's site
+    directories (in a venv, the venv's: `--system-site-packages` would give the base
+    interpreter's, which lacks hookman's dependencies)."""
     venv = e2e.scratch / "venv"
     subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-        check=True,
-        timeout=120,
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
     )
     [site_packages] = venv.glob("lib/python*/site-packages")
-    (site_packages / "hookman_checkout.pth").write_text(str(REPO) + "\n")
+    site_dirs = [*site.getsitepackages()]
+    if site.ENABLE_USER_SITE:
+        site_dirs.append(site.getusersitepackages())
+    lines = [str(REPO)] + [
+        f"import site; site.addsitedir({directory!r})"
+        for directory in site_dirs
+        if os.path.isdir(directory)
+    ]
+    (site_packages / "hookman_checkout.pth").write_text("\n".join(lines) + "\n")
     return venv / "bin" / "python"
 
 

@@ -362,12 +362,12 @@ def test_an_unwritable_file_is_a_clear_error(
 def test_thousands_of_events_and_tool_names_are_written_quickly(project: Path) -> None:
     events = [f"custom_{index}" for index in range(4000)]
     tools = {"tool_call": [f"mcp__server__tool_{index}" for index in range(4000)]}
-    started = time.monotonic()
+    started = time.process_time()  # CPU time: other processes on a busy machine do not count
     config = load_project_config(project)
     config.put_hook("many", HookSource("path", "hooks/many.py"), events, tools)
     config.put_hook("many", HookSource("path", "hooks/many.py"), events[::-1], tools)
     save_project_config(config)
-    assert time.monotonic() - started < 3  # tomlkit's one-by-one append took ~10 s
+    assert time.process_time() - started < 3  # tomlkit's one-by-one append took ~10 s
     hook = load_project_config(project).find("many")
     assert hook is not None
     assert hook.events == tuple(events[::-1])

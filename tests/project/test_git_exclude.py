@@ -134,3 +134,27 @@ def test_negation_rule_is_reported(repo: Path) -> None:
 def test_missing_git_is_reported(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(repo / "no-bin-here"))
     assert "git is not installed" in ensure_git_ignored(repo, SETTINGS)
+
+
+NOT_UTF8 = "caf\udce9"  # the bytes b"caf\xe9" (Latin-1), as Python carries such a name
+
+
+def test_a_work_tree_whose_path_is_not_utf8_gets_its_exclude_line(tmp_path: Path) -> None:
+    root = tmp_path / NOT_UTF8 / "repo"
+    (root / NOT_UTF8 / ".claude").mkdir(parents=True)
+    _git(root, "init", "-q")
+    project = root / NOT_UTF8
+
+    said = ensure_git_ignored(project, SETTINGS)
+
+    assert said.startswith("added to ") and said.endswith("/.git/info/exclude")
+    assert _is_ignored(project, SETTINGS)
+    exclude = (root / ".git" / "info" / "exclude").read_bytes()
+    assert exclude.endswith(b"\n/caf\xe9/.claude/settings.local.json\n")
+
+
+def test_a_directory_whose_path_is_not_utf8_outside_git_is_no_work_tree(tmp_path: Path) -> None:
+    project = tmp_path / NOT_UTF8
+    (project / ".claude").mkdir(parents=True)
+
+    assert ensure_git_ignored(project, SETTINGS) == NOT_A_WORK_TREE

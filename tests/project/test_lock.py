@@ -20,6 +20,8 @@ from hookman.project.lock import project_lock
 with project_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     time.sleep(float(sys.argv[2]))
+    if len(sys.argv) > 3:
+        Path(sys.argv[3]).write_text("released")  # still holding it: the waiter must not be in
 """
 
 _ADD_ENTRY = r"""
@@ -76,7 +78,7 @@ def test_held_lock_times_out_with_a_clear_error(project: Path) -> None:
         started = time.monotonic()
         with pytest.raises(HookmanError) as caught, project_lock(project, timeout=0.3):
             pass
-        assert 0.25 <= time.monotonic() - started < 5
+        assert 0.25 <= time.monotonic() - started < 25  # the holder holds it for 30 s
         assert caught.value.message.startswith("another hookman is changing this project")
         assert caught.value.hint
     finally:
@@ -87,16 +89,18 @@ def test_held_lock_times_out_with_a_clear_error(project: Path) -> None:
 
 
 def test_lock_waits_for_the_holder_to_finish(project: Path) -> None:
+    released = project.parent / "released.txt"
     holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(project), "0.5"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", _HOLD_LOCK, str(project), "0.5", str(released)],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None
         assert holder.stdout.readline().strip() == "locked"
-        started = time.monotonic()
-        with project_lock(project, timeout=10):
-            waited = time.monotonic() - started
-        assert 0.3 < waited < 5
+        with project_lock(project, timeout=120):
+            # an order, not a time: the lock came only after the holder was done with it
+            assert released.read_text() == "released"
     finally:
         holder.kill()
         holder.wait()
