@@ -24,6 +24,8 @@ from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import TargetVersion, resolve_target
 from hookman.errors import HookmanError
+from hookman.hooks import store
+from hookman.hooks.resolved import resolve_hook_set, used_pins
 from hookman.hooks.sources import module_path
 from hookman.project.config import (
     HookSpec,
@@ -34,6 +36,7 @@ from hookman.project.config import (
 from hookman.project.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.launcher import launcher_path, launcher_text
+from hookman.project.pins import Pin, pins_path, read_pins, write_pins
 from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project.manifest import (
     FLAG_SOURCE,
@@ -118,14 +121,35 @@ def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
     }
 
 
+class Trial:
+    """Hooks `hookman try-repo` installs for a trial: run after hookman.toml's hooks, kept
+    out of hookman.toml and its pins (the next install or remove drops them)."""
+
+    def __init__(self, hooks: Sequence[HookSpec], pins: dict[tuple[str, str], Pin]) -> None:
+        self.hooks = list(hooks)
+        self.pins = pins
+
+
 def sync_project(
-    project_dir: Path, config: ProjectConfig, target: TargetVersion, *, dry_run: bool
+    project_dir: Path,
+    config: ProjectConfig,
+    target: TargetVersion,
+    *,
+    dry_run: bool,
+    trial: Trial | None = None,
 ) -> SyncResult:
-    """Write what `config` asks for (see the module docstring). Caller holds project_lock."""
+    """Write what `config` asks for (see the module docstring). Caller holds project_lock.
+    Repository hooks are fetched into the store and their revs pinned (not in a dry run)."""
     check_paths_are_utf8(project_dir)
-    hooks = config.hooks
+    hooks = config.hooks + ([] if trial is None else trial.hooks)
     enabled = [hook for hook in hooks if hook.enabled]
-    module_paths, missing = _existing_modules(enabled, project_dir)
+    pins = read_pins(project_dir)
+    resolution = _existing_modules(
+        enabled, project_dir, {**pins, **({} if trial is None else trial.pins)}, fetch=not dry_run
+    )
+    module_paths, missing = resolution.paths, resolution.missing
+    for hook in [] if trial is None else trial.hooks:
+        resolution.origins.setdefault(hook.name, {})["trial"] = True
     for name, path in module_paths.items():
         _check_utf8(f"the module of the hook {name!r},", path)
     plan = plan_install(hooks, target.version)
@@ -158,16 +182,20 @@ def sync_project(
     preview = update_settings(settings_path, edit, dry_run=True)
     config_diff = _config_diff(config)
     warnings = target_warnings(plan, target) + plan_warnings(plan) + tool_name_warnings(hooks)
+    warnings += resolution.warnings
     if dry_run:
         return SyncResult(
             project_dir, target, hooks, plan, preview, config_diff, True, None, warnings, missing
         )
 
-    manifest = _manifest_for(project_dir, config, module_paths, plan, target)
-    with _restored_on_failure(manifest_file, launcher, config.path):
+    manifest = _manifest_for(project_dir, hooks, module_paths, plan, target, resolution.origins)
+    new_pins = used_pins(config.hooks, pins, resolution.pins)
+    with _restored_on_failure(manifest_file, launcher, config.path, pins_path(project_dir)):
         write_manifest(project_dir, manifest)
         _write_launcher(project_dir)
         save_project_config(config)
+        if new_pins != pins:
+            write_pins(project_dir, new_pins)
         change = update_settings(settings_path, edit, dry_run=False)
     remember_parsed_config(project_dir)
     git = None
@@ -185,9 +213,16 @@ def preview_manifest(
     """The manifest `sync_project` would write for `config`, built in memory (for `hookman
     fire` before the first install); hooks whose module is missing fail to load in it."""
     enabled = [hook for hook in config.hooks if hook.enabled]
-    module_paths, _missing = _existing_modules(enabled, project_dir)
+    resolution = _existing_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
     plan = plan_install(config.hooks, target.version)
-    return build_manifest(project_dir, config.hooks, module_paths, plan, target.version)
+    return build_manifest(
+        project_dir,
+        config.hooks,
+        resolution.paths,
+        plan,
+        target.version,
+        origins=resolution.origins,
+    )
 
 
 def check_paths_are_utf8(project_dir: Path) -> None:
@@ -227,8 +262,15 @@ def sync_if_nothing_changes(
     if preview.settings_change.changed or preview.config_diff:
         return None
     enabled = [hook for hook in config.hooks if hook.enabled]
-    module_paths, _missing = _existing_modules(enabled, project_dir)
-    manifest = _manifest_for(project_dir, config, module_paths, preview.plan, target)
+    pins = read_pins(project_dir)
+    resolution = _existing_modules(enabled, project_dir, pins, fetch=False)
+    if resolution.missing and any(hook.source.kind == "repo" for hook in enabled):
+        return None  # a store entry to fetch, or a rev to pin: that needs the locked sync
+    if used_pins(config.hooks, pins, resolution.pins) != pins:
+        return None
+    manifest = _manifest_for(
+        project_dir, config.hooks, resolution.paths, preview.plan, target, resolution.origins
+    )
     try:
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -244,14 +286,21 @@ def sync_if_nothing_changes(
 
 def _manifest_for(
     project_dir: Path,
-    config: ProjectConfig,
+    hooks: Sequence[HookSpec],
     module_paths: dict[str, Path],
     plan: InstallPlan,
     target: TargetVersion,
+    origins: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     source = FLAG_SOURCE if target.is_explicit_flag else target.source
     return build_manifest(
-        project_dir, config.hooks, module_paths, plan, target.version, version_source=source
+        project_dir,
+        hooks,
+        module_paths,
+        plan,
+        target.version,
+        version_source=source,
+        origins=origins,
     )
 
 
@@ -392,28 +441,80 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
     return warnings
 
 
+@dataclass
+class _Resolution:
+    paths: dict[str, Path] = field(default_factory=dict)
+    missing: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # repository hooks: name -> their manifest keys (repo, rev, commit, package_root, trial)
+    origins: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pins: dict[tuple[str, str], Pin] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
 def _existing_modules(
-    hooks: list[HookSpec], project_dir: Path
-) -> tuple[dict[str, Path], dict[str, tuple[str, str]]]:
+    hooks: list[HookSpec],
+    project_dir: Path,
+    pins: dict[tuple[str, str], Pin],
+    *,
+    fetch: bool,
+) -> _Resolution:
     """Each hook's module, and the hooks whose module is not on this machine (a deleted
-    file, a teammate's registry hook) with what is wrong and how to get it.
+    file, a teammate's registry hook, a repository not in the store) with what is wrong and
+    how to get it. With `fetch`, repository hooks are pinned and fetched first.
 
     A missing hook does not stop the others from being written: it stays in the manifest
     and the settings, and the runner reports it as a load error, so a missing guard still
     denies its tool calls (fail closed) instead of silently letting them through.
     """
-    found: dict[str, Path] = {}
-    missing: dict[str, tuple[str, str]] = {}
+    result = _Resolution()
+    repo_hooks = [hook for hook in hooks if hook.source.kind == "repo"]
+    resolved = resolve_hook_set(repo_hooks, project_dir, pins, fetch=fetch)
+    result.pins, result.warnings = resolved.pins, resolved.warnings
     for hook in hooks:
+        if hook.source.kind == "repo":
+            _add_repo_hook(hook, project_dir, pins, resolved, result)
+            continue
         try:
-            found[hook.name] = _existing_module(hook, project_dir)
+            result.paths[hook.name] = _existing_module(hook, project_dir)
         except _MissingModule as gone:
-            found[hook.name] = gone.path
-            missing[hook.name] = (gone.error.message, gone.error.hint or "")
+            result.paths[hook.name] = gone.path
+            result.missing[hook.name] = (gone.error.message, gone.error.hint or "")
         except HookmanError as error:
-            found[hook.name] = _unresolved_path(hook, project_dir)
-            missing[hook.name] = (error.message, error.hint or "")
-    return found, missing
+            result.paths[hook.name] = _unresolved_path(hook, project_dir)
+            result.missing[hook.name] = (error.message, error.hint or "")
+    return result
+
+
+def _add_repo_hook(
+    hook: HookSpec,
+    project_dir: Path,
+    pins: dict[tuple[str, str], Pin],
+    resolved: Any,
+    result: _Resolution,
+) -> None:
+    source = hook.source
+    url = store.fetch_url(source.value, project_dir)
+    found = resolved.hooks.get(hook.name)
+    pin = found.pin if found is not None else pins.get((source.value, source.rev))
+    if found is not None:
+        tree, path = found.package_root, found.module_path
+        if not path.is_file():
+            result.missing[hook.name] = (
+                f"the module of the hook {hook.name!r} ({path}) is gone from the store.",
+                f"delete {tree.parent} and run `hookman install` to fetch it again.",
+            )
+    else:
+        commit = pin.commit if pin is not None else "unpinned"
+        tree = store.tree_dir(url, commit)
+        path = tree / f"{source.offered_name(hook.name)}.missing.py"
+        result.missing[hook.name] = resolved.missing[hook.name]
+    result.paths[hook.name] = path
+    result.origins[hook.name] = {
+        "repo": source.value,
+        "rev": source.rev,
+        "commit": None if pin is None else pin.commit,
+        "package_root": str(tree),
+    }
 
 
 class _MissingModule(Exception):
