@@ -151,6 +151,24 @@ def install(
             show_default=False,
         ),
     ] = None,
+    repo: Annotated[
+        str | None,
+        typer.Option(
+            "--repo",
+            metavar="REPO",
+            help="Install the named hooks from this hook repository (a git URL or a path).",
+            show_default=False,
+        ),
+    ] = None,
+    rev: Annotated[
+        str | None,
+        typer.Option(
+            "--rev",
+            metavar="REV",
+            help="With --repo: the tag or full commit SHA to pin.",
+            show_default=False,
+        ),
+    ] = None,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -166,6 +184,8 @@ def install(
         _debug(ctx),
         command.install,
         hooks or [],
+        repo=repo,
+        rev=rev,
         name=name,
         allow_unknown_event=allow_unknown_event,
         run_async=run_async,
@@ -330,21 +350,40 @@ def disable(
 @registry_app.command("add", epilog=example("hookman registry add ~/hooks/guard.py --name guard"))
 def registry_add(
     ctx: typer.Context,
-    path: Annotated[Path, typer.Argument(metavar="FILE", help="Path to a .py hook factory.")],
+    path: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="Path to a .py hook factory; with --rev and --hook, a hook repository.",
+        ),
+    ],
     name: Annotated[
         str | None,
         typer.Option(
             "--name",
             metavar="NAME",
-            help="Registry name (default: the file's stem).",
+            help="Registry name (default: the file's stem, or the --hook name).",
             show_default=False,
+        ),
+    ] = None,
+    rev: Annotated[
+        str | None,
+        typer.Option(
+            "--rev", metavar="REV", help="The repository's tag or full SHA.", show_default=False
+        ),
+    ] = None,
+    hook: Annotated[
+        str | None,
+        typer.Option(
+            "--hook", metavar="NAME", help="The hook the repository offers.", show_default=False
         ),
     ] = None,
 ) -> None:
     """Add a hook to the user registry."""
     from hookman.commands import registry as command
 
-    run_command(_debug(ctx), command.add, path, name=name)
+    target = path if rev is not None or hook is not None else Path(path)
+    run_command(_debug(ctx), command.add, target, name=name, rev=rev, hook=hook)
 
 
 @registry_app.command("remove", epilog=example("hookman registry remove guard"))
