@@ -17,7 +17,16 @@ class ManifestError(Exception):
 
 
 class ManifestHook:
-    __slots__ = ("claude_events", "events", "is_async", "name", "package_root", "path", "repo", "tools")
+    __slots__ = (
+        "claude_events",
+        "events",
+        "is_async",
+        "name",
+        "package_root",
+        "path",
+        "repo",
+        "tools",
+    )
 
     def __init__(
         self,

@@ -49,10 +49,10 @@ def registry_entries() -> dict[str, Path]:
 def registry_repo_entries() -> dict[str, tuple[str, str, str]]:
     """Registry name -> (repo, rev, hook) for the entries that point at a hook repository:
 
-        [hooks.no-rm-rf]
-        repo = "https://example.org/acme/agent-hooks.git"
-        rev = "v1.2.0"
-        hook = "no-rm-rf"
+    [hooks.no-rm-rf]
+    repo = "https://example.org/acme/agent-hooks.git"
+    rev = "v1.2.0"
+    hook = "no-rm-rf"
     """
     entries: dict[str, tuple[str, str, str]] = {}
     for name, entry in _hooks_table(_registry_data()).items():

@@ -109,8 +109,9 @@ def _offer(raw: object, position: int, root: Path, where: str, hint: str) -> Hoo
         not isinstance(min_hookman, str) or not _VERSION.fullmatch(min_hookman)
     ):
         raise refuse('has a `min_hookman` that is not a version such as "0.2.0"')
-    return HookOffer(name, path, description.strip().splitlines()[0] if description else "",
-                     min_hookman)
+    return HookOffer(
+        name, path, description.strip().splitlines()[0] if description else "", min_hookman
+    )
 
 
 def path_problem(root: Path, path: str) -> str | None:
@@ -133,7 +134,7 @@ def path_problem(root: Path, path: str) -> str | None:
 
 
 def version_tuple(text: str) -> tuple[int, ...]:
-    """"1.2.0" -> (1, 2, 0); the leading digits of each dot-separated part."""
+    """ "1.2.0" -> (1, 2, 0); the leading digits of each dot-separated part."""
     parts: list[int] = []
     for part in text.split("."):
         digits = re.match(r"\d+", part)

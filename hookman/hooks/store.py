@@ -142,6 +142,22 @@ def remote_refs(url: str) -> dict[str, str]:
     return refs
 
 
+def head_commit(url: str) -> str:
+    """The commit `url`'s HEAD (its default branch) names now."""
+    result = run_git(["ls-remote", "--", url, "HEAD"])
+    if result.returncode != 0:
+        raise HookmanError(
+            f"hookman cannot read the git repository {url}: {git_reason(result)}.",
+            "check the URL (any git URL, a file:// URL or a local path) and your access to it.",
+        )
+    sha = result.stdout.split("\t", 1)[0].strip()
+    if not FULL_SHA.fullmatch(sha):
+        raise HookmanError(
+            f"the git repository {url} has no HEAD commit to try.", "give a rev with --rev."
+        )
+    return sha
+
+
 def resolve_rev(url: str, rev: str) -> ResolvedRev:
     """The commit `rev` names in `url` now: a tag, a branch (not pinned: doctor says so) or a
     full commit SHA (checked when fetched)."""
@@ -193,8 +209,15 @@ def _fetch(url: str, commit: str, rev: str) -> None:
         fetched = run_git(["fetch", "-q", "--depth=1", "--no-tags", "--", url, commit], cwd=tree)
         if fetched.returncode != 0:  # a server that serves no unadvertised commit: everything
             fetched = run_git(
-                ["fetch", "-q", "--no-tags", "--", url, "+refs/heads/*:refs/h/*",
-                 "+refs/tags/*:refs/t/*"],
+                [
+                    "fetch",
+                    "-q",
+                    "--no-tags",
+                    "--",
+                    url,
+                    "+refs/heads/*:refs/h/*",
+                    "+refs/tags/*:refs/t/*",
+                ],
                 cwd=tree,
             )
             if fetched.returncode != 0:

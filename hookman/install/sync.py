@@ -36,7 +36,6 @@ from hookman.project.config import (
 from hookman.project.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.launcher import launcher_path, launcher_text
-from hookman.project.pins import Pin, pins_path, read_pins, write_pins
 from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project.manifest import (
     FLAG_SOURCE,
@@ -45,6 +44,7 @@ from hookman.project.manifest import (
     remembered_flag,
     write_manifest,
 )
+from hookman.project.pins import Pin, pins_path, read_pins, write_pins
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
@@ -109,9 +109,12 @@ class SyncResult:
 
 
 def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
+    source: dict[str, Any] = {"kind": hook.source.kind, "value": hook.source.value}
+    if hook.source.kind == "repo":  # the name the repository gives it, when it differs
+        source.update(rev=hook.source.rev, hook=hook.source.offered_name(hook.name))
     return {
         "name": hook.name,
-        "source": {"kind": hook.source.kind, "value": hook.source.value},
+        "source": source,
         "enabled": hook.enabled,
         "events": list(hook.events),
         "tools": {event: list(names) for event, names in hook.tools.items()},
@@ -137,16 +140,17 @@ def sync_project(
     *,
     dry_run: bool,
     trial: Trial | None = None,
+    known_pins: dict[tuple[str, str], Pin] | None = None,
 ) -> SyncResult:
     """Write what `config` asks for (see the module docstring). Caller holds project_lock.
-    Repository hooks are fetched into the store and their revs pinned (not in a dry run)."""
+    Repository hooks are fetched into the store and their revs pinned (not in a dry run);
+    `known_pins` are pins just resolved (by autoupdate), used before asking git again."""
     check_paths_are_utf8(project_dir)
     hooks = config.hooks + ([] if trial is None else trial.hooks)
     enabled = [hook for hook in hooks if hook.enabled]
     pins = read_pins(project_dir)
-    resolution = _existing_modules(
-        enabled, project_dir, {**pins, **({} if trial is None else trial.pins)}, fetch=not dry_run
-    )
+    given = {**(known_pins or {}), **({} if trial is None else trial.pins)}
+    resolution = _existing_modules(enabled, project_dir, {**pins, **given}, fetch=not dry_run)
     module_paths, missing = resolution.paths, resolution.missing
     for hook in [] if trial is None else trial.hooks:
         resolution.origins.setdefault(hook.name, {})["trial"] = True

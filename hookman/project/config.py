@@ -225,6 +225,46 @@ class ProjectConfig:
         _set_if_changed(table, "enabled", enabled)
         self._hooks = _validate(self._document)
 
+    def frozen_tag(self, name: str) -> str | None:
+        """The tag of the `# frozen: TAG` comment after the hook's rev, if any."""
+        if self.read_only:
+            return None
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        table = None if index is None else self._hook_tables()[index]
+        item = table.item("rev") if table is not None and "rev" in table else None
+        return None if item is None else frozen_tag_of(item.trivia.comment)
+
+    def set_rev(self, name: str, rev: str, *, frozen_tag: str | None = None) -> None:
+        """Point the repo hook `name` at `rev`, in place. `frozen_tag` (a full SHA for `rev`)
+        writes pre-commit's `# frozen: TAG` comment after it; without it a frozen comment
+        goes. Any other comment on the line is kept."""
+        import tomlkit
+
+        self._check_editable()
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        if index is None:
+            raise KeyError(name)
+        table = self._hook_tables()[index]
+        old = table.item("rev") if hasattr(table, "item") else None
+        own = _comment_without_frozen(old.trivia.comment if old is not None else "")
+        comment = "; ".join(
+            part for part in (f"frozen: {frozen_tag}" if frozen_tag else "", own) if part
+        )
+        if (
+            old is not None
+            and old == rev
+            and old.trivia.comment == (f"# {comment}" if comment else "")
+        ):
+            return
+        new = tomlkit.string(rev)
+        if old is not None:
+            new.trivia.comment_ws = old.trivia.comment_ws or "  "
+        if comment:
+            new.trivia.comment_ws = new.trivia.comment_ws or "  "
+            new.trivia.comment = f"# {comment}"
+        table["rev"] = new
+        self._hooks = _validate(self._document)
+
     def remove_hook(self, name: str) -> None:
         self._check_editable()
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
@@ -249,6 +289,24 @@ class ProjectConfig:
                     self._document.add(tomlkit.comment(line.removeprefix("# ")))
             self._document.append("hooks", tomlkit.aot())
         return self._document["hooks"]  # type: ignore[return-value]
+
+
+FROZEN_PREFIX = "frozen: "
+
+
+def frozen_tag_of(comment: str) -> str | None:
+    """The tag of a `# frozen: v1.2.0` comment (pre-commit's convention), else None."""
+    text = comment.lstrip("#").strip()
+    if not text.startswith(FROZEN_PREFIX):
+        return None
+    return text[len(FROZEN_PREFIX) :].split(";", 1)[0].strip() or None
+
+
+def _comment_without_frozen(comment: str) -> str:
+    text = comment.lstrip("#").strip()
+    if text.startswith(FROZEN_PREFIX):
+        _, _, text = text.partition(";")
+    return text.strip()
 
 
 def load_project_config(project_dir: Path) -> ProjectConfig:

@@ -46,9 +46,7 @@ class _HookExited(Exception):
     """A hook module called sys.exit() while loading; reported as a load error."""
 
 
-def load_hooks(
-    paths: Iterable[str], cwd: str, package_root: str | None = None
-) -> LoadHooksResult:
+def load_hooks(paths: Iterable[str], cwd: str, package_root: str | None = None) -> LoadHooksResult:
     """Load each hook in order; `paths` relative to `cwd`. Never raises; no de-duplication.
 
     `package_root`: the root of the hook repository the paths belong to. A module under it
