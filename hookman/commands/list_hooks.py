@@ -11,6 +11,7 @@ from hookman.hooks.sources import shadowed_sources
 from hookman.install.sync import (
     claude_events_of,
     hook_json,
+    installed_trial_hooks,
     project_target,
     target_warnings,
     tool_name_warnings,
@@ -45,7 +46,7 @@ def list_hooks(
     project_dir = find_project_dir(project)
     config = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, config)
-    trial = _trial_hooks(project_dir)
+    trial = installed_trial_hooks(project_dir)
     hooks = config.hooks + trial
     plan = plan_install(hooks, target.version)
     last_fired = _last_fired(project_dir)
@@ -83,28 +84,6 @@ def _pinned_commits(project_dir: Path) -> dict[tuple[str, str], str]:
         return {key: pin.commit for key, pin in read_pins(project_dir).items()}
     except HookmanError:
         return {}
-
-
-def _trial_hooks(project_dir: Path) -> list[HookSpec]:
-    """The hooks of a `hookman try-repo` trial, from the installed manifest."""
-    import json
-
-    from hookman.project.config import HookSource
-
-    try:
-        data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
-        records = [r for r in data.get("hooks") or [] if isinstance(r, dict) and r.get("trial")]
-        return [
-            HookSpec(
-                name=str(r["name"]),
-                source=HookSource("repo", str(r["repo"]), str(r["rev"])),
-                events=tuple(r.get("events") or ()),
-                tools={str(k): tuple(v) for k, v in (r.get("tools") or {}).items()},
-            )
-            for r in records
-        ]
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
-        return []
 
 
 def _hook_row(

@@ -9,18 +9,16 @@ install` (which rewrites from hookman.toml) or `hookman remove` ends the trial. 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from hookman import paths
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
 from hookman.hooks.repository import read_repository_manifest
 from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
-from hookman.install.sync import Trial, project_target, sync_project
+from hookman.install.sync import Trial, installed_trial_hooks, project_target, sync_project
 from hookman.output import console, escape, print_json
 from hookman.project.config import HookSource, HookSpec, read_project_config
 from hookman.project.location import find_project_dir
@@ -46,8 +44,8 @@ def try_repo(
     target = project_target(project_dir, claude_version, config)
     url = store.fetch_url(repo, project_dir)
     if rev is None:
-        pin = Pin(repo, store.head_commit(url), "", "branch")
-        pin = pin._replace(rev=pin.commit)
+        head = store.head_commit(url)
+        pin = Pin(repo, head, head, "branch")
     else:
         resolved = store.resolve_rev(url, rev)
         pin = Pin(repo, rev, resolved.commit, resolved.kind)
@@ -99,13 +97,4 @@ def try_repo(
 
 def trial_hook_names(project_dir: Path) -> list[str]:
     """The hooks the installed manifest runs for a `try-repo` trial."""
-    try:
-        data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
-        hooks = data.get("hooks") or []
-    except (OSError, ValueError, AttributeError):
-        return []
-    return [
-        str(hook.get("name"))
-        for hook in hooks
-        if isinstance(hook, dict) and hook.get("trial") is True
-    ]
+    return [hook.name for hook in installed_trial_hooks(project_dir)]

@@ -133,6 +133,29 @@ class Trial:
         self.pins = pins
 
 
+def installed_trial_hooks(project_dir: Path) -> list[HookSpec]:
+    """The hooks of a `hookman try-repo` trial, as the installed manifest runs them."""
+    import json
+
+    from hookman.project.config import HookSource
+
+    try:
+        data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
+        records = [r for r in data.get("hooks") or [] if isinstance(r, dict) and r.get("trial")]
+        return [
+            HookSpec(
+                name=str(r["name"]),
+                source=HookSource("repo", str(r["repo"]), str(r["rev"])),
+                events=tuple(r.get("events") or ()),
+                tools={str(k): tuple(v) for k, v in (r.get("tools") or {}).items()},
+                is_async=r.get("async") is True,
+            )
+            for r in records
+        ]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return []
+
+
 def sync_project(
     project_dir: Path,
     config: ProjectConfig,

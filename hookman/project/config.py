@@ -263,6 +263,10 @@ class ProjectConfig:
             new.trivia.comment_ws = new.trivia.comment_ws or "  "
             new.trivia.comment = f"# {comment}"
         table["rev"] = new
+        if not comment:  # tomlkit keeps the replaced value's comment: take it off
+            written = table.item("rev")
+            written.trivia.comment = ""
+            written.trivia.comment_ws = ""
         self._hooks = _validate(self._document)
 
     def remove_hook(self, name: str) -> None:
