@@ -68,11 +68,7 @@ def test_remove_of_a_trial_hook_ends_the_trial(project: Path, repo: Path) -> Non
     result = hookman("remove", "no-rm-rf", "--project", str(project), *VERSION)
     assert result.exit_code == 0, result.output
     assert json.loads(paths.manifest_path(project).read_text())["hooks"] == []
-    assert (
-        decision(run_guard(project)) == (None, None)
-        if paths.manifest_path(project).exists()
-        else True
-    )
+    assert decision(run_guard(project)) == (None, None)
 
 
 def test_a_trial_hook_named_like_a_listed_one_is_refused(project: Path, repo: Path) -> None:

@@ -49,7 +49,7 @@ def test_a_manifest_offers_its_hooks(tmp_path: Path) -> None:
 def test_no_manifest(tmp_path: Path) -> None:
     root = _repo(tmp_path, "")
     (root / "hookman-hooks.toml").unlink()
-    with pytest.raises(HookmanError, match="has no hookman-hooks.toml at its root"):
+    with pytest.raises(HookmanError, match=r"has no hookman-hooks\.toml at its root"):
         read_repository_manifest(root, "R at v1")
 
 
@@ -108,7 +108,7 @@ def test_a_symlinked_manifest_is_no_manifest(tmp_path: Path) -> None:
     real = tmp_path / "elsewhere.toml"
     (root / "hookman-hooks.toml").rename(real)
     (root / "hookman-hooks.toml").symlink_to(real)
-    with pytest.raises(HookmanError, match="has no hookman-hooks.toml"):
+    with pytest.raises(HookmanError, match=r"has no hookman-hooks\.toml"):
         read_repository_manifest(root, "R at v1")
 
 
