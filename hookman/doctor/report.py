@@ -13,6 +13,7 @@ from hookman.doctor.findings_commands import check_commands
 from hookman.doctor.findings_files import check_files
 from hookman.doctor.findings_hookman import check_hookman
 from hookman.doctor.findings_matchers import check_matchers
+from hookman.doctor.findings_repos import check_repositories
 from hookman.doctor.findings_skills import check_inline_shell
 from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
@@ -54,6 +55,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
     check_matchers(ctx)
     check_commands(ctx)
     check_hookman(ctx)
+    check_repositories(ctx)
     check_inline_shell(ctx)
     if options.probe or options.probe_commands:
         from hookman.doctor.probe import probe

@@ -12,7 +12,7 @@ import pytest
 
 from hookman.errors import HookmanError
 from hookman.hooks import store
-from tests.hook_repos import commit, git, make_repo, release
+from tests.hook_repos import git, make_repo, release
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,4 +197,3 @@ def test_scp_and_scheme_urls_are_kept_and_paths_made_absolute(tmp_path: Path) ->
     assert store.fetch_url("git@example.org:acme/h.git", tmp_path) == "git@example.org:acme/h.git"
     assert store.fetch_url("https://example.org/h.git", tmp_path) == "https://example.org/h.git"
     assert store.fetch_url("../h", tmp_path / "p") == str(tmp_path / "h")
-    assert commit  # imported for the other tests' helpers
