@@ -60,3 +60,23 @@ def test_a_repository_guard_denies_autoupdate_runs_the_new_release_and_a_teammat
     denied, harmless, victim = _denied_and_harmless(teammate)
     assert denied["content"] == mine.replace(str(e2e.root), str(teammate.root))
     assert victim.is_dir() and harmless["content"] == "harmless-42"
+
+
+def test_a_guard_whose_store_copy_is_gone_denies_and_names_hookman_install(
+    e2e: E2EProject,
+) -> None:
+    repo = make_repo(e2e.scratch / "agent-hooks", reason="REPO-E2E: no")
+    e2e.hookman("install", "no-rm-rf", "--repo", str(repo), "--rev", "v1.0.0")
+    hookman_home = Path(e2e.env()["HOOKMAN_HOME"])
+    shutil.rmtree(hookman_home / "cache" / "repos")
+    witness = e2e.root / "witness.txt"
+
+    run = e2e.run_claude("go", turns=[bash(f"echo ran > {witness}"), say("ok")])
+
+    [denied] = run.tool_results()
+    assert denied["is_error"] is True, run.describe()
+    assert f"its repository {repo} at v1.0.0 is not in this machine's hookman store" in (
+        denied["content"]
+    )
+    assert "run `hookman install` to fetch it" in denied["content"]
+    assert not witness.exists()
