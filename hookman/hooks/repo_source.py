@@ -45,7 +45,7 @@ def resolve_repo_hook(
         store.ensure_stored(url, pin.commit, rev=source.rev)
     offered = source.offered_name(hook.name)
     where = f"{source.value} at {source.rev}"
-    manifest = read_repository_manifest(tree, where)
+    manifest = read_repository_manifest(tree, where, store.manifest_cache(url, pin.commit))
     offer = manifest.find(offered)
     if offer is None:
         raise HookmanError(

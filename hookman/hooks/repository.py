@@ -12,10 +12,11 @@ no `..`, no absolute path, no symlink whose target is outside it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from hookman.errors import HookmanError
 from hookman.project.config import is_valid_hook_name, read_toml_or_none
@@ -45,9 +46,15 @@ class RepositoryManifest(NamedTuple):
         return [offer.name for offer in self.hooks]
 
 
-def read_repository_manifest(root: Path, where: str) -> RepositoryManifest:
+def read_repository_manifest(
+    root: Path, where: str, cache: Path | None = None
+) -> RepositoryManifest:
     """Parse and check `root/hookman-hooks.toml`; `where` names the repository (URL and
-    rev) in messages. A HookmanError for a missing or invalid manifest."""
+    rev) in messages. A HookmanError for a missing or invalid manifest.
+
+    `cache`: a JSON file keeping the text and its parsed values (a store entry's), so an
+    unchanged manifest is read without importing a TOML parser (which costs more than the
+    rest of an install that changes nothing). Checked against the text every time."""
     path = root / MANIFEST_NAME
     hint = f"fix {MANIFEST_NAME} in the repository, tag a new release, and use that rev."
     if path.is_symlink() or not path.is_file():
@@ -59,7 +66,11 @@ def read_repository_manifest(root: Path, where: str) -> RepositoryManifest:
         text = path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise HookmanError(f"cannot read {MANIFEST_NAME} of {where}: {error}.", hint) from None
-    data = read_toml_or_none(text)
+    data = _parsed_before(cache, text)
+    if data is None:
+        data = read_toml_or_none(text)
+        if data is not None and cache is not None:
+            _remember(cache, text, data)
     if data is None:
         raise HookmanError(f"{MANIFEST_NAME} of {where} is not valid TOML.", hint)
     raw_hooks = data.get("hooks")
@@ -112,6 +123,31 @@ def _offer(raw: object, position: int, root: Path, where: str, hint: str) -> Hoo
     return HookOffer(
         name, path, description.strip().splitlines()[0] if description else "", min_hookman
     )
+
+
+def _parsed_before(cache: Path | None, text: str) -> dict[str, Any] | None:
+    if cache is None:
+        return None
+    try:
+        kept = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(kept, dict) or kept.get("text") != text:
+        return None
+    data = kept.get("data")
+    return data if isinstance(data, dict) else None
+
+
+def _remember(cache: Path, text: str, data: dict[str, Any]) -> None:
+    try:
+        encoded = json.dumps({"text": text, "data": data}, ensure_ascii=False)
+        if json.loads(encoded)["data"] != data:  # a value JSON cannot hold exactly
+            return
+        temporary = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        temporary.write_text(encoded, encoding="utf-8")
+        os.replace(temporary, cache)
+    except (OSError, TypeError, ValueError):
+        return  # only a cache
 
 
 def path_problem(root: Path, path: str) -> str | None:

@@ -15,19 +15,23 @@ repository, no terminal prompt, no templates or hooks.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from hookman import paths
 from hookman.errors import HookmanError
 from hookman.project.config import FULL_SHA
+from hookman.user_dirs import sha256_hex
+
+if TYPE_CHECKING:
+    import subprocess
+
+# subprocess, shutil and hashlib are imported where git runs or files are hashed: an install
+# that changes nothing only computes where entries are (the built-in SHA-256, no OpenSSL).
 
 STORE_DIR_NAME = "repos"
 TREE_NAME = "tree"
@@ -59,7 +63,7 @@ def store_root() -> Path:
 
 
 def url_key(url: str) -> str:
-    digest = hashlib.sha256(url.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    digest = sha256_hex(url.encode("utf-8", "surrogateescape"))[:16]
     tail = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", tail).strip("-.")[:32] or "repo"
     return f"{slug}-{digest}"
@@ -72,6 +76,11 @@ def entry_dir(url: str, commit: str) -> Path:
 def tree_dir(url: str, commit: str) -> Path:
     """Where the repository's files at `commit` are (whether fetched or not)."""
     return entry_dir(url, commit) / TREE_NAME
+
+
+def manifest_cache(url: str, commit: str) -> Path:
+    """The parsed hookman-hooks.toml of an entry (beside its tree, so not one of its files)."""
+    return entry_dir(url, commit) / "manifest.json"
 
 
 def is_stored(url: str, commit: str) -> bool:
@@ -94,6 +103,8 @@ def git_environment() -> dict[str, str]:
 
 def run_git(args: list[str], *, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """`git ARGS`; a HookmanError when git itself is missing."""
+    import subprocess
+
     try:
         return subprocess.run(
             ["git", "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", *args],
@@ -200,6 +211,8 @@ def ensure_stored(url: str, commit: str, *, rev: str | None = None) -> Path:
 
 
 def _fetch(url: str, commit: str, rev: str) -> None:
+    import shutil
+
     parent = store_root() / url_key(url)
     _remove_abandoned(parent)
     work = Path(_make_work_dir(parent))
@@ -273,6 +286,8 @@ def _make_work_dir(parent: Path) -> str:
 
 def _remove_abandoned(parent: Path) -> None:
     """Work directories of fetches whose process is gone (killed halfway)."""
+    import shutil
+
     with contextlib.suppress(OSError):
         for child in parent.iterdir():
             if not child.name.startswith(FETCH_PREFIX):
@@ -296,6 +311,8 @@ def _alive(pid: int) -> bool:
 
 def tree_digests(tree: Path) -> dict[str, str]:
     """POSIX relative path -> sha256 of every file (a symlink: of its target text)."""
+    import hashlib
+
     digests: dict[str, str] = {}
     for directory, subdirs, files in os.walk(tree):
         subdirs[:] = [name for name in subdirs if name != "__pycache__"]
