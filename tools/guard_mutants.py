@@ -324,12 +324,6 @@ MUTATIONS = [
         "    if pin is not None:\n        return pin\n",
         "",
     ),
-    (
-        "install: a missing store entry is fetched, never taken as nothing to change",
-        "hookman/install/sync.py",
-        "        return None  # a store entry to fetch, or a rev to pin: that needs the locked sync",
-        "        pass",
-    ),
 ]
 TESTS = [
     "tests/bridge",

@@ -292,7 +292,9 @@ def sync_if_nothing_changes(
     pins = read_pins(project_dir)
     resolution = _existing_modules(enabled, project_dir, pins, fetch=False)
     if resolution.missing and any(hook.source.kind == "repo" for hook in enabled):
-        return None  # a store entry to fetch, or a rev to pin: that needs the locked sync
+        # A store entry to fetch, or a rev to pin: that needs the locked sync. (The manifest
+        # would differ too: a missing entry's module path is a placeholder.)
+        return None
     if used_pins(config.hooks, pins, resolution.pins) != pins:
         return None
     manifest = _manifest_for(
