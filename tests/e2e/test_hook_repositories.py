@@ -75,8 +75,9 @@ def test_a_guard_whose_store_copy_is_gone_denies_and_names_hookman_install(
 
     [denied] = run.tool_results()
     assert denied["is_error"] is True, run.describe()
-    assert f"its repository {repo} at v1.0.0 is not in this machine's hookman store" in (
-        denied["content"]
+    assert (
+        f"its repository {repo} at v1.0.0 is not in this machine's hookman store"
+        in (denied["content"])
     )
     assert "run `hookman install` to fetch it" in denied["content"]
     assert not witness.exists()

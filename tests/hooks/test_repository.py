@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
@@ -119,6 +119,7 @@ def test_min_hookman_compares_versions() -> None:
     assert not needs_newer_hookman(offer._replace(min_hookman=None), "0.0.1")
 
 
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(["..", ".", "hooks", "guard.py", "/", "x", "~"]), max_size=6))
 def test_an_accepted_path_never_leaves_the_repository(parts: list[str]) -> None:
     root = Path(__file__).resolve().parent
