@@ -8,7 +8,6 @@ HookmanError naming `hookman install`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from hookman import __version__
 from hookman.errors import HookmanError
@@ -18,11 +17,16 @@ from hookman.project.config import HookSpec
 from hookman.project.pins import Pin
 
 
-class RepoHook(NamedTuple):
-    module_path: Path
-    tree: Path
-    pin: Pin
-    warnings: list[str]
+class RepoHook:
+    """A repository hook resolved: its module, its store tree, its pin, what was said."""
+
+    __slots__ = ("module_path", "pin", "tree", "warnings")
+
+    def __init__(self, module_path: Path, tree: Path, pin: Pin, warnings: list[str]) -> None:
+        self.module_path = module_path
+        self.tree = tree
+        self.pin = pin
+        self.warnings = warnings
 
 
 def resolve_repo_hook(

@@ -23,7 +23,6 @@ from hookman.project.config import is_valid_hook_name, read_toml_or_none
 
 MANIFEST_NAME = "hookman-hooks.toml"
 OFFER_KEYS = frozenset({"name", "path", "description", "min_hookman"})
-_VERSION = re.compile(r"\d+(\.\d+)*")
 
 
 class HookOffer(NamedTuple):  # not a dataclass: those compile methods at every start
@@ -35,9 +34,12 @@ class HookOffer(NamedTuple):  # not a dataclass: those compile methods at every 
     min_hookman: str | None = None
 
 
-class RepositoryManifest(NamedTuple):
-    root: Path
-    hooks: tuple[HookOffer, ...]
+class RepositoryManifest:
+    __slots__ = ("hooks", "root")
+
+    def __init__(self, root: Path, hooks: tuple[HookOffer, ...]) -> None:
+        self.root = root
+        self.hooks = hooks
 
     def find(self, name: str) -> HookOffer | None:
         return next((offer for offer in self.hooks if offer.name == name), None)
@@ -117,7 +119,7 @@ def _offer(raw: object, position: int, root: Path, where: str, hint: str) -> Hoo
         raise refuse("has a `description` that is not a string")
     min_hookman = raw.get("min_hookman")
     if min_hookman is not None and (
-        not isinstance(min_hookman, str) or not _VERSION.fullmatch(min_hookman)
+        not isinstance(min_hookman, str) or not re.fullmatch(r"\d+(\.\d+)*", min_hookman)
     ):
         raise refuse('has a `min_hookman` that is not a version such as "0.2.0"')
     return HookOffer(

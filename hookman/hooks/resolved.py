@@ -11,8 +11,7 @@ whose store entry is missing is reported missing (its path is still where it wil
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,16 +30,19 @@ class ResolvedHook(NamedTuple):
     pin: Pin | None = None
 
 
-@dataclass
 class HookSet:
-    """`resolve_hook_set`'s answer: every hook asked for, in order."""
+    """`resolve_hook_set`'s answer: every hook asked for, in order (not a dataclass: those
+    compile methods at every start)."""
 
-    hooks: dict[str, ResolvedHook] = field(default_factory=dict)
-    # name -> (what is wrong, how to fix it), for hooks this machine cannot run now
-    missing: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # every pin the set used, including new ones made by this resolution
-    pins: dict[tuple[str, str], Pin] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    __slots__ = ("hooks", "missing", "pins", "warnings")
+
+    def __init__(self) -> None:
+        self.hooks: dict[str, ResolvedHook] = {}
+        # name -> (what is wrong, how to fix it), for hooks this machine cannot run now
+        self.missing: dict[str, tuple[str, str]] = {}
+        # every pin the set used, including new ones made by this resolution
+        self.pins: dict[tuple[str, str], Pin] = {}
+        self.warnings: list[str] = []
 
 
 def resolve_hook_set(
@@ -65,14 +67,3 @@ def resolve_hook_set(
             continue
         result.hooks[hook.name] = resolved
     return result
-
-
-def used_pins(
-    hooks: Sequence[HookSpec], old: dict[tuple[str, str], Pin], new: dict[tuple[str, str], Pin]
-) -> dict[tuple[str, str], Pin]:
-    """The pins hookman.toml's repo hooks use: the new ones, and the old ones of hooks not
-    resolved now (disabled ones); pins no hook uses are dropped."""
-    wanted = {(hook.source.value, hook.source.rev) for hook in hooks if hook.source.kind == "repo"}
-    merged = {key: pin for key, pin in old.items() if key in wanted}
-    merged.update({key: pin for key, pin in new.items() if key in wanted})
-    return merged

@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 from hookman.errors import HookmanError
 from hookman.hooks.registry import registry_entries, registry_problems, registry_repo_entries
-from hookman.hooks.repo_source import resolve_repo_hook
 from hookman.project.config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
 from hookman.project.pins import read_pins
 from hookman.scaffold.template_files import bundled_templates
@@ -49,6 +48,8 @@ def choose_hook(
                 exit_code=2,
             )
         if listed.source.kind == "repo":
+            from hookman.hooks.repo_source import resolve_repo_hook
+
             found = resolve_repo_hook(listed, project_dir, read_pins(project_dir), fetch=True)
             return HookChoice(argument, listed.source, found.module_path, True, found.tree)
         return HookChoice(
@@ -91,6 +92,8 @@ def choose_repo_hook(
     name = _checked_name(name or offered)
     source = HookSource("repo", repo, rev, "" if offered == name else offered)
     spec = HookSpec(name=name, source=source)
+    from hookman.hooks.repo_source import resolve_repo_hook
+
     found = resolve_repo_hook(spec, project_dir, read_pins(project_dir), fetch=True)
     listed = config.find(name)
     if listed is not None and listed.source.kind == "repo" and listed.source.value == repo:
@@ -105,6 +108,8 @@ def module_path(hook: HookSpec, project_dir: Path) -> Path:
     in the store (nothing is fetched here)."""
     source = hook.source
     if source.kind == "repo":
+        from hookman.hooks.repo_source import resolve_repo_hook
+
         return resolve_repo_hook(hook, project_dir, read_pins(project_dir), fetch=False).module_path
     if source.kind == "path":
         return Path(os.path.normpath(project_dir / source.value))

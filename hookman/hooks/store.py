@@ -17,14 +17,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from hookman import paths
 from hookman.errors import HookmanError
-from hookman.project.config import FULL_SHA
+from hookman.project.config import is_full_sha
 from hookman.user_dirs import sha256_hex
 
 if TYPE_CHECKING:
@@ -39,23 +38,44 @@ FETCHED_NAME = "fetched.json"
 FETCH_PREFIX = ".fetch-"
 LOCK_TIMEOUT_S = 300.0
 GIT_TIMEOUT_S = 300.0
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-_SCP_LIKE = re.compile(r"^[A-Za-z0-9._-]+@[A-Za-z0-9._-]+:")
 TAG_PREFIX = "refs/tags/"
 HEAD_PREFIX = "refs/heads/"
 
 
-class ResolvedRev(NamedTuple):
-    commit: str
-    kind: str  # "tag", "branch" or "commit"
+class ResolvedRev:
+    """The commit a rev names, and what the rev is: "tag", "branch" or "commit"."""
+
+    __slots__ = ("commit", "kind")
+
+    def __init__(self, commit: str, kind: str) -> None:
+        self.commit = commit
+        self.kind = kind
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ResolvedRev) and (self.commit, self.kind) == (
+            other.commit,
+            other.kind,
+        )
+
+    def __repr__(self) -> str:
+        return f"ResolvedRev({self.commit!r}, {self.kind!r})"
 
 
 def fetch_url(repo: str, project_dir: Path) -> str:
     """What git fetches for `repo` as hookman.toml gives it: a URL as it is, a local path
     made absolute (relative to the project)."""
-    if _SCHEME.match(repo) or _SCP_LIKE.match(repo):
+    if _is_url(repo):
         return repo
     return os.path.normpath(project_dir / os.path.expanduser(repo))
+
+
+def _is_url(repo: str) -> bool:
+    """A URL with a scheme (`https://`, `file://`, ...) or scp-like `user@host:path`."""
+    scheme, separator, _ = repo.partition("://")
+    if separator and scheme[:1].isalpha() and all(c.isalnum() or c in "+.-" for c in scheme):
+        return True
+    at, colon = repo.find("@"), repo.find(":")
+    return 0 < at < colon and "/" not in repo[:colon]
 
 
 def store_root() -> Path:
@@ -65,6 +85,8 @@ def store_root() -> Path:
 def url_key(url: str) -> str:
     digest = sha256_hex(url.encode("utf-8", "surrogateescape"))[:16]
     tail = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    import re
+
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", tail).strip("-.")[:32] or "repo"
     return f"{slug}-{digest}"
 
@@ -162,7 +184,7 @@ def head_commit(url: str) -> str:
             "check the URL (any git URL, a file:// URL or a local path) and your access to it.",
         )
     sha = result.stdout.split("\t", 1)[0].strip()
-    if not FULL_SHA.fullmatch(sha):
+    if not is_full_sha(sha):
         raise HookmanError(
             f"the git repository {url} has no HEAD commit to try.", "give a rev with --rev."
         )
@@ -173,7 +195,7 @@ def resolve_rev(url: str, rev: str) -> ResolvedRev:
     """The commit `rev` names in `url` now: a tag, a branch (not pinned: doctor says so) or a
     full commit SHA (checked when fetched)."""
     refs = remote_refs(url)
-    if FULL_SHA.fullmatch(rev):
+    if is_full_sha(rev):
         return ResolvedRev(rev, "commit")
     for prefix, kind in ((TAG_PREFIX, "tag"), (HEAD_PREFIX, "branch")):
         commit = refs.get(prefix + rev)
@@ -188,15 +210,15 @@ def resolve_rev(url: str, rev: str) -> ResolvedRev:
     )
 
 
-_RELEASE = re.compile(r"v?\d+(\.\d+)*")
-
-
 def release_tags(refs: dict[str, str]) -> list[str]:
     """The tags that look like releases (v1.2.0, 1.2), oldest first by version."""
+    import re
+
     from hookman.hooks.repository import version_tuple
 
+    release = re.compile(r"v?\d+(\.\d+)*")
     tags = [ref[len(TAG_PREFIX) :] for ref in refs if ref.startswith(TAG_PREFIX)]
-    releases = [tag for tag in tags if _RELEASE.fullmatch(tag)]
+    releases = [tag for tag in tags if release.fullmatch(tag)]
     return sorted(releases, key=lambda tag: (version_tuple(tag.lstrip("v")), tag))
 
 

@@ -24,8 +24,6 @@ from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import TargetVersion, resolve_target
 from hookman.errors import HookmanError
-from hookman.hooks import store
-from hookman.hooks.resolved import resolve_hook_set, used_pins
 from hookman.hooks.sources import module_path
 from hookman.project.config import (
     HookSpec,
@@ -216,7 +214,7 @@ def sync_project(
         )
 
     manifest = _manifest_for(project_dir, hooks, module_paths, plan, target, resolution.origins)
-    new_pins = used_pins(config.hooks, pins, resolution.pins)
+    new_pins = _used_pins(config.hooks, pins, resolution.pins)
     with _restored_on_failure(manifest_file, launcher, config.path, pins_path(project_dir)):
         write_manifest(project_dir, manifest)
         _write_launcher(project_dir)
@@ -295,7 +293,7 @@ def sync_if_nothing_changes(
         # A store entry to fetch, or a rev to pin: that needs the locked sync. (The manifest
         # would differ too: a missing entry's module path is a placeholder.)
         return None
-    if used_pins(config.hooks, pins, resolution.pins) != pins:
+    if _used_pins(config.hooks, pins, resolution.pins) != pins:
         return None
     manifest = _manifest_for(
         project_dir, config.hooks, resolution.paths, preview.plan, target, resolution.origins
@@ -470,14 +468,27 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
     return warnings
 
 
-@dataclass
 class _Resolution:
-    paths: dict[str, Path] = field(default_factory=dict)
-    missing: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # repository hooks: name -> their manifest keys (repo, rev, commit, package_root, trial)
-    origins: dict[str, dict[str, Any]] = field(default_factory=dict)
-    pins: dict[tuple[str, str], Pin] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    __slots__ = ("missing", "origins", "paths", "pins", "warnings")
+
+    def __init__(self) -> None:
+        self.paths: dict[str, Path] = {}
+        self.missing: dict[str, tuple[str, str]] = {}
+        # repository hooks: name -> their manifest keys (repo, rev, commit, package_root, trial)
+        self.origins: dict[str, dict[str, Any]] = {}
+        self.pins: dict[tuple[str, str], Pin] = {}
+        self.warnings: list[str] = []
+
+
+def _used_pins(
+    hooks: Sequence[HookSpec], old: dict[tuple[str, str], Pin], new: dict[tuple[str, str], Pin]
+) -> dict[tuple[str, str], Pin]:
+    """The pins hookman.toml's repo hooks use: the new ones, and the old ones of hooks not
+    resolved now (disabled ones); pins no hook uses are dropped."""
+    wanted = {(hook.source.value, hook.source.rev) for hook in hooks if hook.source.kind == "repo"}
+    merged = {key: pin for key, pin in old.items() if key in wanted}
+    merged.update({key: pin for key, pin in new.items() if key in wanted})
+    return merged
 
 
 def _existing_modules(
@@ -497,8 +508,12 @@ def _existing_modules(
     """
     result = _Resolution()
     repo_hooks = [hook for hook in hooks if hook.source.kind == "repo"]
-    resolved = resolve_hook_set(repo_hooks, project_dir, pins, fetch=fetch)
-    result.pins, result.warnings = resolved.pins, resolved.warnings
+    resolved = None
+    if repo_hooks:  # imported only then: a project of path hooks never loads the store
+        from hookman.hooks.resolved import resolve_hook_set
+
+        resolved = resolve_hook_set(repo_hooks, project_dir, pins, fetch=fetch)
+        result.pins, result.warnings = resolved.pins, resolved.warnings
     for hook in hooks:
         if hook.source.kind == "repo":
             _add_repo_hook(hook, project_dir, pins, resolved, result)
@@ -521,6 +536,8 @@ def _add_repo_hook(
     resolved: Any,
     result: _Resolution,
 ) -> None:
+    from hookman.hooks import store
+
     source = hook.source
     url = store.fetch_url(source.value, project_dir)
     found = resolved.hooks.get(hook.name)

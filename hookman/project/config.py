@@ -35,7 +35,14 @@ REPO_KEYS = ("rev", "hook")
 HOOK_KEYS = frozenset(
     {"name", *SOURCE_KINDS, *REPO_KEYS, "enabled", "events", "tools", "timeout", "async"}
 )
-FULL_SHA = re.compile(r"[0-9a-f]{40}")
+_HEX = frozenset("0123456789abcdef")
+
+
+def is_full_sha(text: str) -> bool:
+    """Whether `text` is a full 40-character commit SHA (lowercase hex)."""
+    return len(text) == 40 and set(text) <= _HEX
+
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 NEW_FILE_HEADER = (
     "# hookman: this project's Claude Code hooks, in dispatch order.\n"
