@@ -297,3 +297,12 @@ def test_min_hookman_newer_than_this_hookman_is_refused(project: Path, repo: Pat
     )
     assert result.exit_code == 1
     assert "needs hookman >= 99.0" in result.output
+
+
+def test_remove_drops_the_pin_and_disable_keeps_it(project: Path, repo: Path) -> None:
+    install_repo(project, str(repo))
+    pins = project / ".claude" / "hookman-pins.json"
+    assert hookman("disable", "no-rm-rf", "--project", str(project)).exit_code == 0
+    assert pins.is_file()
+    assert hookman("remove", "no-rm-rf", "--project", str(project)).exit_code == 0
+    assert not pins.exists()
