@@ -48,7 +48,19 @@ JSON_FLOOR = "python status line (json.load)"
 # Removing a hook that is not listed changes nothing: refused (exit 1) with a did-you-mean.
 REMOVE_UNLISTED = "hookman remove gaurd (not listed)"
 # Variants doing real work (tomlkit edits hookman.toml in memory): reported, not judged.
-REAL_WORK = ("hookman install guard (unchanged)", "hookman remove --dry-run guard")
+REAL_WORK = (
+    "hookman install guard (unchanged)",
+    "hookman remove --dry-run guard",
+    "hookman install repo-guard (unchanged)",
+)
+# The same guard from a hook repository (warm store, pinned): install costs what a path hook's
+# costs, within the noise of one run (TARGET_REPO_VS_PATH, a ratio of the two medians).
+PATH_INSTALL = "hookman install (nothing to change)"
+REPO_INSTALL = "hookman install (nothing to change, repo hook)"
+PATH_RELEARN = "hookman install guard (unchanged)"
+REPO_RELEARN = "hookman install repo-guard (unchanged)"
+TARGET_REPO_VS_PATH = 1.10
+REPO_MANIFEST = '[[hooks]]\nname = "repo-guard"\npath = "guard.py"\ndescription = "Guard."\n'
 
 
 def main() -> int:
@@ -107,13 +119,33 @@ def _project(scratch: Path, env: dict[str, str]) -> Path:
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     for words in (["install", "hooks/guard.py"], ["registry", "add", "hooks/guard.py"]):
         _run([*hookman_command(), *words], project, env)
+    _repo_project(scratch, env)
     payload = json.dumps({"session_id": "bench", "workspace": {"project_dir": str(project)}})
     (scratch / "status.json").write_text(payload)
     return project
 
 
+def _repo_project(scratch: Path, env: dict[str, str]) -> Path:
+    """A project whose one hook is the same guard from a hook repository, installed (so the
+    store is warm and the rev pinned)."""
+    repo = scratch / "agent-hooks"
+    repo.mkdir()
+    (repo / "guard.py").write_text(GUARD)
+    (repo / "hookman-hooks.toml").write_text(REPO_MANIFEST)
+    git = ["git", "-c", "user.name=b", "-c", "user.email=b@example.invalid"]
+    for words in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "v1"], ["tag", "v1.0.0"]):
+        subprocess.run([*git, *words], cwd=repo, check=True, capture_output=True)
+    project = scratch / "repo-project"
+    (project / ".claude").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    install = ["install", "repo-guard", "--repo", str(repo), "--rev", "v1.0.0"]
+    _run([*hookman_command(), *install], project, env)
+    return project
+
+
 def _variants(project: Path) -> dict[str, tuple[list[str], str | None]]:
     hookman_cmd = hookman_command()
+    repo_project = project.parent / "repo-project"
     status_input = str(project.parent / "status.json")
     return {
         FLOOR: ([sys.executable, "-c", "pass"], None),
@@ -125,6 +157,11 @@ def _variants(project: Path) -> dict[str, tuple[list[str], str | None]]:
         "hookman registry list": ([*hookman_cmd, "registry", "list"], None),
         "hookman install (nothing to change)": ([*hookman_cmd, "install"], None),
         "hookman install guard (unchanged)": ([*hookman_cmd, "install", "guard"], None),
+        REPO_INSTALL: ([*hookman_cmd, "install", "--project", str(repo_project)], None),
+        REPO_RELEARN: (
+            [*hookman_cmd, "install", "repo-guard", "--project", str(repo_project)],
+            None,
+        ),
         "hookman remove --dry-run guard": ([*hookman_cmd, "remove", "--dry-run", "guard"], None),
         REMOVE_UNLISTED: ([*hookman_cmd, "remove", "gaurd"], None),
         "hookman __complete hooks (TAB)": ([*hookman_cmd, "__complete", "hooks"], None),
@@ -184,6 +221,11 @@ def _verdicts(medians: dict[str, float]) -> list[tuple[str, str, str, bool]]:
             limit = TARGET_MANAGEMENT
         ratio = _ratio(name, medians)
         rows.append((target, f"{ratio:.2f}", "met" if ratio <= limit else "MISSED", ratio <= limit))
+    for repo, path in ((REPO_INSTALL, PATH_INSTALL), (REPO_RELEARN, PATH_RELEARN)):
+        ratio = medians[repo] / medians[path]
+        target = f"{repo.removeprefix('hookman ')} / path hook's <= {TARGET_REPO_VS_PATH:g}"
+        ok = ratio <= TARGET_REPO_VS_PATH
+        rows.append((target, f"{ratio:.2f}", "met" if ok else "MISSED", ok))
     return rows
 
 

@@ -10,6 +10,7 @@ _hookman_complete() {
         --agent) COMPREPLY=(); return 0 ;;
         --claude-version) COMPREPLY=(); return 0 ;;
         --event) COMPREPLY=($(compgen -W "$events" -- "$cur")); return 0 ;;
+        --hook) COMPREPLY=(); return 0 ;;
         --hooks) COMPREPLY=(); return 0 ;;
         --lines) COMPREPLY=(); return 0 ;;
         --managed-settings) COMPREPLY=(); return 0 ;;
@@ -17,6 +18,8 @@ _hookman_complete() {
         --name) COMPREPLY=(); return 0 ;;
         --payload) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
         --project) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        --repo) COMPREPLY=(); return 0 ;;
+        --rev) COMPREPLY=(); return 0 ;;
         --session) COMPREPLY=(); return 0 ;;
         --template) COMPREPLY=($(compgen -W "$(_hookman_words templates)" -- "$cur")); return 0 ;;
         --version) COMPREPLY=(); return 0 ;;
@@ -33,11 +36,13 @@ _hookman_complete() {
         fi
     done
     case "$path" in
-        "") words="install remove list new enable disable run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
-        "install") words=""; options="--allow-unknown-event --async --claude-version --dry-run --json --name --no-async --project --help -h"; kind="installable" ;;
+        "") words="install remove list new autoupdate try-repo enable disable run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
+        "install") words=""; options="--allow-unknown-event --async --claude-version --dry-run --json --name --no-async --project --repo --rev --help -h"; kind="installable" ;;
         "remove") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "list") words=""; options="--claude-version --json --project --help -h"; kind="" ;;
-        "new") words=""; options="--claude-version --install --json --list --project --template -t --help -h"; kind="" ;;
+        "new") words=""; options="--claude-version --install --json --list --project --repo --template -t --help -h"; kind="" ;;
+        "autoupdate") words=""; options="--claude-version --freeze --json --project --repo --help -h"; kind="" ;;
+        "try-repo") words=""; options="--claude-version --json --project --rev --help -h"; kind="" ;;
         "enable") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "disable") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "run") words="${events}"; options="--help -h"; kind="" ;;
@@ -49,7 +54,7 @@ _hookman_complete() {
         "doctor") words=""; options="--claude-version --json --managed-settings --probe --probe-commands --project --help -h"; kind="" ;;
         "completions") words="bash zsh fish"; options="--help -h"; kind="" ;;
         "registry") words="add remove list"; options="--help -h"; kind="" ;;
-        "registry add") words=""; options="--name --help -h"; kind="" ;;
+        "registry add") words=""; options="--hook --name --rev --help -h"; kind="" ;;
         "registry remove") words=""; options="--help -h"; kind="registry" ;;
         "registry list") words=""; options="--json --help -h"; kind="" ;;
         "plugin") words="build"; options="--help -h"; kind="" ;;

@@ -12,6 +12,8 @@ complete -c hookman -n '__fish_seen_subcommand_from install' -l json
 complete -c hookman -n '__fish_seen_subcommand_from install' -l name -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l no-async
 complete -c hookman -n '__fish_seen_subcommand_from install' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from install' -l repo -r -f
+complete -c hookman -n '__fish_seen_subcommand_from install' -l rev -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l help
 complete -c hookman -n '__fish_seen_subcommand_from install' -s h
 complete -c hookman -n '__fish_seen_subcommand_from install' -a '(hookman __complete installable)'
@@ -35,10 +37,26 @@ complete -c hookman -n '__fish_seen_subcommand_from new' -l install
 complete -c hookman -n '__fish_seen_subcommand_from new' -l json
 complete -c hookman -n '__fish_seen_subcommand_from new' -l list
 complete -c hookman -n '__fish_seen_subcommand_from new' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from new' -l repo -r -f
 complete -c hookman -n '__fish_seen_subcommand_from new' -l template -r -f -a '(hookman __complete templates)'
 complete -c hookman -n '__fish_seen_subcommand_from new' -s t -r -f
 complete -c hookman -n '__fish_seen_subcommand_from new' -l help
 complete -c hookman -n '__fish_seen_subcommand_from new' -s h
+complete -c hookman -n '__fish_use_subcommand' -a autoupdate -d 'Move each hook repository\'s rev to its newest release tag.'
+complete -c hookman -n '__fish_seen_subcommand_from autoupdate' -l claude-version -r -f
+complete -c hookman -n '__fish_seen_subcommand_from autoupdate' -l freeze
+complete -c hookman -n '__fish_seen_subcommand_from autoupdate' -l json
+complete -c hookman -n '__fish_seen_subcommand_from autoupdate' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from autoupdate' -l repo -r -f
+complete -c hookman -n '__fish_seen_subcommand_from autoupdate' -l help
+complete -c hookman -n '__fish_seen_subcommand_from autoupdate' -s h
+complete -c hookman -n '__fish_use_subcommand' -a try-repo -d 'Try a repository\'s hooks in this project without adding them to hookman.toml.'
+complete -c hookman -n '__fish_seen_subcommand_from try-repo' -l claude-version -r -f
+complete -c hookman -n '__fish_seen_subcommand_from try-repo' -l json
+complete -c hookman -n '__fish_seen_subcommand_from try-repo' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from try-repo' -l rev -r -f
+complete -c hookman -n '__fish_seen_subcommand_from try-repo' -l help
+complete -c hookman -n '__fish_seen_subcommand_from try-repo' -s h
 complete -c hookman -n '__fish_use_subcommand' -a enable -d 'Switch a hook on in hookman.toml and rewrite settings.'
 complete -c hookman -n '__fish_seen_subcommand_from enable' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from enable' -l dry-run
@@ -110,7 +128,9 @@ complete -c hookman -n '__fish_use_subcommand' -a registry -d 'The user registry
 complete -c hookman -n '__fish_seen_subcommand_from registry' -l help
 complete -c hookman -n '__fish_seen_subcommand_from registry' -s h
 complete -c hookman -n '__fish_seen_subcommand_from registry; and not __fish_seen_subcommand_from add remove list' -a add -d 'Add a hook to the user registry.'
+complete -c hookman -n '__fish_seen_subcommand_from add' -l hook -r -f
 complete -c hookman -n '__fish_seen_subcommand_from add' -l name -r -f
+complete -c hookman -n '__fish_seen_subcommand_from add' -l rev -r -f
 complete -c hookman -n '__fish_seen_subcommand_from add' -l help
 complete -c hookman -n '__fish_seen_subcommand_from add' -s h
 complete -c hookman -n '__fish_seen_subcommand_from registry; and not __fish_seen_subcommand_from add remove list' -a remove -d 'Remove a hook from the user registry.'

@@ -144,9 +144,18 @@ def load_hook(
 ) -> HookUnderTest:
     """Load the hook module at `path` (its factory runs now); `cwd` is the project dir
     handlers see as `ctx.cwd` (default: the current directory). `agent_id` makes the hook
-    run as inside a subagent."""
+    run as inside a subagent. A module inside a hook repository (a directory above it holds
+    hookman-hooks.toml) imports its siblings relatively, as it does when installed."""
     where = str(Path(cwd) if cwd is not None else Path.cwd())
-    result = load_hooks([str(path)], where)
+    root = _repository_root(Path(path))
+    result = load_hooks([str(path)], where, None if root is None else str(root))
     if result.errors:
         raise HookLoadError("; ".join(error.error for error in result.errors))
     return HookUnderTest(result.hooks[0], where, session_id=session_id, agent_id=agent_id)
+
+
+def _repository_root(path: Path) -> Path | None:
+    for directory in Path(os.path.abspath(path)).parents:
+        if (directory / "hookman-hooks.toml").is_file():
+            return directory
+    return None

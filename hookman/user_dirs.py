@@ -67,6 +67,11 @@ def manifest_path(resolved_project_dir: str) -> str:
     return os.path.join(project_state_dir(resolved_project_dir), "manifest.json")
 
 
+def sha256_hex(data: bytes) -> str:
+    """SHA-256 of `data` in hex, without loading OpenSSL."""
+    return _sha256_hex(data)
+
+
 def _sha256_hex(data: bytes) -> str:
     # hashlib loads OpenSSL (about a fifth of a bare Python start); the built-in module is
     # the same SHA-256 (named _sha2 from Python 3.12, _sha256 before).

@@ -505,6 +505,36 @@ MUTATIONS = [
         "        pass  # line breaks but no indentation",
         ["tests/project/test_settings_file.py"],
     ),
+    (
+        "repository: a `..` path is refused",
+        "hookman/hooks/repository.py",
+        '    if ".." in pure.parts:\n        return "leaves the repository"\n',
+        "",
+    ),
+    (
+        "repository: a symlink out of the repository is refused",
+        "hookman/hooks/repository.py",
+        "    if os.path.commonpath([real_root, real]) != real_root:",
+        "    if False:",
+    ),
+    (
+        "runner: a repository hook's missing store copy names hookman install",
+        "hookman/bridge/hook_set.py",
+        "    if hook.repo is not None and hook.package_root is not None:",
+        "    if False:",
+    ),
+    (
+        "loader: a repository hook imports its siblings from its own package",
+        "hookman/runtime/loader.py",
+        "    name = None if package_root is None else _name_in_package(resolved_path, package_root)",
+        "    name = None",
+    ),
+    (
+        "pins: the pinned commit wins over what the tag names now",
+        "hookman/hooks/repo_source.py",
+        "    if pin is not None:\n        return pin\n",
+        "",
+    ),
 ]
 TESTS = [
     "tests/plugin",
@@ -515,6 +545,8 @@ TESTS = [
     "tests/project/test_manifest.py",
     "tests/project/test_config.py",
     "tests/runtime",
+    "tests/hooks/test_repository.py",
+    "tests/commands/test_repo_hooks.py",
 ]
 
 

@@ -121,9 +121,9 @@ def load_hook_set(
     hook_set = HookSet()
     for hook in hooks:
         tracker.current_hook = hook.name
-        result = load_hooks([hook.path], cwd)
+        result = load_hooks([hook.path], cwd, hook.package_root)
         if result.errors:
-            hook_set.failures.append(LoadFailure(hook, result.errors[0].error))
+            hook_set.failures.append(LoadFailure(hook, _load_error_text(hook, result.errors[0])))
             continue
         for loaded in result.hooks:
             if guarded_event is not None and hook.guards(guarded_event, tool_name):
@@ -139,6 +139,21 @@ def load_hook_set(
             hook_set.names.append(hook.name)
     tracker.current_hook = None
     return hook_set
+
+
+def _load_error_text(hook: ManifestHook, error: object) -> str:
+    """The load error; for a repository hook whose store copy is gone (a teammate's
+    machine, a cleaned cache), what it is and the command that fetches it."""
+    text = str(getattr(error, "error", error))
+    if hook.repo is not None and hook.package_root is not None:
+        from os.path import isdir
+
+        if not isdir(hook.package_root):
+            return (
+                f"its repository {hook.repo} is not in this machine's hookman store; "
+                "run `hookman install` to fetch it"
+            )
+    return text
 
 
 def _wrap_handlers(

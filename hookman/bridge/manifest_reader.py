@@ -25,7 +25,16 @@ class ManifestError(Exception):
 
 
 class ManifestHook:
-    __slots__ = ("claude_events", "events", "is_async", "name", "path", "tools")
+    __slots__ = (
+        "claude_events",
+        "events",
+        "is_async",
+        "name",
+        "package_root",
+        "path",
+        "repo",
+        "tools",
+    )
 
     def __init__(
         self,
@@ -35,9 +44,15 @@ class ManifestHook:
         claude_events: tuple[str, ...],
         tools: dict[str, list[str]],
         is_async: bool = False,
+        package_root: str | None = None,
+        repo: str | None = None,
     ) -> None:
         self.name = name
         self.path = path
+        # A hook from a repository: the store tree its sibling imports resolve against,
+        # and "URL at REV" for the deny when the store entry is gone.
+        self.package_root = package_root
+        self.repo = repo
         self.events = events
         self.claude_events = claude_events
         self.tools = tools
@@ -221,4 +236,18 @@ def _parse_hook(item: dict[str, object]) -> ManifestHook:
         claude_events=tuple(item.get("claude_events") or ()),
         tools={str(key): list(value) for key, value in tools.items()},
         is_async=item.get("async") is True,
+        package_root=_text_or_none(item.get("package_root")),
+        repo=_repo_text(item),
     )
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _repo_text(item: dict[str, object]) -> str | None:
+    repo = _text_or_none(item.get("repo"))
+    if repo is None:
+        return None
+    rev = _text_or_none(item.get("rev"))
+    return repo if rev is None else f"{repo} at {rev}"

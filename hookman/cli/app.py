@@ -159,6 +159,24 @@ def install(
             show_default=False,
         ),
     ] = None,
+    repo: Annotated[
+        str | None,
+        typer.Option(
+            "--repo",
+            metavar="REPO",
+            help="Install the named hooks from this hook repository (a git URL or a path).",
+            show_default=False,
+        ),
+    ] = None,
+    rev: Annotated[
+        str | None,
+        typer.Option(
+            "--rev",
+            metavar="REV",
+            help="With --repo: the tag or full commit SHA to pin.",
+            show_default=False,
+        ),
+    ] = None,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -174,6 +192,8 @@ def install(
         _debug(ctx),
         command.install,
         hooks or [],
+        repo=repo,
+        rev=rev,
         name=name,
         allow_unknown_event=allow_unknown_event,
         run_async=run_async,
@@ -259,6 +279,15 @@ def new(
     install_now: Annotated[
         bool, typer.Option("--install", help="Also install it now (write the settings).")
     ] = False,
+    repo_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--repo",
+            metavar="DIR",
+            help="Scaffold a hook repository in DIR (hookman-hooks.toml, the hook, its test).",
+            show_default=False,
+        ),
+    ] = None,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     json_output: Annotated[
@@ -275,6 +304,10 @@ def new(
 
         print_error("--json works with --list only.", "`hookman new --list --json`.")
         raise typer.Exit(2)
+    if repo_dir is not None:
+        from hookman.commands import new_repo
+
+        run_command(_debug(ctx), new_repo.new_repo, name, repo_dir, template=template)
     run_command(
         _debug(ctx),
         command.new,
@@ -309,6 +342,86 @@ def _switch(
     )
 
 
+@app.command(
+    epilog=example(
+        "hookman autoupdate",
+        "hookman autoupdate --freeze --repo https://example.org/acme/agent-hooks.git",
+    )
+)
+def autoupdate(
+    ctx: typer.Context,
+    freeze: Annotated[
+        bool,
+        typer.Option("--freeze", help="Write the full commit SHA with a `# frozen: TAG` comment."),
+    ] = False,
+    repo: Annotated[
+        str | None,
+        typer.Option(
+            "--repo",
+            metavar="REPO",
+            help="Update only this repository (as hookman.toml names it).",
+            show_default=False,
+        ),
+    ] = None,
+    project: ProjectOpt = None,
+    claude_version: ClaudeVersionOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Move each hook repository's rev to its newest release tag."""
+    from hookman.commands import autoupdate as command
+
+    run_command(
+        _debug(ctx),
+        command.autoupdate,
+        freeze=freeze,
+        repo=repo,
+        project=project,
+        claude_version=claude_version,
+        json_output=json_output,
+    )
+
+
+@app.command(
+    "try-repo",
+    epilog=example("hookman try-repo ../agent-hooks", "hookman try-repo URL no-rm-rf --rev v1.2.0"),
+)
+def try_repo(
+    ctx: typer.Context,
+    repo: Annotated[str, typer.Argument(metavar="REPO", help="A hook repository (URL or path).")],
+    hooks: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[HOOK]...", help="Hooks to try (default: all it offers).", show_default=False
+        ),
+    ] = None,
+    rev: Annotated[
+        str | None,
+        typer.Option(
+            "--rev",
+            metavar="REV",
+            help="A tag, branch or full SHA (default: the repository's HEAD).",
+            show_default=False,
+        ),
+    ] = None,
+    project: ProjectOpt = None,
+    claude_version: ClaudeVersionOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Try a repository's hooks in this project without adding them to hookman.toml."""
+    from hookman.commands import try_repo as command
+
+    run_command(
+        _debug(ctx),
+        command.try_repo,
+        repo,
+        hooks or [],
+        rev=rev,
+        project=project,
+        claude_version=claude_version,
+        json_output=json_output,
+    )
+
+
 @app.command(epilog=example("hookman enable guard"))
 def enable(
     ctx: typer.Context,
@@ -338,21 +451,40 @@ def disable(
 @registry_app.command("add", epilog=example("hookman registry add ~/hooks/guard.py --name guard"))
 def registry_add(
     ctx: typer.Context,
-    path: Annotated[Path, typer.Argument(metavar="FILE", help="Path to a .py hook factory.")],
+    path: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="Path to a .py hook factory; with --rev and --hook, a hook repository.",
+        ),
+    ],
     name: Annotated[
         str | None,
         typer.Option(
             "--name",
             metavar="NAME",
-            help="Registry name (default: the file's stem).",
+            help="Registry name (default: the file's stem, or the --hook name).",
             show_default=False,
+        ),
+    ] = None,
+    rev: Annotated[
+        str | None,
+        typer.Option(
+            "--rev", metavar="REV", help="The repository's tag or full SHA.", show_default=False
+        ),
+    ] = None,
+    hook: Annotated[
+        str | None,
+        typer.Option(
+            "--hook", metavar="NAME", help="The hook the repository offers.", show_default=False
         ),
     ] = None,
 ) -> None:
     """Add a hook to the user registry."""
     from hookman.commands import registry as command
 
-    run_command(_debug(ctx), command.add, path, name=name)
+    target = path if rev is not None or hook is not None else Path(path)
+    run_command(_debug(ctx), command.add, target, name=name, rev=rev, hook=hook)
 
 
 @registry_app.command("remove", epilog=example("hookman registry remove guard"))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman.errors import HookmanError
-from hookman.hooks.sources import HookChoice, choose_hook
+from hookman.hooks.sources import HookChoice, choose_hook, choose_repo_hook
 from hookman.install.sync import (
     SyncResult,
     project_target,
@@ -44,8 +44,14 @@ def install(
     claude_version: str | None = None,
     dry_run: bool = False,
     json_output: bool = False,
+    repo: str | None = None,
+    rev: str | None = None,
 ) -> int:
     """Install `hooks` into the project and write its settings. Returns the exit code.
+
+    With `repo` and `rev`, each of `hooks` is the name of a hook the repository offers
+    (its hookman-hooks.toml); hookman.toml records the repository and rev, the commit the rev
+    names goes into .claude/hookman-pins.json, and the code is fetched into the store.
 
     `run_async` True (`--async`) makes the hooks given observe-only: they run in a separate
     `async: true` entry Claude Code does not wait for; False (`--no-async`) makes them
@@ -81,10 +87,26 @@ def install(
             "install the hooks one at a time when you rename them.",
             exit_code=2,
         )
+    if (repo is None) != (rev is None):
+        raise HookmanError(
+            "--repo and --rev go together: a hook repository is pinned at a rev.",
+            "e.g. `hookman install no-rm-rf --repo https://example.org/acme/agent-hooks.git "
+            "--rev v1.2.0`.",
+            exit_code=2,
+        )
+    if repo is not None and not hooks:
+        raise HookmanError(
+            "--repo needs the names of the hooks to install from it.",
+            f"`hookman try-repo {shlex.quote(repo)}` lists what it offers.",
+            exit_code=2,
+        )
     project_dir = find_project_dir(project)
     preview = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, preview)
-    learned = _learn_all(hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run)
+    origin = None if repo is None or rev is None else (repo, rev)
+    learned = _learn_all(
+        hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run, origin=origin
+    )
     result = None
     if not dry_run:  # most repeated installs change nothing: then no lock is needed
         unlocked = _edited_config(project_dir, learned, run_async) if learned else preview
@@ -128,13 +150,21 @@ def _learn_all(
     allow_unknown_event: bool,
     *,
     keep: bool,
+    origin: tuple[str, str] | None = None,
 ) -> list[tuple[HookChoice, Subscriptions]]:
     # Imported here: an install that names no hook learns nothing.
     from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
 
     learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
     for argument in arguments:
-        choice = choose_hook(argument, name_override=name, project_dir=project_dir, config=config)
+        if origin is not None:
+            choice = choose_repo_hook(
+                argument, *origin, name=name, project_dir=project_dir, config=config
+            )
+        else:
+            choice = choose_hook(
+                argument, name_override=name, project_dir=project_dir, config=config
+            )
         if choice.name in learned:
             _check_same_hook(learned[choice.name][0], choice)
             continue
@@ -148,7 +178,12 @@ def _learn_all(
         if name is not None and not choice.already_listed:
             retry += f" --name {shlex.quote(name)}"
         subscriptions = learn_subscriptions(
-            choice.name, choice.module_path, project_dir, retry_argument=retry, keep=keep
+            choice.name,
+            choice.module_path,
+            project_dir,
+            retry_argument=retry,
+            keep=keep,
+            repository_root=choice.package_root,
         )
         check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
         learned[choice.name] = (choice, subscriptions)

@@ -11,6 +11,7 @@ from hookman.hooks.sources import shadowed_sources
 from hookman.install.sync import (
     claude_events_of,
     hook_json,
+    installed_trial_hooks,
     project_target,
     target_warnings,
     tool_name_warnings,
@@ -35,6 +36,9 @@ def list_hooks(
                 "claude_events": {event: {"status": "written" | "held_back" | "disabled",
                                           "matcher": str | null, "since": str | null}},
                 "last_fired": str | null,      # time of the last firing-log line naming it
+                "trial": bool,   # a `hookman try-repo` hook (not in hookman.toml)
+                # a repo hook's "source" adds "rev", "hook" (its name in the repository)
+                # and "commit" (the pinned commit; null when not pinned yet)
                 "shadows": ["registry" | "template"]}],   # same name there, losing to this
      "held_back": {event: {"since": str}},
      "warnings": [str]}     # what the target client means for the hooks (see install)
@@ -42,11 +46,14 @@ def list_hooks(
     project_dir = find_project_dir(project)
     config = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, config)
-    plan = plan_install(config.hooks, target.version)
+    trial = installed_trial_hooks(project_dir)
+    hooks = config.hooks + trial
+    plan = plan_install(hooks, target.version)
     last_fired = _last_fired(project_dir)
+    pins = _pinned_commits(project_dir)
     rows = [
-        _hook_row(order, hook, plan, last_fired.get(hook.name))
-        for order, hook in enumerate(config.hooks, start=1)
+        _hook_row(order, hook, plan, last_fired.get(hook.name), pins, trial=hook in trial)
+        for order, hook in enumerate(hooks, start=1)
     ]
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
@@ -69,8 +76,24 @@ def list_hooks(
     return 0
 
 
+def _pinned_commits(project_dir: Path) -> dict[tuple[str, str], str]:
+    from hookman.errors import HookmanError
+    from hookman.project.pins import read_pins
+
+    try:
+        return {key: pin.commit for key, pin in read_pins(project_dir).items()}
+    except HookmanError:
+        return {}
+
+
 def _hook_row(
-    order: int, hook: HookSpec, plan: InstallPlan, last_fired: str | None
+    order: int,
+    hook: HookSpec,
+    plan: InstallPlan,
+    last_fired: str | None,
+    pins: dict[tuple[str, str], str] | None = None,
+    *,
+    trial: bool = False,
 ) -> dict[str, Any]:
     claude_events: dict[str, dict[str, Any]] = {}
     for event in claude_events_of(hook):
@@ -85,13 +108,19 @@ def _hook_row(
         elif event in (entries := plan.async_entries if hook.is_async else plan.entries):
             matcher = entries[event].matcher
             claude_events[event] = {"status": "written", "matcher": matcher, "since": None}
-    return {
+    row = {
         "order": order,
         **hook_json(hook, plan),
         "claude_events": claude_events,
         "last_fired": last_fired,
         "shadows": shadowed_sources(hook),
+        "trial": trial,
     }
+    if hook.source.kind == "repo":
+        row["source"]["commit"] = (
+            hook.source.rev if trial else (pins or {}).get((hook.source.value, hook.source.rev))
+        )
+    return row
 
 
 def _last_fired(project_dir: Path) -> dict[str, str]:
@@ -146,7 +175,13 @@ def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> N
 def _cells(row: dict[str, Any], separator: str = ", ") -> tuple[str, ...]:
     source = row["source"]
     source_text = source["value"]
-    if source["kind"] != "path":
+    if source["kind"] == "repo":
+        commit = source.get("commit")
+        pinned = f" ({commit[:12]})" if commit and commit != source["rev"] else ""
+        source_text = f"repo {source_text} at {source['rev']}{pinned}"
+        if row.get("trial"):
+            source_text += " (trial: not in hookman.toml)"
+    elif source["kind"] != "path":
         source_text = f"{source['kind']} {source_text}"
     if row["shadows"]:
         source_text += f" (shadows {', '.join(row['shadows'])})"

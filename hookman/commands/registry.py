@@ -8,9 +8,11 @@ from pathlib import Path
 from hookman.errors import HookmanError
 from hookman.hooks.registry import (
     add_registry_entry,
+    add_registry_repo_entry,
     registry_display_path,
     registry_entries,
     registry_problems,
+    registry_repo_entries,
     remove_registry_entry,
 )
 from hookman.output import console, escape, print_json
@@ -18,9 +20,18 @@ from hookman.project.config import is_valid_hook_name
 from hookman.scaffold.template_files import bundled_templates
 
 
-def add(path: Path, *, name: str | None = None) -> int:
-    """Register the hook module at `path` under `name` (default: the file's stem)."""
-    module = path.expanduser()
+def add(
+    path: Path | str,
+    *,
+    name: str | None = None,
+    rev: str | None = None,
+    hook: str | None = None,
+) -> int:
+    """Register the hook module at `path` under `name` (default: the file's stem); with
+    `rev` and `hook`, `path` is a hook repository and the entry names its hook `hook`."""
+    if rev is not None or hook is not None:
+        return _add_repo(str(path), rev, hook, name)
+    module = Path(path).expanduser()
     if not module.is_file() or module.suffix != ".py":
         raise HookmanError(
             f"{str(path)!r} is not a .py file.",
@@ -47,6 +58,40 @@ def add(path: Path, *, name: str | None = None) -> int:
     return 0
 
 
+def _add_repo(repo: str, rev: str | None, hook: str | None, name: str | None) -> int:
+    from hookman.hooks.repo_source import resolve_repo_hook
+    from hookman.hooks.store import fetch_url
+    from hookman.project.config import HookSource, HookSpec
+
+    if rev is None or hook is None:
+        raise HookmanError(
+            "a registry entry for a hook repository needs both --rev and --hook.",
+            "e.g. `hookman registry add https://example.org/acme/agent-hooks.git --rev v1.2.0 "
+            "--hook no-rm-rf`.",
+            exit_code=2,
+        )
+    entry_name = name if name is not None else hook
+    for label, value in (("registry", entry_name), ("hook", hook)):
+        if not is_valid_hook_name(value):
+            raise HookmanError(
+                f"{value!r} cannot be a {label} name: use letters, digits, '_', '.' or '-'.",
+                "check --hook and --name.",
+                exit_code=2,
+            )
+    url = fetch_url(repo, Path.cwd())  # a local path is kept absolute: no project here
+    spec = HookSpec(name=entry_name, source=HookSource("repo", url, rev, hook))
+    resolve_repo_hook(spec, Path.cwd(), {}, fetch=True)  # refuses a URL, rev or hook that fails
+    add_registry_repo_entry(entry_name, url, rev, hook)
+    out = console()
+    out.print(
+        f"registered [bold]{escape(entry_name)}[/]: {escape(hook)} from {escape(url)} at "
+        f"{escape(rev)}",
+        highlight=False,
+    )
+    out.print(f"install it in a project with: hookman install {escape(entry_name)}")
+    return 0
+
+
 def remove(name: str) -> int:
     """Take `name` out of the user registry (projects listing it keep their entry)."""
     try:
@@ -67,7 +112,8 @@ def list_entries(*, json_output: bool = False) -> int:
     """Show the user registry.
 
     `--json` prints {"registry": str (the file), "hooks": [{"name": str, "path": str,
-    "exists": bool, "shadows": ["template"] | []}]}, in file order. Broken entries (no
+    "exists": bool, "shadows": ["template"] | []}], "repositories": [{"name", "repo", "rev",
+    "hook"}]}, in file order. Broken entries (no
     absolute path) block nothing else; they are shown on the terminal, not in the JSON.
     """
     entries = registry_entries()
@@ -82,8 +128,12 @@ def list_entries(*, json_output: bool = False) -> int:
         }
         for name, path in entries.items()
     ]
+    shared = [
+        {"name": name, "repo": repo, "rev": rev, "hook": hook}
+        for name, (repo, rev, hook) in registry_repo_entries().items()
+    ]
     if json_output:
-        print_json({"registry": registry_display_path(), "hooks": rows})
+        print_json({"registry": registry_display_path(), "hooks": rows, "repositories": shared})
         return 0
     out = console()
     for name, problem in broken.items():
@@ -92,7 +142,13 @@ def list_entries(*, json_output: bool = False) -> int:
             f"`hookman registry add PATH --name {escape(name)}`)",
             highlight=False,
         )
-    if not rows and not broken:
+    for row in shared:
+        out.print(
+            f"[bold]{escape(row['name'])}[/]  {escape(row['hook'])} from {escape(row['repo'])} "
+            f"at {escape(row['rev'])}",
+            highlight=False,
+        )
+    if not rows and not broken and not shared:
         out.print(f"the user registry is empty ({escape(registry_display_path())})")
         out.print("add a hook with: hookman registry add PATH [--name NAME]")
         return 0

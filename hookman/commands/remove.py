@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hookman.commands.install import exit_code_of, print_sync_report
+from hookman.commands.try_repo import trial_hook_names
 from hookman.errors import HookmanError
 from hookman.install.sync import project_target, sync_project
 from hookman.output import print_json
@@ -37,11 +38,14 @@ def remove(
     preview = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, preview)
     names = list(dict.fromkeys(hooks))
-    for name in names:  # refused before the lock: a name that is not listed changes nothing
+    # A `try-repo` hook is in no hookman.toml: the rewrite below ends its trial.
+    tried = set(trial_hook_names(project_dir))
+    listed_names = [name for name in names if name not in tried or preview.find(name)]
+    for name in listed_names:  # refused before the lock: a name not listed changes nothing
         _remove_listed(preview, name, check_only=True)
     with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)
-        for name in names:
+        for name in listed_names:
             _remove_listed(config, name)
         result = sync_project(project_dir, config, target, dry_run=dry_run)
     if json_output:

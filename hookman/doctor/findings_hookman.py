@@ -164,6 +164,8 @@ def _check_config(ctx: Context, config: ProjectConfig) -> None:
         try:
             module = module_path(hook, ctx.project_dir)
         except HookmanError as error:
+            if hook.source.kind == "repo":
+                continue  # findings_repos says what is wrong with a repository hook
             code = (
                 "hookman-registry-entry-missing"
                 if hook.source.kind == "registry"
@@ -196,7 +198,10 @@ def _check_config(ctx: Context, config: ProjectConfig) -> None:
                     f"`hookman remove {hook.name}`.",
                 )
             )
-    plan = plan_install(config.hooks, ctx.version)
+    from hookman.install.sync import installed_trial_hooks
+
+    # A `hookman try-repo` trial's hooks are in the manifest and the settings, not hookman.toml.
+    plan = plan_install(config.hooks + installed_trial_hooks(ctx.project_dir), ctx.version)
     for name in plan.never_sent:
         ctx.add(
             Finding(
@@ -297,7 +302,11 @@ def _check_agreement(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> 
             problems.append((text, False))
     manifest = _read_manifest(ctx.project_dir)
     if manifest is not None:
-        listed = [h.get("name") for h in manifest.get("hooks", []) if isinstance(h, dict)]
+        listed = [
+            h.get("name")
+            for h in manifest.get("hooks", [])
+            if isinstance(h, dict) and h.get("trial") is not True
+        ]
         enabled = [hook.name for hook in config.hooks if hook.enabled]
         if listed != enabled:
             problems.append((f"the manifest runs {listed}, hookman.toml enables {enabled}", True))

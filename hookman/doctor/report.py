@@ -16,6 +16,7 @@ from hookman.doctor.findings_hookman import check_hookman
 from hookman.doctor.findings_keys import check_keys
 from hookman.doctor.findings_matchers import check_matchers
 from hookman.doctor.findings_plugins import check_plugins
+from hookman.doctor.findings_repos import check_repositories
 from hookman.doctor.findings_skills import check_inline_shell
 from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
@@ -60,6 +61,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
     check_code(ctx)
     check_hookman(ctx)
     check_plugins(ctx)
+    check_repositories(ctx)
     check_inline_shell(ctx)
     if options.probe or options.probe_commands:
         from hookman.doctor.probe import probe

@@ -46,6 +46,52 @@ def registry_entries() -> dict[str, Path]:
     return _entries(_registry_data())
 
 
+def registry_repo_entries() -> dict[str, tuple[str, str, str]]:
+    """Registry name -> (repo, rev, hook) for the entries that point at a hook repository:
+
+    [hooks.no-rm-rf]
+    repo = "https://example.org/acme/agent-hooks.git"
+    rev = "v1.2.0"
+    hook = "no-rm-rf"
+    """
+    entries: dict[str, tuple[str, str, str]] = {}
+    for name, entry in _hooks_table(_registry_data()).items():
+        repo = _repo_entry(entry)
+        if repo is not None:
+            entries[name] = repo
+    return entries
+
+
+def _repo_entry(entry: object) -> tuple[str, str, str] | None:
+    if not isinstance(entry, dict):
+        return None
+    values = (entry.get("repo"), entry.get("rev"), entry.get("hook"))
+    if not all(isinstance(value, str) and value for value in values):
+        return None
+    return values  # type: ignore[return-value]
+
+
+def add_registry_repo_entry(name: str, repo: str, rev: str, hook: str) -> None:
+    """Register the hook `hook` of the repository `repo` at `rev` under `name`."""
+    with _locked():
+        import tomlkit
+
+        registry = _read_document()
+        document = registry.document
+        hooks = document.get("hooks")
+        if hooks is None:
+            hooks = tomlkit.table(is_super_table=True)
+            document["hooks"] = hooks
+        entry = tomlkit.table()
+        entry["repo"] = repo
+        entry["rev"] = rev
+        entry["hook"] = hook
+        if name in hooks:
+            del hooks[name]
+        hooks[name] = entry
+        _write_document(registry)
+
+
 def registry_problems() -> dict[str, str]:
     """Registry name -> why the entry cannot be used, for the broken entries only."""
     return _problems(_registry_data())
@@ -205,5 +251,5 @@ def _problems(document: tomlkit.TOMLDocument | dict[str, Any]) -> dict[str, str]
     return {
         name: "needs an absolute `path`"
         for name, entry in _hooks_table(document).items()
-        if _entry_path(entry) is None
+        if _entry_path(entry) is None and _repo_entry(entry) is None
     }

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from hookman.errors import HookmanError
-from hookman.hooks.registry import registry_entries, registry_problems
+from hookman.hooks.registry import registry_entries, registry_problems, registry_repo_entries
 from hookman.project.config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
+from hookman.project.pins import read_pins
 from hookman.scaffold.template_files import bundled_templates
 
 
@@ -24,6 +25,8 @@ class HookChoice(NamedTuple):  # not a dataclass: those compile methods at every
     source: HookSource
     module_path: Path
     already_listed: bool
+    # A repository hook's store tree, against which it imports its siblings.
+    package_root: Path | None = None
 
 
 def looks_like_path(argument: str) -> bool:
@@ -44,6 +47,11 @@ def choose_hook(
                 f"drop --name to refresh {argument!r}, or install the module's path with --name.",
                 exit_code=2,
             )
+        if listed.source.kind == "repo":
+            from hookman.hooks.repo_source import resolve_repo_hook
+
+            found = resolve_repo_hook(listed, project_dir, read_pins(project_dir), fetch=True)
+            return HookChoice(argument, listed.source, found.module_path, True, found.tree)
         return HookChoice(
             argument, listed.source, module_path(listed, project_dir), already_listed=True
         )
@@ -51,6 +59,13 @@ def choose_hook(
     registry = registry_entries()
     if argument in registry:
         return _new_choice(name, HookSource("registry", argument), registry[argument], config)
+    shared = registry_repo_entries()
+    if argument in shared:
+        # Written into hookman.toml as the repository itself, so it travels with the project.
+        repo, rev, offered = shared[argument]
+        return choose_repo_hook(
+            offered, repo, rev, name=name, project_dir=project_dir, config=config
+        )
     templates = bundled_templates()
     if argument in templates:
         return _new_choice(name, HookSource("template", argument), templates[argument], config)
@@ -63,10 +78,39 @@ def choose_hook(
     )
 
 
+def choose_repo_hook(
+    offered: str,
+    repo: str,
+    rev: str,
+    *,
+    name: str | None,
+    project_dir: Path,
+    config: ProjectConfig,
+) -> HookChoice:
+    """The hook `offered` of the repository `repo` at `rev`, fetched into the store (under
+    `name` in the project, default its own name)."""
+    name = _checked_name(name or offered)
+    source = HookSource("repo", repo, rev, "" if offered == name else offered)
+    spec = HookSpec(name=name, source=source)
+    from hookman.hooks.repo_source import resolve_repo_hook
+
+    found = resolve_repo_hook(spec, project_dir, read_pins(project_dir), fetch=True)
+    listed = config.find(name)
+    if listed is not None and listed.source.kind == "repo" and listed.source.value == repo:
+        return HookChoice(name, source, found.module_path, True, found.tree)
+    choice = _new_choice(name, source, found.module_path, config)
+    return choice._replace(package_root=found.tree)
+
+
 def module_path(hook: HookSpec, project_dir: Path) -> Path:
     """The absolute module path of a listed hook (its file may not exist); a HookmanError
-    when its registry entry or template is not on this machine."""
+    when its registry entry or template is not on this machine, or its repository is not
+    in the store (nothing is fetched here)."""
     source = hook.source
+    if source.kind == "repo":
+        from hookman.hooks.repo_source import resolve_repo_hook
+
+        return resolve_repo_hook(hook, project_dir, read_pins(project_dir), fetch=False).module_path
     if source.kind == "path":
         return Path(os.path.normpath(project_dir / source.value))
     if source.kind == "registry":

@@ -46,14 +46,14 @@ os.dup2(2, 1)
 sys.stdout = sys.stderr
 if sys.path and sys.path[0] in ("", "."):
     del sys.path[0]
-hook_path, cwd, package_root = sys.argv[1:4]
+hook_path, cwd, package_root, repository_root = sys.argv[1:5]
 try:
     from hookman.runtime.loader import load_hooks
 except ImportError:
     sys.path.insert(0, package_root)
     from hookman.runtime.loader import load_hooks
 before = set(sys.modules)
-result = load_hooks([hook_path], cwd)
+result = load_hooks([hook_path], cwd, repository_root or None)
 sources = sorted({getattr(sys.modules[name], "__file__", None) or ""
                   for name in list(sys.modules) if name not in before} - {""})
 loaded = []
@@ -89,17 +89,19 @@ def learn_subscriptions(
     timeout: float | None = None,
     retry_argument: str | None = None,
     keep: bool = True,
+    repository_root: Path | None = None,
 ) -> Subscriptions:
     """Load the hook in a child process and report what it subscribes to (the factory
     gets `timeout` seconds, default LEARN_TIMEOUT_S), unless this module was learned before
     (kept when `keep`). `retry_argument` is what the user gives `hookman install` to try
     again (default: the hook's name, right only for a hook hookman.toml or the registry
-    already knows)."""
+    already knows). `repository_root`: a repository hook's store tree, against which it
+    imports its siblings (the cache is keyed by module path, which names the commit)."""
     retry = hook_name if retry_argument is None else retry_argument
     limit = LEARN_TIMEOUT_S if timeout is None else timeout
     answer = learned_before(module_path, project_dir)
     if answer is None:
-        answer = _run_child(hook_name, module_path, project_dir, limit)
+        answer = _run_child(hook_name, module_path, project_dir, limit, repository_root)
         if keep and not answer.get("errors") and len(answer.get("loaded") or []) == 1:
             remember(module_path, project_dir, answer)
     errors = answer.get("errors") or []
@@ -227,10 +229,16 @@ def check_event_names(hook_name: str, events: Sequence[str], *, allow_unknown: b
 
 
 def _run_child(
-    hook_name: str, module_path: Path, project_dir: Path, timeout: float
+    hook_name: str,
+    module_path: Path,
+    project_dir: Path,
+    timeout: float,
+    repository_root: Path | None = None,
 ) -> dict[str, Any]:
     package_root = str(Path(hookman.__file__).resolve().parent.parent)
+    root = "" if repository_root is None else str(repository_root)
     argv = [sys.executable, "-c", _CHILD_CODE, str(module_path), str(project_dir), package_root]
+    argv.append(root)
     code, killed, stdout, stderr = _run_and_reap(argv, project_dir, timeout)
     if killed:
         raise HookmanError(

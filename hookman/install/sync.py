@@ -42,6 +42,7 @@ from hookman.project.manifest import (
     remembered_flag,
     write_manifest,
 )
+from hookman.project.pins import Pin, pins_path, read_pins, write_pins
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
@@ -106,9 +107,12 @@ class SyncResult:
 
 
 def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
+    source: dict[str, Any] = {"kind": hook.source.kind, "value": hook.source.value}
+    if hook.source.kind == "repo":  # the name the repository gives it, when it differs
+        source.update(rev=hook.source.rev, hook=hook.source.offered_name(hook.name))
     return {
         "name": hook.name,
-        "source": {"kind": hook.source.kind, "value": hook.source.value},
+        "source": source,
         "enabled": hook.enabled,
         "events": list(hook.events),
         "tools": {event: list(names) for event, names in hook.tools.items()},
@@ -118,14 +122,59 @@ def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
     }
 
 
+class Trial:
+    """Hooks `hookman try-repo` installs for a trial: run after hookman.toml's hooks, kept
+    out of hookman.toml and its pins (the next install or remove drops them)."""
+
+    def __init__(self, hooks: Sequence[HookSpec], pins: dict[tuple[str, str], Pin]) -> None:
+        self.hooks = list(hooks)
+        self.pins = pins
+
+
+def installed_trial_hooks(project_dir: Path) -> list[HookSpec]:
+    """The hooks of a `hookman try-repo` trial, as the installed manifest runs them."""
+    import json
+
+    from hookman.project.config import HookSource
+
+    try:
+        data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
+        records = [r for r in data.get("hooks") or [] if isinstance(r, dict) and r.get("trial")]
+        return [
+            HookSpec(
+                name=str(r["name"]),
+                source=HookSource("repo", str(r["repo"]), str(r["rev"])),
+                events=tuple(r.get("events") or ()),
+                tools={str(k): tuple(v) for k, v in (r.get("tools") or {}).items()},
+                is_async=r.get("async") is True,
+            )
+            for r in records
+        ]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return []
+
+
 def sync_project(
-    project_dir: Path, config: ProjectConfig, target: TargetVersion, *, dry_run: bool
+    project_dir: Path,
+    config: ProjectConfig,
+    target: TargetVersion,
+    *,
+    dry_run: bool,
+    trial: Trial | None = None,
+    known_pins: dict[tuple[str, str], Pin] | None = None,
 ) -> SyncResult:
-    """Write what `config` asks for (see the module docstring). Caller holds project_lock."""
+    """Write what `config` asks for (see the module docstring). Caller holds project_lock.
+    Repository hooks are fetched into the store and their revs pinned (not in a dry run);
+    `known_pins` are pins just resolved (by autoupdate), used before asking git again."""
     check_paths_are_utf8(project_dir)
-    hooks = config.hooks
+    hooks = config.hooks + ([] if trial is None else trial.hooks)
     enabled = [hook for hook in hooks if hook.enabled]
-    module_paths, missing = _existing_modules(enabled, project_dir)
+    pins = read_pins(project_dir)
+    given = {**(known_pins or {}), **({} if trial is None else trial.pins)}
+    resolution = _existing_modules(enabled, project_dir, {**pins, **given}, fetch=not dry_run)
+    module_paths, missing = resolution.paths, resolution.missing
+    for hook in [] if trial is None else trial.hooks:
+        resolution.origins.setdefault(hook.name, {})["trial"] = True
     for name, path in module_paths.items():
         _check_utf8(f"the module of the hook {name!r},", path)
     plan = plan_install(hooks, target.version)
@@ -158,16 +207,20 @@ def sync_project(
     preview = update_settings(settings_path, edit, dry_run=True)
     config_diff = _config_diff(config)
     warnings = target_warnings(plan, target) + plan_warnings(plan) + tool_name_warnings(hooks)
+    warnings += resolution.warnings
     if dry_run:
         return SyncResult(
             project_dir, target, hooks, plan, preview, config_diff, True, None, warnings, missing
         )
 
-    manifest = _manifest_for(project_dir, config, module_paths, plan, target)
-    with _restored_on_failure(manifest_file, launcher, config.path):
+    manifest = _manifest_for(project_dir, hooks, module_paths, plan, target, resolution.origins)
+    new_pins = _used_pins(config.hooks, pins, resolution.pins)
+    with _restored_on_failure(manifest_file, launcher, config.path, pins_path(project_dir)):
         write_manifest(project_dir, manifest)
         _write_launcher(project_dir)
         save_project_config(config)
+        if new_pins != pins:
+            write_pins(project_dir, new_pins)
         change = update_settings(settings_path, edit, dry_run=False)
     remember_parsed_config(project_dir)
     git = None
@@ -185,9 +238,16 @@ def preview_manifest(
     """The manifest `sync_project` would write for `config`, built in memory (for `hookman
     fire` before the first install); hooks whose module is missing fail to load in it."""
     enabled = [hook for hook in config.hooks if hook.enabled]
-    module_paths, _missing = _existing_modules(enabled, project_dir)
+    resolution = _existing_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
     plan = plan_install(config.hooks, target.version)
-    return build_manifest(project_dir, config.hooks, module_paths, plan, target.version)
+    return build_manifest(
+        project_dir,
+        config.hooks,
+        resolution.paths,
+        plan,
+        target.version,
+        origins=resolution.origins,
+    )
 
 
 def check_paths_are_utf8(project_dir: Path) -> None:
@@ -227,8 +287,17 @@ def sync_if_nothing_changes(
     if preview.settings_change.changed or preview.config_diff:
         return None
     enabled = [hook for hook in config.hooks if hook.enabled]
-    module_paths, _missing = _existing_modules(enabled, project_dir)
-    manifest = _manifest_for(project_dir, config, module_paths, preview.plan, target)
+    pins = read_pins(project_dir)
+    resolution = _existing_modules(enabled, project_dir, pins, fetch=False)
+    if resolution.missing and any(hook.source.kind == "repo" for hook in enabled):
+        # A store entry to fetch, or a rev to pin: that needs the locked sync. (The manifest
+        # would differ too: a missing entry's module path is a placeholder.)
+        return None
+    if _used_pins(config.hooks, pins, resolution.pins) != pins:
+        return None
+    manifest = _manifest_for(
+        project_dir, config.hooks, resolution.paths, preview.plan, target, resolution.origins
+    )
     try:
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -244,14 +313,21 @@ def sync_if_nothing_changes(
 
 def _manifest_for(
     project_dir: Path,
-    config: ProjectConfig,
+    hooks: Sequence[HookSpec],
     module_paths: dict[str, Path],
     plan: InstallPlan,
     target: TargetVersion,
+    origins: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     source = FLAG_SOURCE if target.is_explicit_flag else target.source
     return build_manifest(
-        project_dir, config.hooks, module_paths, plan, target.version, version_source=source
+        project_dir,
+        hooks,
+        module_paths,
+        plan,
+        target.version,
+        version_source=source,
+        origins=origins,
     )
 
 
@@ -392,28 +468,99 @@ def plan_warnings(plan: InstallPlan) -> list[str]:
     return warnings
 
 
+class _Resolution:
+    __slots__ = ("missing", "origins", "paths", "pins", "warnings")
+
+    def __init__(self) -> None:
+        self.paths: dict[str, Path] = {}
+        self.missing: dict[str, tuple[str, str]] = {}
+        # repository hooks: name -> their manifest keys (repo, rev, commit, package_root, trial)
+        self.origins: dict[str, dict[str, Any]] = {}
+        self.pins: dict[tuple[str, str], Pin] = {}
+        self.warnings: list[str] = []
+
+
+def _used_pins(
+    hooks: Sequence[HookSpec], old: dict[tuple[str, str], Pin], new: dict[tuple[str, str], Pin]
+) -> dict[tuple[str, str], Pin]:
+    """The pins hookman.toml's repo hooks use: the new ones, and the old ones of hooks not
+    resolved now (disabled ones); pins no hook uses are dropped."""
+    wanted = {(hook.source.value, hook.source.rev) for hook in hooks if hook.source.kind == "repo"}
+    merged = {key: pin for key, pin in old.items() if key in wanted}
+    merged.update({key: pin for key, pin in new.items() if key in wanted})
+    return merged
+
+
 def _existing_modules(
-    hooks: list[HookSpec], project_dir: Path
-) -> tuple[dict[str, Path], dict[str, tuple[str, str]]]:
+    hooks: list[HookSpec],
+    project_dir: Path,
+    pins: dict[tuple[str, str], Pin],
+    *,
+    fetch: bool,
+) -> _Resolution:
     """Each hook's module, and the hooks whose module is not on this machine (a deleted
-    file, a teammate's registry hook) with what is wrong and how to get it.
+    file, a teammate's registry hook, a repository not in the store) with what is wrong and
+    how to get it. With `fetch`, repository hooks are pinned and fetched first.
 
     A missing hook does not stop the others from being written: it stays in the manifest
     and the settings, and the runner reports it as a load error, so a missing guard still
     denies its tool calls (fail closed) instead of silently letting them through.
     """
-    found: dict[str, Path] = {}
-    missing: dict[str, tuple[str, str]] = {}
+    result = _Resolution()
+    repo_hooks = [hook for hook in hooks if hook.source.kind == "repo"]
+    resolved = None
+    if repo_hooks:  # imported only then: a project of path hooks never loads the store
+        from hookman.hooks.resolved import resolve_hook_set
+
+        resolved = resolve_hook_set(repo_hooks, project_dir, pins, fetch=fetch)
+        result.pins, result.warnings = resolved.pins, resolved.warnings
     for hook in hooks:
+        if hook.source.kind == "repo":
+            _add_repo_hook(hook, project_dir, pins, resolved, result)
+            continue
         try:
-            found[hook.name] = _existing_module(hook, project_dir)
+            result.paths[hook.name] = _existing_module(hook, project_dir)
         except _MissingModule as gone:
-            found[hook.name] = gone.path
-            missing[hook.name] = (gone.error.message, gone.error.hint or "")
+            result.paths[hook.name] = gone.path
+            result.missing[hook.name] = (gone.error.message, gone.error.hint or "")
         except HookmanError as error:
-            found[hook.name] = _unresolved_path(hook, project_dir)
-            missing[hook.name] = (error.message, error.hint or "")
-    return found, missing
+            result.paths[hook.name] = _unresolved_path(hook, project_dir)
+            result.missing[hook.name] = (error.message, error.hint or "")
+    return result
+
+
+def _add_repo_hook(
+    hook: HookSpec,
+    project_dir: Path,
+    pins: dict[tuple[str, str], Pin],
+    resolved: Any,
+    result: _Resolution,
+) -> None:
+    from hookman.hooks import store
+
+    source = hook.source
+    url = store.fetch_url(source.value, project_dir)
+    found = resolved.hooks.get(hook.name)
+    pin = found.pin if found is not None else pins.get((source.value, source.rev))
+    if found is not None:
+        tree, path = found.package_root, found.module_path
+        if not path.is_file():
+            result.missing[hook.name] = (
+                f"the module of the hook {hook.name!r} ({path}) is gone from the store.",
+                f"delete {tree.parent} and run `hookman install` to fetch it again.",
+            )
+    else:
+        commit = pin.commit if pin is not None else "unpinned"
+        tree = store.tree_dir(url, commit)
+        path = tree / f"{source.offered_name(hook.name)}.missing.py"
+        result.missing[hook.name] = resolved.missing[hook.name]
+    result.paths[hook.name] = path
+    result.origins[hook.name] = {
+        "repo": source.value,
+        "rev": source.rev,
+        "commit": None if pin is None else pin.commit,
+        "package_root": str(tree),
+    }
 
 
 class _MissingModule(Exception):

@@ -28,9 +28,21 @@ if TYPE_CHECKING:
 # tomlkit is imported where hookman edits (it costs most of a bare Python start); reading
 # commands use read_project_config (tomllib).
 
-SourceKind = Literal["path", "registry", "template"]
-SOURCE_KINDS: tuple[SourceKind, ...] = ("path", "registry", "template")
-HOOK_KEYS = frozenset({"name", *SOURCE_KINDS, "enabled", "events", "tools", "timeout", "async"})
+SourceKind = Literal["path", "registry", "template", "repo"]
+SOURCE_KINDS: tuple[SourceKind, ...] = ("path", "registry", "template", "repo")
+# `rev` (and optionally `hook`, the name the repository gives it) go with `repo` only.
+REPO_KEYS = ("rev", "hook")
+HOOK_KEYS = frozenset(
+    {"name", *SOURCE_KINDS, *REPO_KEYS, "enabled", "events", "tools", "timeout", "async"}
+)
+_HEX = frozenset("0123456789abcdef")
+
+
+def is_full_sha(text: str) -> bool:
+    """Whether `text` is a full 40-character commit SHA (lowercase hex)."""
+    return len(text) == 40 and set(text) <= _HEX
+
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 NEW_FILE_HEADER = (
     "# hookman: this project's Claude Code hooks, in dispatch order.\n"
@@ -46,13 +58,23 @@ _EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
 
 
 class HookSource(NamedTuple):  # not a dataclass: those compile methods at every start
-    """Where a hook's module comes from: a project-relative path, a registry or template name."""
+    """Where a hook's module comes from: a project-relative path, a registry or template
+    name, or a hook repository (`value` its URL, `rev` a tag or full SHA, `hook` the name
+    the repository's hookman-hooks.toml gives it when it differs from the hook's name)."""
 
     kind: SourceKind
     value: str
+    rev: str = ""
+    hook: str = ""
 
     def describe(self) -> str:
+        if self.kind == "repo":
+            return f"{self.value} at {self.rev}"
         return f"{self.kind} {self.value}" if self.kind != "path" else self.value
+
+    def offered_name(self, hook_name: str) -> str:
+        """The name the repository offers this hook under."""
+        return self.hook or hook_name
 
 
 @dataclass(frozen=True)
@@ -210,6 +232,50 @@ class ProjectConfig:
         _set_if_changed(table, "enabled", enabled)
         self._hooks = _validate(self._document)
 
+    def frozen_tag(self, name: str) -> str | None:
+        """The tag of the `# frozen: TAG` comment after the hook's rev, if any."""
+        if self.read_only:
+            return None
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        table = None if index is None else self._hook_tables()[index]
+        item = table.item("rev") if table is not None and "rev" in table else None
+        return None if item is None else frozen_tag_of(item.trivia.comment)
+
+    def set_rev(self, name: str, rev: str, *, frozen_tag: str | None = None) -> None:
+        """Point the repo hook `name` at `rev`, in place. `frozen_tag` (a full SHA for `rev`)
+        writes pre-commit's `# frozen: TAG` comment after it; without it a frozen comment
+        goes. Any other comment on the line is kept."""
+        import tomlkit
+
+        self._check_editable()
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        if index is None:
+            raise KeyError(name)
+        table = self._hook_tables()[index]
+        old = table.item("rev") if hasattr(table, "item") else None
+        own = _comment_without_frozen(old.trivia.comment if old is not None else "")
+        comment = "; ".join(
+            part for part in (f"frozen: {frozen_tag}" if frozen_tag else "", own) if part
+        )
+        if (
+            old is not None
+            and old == rev
+            and old.trivia.comment == (f"# {comment}" if comment else "")
+        ):
+            return
+        new = tomlkit.string(rev)
+        if old is not None:
+            new.trivia.comment_ws = old.trivia.comment_ws or "  "
+        if comment:
+            new.trivia.comment_ws = new.trivia.comment_ws or "  "
+            new.trivia.comment = f"# {comment}"
+        table["rev"] = new
+        if not comment:  # tomlkit keeps the replaced value's comment: take it off
+            written = table.item("rev")
+            written.trivia.comment = ""
+            written.trivia.comment_ws = ""
+        self._hooks = _validate(self._document)
+
     def remove_hook(self, name: str) -> None:
         self._check_editable()
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
@@ -234,6 +300,24 @@ class ProjectConfig:
                     self._document.add(tomlkit.comment(line.removeprefix("# ")))
             self._document.append("hooks", tomlkit.aot())
         return self._document["hooks"]  # type: ignore[return-value]
+
+
+FROZEN_PREFIX = "frozen: "
+
+
+def frozen_tag_of(comment: str) -> str | None:
+    """The tag of a `# frozen: v1.2.0` comment (pre-commit's convention), else None."""
+    text = comment.lstrip("#").strip()
+    if not text.startswith(FROZEN_PREFIX):
+        return None
+    return text[len(FROZEN_PREFIX) :].split(";", 1)[0].strip() or None
+
+
+def _comment_without_frozen(comment: str) -> str:
+    text = comment.lstrip("#").strip()
+    if text.startswith(FROZEN_PREFIX):
+        _, _, text = text.partition(";")
+    return text.strip()
 
 
 def load_project_config(project_dir: Path) -> ProjectConfig:
@@ -383,6 +467,10 @@ def _new_hook_table(
         table.trivia.indent = "\n"  # one blank line between [[hooks]] tables
     table["name"] = name
     table[source.kind] = source.value
+    if source.kind == "repo":
+        table["rev"] = source.rev
+        if source.hook and source.hook != name:
+            table["hook"] = source.hook
     table["enabled"] = True
     table["events"] = _string_array(events)
     if tools:
@@ -486,11 +574,12 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
         raise refuse(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(HOOK_KEYS))})")
     given = [kind for kind in SOURCE_KINDS if kind in raw]
     if len(given) != 1:
-        raise refuse("give exactly one of `path`, `registry` or `template`")
+        raise refuse("give exactly one of `path`, `registry`, `template` or `repo`")
     kind = given[0]
     value = raw[kind]
     if not isinstance(value, str) or not value.strip():
         raise refuse(f"`{kind}` must be a non-empty string")
+    rev, offered = _repo_keys(raw, kind, refuse)
     if kind == "path":
         problem = check_project_relative(value)
         if problem is not None:
@@ -532,13 +621,31 @@ def _validate_hook(raw: Any, position: int) -> HookSpec:
         raise refuse("`async` must be true or false")
     return HookSpec(
         name=name,
-        source=HookSource(kind, value),
+        source=HookSource(kind, value, rev, offered),
         enabled=enabled,
         events=tuple(events),
         tools={event: tuple(names) for event, names in tools.items()},
         timeout=timeout,
         is_async=is_async,
     )
+
+
+def _repo_keys(raw: dict[str, Any], kind: str, refuse: Any) -> tuple[str, str]:
+    """`rev` and `hook` of a `repo` hook ("" for other kinds, which may not have them)."""
+    if kind != "repo":
+        extra = [key for key in REPO_KEYS if key in raw]
+        if extra:
+            raise refuse(f"`{extra[0]}` goes only with `repo`")
+        return "", ""
+    rev = raw.get("rev")
+    if not isinstance(rev, str) or not rev.strip() or rev.startswith("-") or "\x00" in rev:
+        raise refuse('a `repo` hook needs `rev`, a tag or a full commit SHA, e.g. rev = "v1.2.0"')
+    offered = raw.get("hook", "")
+    if not isinstance(offered, str) or (offered and not is_valid_hook_name(offered)):
+        raise refuse("`hook` must be the name the repository's hookman-hooks.toml gives the hook")
+    if str(raw["repo"]).startswith("-"):
+        raise refuse("`repo` cannot start with '-'")
+    return rev, offered
 
 
 def _shown(value: Any) -> str:

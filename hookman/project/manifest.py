@@ -40,10 +40,14 @@ def build_manifest(
     version: ClientVersion | None,
     *,
     version_source: str | None = None,
+    origins: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The manifest for `hooks` (dispatch order); `module_paths` maps names to modules.
     `version_source` "flag" makes later commands keep `version` as their target
-    (`remembered_flag`)."""
+    (`remembered_flag`). `origins` adds, per hook from a repository, `repo`, `rev`,
+    `commit` and `package_root` (the store tree its sibling imports resolve against), and
+    `trial` for a `hookman try-repo` hook."""
+    origins = origins or {}
     return {
         "format": MANIFEST_FORMAT,
         "hookman_version": __version__,
@@ -54,7 +58,9 @@ def build_manifest(
         "claude_version": None if version is None else str(version),
         "claude_version_source": version_source,
         "hooks": [
-            _hook_record(hook, module_paths[hook.name], plan) for hook in hooks if hook.enabled
+            {**_hook_record(hook, module_paths[hook.name], plan), **origins.get(hook.name, {})}
+            for hook in hooks
+            if hook.enabled
         ],
         "entries": {
             event: {"matcher": entry.matcher, "timeout": entry.timeout, "deadline": entry.deadline}

@@ -46,12 +46,17 @@ class _HookExited(Exception):
     """A hook module called sys.exit() while loading; reported as a load error."""
 
 
-def load_hooks(paths: Iterable[str], cwd: str) -> LoadHooksResult:
-    """Load each hook in order; `paths` relative to `cwd`. Never raises; no de-duplication."""
+def load_hooks(paths: Iterable[str], cwd: str, package_root: str | None = None) -> LoadHooksResult:
+    """Load each hook in order; `paths` relative to `cwd`. Never raises; no de-duplication.
+
+    `package_root`: the root of the hook repository the paths belong to. A module under it
+    is imported as part of a package made for that root, so it imports its siblings
+    relatively (`from . import rules`, `from .lib import words`), and two repositories'
+    modules of the same name never meet in sys.modules."""
     hooks: list[LoadedHook] = []
     errors: list[LoadError] = []
     for path in paths:
-        loaded_or_error = _load_hook(path, cwd)
+        loaded_or_error = _load_hook(path, cwd, package_root)
         if isinstance(loaded_or_error, LoadError):
             errors.append(loaded_or_error)
         else:
@@ -77,10 +82,10 @@ def discover_and_load_hooks(configured_paths: Iterable[str], cwd: str) -> LoadHo
     return load_hooks(paths_by_key.values(), cwd)
 
 
-def _load_hook(path: str, cwd: str) -> LoadedHook | LoadError:
+def _load_hook(path: str, cwd: str, package_root: str | None = None) -> LoadedHook | LoadError:
     try:
         resolved_path = resolve_hook_path(path, cwd)
-        module = _import_once(resolved_path)
+        module = _import_once(resolved_path, package_root)
     except Exception as error:
         return LoadError(_as_text(path), LOAD_FAILED_PREFIX + error_message(error))
     factory = getattr(module, FACTORY_NAME, None)
@@ -97,10 +102,10 @@ def _load_hook(path: str, cwd: str) -> LoadedHook | LoadError:
     return loaded
 
 
-def _import_once(resolved_path: str) -> ModuleType:
+def _import_once(resolved_path: str, package_root: str | None = None) -> ModuleType:
     module = _modules_by_path.get(resolved_path)
     if module is None:
-        module = _guard_exit(lambda: _import_module(resolved_path))
+        module = _guard_exit(lambda: _import_module(resolved_path, package_root))
         _modules_by_path[resolved_path] = module
     return module
 
@@ -122,11 +127,13 @@ def _import_machinery() -> tuple[Any, Any, Any]:
     return bootstrap.module_from_spec, external.SourceFileLoader, external.spec_from_file_location
 
 
-def _import_module(resolved_path: str) -> ModuleType:
+def _import_module(resolved_path: str, package_root: str | None = None) -> ModuleType:
     """Import the file under a unique module name, so equal file stems never collide."""
     module_from_spec, SourceFileLoader, spec_from_file_location = _import_machinery()
 
-    name = _module_name(resolved_path)
+    name = None if package_root is None else _name_in_package(resolved_path, package_root)
+    if name is None:
+        name = _module_name(resolved_path)
     # An explicit loader accepts any file name, not only ones ending in ".py".
     loader = SourceFileLoader(name, resolved_path)
     spec = spec_from_file_location(name, resolved_path, loader=loader)
@@ -140,6 +147,38 @@ def _import_module(resolved_path: str) -> ModuleType:
         sys.modules.pop(name, None)
         raise
     return module
+
+
+# repository root -> the name of the package made for it
+_repository_packages: dict[str, str] = {}
+
+
+def _name_in_package(resolved_path: str, package_root: str) -> str | None:
+    """`hookman_repo_N.sub.module` for a module under `package_root` (None when it is not
+    under it, or a part of its path is no Python identifier)."""
+    root = os.path.realpath(package_root)
+    relative = os.path.relpath(os.path.realpath(resolved_path), root)
+    stem, dot, suffix = relative.rpartition(".")
+    parts = stem.split(os.sep) if dot and suffix == "py" else []
+    if not parts or not all(part.isidentifier() for part in parts):
+        return None
+    package = _repository_packages.get(root)
+    if package is None:
+        package = f"{_MODULE_NAME_PREFIX}repo_{len(_repository_packages) + 1}"
+        bootstrap = sys.modules.get("_frozen_importlib")
+        if bootstrap is None:
+            from importlib.machinery import ModuleSpec
+        else:
+            ModuleSpec = bootstrap.ModuleSpec
+        spec = ModuleSpec(package, None, is_package=True)
+        spec.submodule_search_locations = [root]
+        module = type(sys)(package)
+        module.__spec__ = spec
+        module.__path__ = [root]
+        module.__package__ = package
+        sys.modules[package] = module
+        _repository_packages[root] = package
+    return ".".join([package, *parts])
 
 
 def _module_name(resolved_path: str) -> str:

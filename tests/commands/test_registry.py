@@ -24,6 +24,7 @@ def test_add_list_remove(tmp_path: Path) -> None:
     assert _listed() == {
         "registry": str(paths.registry_path()),
         "hooks": [{"name": "guard", "path": str(guard.resolve()), "exists": True, "shadows": []}],
+        "repositories": [],  # hook-repository entries (registry add REPO --rev --hook)
     }
     assert "guard" in hookman("registry", "list").stdout
     assert hookman("registry", "remove", "guard").exit_code == 0

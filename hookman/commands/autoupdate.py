@@ -1,0 +1,166 @@
+"""`hookman autoupdate [--freeze] [--repo URL]`: move each hook repository's rev to its
+newest release tag (a tag such as v1.2.0 or 1.2), keeping hookman.toml's comments and
+layout; `--freeze` writes the tag's full commit SHA with pre-commit's `# frozen: TAG`
+comment. Prints `REPO: OLD -> NEW` per repository, re-learns what the updated hooks
+subscribe to, repins them and rewrites the settings. Nothing is written unless every hook
+of every updated repository resolves and loads at its new rev.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from hookman.commands.install import exit_code_of, print_sync_report
+from hookman.errors import HookmanError
+from hookman.hooks import store
+from hookman.hooks.repo_source import resolve_repo_hook
+from hookman.hooks.subscriptions import learn_subscriptions
+from hookman.install.sync import project_target, sync_project
+from hookman.output import console, escape, print_json
+from hookman.project.config import HookSource, HookSpec, load_project_config, read_project_config
+from hookman.project.location import find_project_dir
+from hookman.project.lock import edit_lock
+from hookman.project.pins import Pin, read_pins
+
+
+class Update(NamedTuple):
+    repo: str
+    old: str  # as shown: the rev, with its frozen tag when it has one
+    new_rev: str
+    new_shown: str
+    commit: str
+    frozen_tag: str | None
+    changed: bool
+
+
+def autoupdate(
+    *,
+    freeze: bool = False,
+    repo: str | None = None,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    json_output: bool = False,
+) -> int:
+    """Update the revs (see the module docstring). Returns the exit code.
+
+    `--json` prints {"updates": [{"repo", "old", "new", "commit", "changed"}], ...} plus
+    the object `install --json` prints, when something was written."""
+    project_dir = find_project_dir(project)
+    preview = read_project_config(project_dir)
+    repos = list(dict.fromkeys(h.source.value for h in preview.hooks if h.source.kind == "repo"))
+    if repo is not None:
+        if repo not in repos:
+            listed = ", ".join(repos) if repos else "none"
+            raise HookmanError(
+                f"hookman.toml has no hook from the repository {repo!r} (it uses: {listed}).",
+                "give --repo exactly as hookman.toml's `repo` says, or leave it out.",
+                exit_code=2,
+            )
+        repos = [repo]
+    out = console()
+    if not repos:
+        if json_output:
+            print_json({"updates": []})
+        else:
+            out.print("no hook in .claude/hookman.toml comes from a hook repository.")
+        return 0
+    target = project_target(project_dir, claude_version, preview)
+    with edit_lock(project_dir, dry_run=False):
+        config = load_project_config(project_dir)
+        pins = read_pins(project_dir)
+        updates = [_newest(config, project_dir, url, pins, freeze=freeze) for url in repos]
+        new_pins: dict[tuple[str, str], Pin] = {}
+        for update in updates:
+            for hook in [h for h in config.hooks if h.source.value == update.repo]:
+                config.set_rev(hook.name, update.new_rev, frozen_tag=update.frozen_tag)
+            new_pins[(update.repo, update.new_rev)] = Pin(
+                update.repo, update.new_rev, update.commit, "commit" if freeze else "tag"
+            )
+        for update in updates:
+            for hook in [h for h in config.hooks if h.source.value == update.repo]:
+                _relearn(config, hook, project_dir, new_pins)
+        result = None
+        if any(update.changed for update in updates):
+            result = sync_project(project_dir, config, target, dry_run=False, known_pins=new_pins)
+    if json_output:
+        payload = {
+            "updates": [
+                {
+                    "repo": u.repo,
+                    "old": u.old,
+                    "new": u.new_shown,
+                    "commit": u.commit,
+                    "changed": u.changed,
+                }
+                for u in updates
+            ]
+        }
+        print_json({**(result.to_json() if result else {}), **payload})
+        return 0 if result is None else exit_code_of(result)
+    for update in updates:
+        if update.changed:
+            out.print(
+                f"{escape(update.repo)}: {escape(update.old)} -> {escape(update.new_shown)}",
+                highlight=False,
+            )
+        else:
+            out.print(
+                f"{escape(update.repo)}: already up to date ({escape(update.old)})",
+                highlight=False,
+            )
+    if result is None:
+        return 0
+    print_sync_report(result, verb="updated", names=[])
+    return exit_code_of(result)
+
+
+def _newest(
+    config: object, project_dir: Path, repo: str, pins: dict[tuple[str, str], Pin], *, freeze: bool
+) -> Update:
+    hooks = [h for h in config.hooks if h.source.kind == "repo" and h.source.value == repo]  # type: ignore[attr-defined]
+    url = store.fetch_url(repo, project_dir)
+    refs = store.remote_refs(url)
+    tags = store.release_tags(refs)
+    if not tags:
+        raise HookmanError(
+            f"the repository {repo} has no release tag (such as v1.2.0), so there is nothing "
+            "to update to; nothing was changed.",
+            "tag a release in it, or set the rev by hand in .claude/hookman.toml.",
+        )
+    newest = tags[-1]
+    commit = refs.get(f"{store.TAG_PREFIX}{newest}^{{}}") or refs[store.TAG_PREFIX + newest]
+    old_rev = hooks[0].source.rev
+    old_frozen = config.frozen_tag(hooks[0].name)  # type: ignore[attr-defined]
+    old_shown = f"{old_rev} (frozen: {old_frozen})" if old_frozen else old_rev
+    new_rev = commit if freeze else newest
+    new_shown = f"{commit} (frozen: {newest})" if freeze else newest
+    old_pin = pins.get((repo, old_rev))
+    same_code = old_pin is not None and old_pin.commit == commit
+    changed = (
+        any(h.source.rev != new_rev for h in hooks)
+        or not same_code
+        or (freeze and old_frozen != newest)
+        or (not freeze and old_frozen is not None)
+    )
+    if old_rev == new_rev and not same_code and old_pin is not None:
+        old_shown = f"{old_rev} ({old_pin.commit[:12]}, the tag moved since)"
+        new_shown = f"{newest} ({commit[:12]})"
+    return Update(repo, old_shown, new_rev, new_shown, commit, newest if freeze else None, changed)
+
+
+def _relearn(
+    config: object, hook: HookSpec, project_dir: Path, pins: dict[tuple[str, str], Pin]
+) -> None:
+    """Fetch the hook at its new rev and record what that code subscribes to."""
+    current = config.find(hook.name)  # type: ignore[attr-defined]
+    source: HookSource = current.source
+    found = resolve_repo_hook(current, project_dir, pins, fetch=True)
+    subscriptions = learn_subscriptions(
+        hook.name,
+        found.module_path,
+        project_dir,
+        retry_argument=hook.name,
+        repository_root=found.tree,
+    )
+    config.put_hook(hook.name, source, subscriptions.events, subscriptions.tools)  # type: ignore[attr-defined]

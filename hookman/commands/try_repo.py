@@ -1,0 +1,100 @@
+"""`hookman try-repo REPO [HOOK ...] [--rev REV]`: hooks from a repository, installed into
+this project for a trial without adding them to hookman.toml.
+
+They run after hookman.toml's hooks, in the manifest and the settings only (marked
+`"trial": true` in the manifest), so `fire`, `doctor` and the client see them. `hookman
+install` (which rewrites from hookman.toml) or `hookman remove` ends the trial. Without
+--rev the trial is of the repository's HEAD (its default branch) as it is now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from hookman.commands.install import exit_code_of, print_sync_report
+from hookman.errors import HookmanError
+from hookman.hooks import store
+from hookman.hooks.repo_source import resolve_repo_hook
+from hookman.hooks.repository import read_repository_manifest
+from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
+from hookman.install.sync import Trial, installed_trial_hooks, project_target, sync_project
+from hookman.output import console, escape, print_json
+from hookman.project.config import HookSource, HookSpec, read_project_config
+from hookman.project.location import find_project_dir
+from hookman.project.lock import edit_lock
+from hookman.project.pins import Pin
+
+
+def try_repo(
+    repo: str,
+    hooks: Sequence[str] = (),
+    *,
+    rev: str | None = None,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    json_output: bool = False,
+) -> int:
+    """Install the repository's `hooks` (default: every hook it offers) for a trial.
+
+    `--json` prints the object `install --json` prints, plus "trial": {"repo", "rev",
+    "commit", "hooks": [names]}."""
+    project_dir = find_project_dir(project)
+    config = read_project_config(project_dir)
+    target = project_target(project_dir, claude_version, config)
+    url = store.fetch_url(repo, project_dir)
+    if rev is None:
+        head = store.head_commit(url)
+        pin = Pin(repo, head, head, "branch")
+    else:
+        resolved = store.resolve_rev(url, rev)
+        pin = Pin(repo, rev, resolved.commit, resolved.kind)
+    tree = store.ensure_stored(url, pin.commit, rev=pin.rev)
+    manifest = read_repository_manifest(tree, f"{repo} at {rev or 'HEAD'}")
+    names = list(dict.fromkeys(hooks)) or manifest.names()
+    pins = {(pin.repo, pin.rev): pin}
+    specs: list[HookSpec] = []
+    for name in names:
+        listed = config.find(name)
+        if listed is not None:
+            raise HookmanError(
+                f"hookman.toml already has a hook named {name!r} (from "
+                f"{listed.source.describe()}), so it cannot be tried beside it.",
+                f"`hookman disable {name}` or `hookman remove {name}` first.",
+            )
+        spec = HookSpec(name=name, source=HookSource("repo", repo, pin.rev))
+        found = resolve_repo_hook(spec, project_dir, pins, fetch=True)
+        learned = learn_subscriptions(
+            name,
+            found.module_path,
+            project_dir,
+            keep=True,
+            repository_root=found.tree,
+            retry_argument=name,
+        )
+        check_event_names(name, learned.events, allow_unknown=False)
+        specs.append(
+            HookSpec(name=name, source=spec.source, events=learned.events, tools=learned.tools)
+        )
+    with edit_lock(project_dir, dry_run=False):
+        current = read_project_config(project_dir)
+        result = sync_project(project_dir, current, target, dry_run=False, trial=Trial(specs, pins))
+    shown_rev = rev or f"HEAD ({pin.commit[:12]})"
+    trial = {"repo": repo, "rev": pin.rev, "commit": pin.commit, "hooks": names}
+    if json_output:
+        print_json({**result.to_json(), "trial": trial})
+        return exit_code_of(result)
+    print_sync_report(result, verb="trying", names=names)
+    out = console()
+    out.print(
+        f"trial of {escape(repo)} at {escape(shown_rev)}: not added to .claude/hookman.toml; "
+        "`hookman install` ends it (or `hookman remove NAME`). To keep a hook: "
+        f"`hookman install NAME --repo {escape(repo)} --rev TAG`.",
+        highlight=False,
+    )
+    return exit_code_of(result)
+
+
+def trial_hook_names(project_dir: Path) -> list[str]:
+    """The hooks the installed manifest runs for a `try-repo` trial."""
+    return [hook.name for hook in installed_trial_hooks(project_dir)]

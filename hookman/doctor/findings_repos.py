@@ -1,0 +1,139 @@
+"""Hooks from hook repositories (docs/hook-repositories.md): a store entry missing (a
+teammate's machine, a cleaned cache), a rev that is a branch (not pinned), a repository
+without a manifest, a hook it does not offer, a `min_hookman` newer than this hookman, and a
+store copy whose files changed since it was fetched. Nothing here touches the network."""
+
+from __future__ import annotations
+
+from hookman import __version__
+from hookman.doctor.context import Context
+from hookman.doctor.model import Finding
+from hookman.errors import HookmanError
+from hookman.hooks import store
+from hookman.hooks.repository import (
+    MANIFEST_NAME,
+    needs_newer_hookman,
+    read_repository_manifest,
+)
+from hookman.project.config import HookSpec, read_project_config
+from hookman.project.pins import Pin, pins_path, read_pins
+
+INSTALL_FIX = "run `hookman install` in the project."
+
+
+def check_repositories(ctx: Context) -> None:
+    try:
+        config = read_project_config(ctx.project_dir)
+        pins = read_pins(ctx.project_dir)
+    except HookmanError:
+        return  # findings_hookman reports a hookman.toml that does not parse
+    toml = str(config.path)
+    seen: set[tuple[str, str]] = set()
+    for hook in config.hooks:
+        if hook.source.kind != "repo" or not hook.enabled:
+            continue
+        key = (hook.source.value, hook.source.rev)
+        pin = pins.get(key)
+        if pin is None:
+            ctx.add(
+                Finding(
+                    "hookman-repo-not-fetched",
+                    "error",
+                    toml,
+                    f"the hook {hook.name!r} comes from {hook.source.describe()}, which "
+                    f"{pins_path(ctx.project_dir).name} does not pin yet, so it does not run "
+                    "(a guard denies every tool call).",
+                    INSTALL_FIX,
+                )
+            )
+            continue
+        _check_hook(ctx, hook, pin, toml, first=key not in seen)
+        seen.add(key)
+
+
+def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: bool) -> None:
+    source = hook.source
+    where = f"{source.value} at {source.rev}"
+    url = store.fetch_url(source.value, ctx.project_dir)
+    if first and pin.ref == "branch":
+        ctx.add(
+            Finding(
+                "hookman-repo-rev-is-branch",
+                "warning",
+                toml,
+                f"the rev {source.rev!r} of {source.value} is a branch, not a release: the "
+                f"project runs the commit pinned when it was installed ({pin.commit[:12]}), and "
+                "what a teammate reviews under that name changes with every push.",
+                f"pin a tag or a full SHA: `hookman autoupdate --repo {source.value}` "
+                "(add --freeze for a SHA).",
+            )
+        )
+    if not store.is_stored(url, pin.commit):
+        if first:
+            ctx.add(
+                Finding(
+                    "hookman-repo-not-fetched",
+                    "error",
+                    toml,
+                    f"{where} (commit {pin.commit[:12]}) is not in this machine's hookman "
+                    f"store, so the hook {hook.name!r} does not run (a guard denies every tool "
+                    "call until it is fetched).",
+                    INSTALL_FIX,
+                )
+            )
+        return
+    tree = store.tree_dir(url, pin.commit)
+    if first:
+        changed = store.changed_files(url, pin.commit) or []
+        if changed:
+            shown = ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else "")
+            ctx.add(
+                Finding(
+                    "hookman-repo-store-changed",
+                    "error",
+                    str(tree),
+                    f"the store copy of {where} changed since it was fetched ({shown}): the "
+                    "hooks run code that is not the pinned commit's.",
+                    f"delete {store.entry_dir(url, pin.commit)} and run `hookman install` to "
+                    "fetch it again.",
+                )
+            )
+    try:
+        manifest = read_repository_manifest(tree, where)
+    except HookmanError as error:
+        if first:
+            ctx.add(
+                Finding(
+                    "hookman-repo-no-manifest",
+                    "error",
+                    str(tree / MANIFEST_NAME),
+                    error.message + " Its hooks do not run.",
+                    error.hint or INSTALL_FIX,
+                )
+            )
+        return
+    offered = source.offered_name(hook.name)
+    offer = manifest.find(offered)
+    if offer is None:
+        ctx.add(
+            Finding(
+                "hookman-repo-hook-not-listed",
+                "error",
+                toml,
+                f"{where} offers no hook named {offered!r} (it offers "
+                f"{', '.join(manifest.names())}), so the hook {hook.name!r} does not run.",
+                "fix the name in .claude/hookman.toml, or use a rev that offers it.",
+            )
+        )
+        return
+    if needs_newer_hookman(offer, __version__):
+        ctx.add(
+            Finding(
+                "hookman-repo-needs-newer-hookman",
+                "error",
+                toml,
+                f"the hook {hook.name!r} from {where} needs hookman >= {offer.min_hookman}, "
+                f"and this is hookman {__version__}.",
+                "upgrade hookman, or pin an older rev of the repository.",
+            )
+        )
