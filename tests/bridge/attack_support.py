@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hookman.catalog.event_catalog import guarded_events
+
 from .conftest import RunnerProject
 
 DENY = "deny"
@@ -99,6 +101,9 @@ def run_settings_command(
         return Verdict(TOOL_RUNS, "killed at the entry's timeout", None, err)
     finally:
         _kill_group_quietly(process.pid)
+    if process.returncode == 2 and event in guarded_events():
+        # Exit 2 blocks a guarded event whatever stdout holds; stderr is the reason.
+        return Verdict(DENY, err.decode(errors="replace").strip(), None, err)
     if process.returncode != 0:
         return Verdict(TOOL_RUNS, f"exit status {process.returncode}", None, err)
     try:

@@ -19,7 +19,7 @@ from hookman.catalog.client_version import parse_version
 from hookman.catalog.event_catalog import guarded_events
 from hookman.project.launcher import LAUNCHER_NAME, launcher_text
 from hookman.project.manifest import client_facts
-from hookman.project.settings_entries import RUNNER_CODE, build_command, supports_safe_path_flag
+from hookman.project.settings_entries import RUNNER_CODE, build_command
 
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 
@@ -103,9 +103,7 @@ class RunnerProject:
     def write_launcher(self) -> None:
         """The launcher exactly as install writes it (hookman/project/launcher.py)."""
         python = self.launcher_python
-        text = launcher_text(
-            python, supports_safe_path_flag(python), self.manifest_path, guarded_events()
-        )
+        text = launcher_text(python, self.manifest_path, guarded_events())
         self.launcher_path.write_text(text, encoding="utf-8")
 
     def command(self, event: str, *, run_async: bool = False) -> str:

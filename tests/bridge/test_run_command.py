@@ -895,6 +895,10 @@ HARMLESS = {"command": "ls"}
 
 def _installed_deny_reason(runner_project: RunnerProject, event: str = "PreToolUse", **kw) -> str:
     payload = runner_project.payload(event, tool_input=HARMLESS, **kw)
+    done = runner_project.run_installed(event, payload)
+    if done.returncode == 2:  # a deny on stderr, which Claude Code honours on a guarded event
+        assert not done.stdout, done
+        return done.stderr.decode()
     answer = runner_project.answer_installed(event, payload)
     specific = answer["hookSpecificOutput"]
     assert specific["hookEventName"] == event

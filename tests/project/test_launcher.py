@@ -356,7 +356,7 @@ def test_odd_paths_reach_the_runner_word_for_word(
     launcher = root / state / LAUNCHER_NAME
     launcher.parent.mkdir(exist_ok=True)
     manifest = launcher.parent / "manifest.json"
-    launcher.write_text(launcher_text(str(fake), False, manifest, guarded_events()))
+    launcher.write_text(launcher_text(str(fake), manifest, guarded_events()))
     command = build_command("PreToolUse", launcher, guarded=True)
 
     done = subprocess.run(
@@ -409,7 +409,7 @@ def test_the_runner_of_the_launcher_form_is_read_from_the_launcher(tmp_path: Pat
     launcher.parent.mkdir()
     manifest = launcher.parent / "manifest.json"
     python = "/opt/py env/bin/python3\n"
-    launcher.write_text(launcher_text(python, True, manifest, guarded_events()))
+    launcher.write_text(launcher_text(python, manifest, guarded_events()))
     command = build_command("PreToolUse", launcher, guarded=True)
 
     assert read_launcher_words(launcher) == {"python": python, "manifest": str(manifest)}
@@ -420,7 +420,7 @@ def test_the_runner_of_the_launcher_form_is_read_from_the_launcher(tmp_path: Pat
 
 def test_launcher_text_refuses_an_event_name_it_cannot_write_safely(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not an event name"):
-        launcher_text("/py", True, tmp_path / "m.json", ["PreToolUse) rm -rf / ;;"])
+        launcher_text("/py", tmp_path / "m.json", ["PreToolUse) rm -rf / ;;"])
 
 
 @pytest.mark.parametrize("event", guarded_events())
