@@ -199,7 +199,7 @@ for dir in "${ANSWERS_VARIABLE}" "${{TMPDIR:-/tmp}}"; do
 	n=0
 	while [ "$n" -lt {tries} ]; do
 		try="$dir/.hookman-answer-$$-$n"
-		if [ ! -e "$try" ] && [ ! -h "$try" ] && {{ set -C; : >"$try"; }} 2>/dev/null; then
+		if [ ! -e "$try" ] && [ ! -h "$try" ] && {{ set -C; true >"$try"; }} 2>/dev/null; then
 			file=$try
 			break 2
 		fi
