@@ -45,6 +45,4 @@ def _user_site_allowed() -> bool:
         return False
     if hasattr(os, "getuid") and hasattr(os, "geteuid") and os.getuid() != os.geteuid():
         return False
-    if hasattr(os, "getgid") and hasattr(os, "getegid") and os.getgid() != os.getegid():
-        return False
-    return True
+    return not (hasattr(os, "getgid") and hasattr(os, "getegid") and os.getgid() != os.getegid())

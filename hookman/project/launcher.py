@@ -173,12 +173,12 @@ def launcher_text(
 # event, inside a status test). It runs hookman's runner and passes on its answer. When the
 # runner gives no complete answer (its Python or hookman gone, the process killed or ended
 # by a hook), it answers itself: a deny on guarded events, a notice elsewhere. On a guarded
-# event it exits {DONE_STATUS} (or {EXIT_TWO_STATUS} with a deny on stderr), which the settings command
-# passes on as 0 (or {EXIT_TWO_STATUS}); any other status (this file emptied, cut or gone) makes the
-# command deny itself. The body is one function, read whole before it runs.
+# event it exits {DONE_STATUS} (or {EXIT_TWO_STATUS} with a deny on stderr), which the settings
+# command passes on as 0 (or {EXIT_TWO_STATUS}); any other status (this file emptied, cut or gone)
+# makes the command deny itself. The body is one function, read whole before it runs.
 {FUNCTION_NAME}() {{
 set +euC
-IFS=' 	
+IFS=' \t
 '
 {PYTHON_VARIABLE}={shlex.quote(python)}
 {ROOT_VARIABLE}={shlex.quote(root)}

@@ -4,7 +4,8 @@ makes `settings["hooks"]` hold exactly hookman's entries while leaving everythin
 The command runs the project's launcher (hookman/project/launcher.py), which answers for a runner
 that cannot. On a guarded event (launcher format 3):
 
-    [ -f L ] && sh L EVENT && false || case $? in 3) ;; 2) exit 2 ;; *) echo '<why>' >&2; exit 2 ;; esac
+    [ -f L ] && sh L EVENT && false || case $? in 3) ;; 2) exit 2 ;;
+        *) echo '<why>' >&2; exit 2 ;; esac          (one line)
 
 The launcher exits 3 when it answered on stdout (the command then exits 0) and 2 when it
 denied on stderr (passed on); any other status, as from a launcher that is gone, not a
@@ -106,9 +107,10 @@ def build_command(
     if not guarded:
         return command
     why = shlex.quote(MISSING_LAUNCHER_TEXT)
+    two = EXIT_TWO_STATUS
     return (
         f"[ -f {quoted} ] && {command} && false || case $? in {DONE_STATUS}) ;; "
-        f"{EXIT_TWO_STATUS}) exit {EXIT_TWO_STATUS} ;; *) echo {why} >&2; exit {EXIT_TWO_STATUS} ;; esac"
+        f"{two}) exit {two} ;; *) echo {why} >&2; exit {two} ;; esac"
     )
 
 

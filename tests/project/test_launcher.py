@@ -209,8 +209,16 @@ def test_an_interpreter_without_hookman_denies(
         "printf 'allow\\nhookman:answer-complete\\n'; exit 0",  # not an object
         "kill -9 $$",
     ],
-    ids=["silent", "no end line", "no start line", "exit 3", "brace first", "truncated",
-         "plain text", "killed"],
+    ids=[
+        "silent",
+        "no end line",
+        "no start line",
+        "exit 3",
+        "brace first",
+        "truncated",
+        "plain text",
+        "killed",
+    ],
 )
 def test_anything_but_a_complete_answer_is_a_deny(
     guarded_project: RunnerProject, tmp_path: Path, body: str
@@ -360,7 +368,7 @@ def test_odd_paths_reach_the_runner_word_for_word(
     root = tmp_path_factory.mktemp("odd")
     fake = _fake_python(
         root / venv,
-        f"{shlex.quote(sys.executable)} -c 'import json, sys; print(\"{ANSWER_START.strip()}\"); "
+        f'{shlex.quote(sys.executable)} -c \'import json, sys; print("{ANSWER_START.strip()}"); '
         f'print(json.dumps({{"argv": sys.argv[1:]}})); print("{ANSWER_END.strip()}")\' "$@"',
     )
     launcher = root / state / LAUNCHER_NAME
