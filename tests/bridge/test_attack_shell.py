@@ -174,3 +174,17 @@ def test_start_up_code_that_writes_to_stdout_cannot_spoil_the_answer(
     assert denied.decision == DENY, denied
     assert "rm -rf is not allowed" in denied.why, denied
     assert allowed.decision == ALLOW and allowed.answer == {}, allowed
+
+
+@pytest.mark.parametrize("shell", SHELLS, ids=["sh", "bash"])
+def test_a_runner_without_an_answer_is_a_deny_past_a_printing_start_up_file(
+    guarded: RunnerProject, tmp_path: Path, shell: str
+) -> None:
+    guarded.launcher_python = str(tmp_path / "gone" / "python3")  # the launcher answers
+    guarded.write_launcher()
+    env = {"BASH_ENV": _start_up_file(tmp_path, "echo welcome")}
+
+    verdict = run_like_claude_code(guarded, "PreToolUse", _ls(guarded), env=env, shell=shell)
+
+    assert verdict.decision == DENY, verdict
+    assert "runner gave no answer (exit status 127)" in verdict.why
