@@ -415,6 +415,18 @@ def test_the_launcher_form_is_recognised_with_its_event_and_async_flag(tmp_path:
     assert hookman_command_event(old_guarded) == "PreToolUse"
     assert not hookman_command_is_async(old_guarded)
     assert hookman_command_event("sh /old/hookman-run.sh Stop; [ $? = 3 ] || :") == "Stop"
+    # format 2, as the regrouped hookman wrote it (tests/project/fixtures/installed_before_layout)
+    format_2 = "sh /o/hookman-run.sh PreToolUse; [ $? = 3 ] || printf '%s\\n' '{\"a\": 1}'"
+    assert hookman_command_event(format_2) == "PreToolUse"
+    assert hookman_command_runner(format_2) == RunnerRef(
+        None, "/o/manifest.json", "/o/hookman-run.sh"
+    )
+    # format 3: the `[ -f L ]` test before the launcher is not the launcher's run
+    format_3 = "[ -f /o/hookman-run.sh ] && sh /o/hookman-run.sh PreToolUse && false || case"
+    assert hookman_command_event(format_3) == "PreToolUse"
+    assert hookman_command_runner(format_3) == RunnerRef(
+        None, "/o/manifest.json", "/o/hookman-run.sh"
+    )
     assert hookman_command_is_async("sh /old/hookman-run.sh Stop --async || :")
     assert hookman_command_event("sh /old/hookman-run.sh ; true") is None
     assert not is_hookman_command("sh /x/run.sh Stop")
