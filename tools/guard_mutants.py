@@ -224,8 +224,8 @@ MUTATIONS = [
     (
         "launcher: exit-2 deny when a start-up file may have printed",
         "hookman/project/launcher.py",
-        '\t\tif [ -n "{start_up}" ]; then\n',
-        "\t\tif false; then\n",
+        """f'\\t\\tif [ -n "{start_up}" ]; then\\n'""",
+        """f'\\t\\tif false; then\\n'""",
     ),
     (
         "launcher: the runner starts isolated, without the site",
