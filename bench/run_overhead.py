@@ -37,7 +37,6 @@ from hookman.project.manifest import client_facts
 from hookman.project.settings_entries import (
     build_command,
     build_direct_command,
-    supports_safe_path_flag,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -137,8 +136,7 @@ def _installed_command(manifest: Path) -> str:
     """The PreToolUse settings command install writes, with its launcher next to `manifest`."""
     launcher = manifest.parent / LAUNCHER_NAME
     python = sys.executable
-    safe_path = supports_safe_path_flag(python)
-    launcher.write_text(launcher_text(python, safe_path, manifest, guarded_events()))
+    launcher.write_text(launcher_text(python, manifest, guarded_events()))
     return build_command("PreToolUse", launcher, guarded=True)
 
 

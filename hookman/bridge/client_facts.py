@@ -15,6 +15,7 @@ import re  # already loaded by json
 DENY_TEXT = "deny"
 DENY_EVENTS_TEXT = "deny_events"
 CONTEXT_TEXT = "additionalContext"
+BLOCK_TEXTS = "block"
 ANY_EVENT = "*"
 _PLACEHOLDER = r"\{(label|reason|text)\}"
 STALE_MANIFEST_NOTICE = (
@@ -82,6 +83,19 @@ class ClientFacts:
         if not isinstance(template, str):
             template = self.model_text.get(DENY_TEXT)
         return _fill(template if isinstance(template, str) else "{reason}", label, reason)
+
+    def block_texts(self, event: str, reason: str, command: str) -> list[str] | None:
+        """What the model reads, in order, when a hook blocks `event` with `reason` (JSON,
+        exit 0) through the settings `command`; None where the catalog has not measured it."""
+        per_event = self.model_text.get(BLOCK_TEXTS)
+        texts = per_event.get(event) if isinstance(per_event, dict) else None
+        if not isinstance(texts, list):
+            return None
+        return [
+            text.replace("{command}", command).replace("{reason}", reason)
+            for text in texts
+            if isinstance(text, str)
+        ]
 
     def context_text(self, event: str, label: str, text: str) -> str:
         """What the model reads for `text` sent as additionalContext on `event`."""

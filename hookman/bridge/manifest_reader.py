@@ -9,6 +9,7 @@ import json
 import os
 
 from hookman.bridge.client_facts import ClientFacts
+from hookman.bridge.state_file import read_regular
 
 TOOL_CALL = "tool_call"
 # A plugin's manifest (hookman plugin build) has a "plugin" section: its hook paths are
@@ -145,6 +146,12 @@ class Manifest:
             return float(timeout) * 0.9
         return None
 
+    def timeout_for(self, event: str, run_async: bool = False) -> float | None:
+        """The entry's Claude Code timeout as install wrote it (None when unknown)."""
+        entry = (self.async_entries if run_async else self.entries).get(event) or {}
+        timeout = entry.get("timeout")
+        return float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None
+
     def hard_stop_for(self, event: str, run_async: bool = False) -> float | None:
         """Seconds after which the runner process ends whatever runs in it: halfway between
         its deadline and the entry's Claude Code timeout (None when either is unknown)."""
@@ -157,9 +164,8 @@ class Manifest:
 
 
 def read_manifest(path: str) -> Manifest:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+    try:  # a FIFO or symlink planted at the name must not stall or redirect the runner
+        data = json.loads(read_regular(path))
     except FileNotFoundError:
         raise ManifestError(f"the manifest {path} does not exist") from None
     except (OSError, ValueError) as error:

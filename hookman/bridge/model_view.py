@@ -64,7 +64,7 @@ def model_view(
     if not isinstance(answer, dict):
         _plain_stdout(view, event, stdout, client)
         return view
-    _json_answer(view, event, label, answer, client)
+    _json_answer(view, event, label, answer, client, command)
     return view
 
 
@@ -97,7 +97,12 @@ def _plain_stdout(view: ModelView, event: str, stdout: str, client: ClientFacts)
 
 
 def _json_answer(
-    view: ModelView, event: str, label: str, answer: dict[str, object], client: ClientFacts
+    view: ModelView,
+    event: str,
+    label: str,
+    answer: dict[str, object],
+    client: ClientFacts,
+    command: str = "hookman run",
 ) -> None:
     specific = answer.get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
@@ -130,7 +135,7 @@ def _json_answer(
             view.effects.append("additionalContext here gives the model another turn")
     if answer.get("decision") == "block":
         reason = str(answer.get("reason") or "")
-        _block(view, event, label, reason, client)
+        _block(view, event, label, reason, client, command)
     if answer.get("continue") is False:
         view.effects.append(f"Claude stops: {answer.get('stopReason') or 'no reason given'}")
     if not view.model_texts and not view.effects and not view.user_messages:
@@ -147,10 +152,16 @@ def _where_the_reason_goes(event: str) -> str:
     return "the model reads the reason as its result"
 
 
-def _block(view: ModelView, event: str, label: str, reason: str, client: ClientFacts) -> None:
+def _block(
+    view: ModelView, event: str, label: str, reason: str, client: ClientFacts, command: str
+) -> None:
+    measured = client.block_texts(event, reason, command)
     if event == SKILL_SHELL_EVENT:
         view.model_texts.append(client.deny_text(label, reason, event))
         view.effects.append(f"{_blocked_thing(event)} is not run")
+    elif event in STOP_EVENTS and measured is not None:
+        view.model_texts.extend(measured)  # from 2.1.328 one of them names the command
+        view.effects.append("the model gets another turn")
     elif event in STOP_EVENTS:
         view.model_texts.append(f"Stop hook feedback: {reason}")
         view.effects.append("the model gets another turn")

@@ -28,21 +28,25 @@ import sys
 import time
 
 from hookman.bridge.answer import fail_closed_reason
+from hookman.bridge.answer_frame import framed_line
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.deadline import Deadline
+from hookman.bridge.entry_timeout import deadlines_within, settings_timeout
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.protocol import (
     ANSWER_END,
     ANSWER_FILE_FLAG,
+    ANSWER_START,
+    FRAMED_FLAG,
     GUARDED_FLAG,
     LAUNCHED_FLAG,
     deny_answer,
     guarded_subject,
 )
 from hookman.bridge.session_state import now_iso
-from hookman.bridge.watchdog import seconds_since_start, start_watchdog
+from hookman.bridge.watchdog import confirm_watchdog, seconds_since_start, start_watchdog
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,7 +76,7 @@ OUTCOME_INTERNAL_ERROR = "internal-error"
 
 
 class RunOptions:
-    __slots__ = ("answer_file", "event", "guarded", "launched", "manifest", "run_async")
+    __slots__ = ("answer_file", "event", "framed", "guarded", "launched", "manifest", "run_async")
 
     def __init__(self) -> None:
         self.event: str | None = None
@@ -80,6 +84,7 @@ class RunOptions:
         self.run_async = False
         self.launched = False
         self.guarded = False
+        self.framed = False
         self.answer_file: str | None = None
 
 
@@ -101,6 +106,8 @@ def parse_options(argv: list[str]) -> RunOptions:
             options.launched = True
         elif word == GUARDED_FLAG:
             options.guarded = True
+        elif word == FRAMED_FLAG:
+            options.framed = True
         elif word == "--manifest" and index + 1 < len(argv):
             options.manifest = argv[index + 1]
             index += 1
@@ -118,19 +125,27 @@ def parse_options(argv: list[str]) -> RunOptions:
 def main(argv: list[str]) -> int:
     options = parse_options(argv)
     if options.answer_file:  # our stdout: the launcher reads it through its own descriptor
-        _unlink_quietly(options.answer_file)
+        _release_answer_file(options.answer_file)
     if options.event is None:
         sys.stderr.write(USAGE + "\n")
         return 1
     run = _Run(options.event, options.manifest, options.run_async)
     run.launched = options.launched
     run.guarded_flag = options.guarded
+    run.framed = options.framed and options.launched
     return run.execute()
+
+
+_own_path_entry: list[str] = []  # the sys.path entry launcher format 3 added for hookman
 
 
 def launched() -> None:
     """The launcher's entry (`python -c "...; launched()" run EVENT ...`): run, then end the
-    process at once, whatever threads, atexit jobs or children the hooks left behind."""
+    process at once, whatever threads, atexit jobs or children the hooks left behind.
+    Format 3 starts the interpreter with -I -S and appends hookman's directory to sys.path
+    (site_start.py reads the site later, under the runner's clock)."""
+    if sys.flags.no_site and sys.path:
+        _own_path_entry.append(sys.path[-1])
     if GUARDED_FLAG in sys.argv:
         try:
             # Its own process group: a hook that signals "its" group (a cleanup's killpg)
@@ -158,6 +173,8 @@ class _Run:
         self.run_async = run_async
         self._detached = False  # in the child that runs an async event's hooks
         self.launched = False  # run by the launcher: end the answer with ANSWER_END
+        self.framed = False  # launcher format 3: ANSWER_START, the answer line, ANSWER_END
+        self._watchdog_started = False
         self.guarded_flag = False  # the launcher says the event is guarded
         self.started = time.monotonic()
         self.capture = OutputCapture()
@@ -227,14 +244,19 @@ class _Run:
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
         if self.run_async and self._detach():
             return 0
+        if self.deadline is None:  # async: armed in the child, after the fork
+            self._arm_deadlines(self.manifest)
+        if self._watchdog_started:
+            confirm_watchdog()  # a watchdog that did not start is replaced, before any hook
+        from hookman.bridge.site_start import start_site
+
+        start_site(_own_path_entry[0] if _own_path_entry else None)  # under the clock now
         from hookman.bridge.dispatch import dispatch_event
         from hookman.bridge.hook_set import CallTracker
         from hookman.bridge.session_state import SessionState
 
         _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
-        if self.deadline is None:  # async: armed in the child, after the fork
-            self._arm_deadlines(self.manifest)
         result = dispatch_event(
             self.manifest,
             self.event,
@@ -253,12 +275,17 @@ class _Run:
         elapsed = seconds_since_start()
         seconds = manifest.deadline_for(self.event, self.run_async)
         hard_stop = manifest.hard_stop_for(self.event, self.run_async)
+        if not self.run_async:  # the entry's timeout counts: it may be lowered by hand
+            timeout = settings_timeout(manifest.project_dir, self.event)
+            installed = manifest.timeout_for(self.event)
+            if timeout is not None and (installed is None or timeout < installed):
+                seconds, hard_stop = deadlines_within(timeout)
         if hard_stop and seconds and self.launched and not self.run_async:
             # Forked first, while this process has no other thread. A little after the hard
             # stop (a quarter of what is left before the timeout), so that the runner's own
             # end, which says more in the log, normally comes first.
             kill_at = hard_stop + (hard_stop - seconds) / 4
-            start_watchdog(max(kill_at - elapsed, _MOMENT))
+            self._watchdog_started = start_watchdog(max(kill_at - elapsed, _MOMENT))
         self.deadline_seconds = seconds
         self.deadline = Deadline(
             max(seconds - elapsed, _MOMENT) if seconds else None,
@@ -307,6 +334,8 @@ class _Run:
 
     def _write_answer(self, text: str) -> bool:
         """Write the one answer; False when the answer channel is broken (a hook closed it)."""
+        if self.framed:
+            text = ANSWER_START + framed_line(text, self.guarded) + "\n"
         try:
             self.capture.write_answer(text + ANSWER_END if self.launched else text)
         except (OSError, ValueError):
@@ -509,11 +538,20 @@ def _cut_texts(holder: dict[str, object], keys: tuple[str, ...]) -> None:
             holder[key] = value[:TEXT_LIMIT] + " [cut by hookman]"
 
 
-def _unlink_quietly(path: str) -> None:
+def _release_answer_file(path: str) -> None:
+    """Unlink the name of the answer file, only when it is our stdout (a regular file that
+    nothing has written to yet); anything else is left alone and the launcher sees no
+    complete answer."""
     try:
-        os.unlink(path)
+        ours = os.fstat(1)
+        named = os.lstat(path)
     except OSError:
-        pass
+        return
+    if (ours.st_dev, ours.st_ino) == (named.st_dev, named.st_ino):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _read_stdin() -> bytes:

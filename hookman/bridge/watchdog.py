@@ -9,6 +9,13 @@ runner ends (the common path: os._exit right after answering) the pipe closes an
 watchdog leaves at once; when the time is up first, it kills the runner's group, and the
 launcher, seeing no complete answer, denies.
 
+A watchdog that does not work is worse than none, since the runner relies on it: where
+`bash` is not bash (a link to dash, which has no `read -t`), the spawned shell would exit at
+once. So the spawned watchdog first proves it is a bash that can wait (BASH_VERSINFO) by
+writing one byte on a second pipe, and `confirm_watchdog` (called before any hook runs)
+waits for that byte; on the end of that pipe or no byte in time, it forks a copy of the
+runner as the watchdog instead.
+
 Only for a runner that leads its own process group (`launched` makes it one), so the kill
 never reaches the launcher or the client's shell. The deadlines count from the process's
 start (`seconds_since_start`), which on Linux is when the launcher forked it: a slow
@@ -48,10 +55,26 @@ _BASH_PATHS = ("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash", "/opt/homebr
 # The watchdog as a bash of its own (bash is what Claude Code runs hooks with, so it is
 # there): it reads the pipe with a timeout, and only a timeout (status > 128), not the end
 # of the pipe, kills the group. bash 3 (macOS's /bin/bash) takes whole seconds only.
+# `${{BASH_VERSINFO[0]}}` is a syntax error in dash (the script ends before the byte on
+# fd 4); a shell with no BASH_VERSINFO (zsh, ksh) fails the case and exits unconfirmed too.
 _BASH_WATCH = (
+    "case ${{BASH_VERSINFO[0]}} in [3-9]|[1-9][0-9]) ;; *) exit 1 ;; esac; "
     't={seconds:.3f}; [ "${{BASH_VERSINFO[0]}}" -ge 4 ] || t={whole}; '
+    "echo >&4; exec 4>&-; "
     "read -t $t -u 3 _; [ $? -gt 128 ] && kill -KILL -- -{group}; exit 0"
 )
+CONFIRM_WAIT = 1.0  # seconds the runner waits, at most, for the spawned bash to confirm
+
+
+class _Pending:
+    """A spawned watchdog not confirmed yet: the confirmation pipe and when to kill."""
+
+    confirm_fd = -1
+    kill_at = 0.0
+    group = 0
+
+
+_pending = _Pending()
 
 
 def start_watchdog(seconds: float) -> bool:
@@ -73,6 +96,48 @@ def start_watchdog(seconds: float) -> bool:
         os.close(read_end)
         _keep_open.append(write_end)
         return True
+    return _fork_watchdog(group, read_end, write_end, seconds)
+
+
+def confirm_watchdog(wait: float = CONFIRM_WAIT) -> bool:
+    """Whether the spawned watchdog proved to be armed (True at once when none is pending);
+    when it did not (it exited: no bash there, or no byte within `wait` seconds), a forked
+    watchdog takes its place for the time left."""
+    descriptor = _pending.confirm_fd
+    if descriptor < 0:
+        return True
+    _pending.confirm_fd = -1
+    try:
+        confirmed = _read_byte(descriptor, wait)
+    finally:
+        os.close(descriptor)
+    if confirmed:
+        return True
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return False
+    left = max(_pending.kill_at - time.monotonic(), 0.001)
+    return _fork_watchdog(_pending.group, read_end, write_end, left)
+
+
+def _read_byte(descriptor: int, wait: float) -> bool:
+    """One byte within `wait` seconds (polled: no `select` import on the runner's path)."""
+    give_up = time.monotonic() + wait
+    try:
+        os.set_blocking(descriptor, False)
+        while True:
+            try:
+                return os.read(descriptor, 1) != b""
+            except BlockingIOError:
+                if time.monotonic() >= give_up:
+                    return False
+                time.sleep(0.0005)
+    except OSError:
+        return False
+
+
+def _fork_watchdog(group: int, read_end: int, write_end: int, seconds: float) -> bool:
     if not hasattr(os, "fork"):
         os.close(read_end)
         os.close(write_end)
@@ -101,17 +166,28 @@ def _spawn_bash(group: int, read_end: int, seconds: float) -> bool:
         return False
     seconds = max(seconds, 0.001)
     script = _BASH_WATCH.format(seconds=seconds, whole=-int(-seconds // 1), group=group)
+    try:
+        confirm_read, confirm_write = os.pipe()
+    except OSError:
+        return False
     devnull = os.devnull
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),
         (os.POSIX_SPAWN_OPEN, 2, devnull, os.O_WRONLY, 0),
-        (os.POSIX_SPAWN_DUP2, read_end, 3),  # the only descriptor it keeps (no CLOEXEC)
+        (os.POSIX_SPAWN_DUP2, read_end, 3),  # the descriptors it keeps (no CLOEXEC)
+        (os.POSIX_SPAWN_DUP2, confirm_write, 4),
     ]
     try:
         os.posix_spawn(bash, [bash, "-c", script], {}, file_actions=actions, setpgroup=0)
     except (OSError, ValueError):
+        os.close(confirm_read)
+        os.close(confirm_write)
         return False
+    os.close(confirm_write)
+    _pending.confirm_fd = confirm_read
+    _pending.kill_at = time.monotonic() + seconds
+    _pending.group = group
     return True
 
 

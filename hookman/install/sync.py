@@ -47,7 +47,6 @@ from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
     build_command,
-    supports_safe_path_flag,
 )
 from hookman.project.settings_file import SettingsChange, lines_with_ends, update_settings
 
@@ -384,12 +383,7 @@ def _launcher_for(project_dir: Path) -> str:
     """The launcher a sync writes now: this interpreter, the project's manifest, the guarded
     events of the catalog."""
     python = sys.executable
-    return launcher_text(
-        python,
-        supports_safe_path_flag(python),
-        paths.manifest_path(project_dir),
-        event_catalog.guarded_events(),
-    )
+    return launcher_text(python, paths.manifest_path(project_dir), event_catalog.guarded_events())
 
 
 def _launcher_is_current(project_dir: Path) -> bool:

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
-from hookman.bridge.protocol import ANSWER_END, deny_answer, guarded_subject
-from hookman.project.launcher import (
-    DONE_STATUS,
-    STATUS_PLACEHOLDER,
-    LauncherVariant,
-    launcher_text,
+from hookman.bridge.protocol import (
+    ANSWER_END,
+    ANSWER_FILE_FLAG,
+    GUARDED_FLAG,
+    LAUNCHED_FLAG,
+    deny_answer,
+    guarded_subject,
 )
+from hookman.project.launcher import DONE_STATUS, FUNCTION_NAME
 
 RUNNER_DIR = "hookman-runner"
 LAUNCHER_NAME = "run.sh"
@@ -35,6 +37,24 @@ PYTHON = "python3"
 MIN_PYTHON = (3, 10)
 TOO_OLD_STATUS = 0  # start.py answers itself (a complete answer) when python3 is too old
 INSTALL_PYTHON = "install Python 3.10 or newer as `python3` on PATH"
+
+
+STATUS_PLACEHOLDER = "\x00status\x00"
+LAUNCHER_FORMAT = 2
+
+
+class LauncherVariant(NamedTuple):
+    """What the plugin's launcher is made of: raw shell words for the python, manifest and
+    answers variables (`values`), the words that start the runner (`runner`), an event's
+    no-answer deny (`deny`, STATUS_PLACEHOLDER where the exit status goes), the notice
+    elsewhere, and shell lines run first (`prelude`)."""
+
+    header: str
+    values: tuple[str, str, str]
+    runner: tuple[str, ...]
+    deny: Callable[[str], str]
+    notice: str
+    prelude: str = ""
 
 
 def launcher_variant(plugin: str, guarded_events: Sequence[str]) -> LauncherVariant:
@@ -71,14 +91,8 @@ def launcher_variant(plugin: str, guarded_events: Sequence[str]) -> LauncherVari
 
 
 def plugin_launcher_text(plugin: str, guarded_events: Sequence[str]) -> str:
-    """The launcher of the plugin `plugin` (through the project launcher's one builder)."""
-    return launcher_text(
-        PYTHON,
-        False,
-        Path(MANIFEST_NAME),  # unused: the variant names the manifest beside the launcher
-        guarded_events,
-        variant=launcher_variant(plugin, guarded_events),
-    )
+    """The launcher of the plugin `plugin`."""
+    return _launcher_text(launcher_variant(plugin, guarded_events), guarded_events)
 
 
 def _no_answer_deny(plugin: str, event: str) -> str:
@@ -182,24 +196,28 @@ launched()
 
 
 def hook_command(plugin: str, event: str, *, guarded: bool, run_async: bool = False) -> str:
-    """The hooks.json command for `event`: the settings command's form (a launcher that did
-    not run to its end makes the command answer itself) on the plugin's launcher."""
+    """The hooks.json command for `event`, in the settings command's forms: on a guarded
+    event every test sits in an and-or list (errexit from SHELLOPTS or a start-up file cannot
+    end it before it decides), and a launcher that did not run to its end (gone, emptied, not
+    a regular file) makes the command block by exit 2 with one short line on stderr."""
     launcher = f'"{PLUGIN_ROOT}/{RUNNER_DIR}/{LAUNCHER_NAME}"'
     command = f"sh {launcher} {event}" + (" --async" if run_async else "")
     if run_async:
         return f"{command} || :"
-    fallback = missing_launcher_deny(plugin, event) if guarded else missing_launcher_notice(plugin)
-    return f"{command}; [ $? = {DONE_STATUS} ] || printf '%s\\n' {shlex.quote(fallback)}"
+    if guarded:
+        why = shlex.quote(missing_launcher_text(plugin))
+        return (
+            f"[ -f {launcher} ] && {command} && false || case $? in {DONE_STATUS}) ;; "
+            f"2) exit 2 ;; *) echo {why} >&2; exit 2 ;; esac"
+        )
+    notice = shlex.quote(missing_launcher_notice(plugin))
+    return f"{command}; [ $? = {DONE_STATUS} ] || printf '%s\\n' {notice}"
 
 
-def missing_launcher_deny(plugin: str, event: str) -> str:
-    reason = (
-        f"hookman blocked this {guarded_subject(event)} because the launcher of the plugin "
-        f"{plugin} is missing or broken (its files were changed or cut), so its guards could "
-        f"not run. Reinstall the plugin (`claude plugin install`), or rebuild it with "
-        f"`hookman plugin build`."
-    )
-    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
+def missing_launcher_text(plugin: str) -> str:
+    """What blocks a guarded call when the plugin's launcher did not run to its end (short:
+    the client shows the model the command beside it)."""
+    return f"hookman: the launcher of the plugin {plugin} is missing or broken; reinstall it"
 
 
 def missing_launcher_notice(plugin: str) -> str:
@@ -208,3 +226,74 @@ def missing_launcher_notice(plugin: str) -> str:
         f"broken. Reinstall the plugin, or rebuild it with `hookman plugin build`."
     )
     return json.dumps({"systemMessage": notice}, ensure_ascii=False)
+
+
+def _answer_parts(answer: str) -> str:
+    """`'before' "$status" 'after'`: the answer with the runner's exit status in place."""
+    before, _, after = answer.partition(json.dumps(STATUS_PLACEHOLDER)[1:-1])
+    return f'{shlex.quote(before)} "$status" {shlex.quote(after)}'
+
+
+def _launcher_text(variant: LauncherVariant, guarded_events: Sequence[str]) -> str:
+    """The plugin launcher: launcher format 2's body (the runner still answers its words)
+    on the plugin's own values; it always exits DONE_STATUS, which hook_command's status
+    test turns into 0."""
+    runner = [*variant.runner, "run", '"$@"', "--manifest", '"$manifest"', LAUNCHED_FLAG]
+    runner_words = " ".join([*runner, "$guarded"])
+    guarded_arms = "".join(
+        f"\t{event}) printf '%s%s%s\\n' {_answer_parts(variant.deny(event))} ;;\n"
+        for event in guarded_events
+    )
+    guarded_pattern = "|".join(guarded_events) or "-"
+    done = f"exit {DONE_STATUS}"
+    python, manifest, answers = variant.values
+    return f"""\
+{variant.header.format(format=LAUNCHER_FORMAT, done=DONE_STATUS)}{FUNCTION_NAME}() {{
+{variant.prelude}python={python}
+manifest={manifest}
+answers={answers}
+case $1 in
+{guarded_pattern}) guarded={GUARDED_FLAG} ;;
+*) guarded= ;;
+esac
+# The runner answers into a file (it unlinks the name at once): no process a hook leaves
+# behind can make anyone wait for a pipe. A new file in ${{TMPDIR:-/tmp}} where the data
+# dir takes none; where no file can be made at all, a pipe.
+file="$answers/.answer-$$"
+if ! {{ true >"$file"; }} 2>/dev/null; then
+\tfile="${{TMPDIR:-/tmp}}/.hookman-answer-$$"
+\tset -C
+\t{{ true >"$file"; }} 2>/dev/null || file=
+\tset +C
+fi
+if [ -n "$file" ]; then
+\t{{
+\t\t{runner_words} {ANSWER_FILE_FLAG} "$file" <&4 4<&- >"$file" 2>/dev/null
+\t\tstatus=$?
+\t\tIFS= read -r answer
+\t\tIFS= read -r complete
+\t}} 4<&0 <"$file"
+else
+\tnl='
+'
+\tanswer=$({runner_words} 2>/dev/null)
+\tstatus=$?
+\tcomplete=${{answer#*"$nl"}}
+\tanswer=${{answer%%"$nl"*}}
+fi
+if [ "$status:$complete" = "0:{ANSWER_END.strip()}" ]; then
+\tcase $answer in
+\t"{{"*"}}")
+\t\tprintf '%s\\n' "$answer"
+\t\t{done} ;;
+\tesac
+fi
+[ -n "$file" ] && rm -f "$file" 2>/dev/null
+[ "$2" = --async ] && {done}
+case $1 in
+{guarded_arms}\t*) printf '%s%s%s\\n' {_answer_parts(variant.notice)} ;;
+esac
+{done}
+}}
+{FUNCTION_NAME} "$@"
+"""

@@ -28,6 +28,7 @@ MANIFEST_FORMAT = 1
 DENY_TEXT = "deny"
 DENY_EVENTS_TEXT = "deny_events"  # per guarded event, where its deny reads differently
 CONTEXT_TEXT = "additionalContext"
+BLOCK_TEXTS = "block"  # per event: the texts a decision: block shows the model, in order
 ANY_EVENT = "*"
 FLAG_SOURCE = "flag"
 
@@ -110,7 +111,17 @@ def _model_texts(version: ClientVersion | None) -> dict[str, Any]:
         for event in event_catalog.guarded_events()
         if (text := event_catalog.model_text(event, DENY_TEXT, version)) != deny
     }
-    return {DENY_TEXT: deny, DENY_EVENTS_TEXT: deny_events, CONTEXT_TEXT: contexts}
+    blocks = {
+        event: texts
+        for event in event_catalog.claude_events()
+        if isinstance(texts := event_catalog.model_text(event, BLOCK_TEXTS, version), list)
+    }
+    return {
+        DENY_TEXT: deny,
+        DENY_EVENTS_TEXT: deny_events,
+        CONTEXT_TEXT: contexts,
+        BLOCK_TEXTS: blocks,
+    }
 
 
 def remembered_flag(project_dir: Path) -> str | None:

@@ -2,11 +2,22 @@
 makes `settings["hooks"]` hold exactly hookman's entries while leaving everything else alone.
 
 The command runs the project's launcher (hookman/project/launcher.py), which answers for a runner
-that cannot: `sh '<state>/hookman-run.sh' EVENT; [ $? = 3 ] || printf '%s\n' '<deny>'`. The
-launcher exits 3 when it ran to its end (the test makes that exit 0); any other status, as
-from a deleted, emptied or cut launcher, makes the command print a deny itself (a notice on
-an event that is not guarded). Earlier versions wrote `sh L EVENT [|| printf '<deny>']`, run
-by a launcher that exits 0 (format 1). An async entry: `sh L EVENT --async || :`.
+that cannot. On a guarded event (launcher format 3):
+
+    [ -f L ] && sh L EVENT && false || case $? in 3) ;; 2) exit 2 ;;
+        *) echo '<why>' >&2; exit 2 ;; esac          (one line)
+
+The launcher exits 3 when it answered on stdout (the command then exits 0) and 2 when it
+denied on stderr (passed on); any other status, as from a launcher that is gone, not a
+regular file (a FIFO would stall `sh`), emptied or cut, makes the command deny by exit 2 with
+one short line on stderr. Every test sits in an and-or list, so an errexit that SHELLOPTS or a
+start-up file turns on cannot end the command before it decides, and exit 2 blocks the tool
+whatever a start-up file printed on stdout. On any other event the command is the launcher
+alone, `sh L EVENT` (format 3 exits 0 there): Claude Code shows the model the whole command
+when a Stop hook blocks, so it must be short and say nothing that may be false. An async
+entry: `sh L EVENT --async || :`. Earlier forms, still recognised and rewritten by install:
+`sh L EVENT; [ $? = 3 ] || printf '%s\n' '<deny or notice>'` (format 2) and
+`sh L EVENT [|| printf '<deny>']` (format 1).
 
 hookman recognises its handlers from the command string alone (Claude Code drops unknown keys
 when it rewrites the file): a command is hookman's when its words hold a file named
@@ -33,12 +44,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from hookman.bridge.protocol import EXIT_TWO_STATUS
 from hookman.errors import HookmanError
 from hookman.project.launcher import (
     DONE_STATUS,
     LAUNCHER_NAME,
-    missing_launcher_answer,
-    missing_launcher_notice,
+    MISSING_LAUNCHER_TEXT,
     read_launcher_words,
 )
 from hookman.project.settings_file import json_kind
@@ -84,15 +95,23 @@ def build_command(
     event: str, launcher: Path, *, guarded: bool = False, run_async: bool = False
 ) -> str:
     """The shell command Claude Code runs for `event`: the project's launcher, every word
-    quoted for POSIX shells. A launcher that ran to its end exits DONE_STATUS, which the
-    command turns into 0; any other status (launcher gone, emptied or cut) makes it print a
-    deny on a guarded event, a notice elsewhere. An async entry only needs exit 0."""
+    quoted for POSIX shells (the module docstring shows the forms). On a guarded event a
+    launcher that ran to its end exits DONE_STATUS (the command exits 0) or 2 (passed on);
+    any other status makes the command deny by exit 2. Elsewhere the launcher alone; an async
+    entry only needs exit 0."""
+    quoted = shlex.quote(str(launcher))
     words = ["sh", str(launcher), event] + ([ASYNC_FLAG] if run_async else [])
     command = " ".join(shlex.quote(word) for word in words)
     if run_async:
         return f"{command} || :"
-    fallback = missing_launcher_answer(event) if guarded else missing_launcher_notice()
-    return f"{command}; [ $? = {DONE_STATUS} ] || printf '%s\\n' {shlex.quote(fallback)}"
+    if not guarded:
+        return command
+    why = shlex.quote(MISSING_LAUNCHER_TEXT)
+    two = EXIT_TWO_STATUS
+    return (
+        f"[ -f {quoted} ] && {command} && false || case $? in {DONE_STATUS}) ;; "
+        f"{two}) exit {two} ;; *) echo {why} >&2; exit {two} ;; esac"
+    )
 
 
 def build_direct_command(
@@ -391,6 +410,8 @@ def _event_word_index(words: list[str]) -> int | None:
     `... -c <code naming hookman> run EVENT`, `-m hookman run EVENT`, `hookman run EVENT`."""
     for index, word in enumerate(words):
         if index >= 1 and _base_name(word) == LAUNCHER_NAME:
+            if index + 1 < len(words) and words[index + 1] == "]":
+                continue  # `[ -f L ]`, the test before `sh L EVENT`
             return index + 1
         if word != "run" or index == 0:
             continue
@@ -404,10 +425,10 @@ def _event_word_index(words: list[str]) -> int | None:
 
 
 def _own_words(words: list[str]) -> list[str]:
-    """The words of the command's first pipeline (before a `;` or `||` fallback)."""
+    """The words of the command's first pipeline (before a `;`, `&&` or `||` fallback)."""
     own: list[str] = []
     for word in words:
-        if word == "||":
+        if word in ("||", "&&"):
             break
         if word.endswith(";"):
             own.append(word[:-1])

@@ -90,7 +90,12 @@ def rehearse(
     result, tracker, output = _dispatch_once(rehearsal, event, payload, scratch, run_async=False)
     stdout = json.dumps(result.answer, ensure_ascii=False)
     view = model_view(
-        event, payload, client=manifest.client, stdout=stdout, exit_code=result.exit_code
+        event,
+        payload,
+        client=manifest.client,
+        stdout=stdout,
+        exit_code=result.exit_code,
+        command=installed_command(Path(manifest.project_dir), event, manifest),
     )
     if manifest.claude_version is None:
         view.effects.append(UNKNOWN_VERSION_EFFECT)
@@ -271,3 +276,27 @@ def rehearsal_manifest(project_dir: Path) -> Manifest:
     return parse_manifest(
         preview_manifest(project_dir, config, target), str(paths.manifest_path(project_dir))
     )
+
+
+def installed_command(project_dir: Path, event: str, manifest: Manifest) -> str:
+    """The settings command Claude Code runs for `event` (the client shows the model the
+    whole of it on some blocks): hookman's entry in settings.local.json as written, else the
+    one install writes."""
+    from hookman.project.launcher import launcher_path
+    from hookman.project.location import local_settings_path
+    from hookman.project.settings_entries import (
+        build_command,
+        find_hookman_entries,
+        hookman_command_is_async,
+    )
+    from hookman.project.settings_file import read_settings
+
+    try:
+        settings = read_settings(local_settings_path(project_dir))
+    except (HookmanError, OSError, ValueError):
+        settings = {}
+    for entry_event, handler in find_hookman_entries(settings):
+        if entry_event == event and not hookman_command_is_async(handler["command"]):
+            return str(handler["command"])
+    guarded = manifest.client.is_guarded(event)
+    return build_command(event, launcher_path(project_dir), guarded=guarded)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hookman.catalog.event_catalog import guarded_events
+
 from .conftest import RunnerProject
 
 DENY = "deny"
@@ -61,13 +63,14 @@ def run_like_claude_code(
     shell_prefix: str = "",
     env: dict[str, str] | None = None,
     shell: str = BASH,
+    timeout: float | None = None,
 ) -> Verdict:
     """Run the settings command for `event` as Claude Code does and say what the client does."""
     return run_settings_command(
         shell_prefix + project.command(event),
         event,
         payload,
-        timeout=entry_timeout(project, event),
+        timeout=entry_timeout(project, event) if timeout is None else timeout,
         cwd=project.root,
         env=env,
         shell=shell,
@@ -84,8 +87,10 @@ def run_settings_command(
     env: dict[str, str] | None = None,
     shell: str = BASH,
 ) -> Verdict:
-    """Run one settings command through `shell -c` as Claude Code does (detached, killed at
-    its timeout) and say what the client does with the result."""
+    """Run one settings command through bash (or `shell`) as Claude Code does (detached,
+    killed at its timeout) and say what the client does with the result: exit 2 blocks a
+    guarded event whatever stdout holds; a JSON answer counts only on exit 0 and only when
+    stdout is the JSON alone (measured: text before it makes the client read plain text)."""
     stdin = json.dumps(payload).encode() if isinstance(payload, dict) else payload
     process = subprocess.Popen(
         [shell, "-c", command],
@@ -104,6 +109,9 @@ def run_settings_command(
         return Verdict(TOOL_RUNS, "killed at the entry's timeout", None, err)
     finally:
         _kill_group_quietly(process.pid)
+    if process.returncode == 2 and event in guarded_events():
+        # Exit 2 blocks a guarded event whatever stdout holds; stderr is the reason.
+        return Verdict(DENY, err.decode(errors="replace").strip(), None, err)
     if process.returncode != 0:
         return Verdict(TOOL_RUNS, f"exit status {process.returncode}", None, err)
     try:
@@ -211,3 +219,27 @@ def hook(pi):
         if "rm" in str(event["input"].get("command")):
             return {"block": True, "reason": "no rm"}
 """
+
+
+def venv_with_pth(base: Path, target: Path, pth_code: str | None) -> str:
+    """A copy of the venv `base` at `target` (made once by `make_base_venv`) whose
+    site-packages holds a `.pth` running `pth_code`; returns its interpreter."""
+    shutil.copytree(base, target, symlinks=True)
+    site_packages = next(target.glob("lib/python*/site-packages"))
+    if pth_code is not None:
+        (site_packages / "aa_hostile.pth").write_text(pth_code + "\n", encoding="utf-8")
+    return str(target / "bin" / "python")
+
+
+def make_base_venv(target: Path) -> Path:
+    """A bare venv of this interpreter in which hookman imports as installed (a `.pth` naming
+    this checkout, as an editable install writes)."""
+    import venv
+
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(target)
+    site_packages = next(target.glob("lib/python*/site-packages"))
+    import hookman
+
+    root = Path(hookman.__file__).resolve().parents[1]
+    (site_packages / "hookman_checkout.pth").write_text(f"{root}\n", encoding="utf-8")
+    return target

@@ -19,7 +19,7 @@ from hookman.catalog.client_version import parse_version
 from hookman.catalog.event_catalog import guarded_events
 from hookman.project.launcher import LAUNCHER_NAME, launcher_text
 from hookman.project.manifest import client_facts
-from hookman.project.settings_entries import RUNNER_CODE, build_command, supports_safe_path_flag
+from hookman.project.settings_entries import RUNNER_CODE, build_command
 
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 
@@ -48,6 +48,7 @@ class RunnerProject:
         self.with_client_facts = True  # False: a manifest written before they existed
         self.launcher_path = self.state_dir / LAUNCHER_NAME
         self.launcher_python = sys.executable  # the interpreter the launcher names
+        self.launcher_root: str | None = None  # hookman's directory it names (None: this one)
 
     def add_hook(
         self,
@@ -103,9 +104,7 @@ class RunnerProject:
     def write_launcher(self) -> None:
         """The launcher exactly as install writes it (hookman/project/launcher.py)."""
         python = self.launcher_python
-        text = launcher_text(
-            python, supports_safe_path_flag(python), self.manifest_path, guarded_events()
-        )
+        text = launcher_text(python, self.manifest_path, guarded_events(), root=self.launcher_root)
         self.launcher_path.write_text(text, encoding="utf-8")
 
     def command(self, event: str, *, run_async: bool = False) -> str:

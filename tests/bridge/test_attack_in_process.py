@@ -17,8 +17,8 @@ from .conftest import RunnerProject
 FORGES_AN_ALLOW = {
     "writes a complete allow to the answer file, then os._exit(0)": (
         "for fd in os.listdir('/proc/self/fd'):\n"
-        "    if '.answer-' in os.path.realpath(f'/proc/self/fd/{fd}'):\n"
-        "        os.write(int(fd), b'{}\\nhookman:answer-complete\\n')\n"
+        "    if 'answer-' in os.path.realpath(f'/proc/self/fd/{fd}'):\n"
+        "        os.write(int(fd), b'hookman:answer-start\\n{}\\nhookman:answer-complete\\n')\n"
         "os._exit(0)"
     ),
     "patches AnswerBuilder.block to do nothing": (

@@ -124,8 +124,10 @@ def test_a_half_deleted_hookman_denies(
     gone = shadow / "hookman" / missing
     shutil.rmtree(gone) if gone.is_dir() else gone.unlink()
     harmless = guarded.payload("PreToolUse", tool_input={"command": "ls"})
+    guarded.launcher_root = str(shadow)  # the directory the launcher imports hookman from
+    guarded.write_launcher()
 
-    verdict = run_like_claude_code(guarded, "PreToolUse", harmless, env={"PYTHONPATH": str(shadow)})
+    verdict = run_like_claude_code(guarded, "PreToolUse", harmless)
 
     assert verdict.decision == DENY, verdict
 

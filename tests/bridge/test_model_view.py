@@ -114,8 +114,35 @@ def test_a_pre_compact_block_reason_goes_to_the_user_only() -> None:
 
 def test_stop_block_is_feedback_and_system_message_is_for_the_user() -> None:
     view = _view("Stop", {"decision": "block", "reason": "run tests", "systemMessage": "hi"}, {})
-    assert view.model_texts == ["Stop hook feedback: run tests"]
+    assert view.model_texts[0] == "Stop hook feedback:\nrun tests"  # 2.1.328
     assert view.user_messages == ["hi"]
+
+
+@pytest.mark.parametrize(
+    ("version", "texts"),
+    [
+        ("2.1.197", ["Stop hook feedback:\nrun tests"]),
+        (
+            "2.1.328",
+            [
+                "Stop hook feedback:\nrun tests",
+                'Stop hook blocking error from command: "sh /s/hookman-run.sh Stop": run tests',
+            ],
+        ),
+    ],
+)
+def test_a_stop_block_reads_as_measured_with_the_whole_command(
+    version: str, texts: list[str]
+) -> None:
+    view = model_view(
+        "Stop",
+        {},
+        client=ClientFacts(client_section(version)),
+        stdout=json.dumps({"decision": "block", "reason": "run tests"}),
+        exit_code=0,
+        command="sh /s/hookman-run.sh Stop",
+    )
+    assert view.model_texts == texts
 
 
 def test_updated_tool_output_replaces_what_the_model_reads() -> None:

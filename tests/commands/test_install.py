@@ -112,7 +112,7 @@ def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None
     assert group["matcher"] == "Bash"
     assert is_hookman_command(handler["command"])
     launcher = paths.manifest_path(project).parent / "hookman-run.sh"
-    assert handler["command"].startswith(f"sh {launcher} PreToolUse; [ $? = 3 ] || printf ")
+    assert handler["command"].startswith(f"[ -f {launcher} ] && sh {launcher} PreToolUse && ")
     assert hookman_command_runner(handler["command"]) == RunnerRef(
         sys.executable, str(paths.manifest_path(project)), str(launcher)
     )
@@ -1080,8 +1080,8 @@ def test_install_replaces_an_entry_of_the_older_direct_form(project: Path) -> No
 
     [handler] = local_settings(project)["hooks"]["PreToolUse"][0]["hooks"]
     assert (
-        handler["command"].startswith("sh ")
-        and "hookman-run.sh PreToolUse; [ $? = 3 ] ||" in handler["command"]
+        handler["command"].startswith("[ -f ")
+        and "hookman-run.sh PreToolUse && false || case $? in" in handler["command"]
     )
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from hookman.project.launcher import MISSING_LAUNCHER_TEXT
 from hookman.project.settings_entries import hookman_command_runner
 
 from .harness import ClaudeRun, E2EProject
@@ -150,11 +151,13 @@ def test_a_guard_whose_install_broke_denies_and_says_how_to_repair(
 
     [denied] = run.tool_results()
     assert denied["is_error"] is True, run.describe()
-    assert "hookman blocked this tool call" in denied["content"], run.describe()
-    assert "Run `hookman install` in the project" in denied["content"]
     if breakage == "launcher deleted":
-        assert "launcher hookman installed for this project is missing" in denied["content"]
+        # the settings command's own deny: exit 2, one short line (the client shows the
+        # model the command beside it)
+        assert MISSING_LAUNCHER_TEXT in denied["content"], run.describe()
     else:
+        assert "hookman blocked this tool call" in denied["content"], run.describe()
+        assert "Run `hookman install` in the project" in denied["content"]
         assert "runner gave no answer (exit status 127)" in denied["content"]
     assert not witness.exists()
 

@@ -7,6 +7,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from hookman.plugin.launcher import (
     hook_command,
     plugin_launcher_text,
@@ -37,10 +39,11 @@ def launch(runner: Path, event: str, path: str, *extra: str) -> subprocess.Compl
     )
 
 
-def test_the_project_launcher_is_unchanged_without_a_variant() -> None:
-    text = launcher_text("/usr/bin/python3", True, Path("/s/manifest.json"), GUARDED)
-    assert "python=/usr/bin/python3\nmanifest=/s/manifest.json\nanswers=/s\n" in text
+def test_the_project_launcher_stays_the_projects() -> None:
+    text = launcher_text("/usr/bin/python3", Path("/s/manifest.json"), GUARDED, root="/r")
+    assert "python=/usr/bin/python3\nroot=/r\nmanifest=/s/manifest.json\nanswers=/s\n" in text
     assert "Run `hookman install` in the project" in text
+    assert "plugin" not in text
 
 
 def test_a_runner_that_dies_is_a_deny_naming_its_status(tmp_path: Path) -> None:
@@ -82,7 +85,7 @@ def test_start_py_parses_as_python_2_syntax_would() -> None:
     compile(text, "start.py", "exec")
 
 
-def test_a_missing_launcher_makes_the_command_deny(tmp_path: Path) -> None:
+def test_a_missing_launcher_makes_the_command_block(tmp_path: Path) -> None:
     command = hook_command("p", "PreToolUse", guarded=True)
     done = subprocess.run(
         ["sh", "-c", command],
@@ -92,6 +95,26 @@ def test_a_missing_launcher_makes_the_command_deny(tmp_path: Path) -> None:
         text=True,
         check=False,
     )
+    assert done.returncode == 2  # exit 2 blocks a guarded call whatever stdout holds
+    assert done.stdout == ""
+    assert "the launcher of the plugin p is missing or broken" in done.stderr
+
+
+@pytest.mark.parametrize("shellopts", ["errexit", "errexit:nounset"])
+def test_the_command_denies_under_the_users_shell_options(tmp_path: Path, shellopts: str) -> None:
+    runner = write_plugin(tmp_path, start="import os\nos._exit(9)\n")
+    done = subprocess.run(
+        ["bash", "-c", hook_command("p", "PreToolUse", guarded=True)],
+        env={
+            "PATH": "/usr/bin:/bin",
+            "CLAUDE_PLUGIN_ROOT": str(runner.parent),
+            "SHELLOPTS": shellopts,
+        },
+        input="{}",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0
-    reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
-    assert "the launcher of the plugin p is missing or broken" in reason
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"

@@ -5,6 +5,7 @@ them (fixtures/installed_before_layout/, paths made placeholders), are answered 
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,39 @@ def test_the_old_settings_command_still_lets_a_harmless_call_run(
 ) -> None:
     answer = _answer(old_install, shell, "ls")
     assert "permissionDecision" not in json.dumps(answer)
+
+
+def test_install_rewrites_the_old_command_and_launcher_forms(
+    old_install: dict[str, object], hookman_home: Path
+) -> None:
+    project = old_install["project"]
+    assert isinstance(project, Path)
+    settings_path = project / ".claude" / "settings.local.json"
+    settings_path.write_text(json.dumps(old_install["settings"], indent=2), encoding="utf-8")
+
+    done = subprocess.run(
+        [sys.executable, "-m", "hookman", "install", "--claude-version", "2.1.332"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done
+    settings = json.loads(settings_path.read_text(encoding="utf-8"))
+    commands = [
+        handler["command"]
+        for groups in settings["hooks"].values()
+        for group in groups
+        for handler in group["hooks"]
+    ]
+    assert len(commands) == 2  # the old entries were recognised and rewritten, not doubled
+    for command in commands:
+        assert "[ $? = 3 ]" not in command and "printf" not in command
+        assert command.startswith("[ -f ") and command.endswith(" esac")
+        launcher = Path(shlex.split(command)[2])
+        assert launcher.read_text(encoding="utf-8").startswith("# hookman launcher (format 3)")
+    new_install = {"project": project, "settings": settings}
+    for shell in ("sh", "bash"):
+        reason = _answer(new_install, shell, "rm -rf /")["hookSpecificOutput"]
+        assert reason["permissionDecision"] == "deny"

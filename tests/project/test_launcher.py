@@ -16,14 +16,15 @@ from bridge.conftest import RunnerProject
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hookman.bridge.protocol import ANSWER_END
+from hookman.bridge.protocol import ANSWER_END, ANSWER_START
 from hookman.catalog.event_catalog import guarded_events
 from hookman.project.launcher import (
     DONE_STATUS,
     LAUNCHER_NAME,
+    MISSING_LAUNCHER_TEXT,
+    RUNNER_ENTRY,
+    hookman_root,
     launcher_text,
-    missing_launcher_answer,
-    missing_launcher_notice,
     read_launcher_words,
 )
 from hookman.project.settings_entries import (
@@ -187,6 +188,7 @@ def test_an_interpreter_without_hookman_denies(
     # a recreated venv: the interpreter runs, but hookman is not importable in it
     fake = _fake_python(tmp_path / "venv" / "bin", f'exec {sys.executable} -I -S "$@"')
     guarded_project.launcher_python = str(fake)
+    guarded_project.launcher_root = str(tmp_path / "venv" / "lib" / "site-packages")
     guarded_project.write_launcher()
 
     answer = guarded_project.answer_installed("PreToolUse", _harmless(guarded_project))
@@ -199,12 +201,24 @@ def test_an_interpreter_without_hookman_denies(
     [
         "exit 0",  # nothing at all
         "printf '{}\\n'; exit 0",  # an answer without the end line
-        "printf '{}\\nhookman:answer-complete\\n'; exit 3",  # complete, but the runner failed
+        "printf '{}\\nhookman:answer-complete\\n'; exit 0",  # format 2's frame: no start line
+        "printf 'hookman:answer-start\\n{}\\nhookman:answer-complete\\n'; exit 3",  # failed
+        # start-up code wrote `{` with no newline before the frame
+        "printf '{hookman:answer-start\\n{}\\nhookman:answer-complete\\n'; exit 0",
         "printf '{\"a\": 1\\nhookman:answer-complete\\n'; exit 0",  # not a whole object
         "printf 'allow\\nhookman:answer-complete\\n'; exit 0",  # not an object
         "kill -9 $$",
     ],
-    ids=["silent", "no end line", "exit 3", "truncated", "plain text", "killed"],
+    ids=[
+        "silent",
+        "no end line",
+        "no start line",
+        "exit 3",
+        "brace first",
+        "truncated",
+        "plain text",
+        "killed",
+    ],
 )
 def test_anything_but_a_complete_answer_is_a_deny(
     guarded_project: RunnerProject, tmp_path: Path, body: str
@@ -221,7 +235,10 @@ def test_a_complete_answer_from_the_runner_is_passed_on_as_it_is(
     guarded_project: RunnerProject, tmp_path: Path
 ) -> None:
     end = ANSWER_END.strip()
-    fake = _fake_python(tmp_path / "bin", f'printf \'{{"x": "a b\\\\\\\\n"}}\\n{end}\\n\'')
+    start = ANSWER_START.strip()
+    fake = _fake_python(
+        tmp_path / "bin", f'printf \'{start}\\n{{"x": "a b\\\\\\\\n"}}\\n{end}\\n\''
+    )
     guarded_project.launcher_python = str(fake)
     guarded_project.write_launcher()
 
@@ -263,11 +280,11 @@ def test_a_deleted_launcher_still_denies(guarded_project: RunnerProject, what: s
         guarded_project.manifest_path.unlink()
         guarded_project.state_dir.rmdir()
 
-    answer = guarded_project.answer_installed("PreToolUse", _harmless(guarded_project))
+    done = guarded_project.run_installed("PreToolUse", _harmless(guarded_project))
 
-    reason = _deny_reason(answer)
-    assert "launcher hookman installed for this project is missing" in reason
-    assert "Run `hookman install` in the project" in reason
+    # exit 2 blocks the call whatever stdout holds; the client shows stderr with the command
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == MISSING_LAUNCHER_TEXT + "\n"
 
 
 def test_only_guarded_events_get_the_deny_fallback(tmp_path: Path) -> None:
@@ -275,13 +292,12 @@ def test_only_guarded_events_get_the_deny_fallback(tmp_path: Path) -> None:
     for event in guarded_events():
         command = build_command(event, launcher, guarded=True)
         assert command == (
-            f"sh {launcher} {event}; [ $? = {DONE_STATUS} ] || printf '%s\\n' "
-            f"{shlex.quote(missing_launcher_answer(event))}"
+            f"[ -f {launcher} ] && sh {launcher} {event} && false || case $? in "
+            f"{DONE_STATUS}) ;; 2) exit 2 ;; *) echo {shlex.quote(MISSING_LAUNCHER_TEXT)} >&2; "
+            f"exit 2 ;; esac"
         )
-    assert build_command("Stop", launcher) == (
-        f"sh {launcher} Stop; [ $? = {DONE_STATUS} ] || printf '%s\\n' "
-        f"{shlex.quote(missing_launcher_notice())}"
-    )
+    # elsewhere the launcher alone: Claude Code shows the model the whole command on a block
+    assert build_command("Stop", launcher) == f"sh {launcher} Stop"
     assert build_command("PreToolUse", launcher, guarded=True, run_async=True) == (
         f"sh {launcher} PreToolUse --async || :"
     )
@@ -321,9 +337,11 @@ def test_a_launcher_that_did_not_run_to_its_end_gets_the_commands_answer(
         check=False,
     )
 
-    assert done.returncode == 0
-    expected = missing_launcher_answer(event) if guarded else missing_launcher_notice()
-    assert done.stdout.decode() == expected + "\n"
+    if guarded:
+        assert (done.returncode, done.stdout) == (2, b"")
+        assert done.stderr.decode() == MISSING_LAUNCHER_TEXT + "\n"
+    else:  # nothing to fail closed for, and no fallback text in the command
+        assert (done.returncode, done.stdout) == (0, b"")
 
 
 # --- odd paths -----------------------------------------------------------------------------------
@@ -350,13 +368,13 @@ def test_odd_paths_reach_the_runner_word_for_word(
     root = tmp_path_factory.mktemp("odd")
     fake = _fake_python(
         root / venv,
-        f"{shlex.quote(sys.executable)} -c 'import json, sys; "
+        f'{shlex.quote(sys.executable)} -c \'import json, sys; print("{ANSWER_START.strip()}"); '
         f'print(json.dumps({{"argv": sys.argv[1:]}})); print("{ANSWER_END.strip()}")\' "$@"',
     )
     launcher = root / state / LAUNCHER_NAME
     launcher.parent.mkdir(exist_ok=True)
     manifest = launcher.parent / "manifest.json"
-    launcher.write_text(launcher_text(str(fake), False, manifest, guarded_events()))
+    launcher.write_text(launcher_text(str(fake), manifest, guarded_events()))
     command = build_command("PreToolUse", launcher, guarded=True)
 
     done = subprocess.run(
@@ -364,8 +382,8 @@ def test_odd_paths_reach_the_runner_word_for_word(
     )
 
     argv = json.loads(done.stdout)["argv"]
-    assert argv[:2] == ["-c", "from hookman.bridge.run_command import launched; launched()"]
-    assert argv[2:4] == ["run", "PreToolUse"]
+    assert argv[:4] == ["-I", "-S", "-c", RUNNER_ENTRY]
+    assert argv[5:7] == ["run", "PreToolUse"]
     assert argv[argv.index("--manifest") + 1] == str(manifest)
     assert "--guarded" in argv and "--launched" in argv
     assert not (root / "pwned").exists()
@@ -373,8 +391,7 @@ def test_odd_paths_reach_the_runner_word_for_word(
     assert hookman_command_runner(command) == RunnerRef(str(fake), str(manifest), str(launcher))
     launcher.unlink()
     gone = subprocess.run(["bash", "-c", command], cwd=root, input=b"{}", capture_output=True)
-    assert gone.returncode == 0
-    assert "launcher hookman installed" in _deny_reason(json.loads(gone.stdout))
+    assert (gone.returncode, gone.stderr.decode()) == (2, MISSING_LAUNCHER_TEXT + "\n")
 
 
 # --- recognising the launcher form --------------------------------------------------------------
@@ -398,6 +415,18 @@ def test_the_launcher_form_is_recognised_with_its_event_and_async_flag(tmp_path:
     assert hookman_command_event(old_guarded) == "PreToolUse"
     assert not hookman_command_is_async(old_guarded)
     assert hookman_command_event("sh /old/hookman-run.sh Stop; [ $? = 3 ] || :") == "Stop"
+    # format 2, as the regrouped hookman wrote it (tests/project/fixtures/installed_before_layout)
+    format_2 = "sh /o/hookman-run.sh PreToolUse; [ $? = 3 ] || printf '%s\\n' '{\"a\": 1}'"
+    assert hookman_command_event(format_2) == "PreToolUse"
+    assert hookman_command_runner(format_2) == RunnerRef(
+        None, "/o/manifest.json", "/o/hookman-run.sh"
+    )
+    # format 3: the `[ -f L ]` test before the launcher is not the launcher's run
+    format_3 = "[ -f /o/hookman-run.sh ] && sh /o/hookman-run.sh PreToolUse && false || case"
+    assert hookman_command_event(format_3) == "PreToolUse"
+    assert hookman_command_runner(format_3) == RunnerRef(
+        None, "/o/manifest.json", "/o/hookman-run.sh"
+    )
     assert hookman_command_is_async("sh /old/hookman-run.sh Stop --async || :")
     assert hookman_command_event("sh /old/hookman-run.sh ; true") is None
     assert not is_hookman_command("sh /x/run.sh Stop")
@@ -409,10 +438,14 @@ def test_the_runner_of_the_launcher_form_is_read_from_the_launcher(tmp_path: Pat
     launcher.parent.mkdir()
     manifest = launcher.parent / "manifest.json"
     python = "/opt/py env/bin/python3\n"
-    launcher.write_text(launcher_text(python, True, manifest, guarded_events()))
+    launcher.write_text(launcher_text(python, manifest, guarded_events()))
     command = build_command("PreToolUse", launcher, guarded=True)
 
-    assert read_launcher_words(launcher) == {"python": python, "manifest": str(manifest)}
+    assert read_launcher_words(launcher) == {
+        "python": python,
+        "manifest": str(manifest),
+        "root": hookman_root(),
+    }
     assert hookman_command_runner(command) == RunnerRef(python, str(manifest), str(launcher))
     launcher.unlink()
     assert hookman_command_runner(command) == RunnerRef(None, str(manifest), str(launcher))
@@ -420,7 +453,7 @@ def test_the_runner_of_the_launcher_form_is_read_from_the_launcher(tmp_path: Pat
 
 def test_launcher_text_refuses_an_event_name_it_cannot_write_safely(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not an event name"):
-        launcher_text("/py", True, tmp_path / "m.json", ["PreToolUse) rm -rf / ;;"])
+        launcher_text("/py", tmp_path / "m.json", ["PreToolUse) rm -rf / ;;"])
 
 
 @pytest.mark.parametrize("event", guarded_events())
@@ -457,12 +490,10 @@ def test_the_command_works_under_either_shell_the_client_may_use(
     command = guarded_project.command("PreToolUse")
     rm_rf = json.dumps(guarded_project.payload("PreToolUse", tool_input={"command": "rm -rf /"}))
 
-    def run() -> dict:
-        done = subprocess.run(
-            [shell, "-c", command], input=rm_rf.encode(), capture_output=True, check=True
-        )
-        return json.loads(done.stdout)
+    def run() -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([shell, "-c", command], input=rm_rf.encode(), capture_output=True)
 
-    assert _deny_reason(run()) == "rm -rf is not allowed here"
+    assert _deny_reason(json.loads(run().stdout)) == "rm -rf is not allowed here"
     guarded_project.launcher_path.unlink()
-    assert "launcher hookman installed for this project is missing" in _deny_reason(run())
+    gone = run()
+    assert (gone.returncode, gone.stderr.decode()) == (2, MISSING_LAUNCHER_TEXT + "\n")

@@ -106,6 +106,7 @@ def test_the_client_facts_the_runner_and_fire_need(project: Path) -> None:
             "PostToolUse": "<system-reminder>\n{label} hook additional context: {text}\n"
             "</system-reminder>",
         },
+        "block": {"Stop": ["Stop hook feedback:\n{reason}"]},
     }
 
 

@@ -1,0 +1,75 @@
+"""The answer line of launcher format 3, between ANSWER_START and ANSWER_END.
+
+Normally the JSON answer itself, which the launcher prints on stdout (exit 0). But Claude
+Code reads a stdout that does not start with the JSON as plain text: measured on 2.1.197,
+2.1.328 and 2.1.332, a JSON deny after `junk\\n`, `junk ` or a lone `{` let the tool run. A
+start-up file of the client's shell runs before the settings command and may print there:
+bash's BASH_ENV (Claude Code runs `bash -c`), or ENV for a POSIX sh. When one of those is set
+on a guarded event, an answer that must be heard (a deny, an ask, changed input, a block, a
+stop) goes out as exit 2 with one line on stderr instead, which Claude Code honours whatever
+stdout holds: the line is EXIT_TWO_MARK and the reason (a deny or block) or why hookman
+cannot pass the answer on (the others, denied: failing closed)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from hookman.bridge.protocol import EXIT_TWO_MARK, START_UP_FILE_VARIABLES
+
+CANNOT_PASS_ON = (
+    "hookman blocked this call: a hook answered with {what}, which hookman cannot pass on "
+    "because {variable} is set, and a start-up file of Claude Code's shell may print before "
+    "the answer (Claude Code then reads it as plain text). Unset {variable} in the "
+    "environment Claude Code starts with."
+)
+
+
+def start_up_file_variable(environ: dict[str, str] | None = None) -> str | None:
+    """The first of BASH_ENV and ENV that is set and not empty (the client's shell reads it)."""
+    environ = os.environ if environ is None else environ
+    return next((name for name in START_UP_FILE_VARIABLES if environ.get(name)), None)
+
+
+def framed_line(text: str, guarded: bool, environ: dict[str, str] | None = None) -> str:
+    """The line the launcher reads for the answer `text` (a JSON object and a newline)."""
+    line = text.rstrip("\n")
+    if not guarded:
+        return line
+    variable = start_up_file_variable(environ)
+    if variable is None:
+        return line
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return line  # not JSON: the launcher denies it anyway
+    if not isinstance(answer, dict):
+        return line
+    heard = _must_be_heard(answer)
+    if heard is None:
+        return line
+    reason, what = heard
+    if not reason:
+        reason = CANNOT_PASS_ON.format(what=what, variable=variable)
+    return EXIT_TWO_MARK + " ".join(reason.split())
+
+
+def _must_be_heard(answer: dict[str, object]) -> tuple[str, str] | None:
+    """(the reason to show, what the answer holds) for an answer that must reach the client;
+    None for one that may be lost (nothing, or only texts for the user)."""
+    specific = answer.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    decision = specific.get("permissionDecision")
+    if decision == "deny":
+        return str(specific.get("permissionDecisionReason") or "hookman denied it"), "a deny"
+    if answer.get("decision") == "block":
+        return str(answer.get("reason") or "hookman blocked it"), "a block"
+    if decision == "ask":
+        return "", "a request to ask the user"
+    if "updatedInput" in specific:
+        return "", "changed input"
+    if answer.get("continue") is False:
+        return "", "a request to stop"
+    if decision not in (None, "allow"):
+        return "", f"the decision {decision!r}"
+    return None

@@ -1,0 +1,58 @@
+"""The timeout that counts: the one in the settings entry Claude Code runs, not the one the
+manifest recorded at install. A user who lowers an entry's `timeout` by hand in
+settings.local.json makes the client kill the runner sooner; the runner must decide (a deny
+on a guarded event) before that, so it reads its own entries' timeouts at start. Cheap: the
+file is small, and skipped unless it names the launcher."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+
+from hookman.bridge.protocol import LAUNCHER_NAME
+from hookman.bridge.state_file import read_regular
+
+SETTINGS_FILE = os.path.join(".claude", "settings.local.json")
+DEADLINE_MIN_MARGIN_S = 1.0
+DEADLINE_MARGIN_FRACTION = 0.1
+
+
+def settings_timeout(project_dir: str, event: str) -> float | None:
+    """The smallest `timeout` of hookman's blocking handlers for `event` in the project's
+    settings.local.json; None when there is none or the file cannot be read."""
+    try:
+        data = read_regular(os.path.join(project_dir, SETTINGS_FILE), follow=True)
+    except OSError:
+        return None
+    if LAUNCHER_NAME.encode() not in data:
+        return None
+    try:
+        groups = json.loads(data)["hooks"][event]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    ours = re.compile(re.escape(LAUNCHER_NAME) + r"'?\s+" + re.escape(event) + r"(?![\w-])")
+    found: list[float] = []
+    for group in groups if isinstance(groups, list) else ():
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        for handler in handlers if isinstance(handlers, list) else ():
+            if not isinstance(handler, dict) or handler.get("async") is True:
+                continue
+            command, timeout = handler.get("command"), handler.get("timeout")
+            if not isinstance(command, str) or not ours.search(command):
+                continue
+            if " --async" in command:
+                continue
+            if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
+                found.append(float(timeout))
+    return min(found) if found else None
+
+
+def deadlines_within(timeout: float) -> tuple[float, float]:
+    """The runner's deadline and hard stop for a Claude Code timeout: the deadline below it
+    by max(1 s, 10 %) (at least half the timeout), the hard stop halfway to the timeout."""
+    margin = max(DEADLINE_MIN_MARGIN_S, DEADLINE_MARGIN_FRACTION * timeout)
+    deadline = max(timeout - margin, timeout / 2)
+    deadline = math.floor(deadline * 1000) / 1000
+    return deadline, deadline + (timeout - deadline) / 2

@@ -1,0 +1,67 @@
+"""The entry's timeout, read from settings.local.json: only hookman's blocking handlers of the
+event count, and anything unreadable means "use the manifest's"."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hookman.bridge.entry_timeout import deadlines_within, settings_timeout
+
+LAUNCHER = "/state/it's here/hookman-run.sh"
+
+
+def _write(project: Path, hooks: object) -> None:
+    (project / ".claude").mkdir(parents=True, exist_ok=True)
+    (project / ".claude" / "settings.local.json").write_text(json.dumps({"hooks": hooks}))
+
+
+def _handler(command: str, timeout: object, **extra: object) -> dict:
+    return {"type": "command", "command": command, "timeout": timeout, **extra}
+
+
+def test_the_smallest_timeout_of_hookmans_blocking_handlers_counts(tmp_path: Path) -> None:
+    guarded = f"[ -f '{LAUNCHER}' ] && sh '{LAUNCHER}' PreToolUse && false || case $? in esac"
+    _write(
+        tmp_path,
+        {
+            "PreToolUse": [
+                {"hooks": [_handler(guarded, 7)]},
+                {"hooks": [_handler("./mine.sh PreToolUse", 1)]},  # not hookman's
+                {"hooks": [_handler(f"sh '{LAUNCHER}' PreToolUse --async || :", 2)]},
+                {"hooks": [_handler(f"sh '{LAUNCHER}' PreToolUseX", 3)]},  # another event
+            ],
+            "Stop": [{"hooks": [_handler(f"sh '{LAUNCHER}' Stop", 4)]}],
+        },
+    )
+
+    assert settings_timeout(str(tmp_path), "PreToolUse") == 7.0
+    assert settings_timeout(str(tmp_path), "Stop") == 4.0
+    assert settings_timeout(str(tmp_path), "SessionStart") is None
+
+
+@pytest.mark.parametrize(
+    "hooks",
+    [None, [], {"PreToolUse": "x"}, {"PreToolUse": [{"hooks": [_handler("sh x", True)]}]}],
+)
+def test_odd_settings_mean_no_timeout(tmp_path: Path, hooks: object) -> None:
+    _write(tmp_path, hooks)
+    assert settings_timeout(str(tmp_path), "PreToolUse") is None
+
+
+def test_a_fifo_at_the_settings_file_does_not_block(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    os.mkfifo(tmp_path / ".claude" / "settings.local.json")
+    assert settings_timeout(str(tmp_path), "PreToolUse") is None
+
+
+@given(st.floats(min_value=0.01, max_value=100_000, allow_nan=False))
+def test_the_deadline_and_hard_stop_fall_inside_the_timeout(timeout: float) -> None:
+    deadline, hard_stop = deadlines_within(timeout)
+    assert 0 < deadline <= hard_stop < timeout or timeout < 0.002
+    assert deadline >= timeout / 2 - 0.001
