@@ -11,6 +11,7 @@ from hookman.hooks.sources import shadowed_sources
 from hookman.install.sync import (
     claude_events_of,
     hook_json,
+    hook_problems,
     project_target,
     target_warnings,
     tool_name_warnings,
@@ -35,19 +36,24 @@ def list_hooks(
                 "claude_events": {event: {"status": "written" | "held_back" | "disabled",
                                           "matcher": str | null, "since": str | null}},
                 "last_fired": str | null,      # time of the last firing-log line naming it
-                "shadows": ["registry" | "template"]}],   # same name there, losing to this
+                "shadows": ["registry" | "template"],   # same name there, losing to this
+                "problem": str | null,   # why it does not load here (missing, syntax error)
+                "fix": str | null}],
      "held_back": {event: {"since": str}},
      "warnings": [str]}     # what the target client means for the hooks (see install)
+    Exit 1 when an enabled hook does not load on this machine (as install).
     """
     project_dir = find_project_dir(project)
     config = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, config)
     plan = plan_install(config.hooks, target.version)
     last_fired = _last_fired(project_dir)
+    problems = hook_problems(config, project_dir)
     rows = [
-        _hook_row(order, hook, plan, last_fired.get(hook.name))
+        _hook_row(order, hook, plan, last_fired.get(hook.name), problems.get(hook.name))
         for order, hook in enumerate(config.hooks, start=1)
     ]
+    code = 1 if problems else 0
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
     if json_output:
@@ -61,16 +67,24 @@ def list_hooks(
                 "warnings": warnings,
             }
         )
-        return 0
+        return code
     _print_rows(project_dir, target.describe(), rows)
     out = console()
     for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
-    return 0
+    for problem, fix in problems.values():
+        out.print(f"[red]does not load:[/] {escape(problem)}", highlight=False)
+        if fix:
+            out.print(f"  fix: {escape(fix)}", highlight=False)
+    return code
 
 
 def _hook_row(
-    order: int, hook: HookSpec, plan: InstallPlan, last_fired: str | None
+    order: int,
+    hook: HookSpec,
+    plan: InstallPlan,
+    last_fired: str | None,
+    problem: tuple[str, str] | None,
 ) -> dict[str, Any]:
     claude_events: dict[str, dict[str, Any]] = {}
     for event in claude_events_of(hook):
@@ -91,6 +105,8 @@ def _hook_row(
         "claude_events": claude_events,
         "last_fired": last_fired,
         "shadows": shadowed_sources(hook),
+        "problem": None if problem is None else problem[0],
+        "fix": None if problem is None else problem[1] or None,
     }
 
 
