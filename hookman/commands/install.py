@@ -27,7 +27,7 @@ from hookman.project.config import (
     load_project_config,
     read_project_config,
 )
-from hookman.project.location import find_project_dir
+from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import edit_lock
 
 if TYPE_CHECKING:
@@ -85,6 +85,13 @@ def install(
             exit_code=2,
         )
     project_dir = find_project_dir(project)
+    if not hooks and not (project_dir / CLAUDE_DIR).exists():
+        raise HookmanError(
+            f"there is nothing to install in {project_dir}: it has no .claude/ directory, so no "
+            "hookman.toml lists a hook.",
+            "start with `hookman new NAME --template bash_guard --install` (`hookman new --list` "
+            "shows the templates), or `hookman install PATH.py` for a hook you have.",
+        )
     preview = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, preview)
     learned = _learn_all(hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run)

@@ -79,7 +79,8 @@ def rehearse(
     """What `fire` reports for one event (the runner's dispatch on a throwaway state dir, in
     a scratch copy of the project: rehearsal/sandbox.py)."""
     project = sandbox_project(Path(manifest.project_dir), scratch)
-    payload = _moved(payload, manifest.project_dir, str(project))
+    if isinstance(payload.get("cwd"), str):
+        payload = {**payload, "cwd": _moved(payload["cwd"], manifest.project_dir, str(project))}
     rehearsal = Manifest(
         path=manifest.path,
         project_dir=str(project),
@@ -121,17 +122,12 @@ def rehearse(
     return report
 
 
-def _moved(value: Any, project_dir: str, sandbox: str) -> Any:
-    """`value` with paths in the real project moved into the sandbox."""
-    if isinstance(value, str):
-        if value == project_dir or value.startswith(project_dir + "/"):
-            return sandbox + value[len(project_dir) :]
-        return value
-    if isinstance(value, list):
-        return [_moved(item, project_dir, sandbox) for item in value]
-    if isinstance(value, dict):
-        return {key: _moved(item, project_dir, sandbox) for key, item in value.items()}
-    return value
+def _moved(path: str, project_dir: str, sandbox: str) -> str:
+    """The payload's cwd moved into the sandbox when it is in the project. Tool inputs keep
+    their paths: a hook reads the files the tool call names (a linter, a checklist)."""
+    if path == project_dir or path.startswith(project_dir + "/"):
+        return sandbox + path[len(project_dir) :]
+    return path
 
 
 def _appended_entries(path: str) -> list[dict[str, Any]]:

@@ -5,8 +5,10 @@ working directory, `ctx.cwd` (the manifest's project dir), the payload's `cwd` a
 `CLAUDE_PROJECT_DIR` all name a scratch copy of the project's `.claude/` directory (its
 settings, hookman.toml and hook modules: what hooks commonly read), and the variables a
 desktop notifier needs (DISPLAY, WAYLAND_DISPLAY, DBUS_SESSION_BUS_ADDRESS) are unset, with
-NOTIFY_DESKTOP=0 for the bundled notify template. A hook can still write to an absolute
-path it computes itself (e.g. the user's home): that escapes, and `fire` says so.
+NOTIFY_DESKTOP=0 for the bundled notify template. Tool inputs keep their paths (a
+linter must read the file the call names), so a hook that writes to a path it is given, or to
+an absolute path it builds itself (e.g. under the user's home), still escapes: the report's
+`sandbox.note` says so.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ UNSET = ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")
 SET = {"NOTIFY_DESKTOP": "0"}
 ESCAPES = (
     "hooks ran in a scratch copy of the project's .claude/ (cwd, ctx.cwd, the payload's cwd "
-    "and CLAUDE_PROJECT_DIR name it) with desktop notifications off; only writes to absolute "
-    "paths a hook builds itself (e.g. under your home directory) reach outside it"
+    "and CLAUDE_PROJECT_DIR name it) with desktop notifications off; only writes to paths the "
+    "payload's tool input names, or to absolute paths a hook builds itself (e.g. under your "
+    "home directory), reach outside it"
 )
 
 

@@ -158,3 +158,14 @@ def test_dry_run_says_what_it_would_do(project: Path) -> None:
     removed = run(project, "remove", "guard", "--dry-run")
     assert "would remove guard" in removed.stdout
     assert "would be" not in removed.stdout
+
+
+def test_install_with_nothing_to_install_says_how_to_start(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run(empty, "install")
+    assert result.exit_code == 1
+    assert "there is nothing to install in" in result.output
+    assert "hookman new NAME --template bash_guard --install" in result.output
+    assert "unchanged" not in result.output
+    assert list(empty.iterdir()) == []
