@@ -169,3 +169,18 @@ def test_install_with_nothing_to_install_says_how_to_start(tmp_path: Path) -> No
     assert "hookman new NAME --template bash_guard --install" in result.output
     assert "unchanged" not in result.output
     assert list(empty.iterdir()) == []
+
+
+def test_a_fork_session_start_matcher_is_a_source_doctor_knows(project: Path) -> None:
+    """SessionStart's source enum in 2.1.328 and 2.1.332 ends with "fork" (--fork-session)."""
+    settings = {
+        "hooks": {
+            "SessionStart": [
+                {"matcher": "fork", "hooks": [{"type": "command", "command": "echo hi"}]}
+            ]
+        }
+    }
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    report = doctor_json(project, "--claude-version", VERSION)
+    matcher_findings = [f for f in report["findings"] if "matcher" in f["code"]]
+    assert matcher_findings == [], matcher_findings
