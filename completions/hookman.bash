@@ -25,7 +25,7 @@ _hookman_complete() {
         --version) COMPREPLY=(); return 0 ;;
         --width) COMPREPLY=(); return 0 ;;
         -n) COMPREPLY=(); return 0 ;;
-        -t) COMPREPLY=(); return 0 ;;
+        -t) COMPREPLY=($(compgen -W "$(_hookman_words templates)" -- "$cur")); return 0 ;;
         --manifest) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     esac
     for ((i = 1; i < COMP_CWORD; i++)); do

@@ -39,7 +39,7 @@ complete -c hookman -n '__fish_seen_subcommand_from new' -l list
 complete -c hookman -n '__fish_seen_subcommand_from new' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from new' -l repo -r -f
 complete -c hookman -n '__fish_seen_subcommand_from new' -l template -r -f -a '(hookman __complete templates)'
-complete -c hookman -n '__fish_seen_subcommand_from new' -s t -r -f
+complete -c hookman -n '__fish_seen_subcommand_from new' -s t -r -f -a '(hookman __complete templates)'
 complete -c hookman -n '__fish_seen_subcommand_from new' -l help
 complete -c hookman -n '__fish_seen_subcommand_from new' -s h
 complete -c hookman -n '__fish_use_subcommand' -a autoupdate -d 'Move each hook repository\'s rev to its newest release tag.'

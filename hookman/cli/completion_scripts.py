@@ -40,6 +40,7 @@ ARGUMENT_KINDS = {
 # What an option's value completes to, whichever command it belongs to.
 OPTION_KINDS = {
     "--template": "templates",
+    "-t": "templates",  # the short form of --template (`hookman new x -t <TAB>`)
     "--event": "events",
     "--project": "dirs",
     "--payload": "files",

@@ -23,6 +23,7 @@ from hookman.rehearsal.rehearse import (
     rehearse,
     sample_payload,
 )
+from hookman.runtime.loader import LOAD_FAILED_PREFIX
 
 if TYPE_CHECKING:
     from hookman.bridge.manifest_reader import Manifest
@@ -57,13 +58,12 @@ def fire(
 
 def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:
     """Enabled hooks hookman.toml lists that the installed manifest does not run (e.g. one
-    just made with `hookman new`): `fire` runs what Claude Code runs, so they are named."""
-    from hookman.project.config import load_project_config
+    just made with `hookman new`): `fire` runs what Claude Code runs, so they are named.
+    An unparsable hookman.toml stops `fire` as it stops install and list (one rule): the
+    manifest may no longer be what the user means to run."""
+    from hookman.project.config import read_project_config
 
-    try:
-        config = load_project_config(project_dir)
-    except HookmanError:
-        return []  # an unreadable hookman.toml is `install`'s to report
+    config = read_project_config(project_dir)
     installed = {hook.name for hook in manifest.hooks}
     return [hook.name for hook in config.hooks if hook.enabled and hook.name not in installed]
 
@@ -178,7 +178,8 @@ def _print_hooks(hooks: list[dict[str, Any]], label: str = "hook") -> None:
     for hook in hooks:
         out.print(f"\n[bold]{label} {escape(hook['name'])}[/]")
         if hook["load_error"]:
-            out.print(f"  [red]failed to load:[/] {escape(hook['load_error'])}")
+            error = hook["load_error"].removeprefix(LOAD_FAILED_PREFIX)
+            out.print(f"  [red]failed to load:[/] {escape(error)}")
         elif not hook["calls"]:
             out.print("  no handler ran")
         for call in hook["calls"]:

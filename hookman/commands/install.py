@@ -27,7 +27,7 @@ from hookman.project.config import (
     load_project_config,
     read_project_config,
 )
-from hookman.project.location import find_project_dir
+from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import edit_lock
 
 if TYPE_CHECKING:
@@ -73,7 +73,10 @@ def install(
      "warnings": [str],           # incl. what the target means (held-back guard events, a
                                   # version newer than hookman's facts, a remembered target
                                   # `claude --version` disagrees with)
+     "missing": [{"name", "problem", "fix"}],   # enabled hooks whose module is not here
+     "broken": [{"name", "problem", "fix"}],    # enabled hooks whose module does not compile
      "installed": [str]}          # the names given on this command line
+    Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
     if run_async is not None and not hooks:
         raise HookmanError(
@@ -101,6 +104,13 @@ def install(
             exit_code=2,
         )
     project_dir = find_project_dir(project)
+    if not hooks and not (project_dir / CLAUDE_DIR).exists():
+        raise HookmanError(
+            f"there is nothing to install in {project_dir}: it has no .claude/ directory, so no "
+            "hookman.toml lists a hook.",
+            "start with `hookman new NAME --template bash_guard --install` (`hookman new --list` "
+            "shows the templates), or `hookman install PATH.py` for a hook you have.",
+        )
     preview = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, preview)
     origin = None if repo is None or rev is None else (repo, rev)
@@ -211,6 +221,14 @@ def _check_still_same_source(choice: HookChoice, listed: HookSpec | None) -> Non
         )
 
 
+DRY_RUN_VERBS = {
+    "installed": "install",
+    "removed": "remove",
+    "enabled": "enable",
+    "disabled": "disable",
+}
+
+
 def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) -> None:
     """The human-readable summary shared by install and remove: the hooks named, the target,
     each entry hookman's part of settings.local.json now holds, and which files changed."""
@@ -221,7 +239,8 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
             if diff:
                 out.print(diff, end="", markup=False, highlight=False)
     for name in names:
-        out.print(f"{'would be ' if result.dry_run else ''}{verb} [bold]{escape(name)}[/]")
+        said = f"would {DRY_RUN_VERBS.get(verb, verb)}" if result.dry_run else verb
+        out.print(f"{said} [bold]{escape(name)}[/]")
     out.print(f"Claude Code target: {escape(result.target.describe())}", highlight=False)
     for event, entry in result.plan.entries.items():
         out.print(
@@ -251,6 +270,16 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     print_missing(result)
+    print_broken(result)
+
+
+def print_broken(result: SyncResult) -> None:
+    """The hooks whose module does not compile: written anyway (a guard among them denies);
+    their presence makes the command exit 1."""
+    out = console()
+    for problem, fix in result.broken.values():
+        out.print(f"[red]does not load:[/] {escape(problem)}", highlight=False)
+        out.print(f"  fix: {escape(fix)}", highlight=False)
 
 
 def print_missing(result: SyncResult) -> None:
@@ -269,8 +298,9 @@ def print_missing(result: SyncResult) -> None:
 
 
 def exit_code_of(result: SyncResult) -> int:
-    """1 when a listed hook's module is missing on this machine (the rest was written)."""
-    return 1 if result.missing else 0
+    """1 when a listed hook's module is missing on this machine or does not compile (the rest
+    was written)."""
+    return 1 if result.missing or result.broken else 0
 
 
 def _matcher_text(matcher: str | None) -> str:

@@ -11,6 +11,7 @@ from hookman.hooks.sources import shadowed_sources
 from hookman.install.sync import (
     claude_events_of,
     hook_json,
+    hook_problems,
     installed_trial_hooks,
     project_target,
     target_warnings,
@@ -39,9 +40,12 @@ def list_hooks(
                 "trial": bool,   # a `hookman try-repo` hook (not in hookman.toml)
                 # a repo hook's "source" adds "rev", "hook" (its name in the repository)
                 # and "commit" (the pinned commit; null when not pinned yet)
-                "shadows": ["registry" | "template"]}],   # same name there, losing to this
+                "shadows": ["registry" | "template"],   # same name there, losing to this
+                "problem": str | null,   # why it does not load here (missing, syntax error)
+                "fix": str | null}],
      "held_back": {event: {"since": str}},
      "warnings": [str]}     # what the target client means for the hooks (see install)
+    Exit 1 when an enabled hook does not load on this machine (as install).
     """
     project_dir = find_project_dir(project)
     config = read_project_config(project_dir)
@@ -51,10 +55,20 @@ def list_hooks(
     plan = plan_install(hooks, target.version)
     last_fired = _last_fired(project_dir)
     pins = _pinned_commits(project_dir)
+    problems = hook_problems(config, project_dir)
     rows = [
-        _hook_row(order, hook, plan, last_fired.get(hook.name), pins, trial=hook in trial)
+        _hook_row(
+            order,
+            hook,
+            plan,
+            last_fired.get(hook.name),
+            pins,
+            trial=hook in trial,
+            problem=problems.get(hook.name),
+        )
         for order, hook in enumerate(hooks, start=1)
     ]
+    code = 1 if problems else 0
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
     if json_output:
@@ -68,12 +82,16 @@ def list_hooks(
                 "warnings": warnings,
             }
         )
-        return 0
+        return code
     _print_rows(project_dir, target.describe(), rows)
     out = console()
     for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
-    return 0
+    for problem, fix in problems.values():
+        out.print(f"[red]does not load:[/] {escape(problem)}", highlight=False)
+        if fix:
+            out.print(f"  fix: {escape(fix)}", highlight=False)
+    return code
 
 
 def _pinned_commits(project_dir: Path) -> dict[tuple[str, str], str]:
@@ -94,6 +112,7 @@ def _hook_row(
     pins: dict[tuple[str, str], str] | None = None,
     *,
     trial: bool = False,
+    problem: tuple[str, str] | None,
 ) -> dict[str, Any]:
     claude_events: dict[str, dict[str, Any]] = {}
     for event in claude_events_of(hook):
@@ -115,6 +134,8 @@ def _hook_row(
         "last_fired": last_fired,
         "shadows": shadowed_sources(hook),
         "trial": trial,
+        "problem": None if problem is None else problem[0],
+        "fix": None if problem is None else problem[1] or None,
     }
     if hook.source.kind == "repo":
         row["source"]["commit"] = (

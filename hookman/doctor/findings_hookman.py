@@ -22,6 +22,7 @@ from hookman.doctor import fs
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
+from hookman.hooks.module_check import load_effect, module_problem
 from hookman.project.location import LOCAL_SETTINGS_NAME, config_path, local_settings_path
 from hookman.project.settings_entries import hookman_command_is_async, hookman_command_runner
 
@@ -181,19 +182,14 @@ def _check_config(ctx: Context, config: ProjectConfig) -> None:
                 )
             )
             continue
-        problem = _module_problem(module)
+        problem = module_problem(module)
         if problem is not None:
             ctx.add(
                 Finding(
                     "hookman-hook-does-not-load",
                     "error",
                     str(module),
-                    f"the hook {hook.name!r} {problem}, so it no longer loads"
-                    + (
-                        " (its guard denies every tool call)."
-                        if "tool_call" in hook.events or "PreToolUse" in hook.events
-                        else "."
-                    ),
+                    f"the hook {hook.name!r} {problem}: {load_effect(hook.events)}.",
                     "fix the module (`hookman fire EVENT` shows the error), or take it out with "
                     f"`hookman remove {hook.name}`.",
                 )
@@ -255,25 +251,13 @@ def _check_fired(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None
             )
 
 
-def _module_problem(module: Path) -> str | None:
-    try:
-        source = module.read_bytes()
-    except FileNotFoundError:
-        return f"module {module} does not exist"
-    except OSError as error:
-        return f"module {module} cannot be read ({error.strerror or error})"
-    try:
-        compile(source, str(module), "exec", dont_inherit=True)
-    except SyntaxError as error:
-        return f"module has a syntax error (line {error.lineno}: {error.msg})"
-    except ValueError as error:
-        return f"module cannot be compiled ({error})"
-    return None
-
-
 def _check_agreement(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None:
-    """hookman.toml (the plan), the manifest and settings.local.json must say the same."""
+    """hookman.toml (the plan), the manifest and settings.local.json must say the same.
+    Not compared while settings.local.json cannot be read: that is already an error, and
+    `hookman install`, the fix for a disagreement, refuses such a file."""
     local = str(local_settings_path(ctx.project_dir))
+    if _local_settings_broken(ctx):
+        return
     written = {
         (h.event, hookman_command_is_async(h.command or "")): h
         for h in ctx.handlers
@@ -330,6 +314,16 @@ def _check_agreement(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> 
         )
 
 
+def _local_settings_broken(ctx: Context) -> bool:
+    """Whether settings.local.json exists but cannot be read or parsed (findings_files
+    reports it; install refuses to edit it)."""
+    local = str(local_settings_path(ctx.project_dir))
+    return any(
+        source.path == local and source.exists and (not source.readable or source.error is not None)
+        for source in ctx.sources.sources
+    )
+
+
 def _read_manifest(project_dir: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
@@ -370,7 +364,11 @@ def _check_registry(ctx: Context) -> None:
 
 def _check_git_ignored(ctx: Context) -> None:
     local = local_settings_path(ctx.project_dir)
-    if not fs.is_file(local) or not _in_git_work_tree(ctx.project_dir):
+    if (
+        not fs.is_file(local)
+        or _local_settings_broken(ctx)
+        or not _in_git_work_tree(ctx.project_dir)
+    ):
         return
     try:
         done = subprocess.run(

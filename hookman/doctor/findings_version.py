@@ -15,8 +15,8 @@ def check_version(ctx: Context) -> None:
                 "target-version-unknown",
                 "info",
                 None,
-                f"the Claude Code version is unknown ({ctx.version_description}); doctor assumes "
-                "the "
+                "the Claude Code version is unknown (`claude --version` did not answer and "
+                "nothing names a target); doctor assumes the "
                 f"facts of {newest}, the newest client hookman has checked.",
                 "pass --claude-version V, or set claude_version in .claude/hookman.toml.",
             )

@@ -108,25 +108,10 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
         return
     report = rehearse(manifest, event, payload, scratch)
     runs = [report] + ([report["async"]] if report.get("async") else [])
-    already = {f.message for f in ctx.findings}
     for run in runs:
         for hook in run["hooks"]:
             if hook["load_error"]:
-                message = (
-                    f"the hook {hook['name']!r} fails to load on {event}: {hook['load_error']}"
-                )
-                if message not in already:
-                    already.add(message)
-                    ctx.add(
-                        Finding(
-                            "hookman-hook-does-not-load",
-                            "error",
-                            _module_of(manifest, hook["name"]),
-                            message,
-                            f"fix the module; `hookman fire {event}` shows the error.",
-                            event=event,
-                        )
-                    )
+                _add_load_error(ctx, manifest, hook["name"], event, hook["load_error"])
             for call in hook["calls"]:
                 if call["error"] is not None:
                     guarded = event in event_catalog.guarded_events()
@@ -142,6 +127,27 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
                             event=event,
                         )
                     )
+
+
+def _add_load_error(ctx: Context, manifest: Any, name: str, event: str, error: str) -> None:
+    """One finding per hook that does not load, whatever the number of events it serves,
+    and none when plain doctor already reported its module."""
+    module = _module_of(manifest, name)
+    for finding in ctx.findings:
+        if finding.code == "hookman-hook-does-not-load" and finding.file == module:
+            return
+    from hookman.runtime.loader import LOAD_FAILED_PREFIX
+
+    ctx.add(
+        Finding(
+            "hookman-hook-does-not-load",
+            "error",
+            module,
+            f"the hook {name!r} fails to load: {error.removeprefix(LOAD_FAILED_PREFIX)}.",
+            f"fix the module; `hookman fire {event}` shows the error.",
+            event=event,
+        )
+    )
 
 
 def _module_of(manifest: Any, name: str) -> str:

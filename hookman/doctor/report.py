@@ -25,6 +25,7 @@ from hookman.doctor.model import SEVERITIES, Finding, Source
 from hookman.doctor.sources import collect_sources
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
+from hookman.project.manifest import remembered_flag
 
 if TYPE_CHECKING:
     from hookman.doctor.probe import Progress
@@ -92,10 +93,14 @@ def _add_lines(ctx: Context) -> None:
 
 
 def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
-    """The target client; a bad claude_version in hookman.toml is a finding, not a stop."""
+    """The target client, resolved as install and `hookman list` resolve it (flag >
+    hookman.toml > the --claude-version the last install remembered > `claude --version`);
+    a bad claude_version in hookman.toml is a finding, not a stop."""
     configured = _configured_version(options.project_dir)
+    flag = options.claude_version
+    remembered = remembered_flag(options.project_dir) if flag is None else None
     try:
-        return resolve_target(options.claude_version, configured), None
+        return resolve_target(flag, configured, remembered=remembered), None
     except HookmanError as error:
         if options.claude_version is not None:
             raise
@@ -106,7 +111,7 @@ def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
             error.message,
             error.hint or "",
         )
-        return resolve_target(None, None), finding
+        return resolve_target(None, None, remembered=remembered), finding
 
 
 def _configured_version(project_dir: Path) -> str | None:

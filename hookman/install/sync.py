@@ -24,6 +24,7 @@ from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import TargetVersion, resolve_target
 from hookman.errors import HookmanError
+from hookman.hooks.module_check import load_effect, module_problem
 from hookman.hooks.sources import module_path
 from hookman.project.config import (
     HookSpec,
@@ -68,6 +69,8 @@ class SyncResult:
     warnings: list[str] = field(default_factory=list)
     # Hooks whose module this machine lacks: name -> (what is wrong, how to get it).
     missing: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Hooks whose module is there but does not compile: name -> (what is wrong, how to fix).
+    broken: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def held_back_sentences(self) -> list[str]:
         target = "unknown" if self.target.version is None else str(self.target.version)
@@ -101,6 +104,10 @@ class SyncResult:
             "missing": [
                 {"name": name, "problem": problem, "fix": fix}
                 for name, (problem, fix) in self.missing.items()
+            ],
+            "broken": [
+                {"name": name, "problem": problem, "fix": fix}
+                for name, (problem, fix) in self.broken.items()
             ],
         }
 
@@ -207,9 +214,20 @@ def sync_project(
     config_diff = _config_diff(config)
     warnings = target_warnings(plan, target) + plan_warnings(plan) + tool_name_warnings(hooks)
     warnings += resolution.warnings
+    broken = broken_modules(enabled, module_paths, missing)
     if dry_run:
         return SyncResult(
-            project_dir, target, hooks, plan, preview, config_diff, True, None, warnings, missing
+            project_dir,
+            target,
+            hooks,
+            plan,
+            preview,
+            config_diff,
+            True,
+            None,
+            warnings,
+            missing,
+            broken,
         )
 
     manifest = _manifest_for(project_dir, hooks, module_paths, plan, target, resolution.origins)
@@ -227,7 +245,7 @@ def sync_project(
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
         git = None if outcome == NOT_A_WORK_TREE else outcome
     return SyncResult(
-        project_dir, target, hooks, plan, change, config_diff, False, git, warnings, missing
+        project_dir, target, hooks, plan, change, config_diff, False, git, warnings, missing, broken
     )
 
 
@@ -483,6 +501,34 @@ def _used_pins(
     merged = {key: pin for key, pin in old.items() if key in wanted}
     merged.update({key: pin for key, pin in new.items() if key in wanted})
     return merged
+
+
+def broken_modules(
+    hooks: list[HookSpec], module_paths: dict[str, Path], missing: dict[str, tuple[str, str]]
+) -> dict[str, tuple[str, str]]:
+    """The enabled hooks whose module is there but cannot load (a syntax error): written
+    anyway, like a missing one, so the runner's load error makes a guard deny."""
+    broken: dict[str, tuple[str, str]] = {}
+    for hook in hooks:
+        if hook.name in missing or hook.name not in module_paths:
+            continue
+        problem = module_problem(module_paths[hook.name])
+        if problem is not None:
+            broken[hook.name] = (
+                f"the hook {hook.name!r} {problem}: {load_effect(hook.events)}.",
+                f"fix the module (`hookman fire EVENT` shows the error), or take it out with "
+                f"`hookman remove {hook.name}`.",
+            )
+    return broken
+
+
+def hook_problems(config: ProjectConfig, project_dir: Path) -> dict[str, tuple[str, str]]:
+    """Every enabled hook that will not load on this machine (missing or broken module),
+    with what is wrong and how to fix it: what `list` reports and install exits 1 for."""
+    enabled = [hook for hook in config.hooks if hook.enabled]
+    resolution = _existing_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
+    missing = resolution.missing
+    return {**missing, **broken_modules(enabled, resolution.paths, missing)}
 
 
 def _existing_modules(

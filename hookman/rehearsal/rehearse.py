@@ -24,6 +24,7 @@ from hookman.bridge.manifest_reader import Manifest, ManifestError, parse_manife
 from hookman.bridge.model_view import ModelView, model_view
 from hookman.bridge.session_state import SessionState
 from hookman.errors import HookmanError
+from hookman.rehearsal.sandbox import ESCAPES, sandbox_project, sandboxed
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "catalog" / "payloads"
 SAMPLE_PROJECT = "<WORK>/proj"
@@ -75,10 +76,14 @@ def fill_placeholders(value: Any, project_dir: str, scratch: str) -> Any:
 def rehearse(
     manifest: Manifest, event: str, payload: dict[str, Any], scratch: str
 ) -> dict[str, Any]:
-    """What `fire` reports for one event (the runner's dispatch on a throwaway state dir)."""
+    """What `fire` reports for one event (the runner's dispatch on a throwaway state dir, in
+    a scratch copy of the project: rehearsal/sandbox.py)."""
+    project = sandbox_project(Path(manifest.project_dir), scratch)
+    if isinstance(payload.get("cwd"), str):
+        payload = {**payload, "cwd": _moved(payload["cwd"], manifest.project_dir, str(project))}
     rehearsal = Manifest(
         path=manifest.path,
-        project_dir=manifest.project_dir,
+        project_dir=str(project),
         state_dir=str(Path(scratch) / "state"),
         log_path=None,
         claude_version=manifest.claude_version,
@@ -87,7 +92,10 @@ def rehearse(
         client=manifest.client,
         async_entries=manifest.async_entries,
     )
-    result, tracker, output = _dispatch_once(rehearsal, event, payload, scratch, run_async=False)
+    with sandboxed(project):
+        result, tracker, output = _dispatch_once(
+            rehearsal, event, payload, scratch, run_async=False
+        )
     stdout = json.dumps(result.answer, ensure_ascii=False)
     view = model_view(
         event,
@@ -106,15 +114,25 @@ def rehearse(
             "Code never runs these hooks for it"
         )
     report = _report(manifest, event, result, tracker, view, output)
+    report["sandbox"] = {"directory": str(project), "note": ESCAPES}
     report["async"] = None
     if manifest.hooks_for(event, run_async=True):
-        async_run = _dispatch_once(rehearsal, event, payload, scratch, run_async=True)
+        with sandboxed(project):
+            async_run = _dispatch_once(rehearsal, event, payload, scratch, run_async=True)
         report["async"] = _async_report(*async_run)
     # The state directory is this firing's own, so all it holds came from these hooks.
     state = SessionState(rehearsal.state_dir, payload.get("session_id"))
     report["entries"] = _appended_entries(state.entries_path)
     report["statuses"] = state.read_statuses()
     return report
+
+
+def _moved(path: str, project_dir: str, sandbox: str) -> str:
+    """The payload's cwd moved into the sandbox when it is in the project. Tool inputs keep
+    their paths: a hook reads the files the tool call names (a linter, a checklist)."""
+    if path == project_dir or path.startswith(project_dir + "/"):
+        return sandbox + path[len(project_dir) :]
+    return path
 
 
 def _appended_entries(path: str) -> list[dict[str, Any]]:

@@ -169,6 +169,11 @@ def _tool_names(tools: Iterable[str] | None) -> list[str] | None:
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"tools must be a list of tool names, not {name!r}")
+    if not names:  # the same rule as an empty list in hookman.toml's `tools`
+        raise ValueError(
+            'tools=[] names no tool; name the tools (tools=["Bash"]) or leave tools out for '
+            "every tool"
+        )
     return names
 
 

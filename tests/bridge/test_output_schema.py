@@ -64,7 +64,7 @@ def test_a_builder_notes_what_it_left_out() -> None:
     assert answer.to_json() == {
         "suppressOutput": True,
         "systemMessage": "hookman: hook 'other' returned fields Claude Code would refuse "
-        "(terminalSequence: not a field Claude Code reads on PreToolUse); they were left "
+        "(terminalSequence: a number, not a string); they were left "
         "out of the answer.",
     }
 
@@ -119,10 +119,7 @@ def test_the_catalog_agrees_with_the_client_rules_the_attack_tests_check() -> No
     words = {bool: "boolean", str: "string", dict: "object"}
     schema = output_schema()
     for name, wanted in _TOP_LEVEL_TYPES.items():
-        if name == "terminalSequence":  # the client takes it; hookman never sends it
-            assert name not in schema.top_level
-        else:
-            assert schema.top_level[name] == words[wanted], name
+        assert schema.top_level[name] == words[wanted], name
     for event in ("PreToolUse", "PreSkillShellCommand"):
         fields = schema.specific_fields(event)
         for name, wanted in _PRE_TOOL_USE_TYPES.items():
@@ -160,3 +157,20 @@ def test_each_events_fields_are_checked_by_their_type(
 
     assert [misfit.field for misfit in misfits] == [f"hookSpecificOutput.{n}" for n in left_out]
     assert set(kept["hookSpecificOutput"]) == set(specific) - set(left_out)
+
+
+def test_fields_the_client_schema_has_are_kept_from_raw_answers() -> None:
+    """terminalSequence (top level) and PostToolUse's classifierContext are in the answer
+    schema of 2.1.328 and 2.1.332 (read from the binaries): a raw handler's are sent."""
+    schema = output_schema()
+    result = {
+        "terminalSequence": "\u001b]9;done\u0007",
+        "hookSpecificOutput": {"classifierContext": "host says: safe"},
+    }
+    kept, misfits = schema.fit(result, "PostToolUse")
+    assert misfits == []
+    assert kept == result
+    _, misfits = schema.fit({"hookSpecificOutput": {"classifierContext": "x"}}, "PreToolUse")
+    assert [str(m) for m in misfits] == [
+        "hookSpecificOutput.classifierContext: not a field Claude Code reads on PreToolUse"
+    ]

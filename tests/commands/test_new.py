@@ -65,8 +65,10 @@ def _check_context(report: dict[str, Any], project: Path) -> None:
 def _check_notify(report: dict[str, Any], project: Path) -> None:
     assert report["answer"] == {}  # nothing waits for an observe-only hook
     assert [hook["name"] for hook in report["async"]["hooks"]] == ["it"]
-    log = (project / ".claude" / "notifications.log").read_text(encoding="utf-8")
-    assert log.endswith(" Claude finished its turn.\n")
+    # It ran without error, and wrote its log in the scratch copy, not the project.
+    assert [call["error"] for call in report["async"]["hooks"][0]["calls"]] == [None]
+    assert report["async"]["errors"] == []
+    assert not (project / ".claude" / "notifications.log").exists()
 
 
 def _lint_payload(project: Path) -> dict[str, Any]:

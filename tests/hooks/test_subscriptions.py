@@ -216,6 +216,9 @@ def test_a_failing_hook_is_never_cached(project: Path, monkeypatch: pytest.Monke
     assert len(started) == 2
 
 
-def test_an_empty_tools_list_in_the_hook_means_every_tool(project: Path) -> None:
+def test_an_empty_tools_list_in_the_hook_is_refused_like_one_in_hookman_toml(
+    project: Path,
+) -> None:
     path = _hook(project, "def hook(pi):\n    pi.on('tool_call', lambda e, c: None, tools=[])\n")
-    assert learn_subscriptions("odd", path, project).tools == {}
+    with pytest.raises(HookmanError, match=r"tools=\[\] names no tool"):
+        learn_subscriptions("odd", path, project)

@@ -62,14 +62,19 @@ def test_one_handler_without_tools_makes_the_filter_none(undeclared_first: bool)
     assert loaded.tool_filters["tool_call"] is None
 
 
-def test_an_empty_tools_list_is_recorded_as_declaring_no_tools() -> None:
+def test_an_empty_tools_list_is_refused_as_hookman_toml_refuses_it() -> None:
     pi, loaded = api()
-    pi.on("tool_call", handler, tools=[])
-    assert loaded.tool_filters["tool_call"] == []
+    with pytest.raises(ValueError, match=r"tools=\[\] names no tool"):
+        pi.on("tool_call", handler, tools=[])
+    assert "tool_call" not in loaded.tool_filters
 
 
 @given(
-    st.lists(st.one_of(st.none(), st.lists(st.sampled_from(["Bash", "Edit", "Read", "mcp__x"]))))
+    st.lists(
+        st.one_of(
+            st.none(), st.lists(st.sampled_from(["Bash", "Edit", "Read", "mcp__x"]), min_size=1)
+        )
+    )
 )
 def test_tool_filter_property(declarations: list[list[str] | None]) -> None:
     pi, loaded = api()
