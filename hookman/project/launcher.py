@@ -51,8 +51,9 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import hookman
 from hookman import paths
@@ -128,68 +129,102 @@ def missing_launcher_notice() -> str:
     return json.dumps({"systemMessage": notice}, ensure_ascii=False)
 
 
+class LauncherVariant(NamedTuple):
+    """What a launcher that is not a project's differs in (a plugin's: hookman/plugin/).
+
+    `header` the comment block; `values` raw shell words for the python, manifest and answers
+    variables; `runner` the words that start the runner (before `run "$@"`); `no_answer` an
+    event's no-answer reason (STATUS_PLACEHOLDER where the exit status goes); `notice` the
+    JSON notice elsewhere; `prelude` shell lines run once `guarded` and `finish` are set."""
+
+    header: str
+    values: tuple[str, str, str]
+    runner: tuple[str, ...]
+    no_answer: Callable[[str], str]
+    notice: str
+    prelude: str = ""
+
+
+STATUS_PLACEHOLDER = _STATUS
+
+
 def launcher_text(
     python: str,
     manifest: Path,
     guarded_events: Sequence[str],
     *,
     root: str | None = None,
+    variant: LauncherVariant | None = None,
 ) -> str:
     """The launcher script for this interpreter, manifest and set of guarded events; `root`
     is hookman's own directory (default: where this hookman is imported from)."""
     for event in guarded_events:
         if not _EVENT_NAME.fullmatch(event):
             raise ValueError(f"not an event name: {event!r}")
-    runner = [f'"${PYTHON_VARIABLE}"', "-I", "-S", "-c", shlex.quote(RUNNER_ENTRY)]
-    runner += [f'"${ROOT_VARIABLE}"', "run", '"$@"', "--manifest", f'"${MANIFEST_VARIABLE}"']
+    if variant is None:
+        runner = [f'"${PYTHON_VARIABLE}"', "-I", "-S", "-c", shlex.quote(RUNNER_ENTRY)]
+        runner += [f'"${ROOT_VARIABLE}"']
+    else:
+        runner = list(variant.runner)
+    runner += ["run", '"$@"', "--manifest", f'"${MANIFEST_VARIABLE}"']
     runner += [LAUNCHED_FLAG, "$guarded", FRAMED_FLAG]
+    no_answer = variant.no_answer if variant else (lambda e: _no_answer_text(e, python))
     start_up = "".join(f"${{{name}-}}" for name in START_UP_FILE_VARIABLES)
     guarded_arms = "".join(
         f"\t{event})\n"
         f'\t\tif [ -n "{start_up}" ]; then\n'
-        f"\t\t\tprintf '%s%s%s\\n' {_answer_parts(_no_answer_text(event, python))} >&2\n"
+        f"\t\t\tprintf '%s%s%s\\n' {_answer_parts(no_answer(event))} >&2\n"
         f"\t\t\texit {EXIT_TWO_STATUS}\n"
         f"\t\tfi\n"
-        f"\t\tprintf '%s%s%s\\n' {_answer_parts(_no_answer_deny(event, python))}\n"
+        f"\t\tprintf '%s%s%s\\n' {_answer_parts(_deny_json(event, no_answer(event)))}\n"
         f"\t\texit {DONE_STATUS} ;;\n"
         for event in guarded_events
     )
-    notice = json.dumps(
-        {
-            "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
-            f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
-            f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
-        },
-        ensure_ascii=False,
+    notice = (
+        variant.notice
+        if variant
+        else json.dumps(
+            {
+                "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
+                f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
+                f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
+            },
+            ensure_ascii=False,
+        )
     )
     guarded_pattern = "|".join(guarded_events) or "-"
     runner_words = " ".join(runner)
     frame = f"0:{ANSWER_START.strip()}:{ANSWER_END.strip()}"
     tries = ANSWER_NAME_TRIES
     root = hookman_root() if root is None else root
-    return f"""\
-# hookman launcher (format {LAUNCHER_FORMAT}), written by `hookman install`; rewritten at every
-# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async] (on a guarded
-# event, inside a status test). It runs hookman's runner and passes on its answer. When the
-# runner gives no complete answer (its Python or hookman gone, the process killed or ended
-# by a hook), it answers itself: a deny on guarded events, a notice elsewhere. On a guarded
-# event it exits {DONE_STATUS} (or {EXIT_TWO_STATUS} with a deny on stderr), which the settings
-# command passes on as 0 (or {EXIT_TWO_STATUS}); any other status (this file emptied, cut or gone)
-# makes the command deny itself. The body is one function, read whole before it runs.
-{FUNCTION_NAME}() {{
-set +euC
-IFS=' \t
-'
+    if variant is None:
+        header = _PROJECT_HEADER
+        values = f"""\
 {PYTHON_VARIABLE}={shlex.quote(python)}
 {ROOT_VARIABLE}={shlex.quote(root)}
 {MANIFEST_VARIABLE}={shlex.quote(str(manifest))}
 {ANSWERS_VARIABLE}={shlex.quote(str(manifest.parent))}
-case $1 in
+"""
+    else:
+        header = variant.header
+        values = "".join(
+            f"{name}={value}\n"
+            for name, value in zip(
+                (PYTHON_VARIABLE, MANIFEST_VARIABLE, ANSWERS_VARIABLE), variant.values, strict=True
+            )
+        )
+    prelude = variant.prelude if variant else ""
+    return f"""\
+{header.format(format=LAUNCHER_FORMAT, done=DONE_STATUS, two=EXIT_TWO_STATUS)}{FUNCTION_NAME}() {{
+set +euC
+IFS=' \t
+'
+{values}case $1 in
 {guarded_pattern}) guarded={GUARDED_FLAG} finish={DONE_STATUS} ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
-# The runner answers into a file of this invocation alone (it unlinks the name at once): no
+{prelude}# The runner answers into a file of this invocation alone (it unlinks the name at once): no
 # process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
 # where nothing is (a planted file, or another launcher with this pid, takes the next name);
 # in the state dir, else ${{TMPDIR:-/tmp}}; where no file can be made at all, a pipe.
@@ -243,6 +278,22 @@ exit 0
 }}
 {FUNCTION_NAME} "$@"
 """
+
+
+_PROJECT_HEADER = """\
+# hookman launcher (format {format}), written by `hookman install`; rewritten at every
+# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async] (on a guarded
+# event, inside a status test). It runs hookman's runner and passes on its answer. When the
+# runner gives no complete answer (its Python or hookman gone, the process killed or ended
+# by a hook), it answers itself: a deny on guarded events, a notice elsewhere. On a guarded
+# event it exits {done} (or {two} with a deny on stderr), which the settings
+# command passes on as 0 (or {two}); any other status (this file emptied, cut or gone)
+# makes the command deny itself. The body is one function, read whole before it runs.
+"""
+
+
+def _deny_json(event: str, reason: str) -> str:
+    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
 
 
 def _no_answer_text(event: str, python: str) -> str:

@@ -65,10 +65,10 @@ def test_planted_hookman_packages_and_startup_variables_do_not_reach_the_guard(
         check=False,
     )
 
-    assert ran.returncode == 3, ran.stderr
-    answer = json.loads(ran.stdout)["hookSpecificOutput"]
-    assert answer["permissionDecision"] == "deny"
-    assert answer["permissionDecisionReason"] == "no"  # the guard itself answered
+    # BASH_ENV is set, so a start-up file may have printed before the answer: the deny goes
+    # out as exit 2 with its reason on stderr, which the client honours whatever stdout holds.
+    assert ran.returncode == 2, ran.stderr
+    assert ran.stderr.strip() == "no"  # the guard itself answered
 
 
 def test_a_data_dir_that_cannot_be_written_still_denies(
