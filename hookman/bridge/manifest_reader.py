@@ -155,10 +155,9 @@ class Manifest:
     def hard_stop_for(self, event: str, run_async: bool = False) -> float | None:
         """Seconds after which the runner process ends whatever runs in it: halfway between
         its deadline and the entry's Claude Code timeout (None when either is unknown)."""
-        entry = (self.async_entries if run_async else self.entries).get(event) or {}
-        timeout = entry.get("timeout")
+        timeout = self.timeout_for(event, run_async)
         deadline = self.deadline_for(event, run_async)
-        if not isinstance(timeout, (int, float)) or deadline is None or timeout <= deadline:
+        if timeout is None or deadline is None or timeout <= deadline:
             return None
         return deadline + (timeout - deadline) / 2
 

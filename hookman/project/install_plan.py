@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from hookman.bridge.entry_timeout import DEADLINE_MARGIN_FRACTION, DEADLINE_MIN_MARGIN_S
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
@@ -32,8 +33,6 @@ SESSION_END_EVENT = "SessionEnd"
 SESSION_END_DEFAULT_TIMEOUT_S = 5
 CONTEXT_FALLBACK_EVENT = "UserPromptSubmit"
 TOOL_CALL = "tool_call"
-DEADLINE_MIN_MARGIN_S = 1.0
-DEADLINE_MARGIN_FRACTION = 0.1
 
 
 class PlannedEntry(NamedTuple):  # not a dataclass: those compile methods at every start
