@@ -39,7 +39,7 @@ def loads(data: str | bytes | bytearray) -> object:
         index += 1
     try:
         value, index = _scan(data, index)
-    except Exception:  # noqa: BLE001 - json says what is wrong, and where
+    except Exception:  # json says what is wrong, and where
         # StopIteration for "Expecting value"; elsewhere the scanner raises json.decoder's
         # error, which it finds only when json is imported (else a SystemError): json's
         # own run over the same text raises the error json would have raised.
