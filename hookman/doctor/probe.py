@@ -136,11 +136,9 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
         ctx.probed.append(Probed("hookman", event, names, "-", "not_run", summary))
         return
     for sample in _hookman_samples(event, payload):
-        before = len(ctx.findings)
         report = rehearse(manifest, event, sample, scratch)
-        _hookman_findings(ctx, manifest, event, report)
+        codes = _hookman_findings(ctx, manifest, event, report)
         result, summary = hookman_outcome(event, report)
-        codes = list(dict.fromkeys(f.code for f in ctx.findings[before:]))
         label = sample_label(event, sample)
         ctx.probed.append(Probed("hookman", event, names, label, result, summary, findings=codes))
 
@@ -155,14 +153,18 @@ def _hookman_samples(event: str, payload: dict[str, Any]) -> list[dict[str, Any]
     return [{**payload, "tool_input": given} for given in commands] or [payload]
 
 
-def _hookman_findings(ctx: Context, manifest: Any, event: str, report: dict[str, Any]) -> None:
+def _hookman_findings(ctx: Context, manifest: Any, event: str, report: dict[str, Any]) -> list[str]:
+    """Adds the findings of one rehearsal (each once); returns the codes this run gave."""
     runs = [report] + ([report["async"]] if report.get("async") else [])
+    codes: list[str] = []
     for run in runs:
         for hook in run["hooks"]:
             if hook["load_error"]:
+                codes.append("hookman-hook-does-not-load")
                 _add_load_error(ctx, manifest, hook["name"], event, hook["load_error"])
             for call in hook["calls"]:
                 if call["error"] is not None:
+                    codes.append("hookman-handler-raises")
                     guarded = event in event_catalog.guarded_events()
                     _add_once(
                         ctx,
@@ -177,6 +179,7 @@ def _hookman_findings(ctx: Context, manifest: Any, event: str, report: dict[str,
                             event=event,
                         ),
                     )
+    return list(dict.fromkeys(codes))
 
 
 def _add_once(ctx: Context, finding: Finding) -> None:
