@@ -210,6 +210,7 @@ class ClientFacts:
     base_payload_fields: set[str] = field(default_factory=set)
     session_start_sources: list[str] = field(default_factory=list)
     exact_list_chars: set[str] = field(default_factory=set)
+    session_end_budget_ms: tuple[int, int] | None = None  # (default, cap raised up to)
     lost: list[str] = field(default_factory=list)
 
 
@@ -238,6 +239,7 @@ def extract(data: bytes) -> ClientFacts:
     _extract_top_level(data, facts)
     _extract_payloads(data, facts)
     _extract_exact_list(data, facts)
+    _extract_session_end_budget(data, facts)
     return facts
 
 
@@ -323,6 +325,34 @@ def _extract_exact_list(data: bytes, facts: ClientFacts) -> None:
         facts.lost.append("the exact-list matcher pattern (/^[a-zA-Z0-9_|...]+$/ then .split)")
 
 
+# SessionEnd's budget: the largest SessionEnd timeout, clamped: Math.max(DEFAULT,
+# Math.min(largest, CAP)) right after the loop that finds the largest.
+_SESSION_END = re.compile(
+    rb"timeout\*1000>([\w$]+)\)\1=[\w$.]+\.timeout\*1000;"
+    rb"return Math\.max\(([\w$]+),Math\.min\(\1,([\w$]+)\)"
+)
+
+
+def _extract_session_end_budget(data: bytes, facts: ClientFacts) -> None:
+    for match in _SESSION_END.finditer(data):
+        default = _constant(data, match.group(2), match.start())
+        cap = _constant(data, match.group(3), match.start())
+        if default is not None and cap is not None:
+            facts.session_end_budget_ms = (default, cap)
+            return
+    facts.lost.append("the SessionEnd budget (Math.max(DEFAULT, Math.min(largest timeout, CAP)))")
+
+
+def _constant(data: bytes, name: bytes, near: int) -> int | None:
+    """The number a minified name is set to (`NAME=1500`): the definition nearest `near`,
+    since a bundle reuses short names in other modules."""
+    found = [
+        (abs(match.start() - near), match.group(1))
+        for match in re.finditer(rb"[,;{ (]" + re.escape(name) + rb"=(\d+)[,;)]", data)
+    ]
+    return int(min(found)[1]) if found else None
+
+
 def expand_char_class(chars: str) -> set[str]:
     """The characters of a regex character class body such as 'A-Za-z0-9_|, -'."""
     found: set[str] = set()
@@ -363,6 +393,7 @@ class CatalogFacts:
     samples_are_current: bool  # the samples are payloads of the newest checked client
     session_start_sources: set[str]
     exact_list_chars: set[str]
+    session_end_budget_ms: tuple[int, int]
 
 
 def catalog_facts(catalog_dir: Path, version: str) -> CatalogFacts:
@@ -407,6 +438,10 @@ def catalog_facts(catalog_dir: Path, version: str) -> CatalogFacts:
         samples_are_current=target >= parse_version(events_data["newest_checked_version"]),
         session_start_sources=set(sources),
         exact_list_chars=expand_char_class(chars["chars"]),  # type: ignore[index]
+        session_end_budget_ms=(
+            events_data["session_end_budget"]["default_ms"],
+            events_data["session_end_budget"]["raised_by_largest_timeout_up_to_ms"],
+        ),
     )
 
 
@@ -460,6 +495,12 @@ def differences(client: ClientFacts, catalog: CatalogFacts) -> list[str]:
             found.append(f"exact-list matcher characters {extra!r}: in binary, not in catalog")
         if missing:
             found.append(f"exact-list matcher characters {missing!r}: in catalog, not in binary")
+    if (
+        client.session_end_budget_ms
+        and client.session_end_budget_ms != catalog.session_end_budget_ms
+    ):
+        binary, kept = client.session_end_budget_ms, catalog.session_end_budget_ms
+        found.append(f"SessionEnd budget (default, cap) in ms: binary {binary}, catalog {kept}")
     return found
 
 
@@ -555,6 +596,7 @@ def check(client: Client, catalog_dir: Path) -> dict[str, object]:
             },
             "session_start_sources": facts.session_start_sources,
             "exact_list_chars": "".join(sorted(facts.exact_list_chars)),
+            "session_end_budget_ms": facts.session_end_budget_ms,
         },
     }
 

@@ -55,7 +55,11 @@ PAYLOADS = (
     "model:r().optional()})));"
 )
 MATCHER = "function m(e){if(!/^[a-zA-Z0-9_|, -]+$/.test(e))return;return e.split(/[|,]/)}"
-CLIENT_JS = EVENTS + SPECIFIC + TOP_LEVEL + PAYLOADS + MATCHER
+SESSION_END = (
+    "var a=5,Cfl=1500,N4i=60000;function F(){let o=0;for(let k of y)for(let C of k.hooks)"
+    "if(C.timeout&&C.timeout*1000>o)o=C.timeout*1000;return Math.max(Cfl,Math.min(o,N4i),e)}"
+)
+CLIENT_JS = EVENTS + SPECIFIC + TOP_LEVEL + PAYLOADS + MATCHER + SESSION_END
 
 
 def _catalog(root: Path) -> Path:
@@ -63,6 +67,7 @@ def _catalog(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     events = {
         "newest_checked_version": "2.1.332",
+        "session_end_budget": {"default_ms": 1500, "raised_by_largest_timeout_up_to_ms": 60000},
         "output_field_types": {
             "continue": "boolean",
             "terminalSequence": "string",
@@ -134,6 +139,13 @@ def test_each_fact_is_read_from_its_anchor() -> None:
     }
     assert {"session_id", "transcript_path", "cwd"} <= facts.base_payload_fields
     assert facts.exact_list_chars == tool.expand_char_class("A-Za-z0-9_|, -")
+    assert facts.session_end_budget_ms == (1500, 60000)
+
+
+def test_a_minified_name_is_read_at_its_nearest_definition() -> None:
+    """A bundle reuses short names across modules: the definition nearest the use counts."""
+    js = "var Cfl=7;" + "x" * 5000 + SESSION_END + "x" * 100 + "var N4i=9;"
+    assert tool.extract(js.encode()).session_end_budget_ms == (1500, 60000)
 
 
 def test_the_namespace_form_of_the_schema_calls_is_read_too() -> None:
@@ -152,7 +164,7 @@ def test_a_snippet_without_the_anchors_reports_each_as_not_found() -> None:
         "if(/^[a-z]+$/.test(e))e.split(/,/)"
     )
     facts = tool.extract(near_miss.encode())
-    assert len(facts.lost) == 7
+    assert len(facts.lost) == 8
     lines = tool.differences(facts, tool.catalog_facts(CATALOG, "2.1.332"))
     assert lines and all(line.startswith("anchor not found: ") for line in lines)
 
