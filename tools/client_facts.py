@@ -622,14 +622,22 @@ def main(argv: Iterable[str] | None = None) -> int:
     results: list[dict[str, object]] = []
     unreadable = False
     for spec in args.client or PINNED_VERSIONS:
+        label = spec
         try:
-            results.append(check(find_client(spec), args.catalog))
+            client = find_client(spec)
+            label = client.label
+            results.append(check(client, args.catalog))
         except ClientError as error:
             unreadable = True
-            results.append({"client": spec, "error": str(error)})
-        except (OSError, ValueError, KeyError) as error:
+            results.append({"client": label, "error": str(error)})
+        except OSError as error:
             unreadable = True
-            results.append({"client": spec, "error": f"Cannot read the catalog: {error}."})
+            where = error.filename or args.catalog
+            results.append({"client": label, "error": f"Cannot read {where}: {error.strerror}."})
+        except (ValueError, KeyError) as error:
+            unreadable = True
+            problem = f"The catalog in {args.catalog} is not as expected: {error}."
+            results.append({"client": label, "error": problem})
     if args.json:
         print(json.dumps(results, indent=2))
     else:

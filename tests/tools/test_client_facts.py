@@ -295,3 +295,14 @@ def test_a_field_removed_from_the_catalog_is_found_in_the_newest_pinned_client(
         "answer field (hookSpecificOutput) for PostToolUse: classifierContext: "
         "in binary, not in catalog"
     ]
+
+
+def test_a_catalog_that_cannot_be_read_is_one_sentence_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    client = _client_dir(tmp_path / "client", CLIENT_JS)
+    assert tool.main(["--client", str(client), "--catalog", str(tmp_path / "none")]) == 2
+    assert capsys.readouterr().out == (
+        f"2.1.332: error: Cannot read {tmp_path / 'none' / 'claude_code_events.json'}: "
+        "No such file or directory.\n"
+    )
