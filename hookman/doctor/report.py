@@ -139,13 +139,16 @@ def _hookman_sources(project_dir: Path) -> list[Source]:
 
 
 def report_json(ctx: Context) -> dict[str, Any]:
-    return {
+    report = {
         "project": str(ctx.project_dir),
         "claude_version": None if ctx.version is None else str(ctx.version),
         "sources": [source.json() for source in ctx.sources.sources],
         "handlers": [handler.json() for handler in ctx.handlers],
         "findings": [finding.json() for finding in ctx.findings],
     }
+    if ctx.probed is not None:  # with --probe / --probe-commands: what ran, classified
+        report["probed"] = [record.json() for record in ctx.probed]
+    return report
 
 
 def exit_code(ctx: Context) -> int:
