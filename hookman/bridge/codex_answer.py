@@ -64,9 +64,12 @@ def codex_answer(
         result["reason"] = reason if isinstance(reason, str) and reason else STOP_REASON
     specific = _specific(answer)
     context = specific.get("additionalContext")
-    if "additionalContext" in (allowed.get("specific") or ()) and isinstance(context, str):
-        if context:
-            result[SPECIFIC] = {"hookEventName": event, "additionalContext": context}
+    if (
+        "additionalContext" in (allowed.get("specific") or ())
+        and isinstance(context, str)
+        and context
+    ):
+        result[SPECIFIC] = {"hookEventName": event, "additionalContext": context}
     return result
 
 
@@ -93,9 +96,12 @@ def _pre_tool_use(answer: dict[str, object], allowed: dict[str, list[str]]) -> d
         "permissionDecisionReason": why,
     }
     context = specific.get("additionalContext")
-    if "additionalContext" in (allowed.get("specific") or ()) and isinstance(context, str):
-        if context:
-            deny["additionalContext"] = context
+    if (
+        "additionalContext" in (allowed.get("specific") or ())
+        and isinstance(context, str)
+        and context
+    ):
+        deny["additionalContext"] = context
     return {SPECIFIC: deny}
 
 

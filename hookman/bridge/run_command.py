@@ -36,6 +36,7 @@ from hookman.bridge.entry_timeout import deadlines_within, settings_timeout
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.protocol import (
+    AGENT_FLAG,
     ANSWER_END,
     ANSWER_FILE_FLAG,
     ANSWER_START,
@@ -56,8 +57,6 @@ if TYPE_CHECKING:
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
 ASYNC_FLAG = "--async"
-# `--agent codex`: the entry is Codex CLI's (hookman/bridge/codex_answer.py); absent: Claude Code.
-AGENT_FLAG = "--agent"
 CODEX_AGENT = "codex"
 # Characters of a guarded event's answer past which its texts are cut: the launcher's `read`
 # takes a byte per system call in dash (~2 MB/s), so a huge answer (another hook's

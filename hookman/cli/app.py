@@ -177,6 +177,32 @@ def install(
             show_default=False,
         ),
     ] = None,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent",
+            metavar="AGENT",
+            help="Also write this agent's hooks from now on (codex), recorded as `agents` in "
+            "hookman.toml.",
+            show_default=False,
+        ),
+    ] = None,
+    codex_version: Annotated[
+        str | None,
+        typer.Option(
+            "--codex-version",
+            metavar="V",
+            help="Target Codex CLI version (default: `codex --version`).",
+            show_default=False,
+        ),
+    ] = None,
+    codex_trust: Annotated[
+        bool,
+        typer.Option(
+            "--codex-trust/--no-codex-trust",
+            help="Record Codex's trust in hookman's own hooks (default) or only say what to do.",
+        ),
+    ] = True,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -184,7 +210,8 @@ def install(
 ) -> None:
     """Add hooks to the project and write its Claude Code settings.
 
-    Writes .claude/hookman.toml and .claude/settings.local.json.
+    Writes .claude/hookman.toml and .claude/settings.local.json (and, when the project's
+    agents include Codex CLI, .codex/hooks.json).
     """
     from hookman.commands import install as command
 
@@ -201,6 +228,9 @@ def install(
         claude_version=claude_version,
         dry_run=dry_run,
         json_output=json_output,
+        agents=agent or [],
+        codex_version=codex_version,
+        codex_trust=codex_trust,
     )
 
 

@@ -551,7 +551,7 @@ def _validate_agents(value: Any) -> None:
     if not _is_str_list(value) or not value:
         raise HookmanError(
             f"`agents` in {_CONFIG_DISPLAY} must be a non-empty array of agent names "
-            f"({known}), such as [\"claude\", \"codex\"].",
+            f'({known}), such as ["claude", "codex"].',
             _EDIT_HINT,
         )
     for agent in value:

@@ -258,7 +258,7 @@ def check_write_target(path: Path) -> None:
     if target.name == name and (in_this_project or target.parent.name != directory):
         return
     raise HookmanError(
-        f"{path} is a symlink to {target}, which is not a {'local settings' if name == LOCAL_SETTINGS_NAME else name} file of this "
+        f"{path} is a symlink to {target}, which is not a {_kind(name)} file of this "
         f"project, so hookman will not write through it (it modifies no file there but "
         f"{directory}/{name}).",
         f"replace the link with a plain file (`rm {path}`, then `hookman install`), or point "
@@ -617,3 +617,7 @@ def _write(path: Path, text: str) -> None:
 
 def _terminated(line: str) -> str:
     return line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+
+
+def _kind(name: str) -> str:
+    return "local settings" if name == LOCAL_SETTINGS_NAME else name

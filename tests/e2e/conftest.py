@@ -21,7 +21,9 @@ from .harness import (
     detect_network_isolation,
     find_client,
 )
+from .codex_harness import CODEX_VERSIONS, CodexClient, CodexProject, find_codex
 from .mock_anthropic import MockAnthropic
+from .mock_openai import MockOpenAI
 
 _missing_clients: dict[str, str] = {}
 _isolation_notes: list[str] = []
@@ -77,3 +79,51 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"E2E SKIPPED FOR CLAUDE CODE {version}: {reason}", red=True, bold=True
         )
+    for version, reason in sorted(_missing_codex.items()):
+        terminalreporter.write_line(
+            f"E2E SKIPPED FOR CODEX CLI {version}: {reason}", red=True, bold=True
+        )
+
+
+# Codex CLI (tests/e2e/test_codex.py): the same isolation, a mock of the Responses API.
+_missing_codex: dict[str, str] = {}
+
+
+@cache
+def _codex(version: str) -> CodexClient | str:
+    return find_codex(version)
+
+
+@pytest.fixture(scope="session")
+def mock_openai() -> Iterator[MockOpenAI]:
+    socket_dir = Path(tempfile.mkdtemp(prefix="hm-e2e-oa-"))
+    mock = MockOpenAI(unix_socket=socket_dir / "api.sock").start()
+    yield mock
+    mock.stop()
+    shutil.rmtree(socket_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def openai_isolation(mock_openai: MockOpenAI) -> NetworkIsolation:
+    return detect_network_isolation(mock_openai)  # type: ignore[arg-type]
+
+
+@pytest.fixture(params=CODEX_VERSIONS, ids=[f"codex-{v}" for v in CODEX_VERSIONS])
+def codex_client(request: pytest.FixtureRequest) -> CodexClient:
+    found = _codex(request.param)
+    if isinstance(found, str):
+        _missing_codex[request.param] = found
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"E2E CLIENT MISSING IN CI: {found}", pytrace=False)
+        pytest.skip(f"E2E SKIPPED, REAL CLIENT NOT INSTALLED: {found}")
+    return found
+
+
+@pytest.fixture
+def codex_e2e(
+    codex_client: CodexClient,
+    mock_openai: MockOpenAI,
+    openai_isolation: NetworkIsolation,
+    tmp_path: Path,
+) -> CodexProject:
+    return CodexProject(codex_client, mock_openai, openai_isolation, tmp_path)

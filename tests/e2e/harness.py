@@ -300,10 +300,15 @@ class E2EProject:
         return done
 
     def _isolated(self, command: list[str]) -> list[str]:
+        return self._isolated_for(self.mock, command)
+
+    def _isolated_for(self, mock: Any, command: list[str]) -> list[str]:
+        """`command` in the private network namespace whose 127.0.0.1:PORT is `mock` (any
+        mock with `port` and `unix_socket`: the Anthropic one, the OpenAI one)."""
         if self.isolation.prefix is None:
             return command
-        relay = [sys.executable, str(RELAY_SCRIPT), str(self.mock.port)]
-        return [*self.isolation.prefix, *relay, str(self.mock.unix_socket), "--", *command]
+        relay = [sys.executable, str(RELAY_SCRIPT), str(mock.port)]
+        return [*self.isolation.prefix, *relay, str(mock.unix_socket), "--", *command]
 
     def settings(self) -> dict[str, Any]:
         return json.loads(self.settings_path.read_text(encoding="utf-8"))

@@ -1,0 +1,126 @@
+"""The same Python hooks guard Codex CLI, proven in the real `codex` binary (two pinned
+versions), offline against a mock Responses API, installed by `hookman install --agent codex`
+(which also records Codex's trust in hookman's entries through its app server)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .codex_harness import CodexProject
+from .mock_openai import say, shell
+
+pytestmark = pytest.mark.e2e
+
+GUARD = """
+def guard(event, ctx):
+    if "rm -rf" in event["input"].get("command", ""):
+        return {"block": True, "reason": "GUARD-E2E: rm -rf is not allowed here"}
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+CONTEXT = """
+def session(event, ctx):
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                   "additionalContext": "CTX-SESSION-E2E"}}
+
+
+def prompt(event, ctx):
+    return {"message": {"customType": "notes", "content": "CTX-PROMPT-E2E"}}
+
+
+def hook(pi):
+    pi.on("SessionStart", session)
+    pi.on("before_agent_start", prompt)
+"""
+
+
+def order_hook(tag: str) -> str:
+    return f"""
+import os
+
+
+def note(event, ctx):
+    with open(os.path.join({str(Path("."))!r}, "order.log"), "a") as log:
+        log.write("{tag}\\n")
+
+
+def hook(pi):
+    pi.on("tool_call", note, tools=["Bash"])
+"""
+
+
+def install(e2e: CodexProject, *hooks: str) -> str:
+    done = e2e.hookman("install", *hooks, "--agent", "codex")
+    return done.stdout
+
+
+def test_rm_rf_is_denied_and_the_model_reads_why(codex_e2e: CodexProject) -> None:
+    e2e = codex_e2e
+    out = install(e2e, e2e.write_hook("guard", GUARD))
+    assert "trusted in Codex: " in out, out
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep")
+    run = e2e.run_codex(
+        "clean up",
+        turns=[shell("rm -rf victim"), shell("echo harmless > ok.txt"), say("done")],
+    )
+    outputs = run.tool_outputs()
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert outputs and outputs[0].startswith(
+        "Command blocked by PreToolUse hook: GUARD-E2E: rm -rf is not allowed here. "
+        "Command: rm -rf victim"
+    ), run.describe()
+    assert (e2e.root / "ok.txt").read_text() == "harmless\n", run.describe()
+    assert not any("hookman-run.sh" in text for text in outputs)
+
+
+def test_context_reaches_the_model(codex_e2e: CodexProject) -> None:
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("context", CONTEXT))
+    run = e2e.run_codex("hello", turns=[say("hi")])
+    assert run.requests, run.describe()
+    developer = run.requests[0].developer_texts()
+    assert any("CTX-SESSION-E2E" in text for text in developer), run.describe()
+    assert any("CTX-PROMPT-E2E" in text for text in developer), run.describe()
+
+
+def test_two_hooks_on_one_event_run_in_order(codex_e2e: CodexProject) -> None:
+    e2e = codex_e2e
+    first = e2e.write_hook("first", order_hook("first"))
+    second = e2e.write_hook("second", order_hook("second"))
+    install(e2e, first, second)
+    hooks_file = json.loads(e2e.hooks_path.read_text())
+    assert len(hooks_file["hooks"]["PreToolUse"]) == 1  # one ordered runner per event
+    for _ in range(3):
+        e2e.run_codex("go", turns=[shell("true"), say("done")])
+    assert (e2e.root / "order.log").read_text() == "first\nsecond\n" * 3
+
+
+@pytest.mark.parametrize("breakage", ["launcher deleted", "runner python gone"])
+def test_a_broken_install_still_denies(codex_e2e: CodexProject, breakage: str) -> None:
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    command = json.loads(e2e.hooks_path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]
+    launcher = Path(command["command"].split("[ -f ")[1].split(" ]")[0].strip("'"))
+    if breakage == "launcher deleted":
+        launcher.unlink()
+    else:
+        text = launcher.read_text()
+        gone = e2e.scratch / "python-gone"
+        line = next(line for line in text.splitlines() if line.startswith("python="))
+        launcher.write_text(text.replace(line, f"python={gone}"))
+    (e2e.root / "victim").mkdir()
+    run = e2e.run_codex("clean up", turns=[shell("rm -rf victim"), say("done")])
+    assert (e2e.root / "victim").exists(), run.describe()
+    assert run.tool_outputs()[0].startswith("Command blocked by PreToolUse hook: "), run.describe()
+    expected = "hookman" if breakage == "launcher deleted" else "runner gave no answer"
+    assert expected in run.tool_outputs()[0], run.describe()
