@@ -43,7 +43,8 @@ def client_binary(version: str, root: Path) -> Path:
 
 
 def installed_version(binary: Path) -> str | None:
-    """The version `codex --version` reports (e.g. "0.171.0": its output is `codex-cli 0.171.0`), or None if it does not run."""
+    """The version `codex --version` reports ("0.171.0" of `codex-cli 0.171.0`), or None
+    if it does not run."""
     if not binary.exists():
         return None
     try:

@@ -648,6 +648,15 @@ def fire(
             show_default=False,
         ),
     ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            metavar="AGENT",
+            help="Show what this agent and its model get (codex; default Claude Code).",
+            show_default=False,
+        ),
+    ] = None,
     project: ProjectOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -655,7 +664,13 @@ def fire(
     from hookman.commands import fire as command
 
     run_command(
-        _debug(ctx), command.fire, event, payload=payload, project=project, json_output=json_output
+        _debug(ctx),
+        command.fire,
+        event,
+        payload=payload,
+        project=project,
+        json_output=json_output,
+        agent=agent,
     )
 
 

@@ -180,7 +180,22 @@ class ProjectConfig:
         file's layout; `claude` stays listed unless the file already left it out."""
         if agent in self.agents:
             return
-        self._document["agents"] = _string_array([*self.agents, agent])
+        import tomlkit
+        from tomlkit.items import AoT, Table
+
+        value = _string_array([*self.agents, agent])
+        document = self._document
+        if "agents" in document or not isinstance(document, tomlkit.TOMLDocument):
+            document["agents"] = value
+            return
+        # A top-level key goes before the first table (tomlkit appends it after the last
+        # one, which is no valid TOML): after the leading comments and keys.
+        body = document.body
+        first = next((i for i, (_, item) in enumerate(body) if isinstance(item, Table | AoT)), None)
+        if first is None:
+            document["agents"] = value
+        else:
+            document._insert_at(first, "agents", value)
 
     @property
     def hooks(self) -> list[HookSpec]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from .codex_harness import CODEX_VERSIONS, CodexClient, CodexProject, find_codex
 from .harness import (
     CLIENT_VERSIONS,
     ClaudeClient,
@@ -21,7 +22,6 @@ from .harness import (
     detect_network_isolation,
     find_client,
 )
-from .codex_harness import CODEX_VERSIONS, CodexClient, CodexProject, find_codex
 from .mock_anthropic import MockAnthropic
 from .mock_openai import MockOpenAI
 

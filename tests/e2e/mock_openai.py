@@ -79,7 +79,11 @@ class RecordedRequest:
     def developer_texts(self) -> list[str]:
         """The texts of the developer messages in the input, in order."""
         return [
-            "\n".join(_strings(item.get("content")))
+            "\n".join(
+                str(part.get("text"))
+                for part in item.get("content") or []
+                if isinstance(part, dict) and "text" in part
+            )
             for item in self.input_items
             if item.get("type", "message") == "message" and item.get("role") == "developer"
         ]

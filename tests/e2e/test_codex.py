@@ -5,8 +5,6 @@ versions), offline against a mock Responses API, installed by `hookman install -
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -89,8 +87,9 @@ def test_context_reaches_the_model(codex_e2e: CodexProject) -> None:
     run = e2e.run_codex("hello", turns=[say("hi")])
     assert run.requests, run.describe()
     developer = run.requests[0].developer_texts()
-    assert any("CTX-SESSION-E2E" in text for text in developer), run.describe()
-    assert any("CTX-PROMPT-E2E" in text for text in developer), run.describe()
+    # Each context is a developer message of its own, holding exactly the text.
+    assert "CTX-SESSION-E2E" in developer, developer
+    assert "CTX-PROMPT-E2E" in developer, developer
 
 
 def test_two_hooks_on_one_event_run_in_order(codex_e2e: CodexProject) -> None:
