@@ -38,7 +38,7 @@ _hookman_complete() {
     done
     case "$path" in
         "") words="install remove list new autoupdate try-repo enable disable run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
-        "install") words=""; options="--agent --allow-unknown-event --async --claude-version --codex-trust --codex-version --dry-run --json --name --no-async --no-codex-trust --project --repo --rev --help -h"; kind="installable" ;;
+        "install") words=""; options="--agent --allow-unknown-event --async --claude-version --codex-version --dry-run --json --name --no-async --no-codex-trust --project --repo --rev --help -h"; kind="installable" ;;
         "remove") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "list") words=""; options="--claude-version --json --project --help -h"; kind="" ;;
         "new") words=""; options="--claude-version --install --json --list --project --repo --template -t --help -h"; kind="" ;;

@@ -8,7 +8,6 @@ complete -c hookman -n '__fish_seen_subcommand_from install' -l agent -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l allow-unknown-event
 complete -c hookman -n '__fish_seen_subcommand_from install' -l async
 complete -c hookman -n '__fish_seen_subcommand_from install' -l claude-version -r -f
-complete -c hookman -n '__fish_seen_subcommand_from install' -l codex-trust
 complete -c hookman -n '__fish_seen_subcommand_from install' -l codex-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from install' -l json

@@ -109,7 +109,7 @@ class _Session:
     def __init__(self, program: str | None, cwd: str) -> None:
         found = find_codex(program)
         if found is None:
-            raise CodexAppServerError("Codex is not on PATH (no `codex` program).")
+            raise CodexAppServerError("no `codex` program is on PATH.")
         self._program = found
         self._cwd = cwd
         self._next_id = 0

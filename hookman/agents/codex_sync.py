@@ -134,6 +134,8 @@ class CodexTrust:
 
     def sentences(self) -> list[str]:
         lines = [f"trusted in Codex: {key}" for key in self.trusted]
+        if self.already and not self.trusted and self.todo is None:
+            lines.append(f"Codex already trusts hookman's {len(self.already)} hook(s) here")
         return lines + ([] if self.todo is None else [self.todo])
 
     def to_json(self) -> dict[str, Any]:
@@ -146,8 +148,8 @@ def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust
     source = os.path.realpath(codex_hooks_path(project_dir))
     outcome = CodexTrust()
     manual = (
-        "Codex runs these hooks only once you trust them: start `codex` in the project and "
-        "trust them when it asks (or review them under /hooks), then they run."
+        "Until Codex trusts hookman's hooks it skips them silently: with `codex` on PATH, run "
+        "`hookman install` again (it records the trust through `codex app-server`)."
     )
     try:
         hooks = [
@@ -157,7 +159,7 @@ def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust
             and is_hookman_command(hook.command)
         ]
     except CodexAppServerError as error:
-        outcome.todo = f"hookman could not ask Codex which hooks it trusts ({error}) {manual}"
+        outcome.todo = f"hookman could not ask Codex which hooks it trusts: {error} {manual}"
         return outcome
     if not hooks:
         outcome.todo = project_trust_todo(project_dir)
@@ -167,12 +169,17 @@ def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust
     if not untrusted:
         return outcome
     if not record:
-        outcome.todo = f"{len(untrusted)} hookman hook(s) are not trusted in Codex yet. {manual}"
+        keys = ", ".join(hook.key for hook in untrusted)
+        outcome.todo = (
+            f"Codex does not trust these hookman hooks yet, so it skips them silently: {keys}. "
+            "Run `hookman install` without --no-codex-trust to record the trust through "
+            "`codex app-server`."
+        )
         return outcome
     try:
         trust([(hook.key, hook.current_hash) for hook in untrusted])
     except CodexAppServerError as error:
-        outcome.todo = f"hookman could not record the trust ({error}) {manual}"
+        outcome.todo = f"hookman could not record the trust: {error} {manual}"
         return outcome
     outcome.trusted = [hook.key for hook in untrusted]
     return outcome

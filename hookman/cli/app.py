@@ -196,13 +196,13 @@ def install(
             show_default=False,
         ),
     ] = None,
-    codex_trust: Annotated[
+    no_codex_trust: Annotated[
         bool,
         typer.Option(
-            "--codex-trust/--no-codex-trust",
-            help="Record Codex's trust in hookman's own hooks (default) or only say what to do.",
+            "--no-codex-trust",
+            help="Do not record Codex's trust in hookman's own hooks; only say what to do.",
         ),
-    ] = True,
+    ] = False,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -230,7 +230,7 @@ def install(
         json_output=json_output,
         agents=agent or [],
         codex_version=codex_version,
-        codex_trust=codex_trust,
+        codex_trust=not no_codex_trust,
     )
 
 
