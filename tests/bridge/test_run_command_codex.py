@@ -10,14 +10,7 @@ from hookman.catalog.codex_catalog import answer_fields
 from hookman.project.settings_entries import build_command
 
 from .conftest import RunnerProject
-
-GUARD = """
-def hook(pi):
-    @pi.on("tool_call")
-    def guard(event, ctx):
-        if "rm -rf" in event["input"].get("command", ""):
-            return {"block": True, "reason": "rm -rf is not allowed here"}
-"""
+from .test_run_command import GUARD
 
 ASK = """
 def hook(pi):

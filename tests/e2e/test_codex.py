@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from .codex_harness import CodexProject
-from .mock_openai import say, shell
+from .mock_anthropic import bash, say
+from .mock_openai import shell
 
 pytestmark = pytest.mark.e2e
 
@@ -207,10 +208,7 @@ def test_the_same_hookman_toml_drives_claude_code_too(
     codex_run = e2e.run_codex("note", turns=[shell("echo BLOCK-ME > made.txt"), say("done")])
     assert not (e2e.root / "made.txt").exists(), codex_run.describe()
     assert "GUARD-E2E" in codex_run.tool_outputs()[0], codex_run.describe()
-    from .mock_anthropic import bash
-    from .mock_anthropic import say as claude_say
-
-    claude_run = e2e.run_claude("clean up", turns=[bash("rm -rf victim"), claude_say("done")])
+    claude_run = e2e.run_claude("clean up", turns=[bash("rm -rf victim"), say("done")])
     assert (e2e.root / "victim").exists(), claude_run.describe()
     assert any("GUARD-E2E" in text for text in claude_run.tool_result_texts()), (
         claude_run.describe()
