@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .mock_anthropic import Text, ToolUse
+from .mock_anthropic import Text, ToolUse, _strings
 from .mock_server import MockServer, QuietHandler
 
 EXHAUSTED_TEXT = "(mock: the script for this conversation is exhausted)"
@@ -79,17 +79,6 @@ class RecordedRequest:
                 output = item.get("output")
                 outputs.append(output if isinstance(output, str) else "\n".join(_strings(output)))
         return outputs
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
 
 
 class MockOpenAI(MockServer):
