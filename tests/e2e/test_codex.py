@@ -213,3 +213,57 @@ def test_the_same_hookman_toml_drives_claude_code_too(
     assert any("GUARD-E2E" in text for text in claude_run.tool_result_texts()), (
         claude_run.describe()
     )
+
+
+TURN_HOOKS = """
+import os
+
+
+def post(event, ctx):
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                   "additionalContext": "CTX-POST-E2E"}}
+
+
+def stop(event, ctx):
+    marker = os.path.join(ctx.cwd, "stopped-once")
+    if os.path.exists(marker):
+        return None
+    open(marker, "w").close()
+    return {"decision": "block", "reason": "STOP-E2E: run the tests first"}
+
+
+def hook(pi):
+    pi.on("PostToolUse", post, tools=["Bash"])
+    pi.on("Stop", stop)
+"""
+
+
+def test_post_tool_use_context_and_a_stop_block_reach_the_model(
+    codex_e2e: CodexProject,
+) -> None:
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("turns", TURN_HOOKS))
+    run = e2e.run_codex("go", turns=[shell("echo hi"), say("done"), say("tests ran")])
+    texts = [text for request in run.requests for text in request.developer_texts()]
+    assert "CTX-POST-E2E" in texts, run.describe()
+    assert len(run.requests) == 3, run.describe()  # the Stop block made Codex go on
+    assert run.requests[2].text().count("STOP-E2E: run the tests first") >= 1, run.describe()
+
+
+def test_codex_does_not_wait_for_an_async_hook(codex_e2e: CodexProject) -> None:
+    from .test_async import GIVE_UP_SECONDS, MARKER, RELEASE, SLOW_NOTIFIER, _wait_for
+
+    e2e = codex_e2e
+    notifier = SLOW_NOTIFIER.replace('os.environ["CLAUDE_PROJECT_DIR"]', "ctx.cwd")
+    e2e.hookman("install", "--async", e2e.write_hook("notifier", notifier), "--agent", "codex")
+    post = json.loads(e2e.hooks_path.read_text())["hooks"]["PostToolUse"]
+    assert "--async" in post[0]["hooks"][0]["command"] and "async" not in post[0]["hooks"][0]
+    marker = e2e.root / MARKER
+    run = e2e.run_codex("go", turns=[shell("echo async-e2e"), say("done")])
+    finished_before_the_hook = not marker.exists()  # the hook is still waiting for RELEASE
+    (e2e.root / RELEASE).write_text("go\n", encoding="utf-8")
+    assert run.returncode == 0, run.describe()
+    assert finished_before_the_hook, "Codex waited for the async hook"
+    assert "ASYNC-REWRITE" not in run.tool_outputs()[0], run.describe()
+    assert _wait_for(marker, GIVE_UP_SECONDS + 60), "the async hook never ran to its end"
+    assert marker.read_text(encoding="utf-8") == "echo async-e2e released\n"
