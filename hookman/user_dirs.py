@@ -10,7 +10,6 @@ platformdirs itself. hookman.paths wraps these as Paths for the rest of the CLI.
 from __future__ import annotations
 
 import os
-import re  # already loaded by json, which every lean path uses
 import sys
 
 APP_NAME = "hookman"
@@ -54,8 +53,26 @@ def user_dir(kind: str) -> str:
 def project_key(resolved_project_dir: str) -> str:
     """The per-project directory name under `<state>/projects/`: `<slug>-<sha256[:12]>`."""
     digest = _sha256_hex(resolved_project_dir.encode("utf-8", "surrogateescape"))[:12]
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", os.path.basename(resolved_project_dir))
+    slug = _slug(os.path.basename(resolved_project_dir))
     return f"{slug.strip('-')[:40] or 'root'}-{digest}"
+
+
+_SLUG_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def _slug(name: str) -> str:
+    """`name` with each run of other characters than [A-Za-z0-9_.-] made one "-" (no `re`:
+    the lean paths do not load it)."""
+    pieces: list[str] = []
+    in_run = False
+    for character in name:
+        if character in _SLUG_CHARACTERS:
+            pieces.append(character)
+            in_run = False
+        elif not in_run:
+            pieces.append("-")
+            in_run = True
+    return "".join(pieces)
 
 
 def project_state_dir(resolved_project_dir: str) -> str:

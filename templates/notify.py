@@ -14,6 +14,8 @@ from typing import Any
 HOOKMAN_ASYNC = True
 
 LOG_FILE = ".claude/notifications.log"
+# Read by `hookman new`: files this hook writes in the project, kept out of git.
+HOOKMAN_WRITES = [".claude/notifications.log"]
 TITLE = "Claude Code"
 
 

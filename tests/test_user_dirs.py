@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import platformdirs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hookman import paths, user_dirs
 
@@ -58,3 +61,8 @@ def test_the_project_key_is_stable(name: str, slug: str, tmp_path: Path) -> None
     digest = hashlib.sha256(str(project.resolve()).encode()).hexdigest()[:12]
     assert key.endswith(digest)
     assert paths.project_state_dir(project).name == key
+
+
+@given(st.text(max_size=30))
+def test_the_slug_is_the_pattern_substitution_it_replaced(name: str) -> None:
+    assert user_dirs._slug(name) == re.sub(r"[^A-Za-z0-9_.-]+", "-", name)

@@ -272,7 +272,7 @@ MUTATIONS = [
     (
         "run: the watchdog is confirmed before any hook",
         "hookman/bridge/run_command.py",
-        "            confirm_watchdog()  # a watchdog that did not start is replaced, before any hook\n",
+        "            confirm_watchdog()  # a watchdog that did not start is replaced\n",
         "            pass\n",
     ),
     (
@@ -593,6 +593,36 @@ MUTATIONS = [
         "hookman/hooks/repo_source.py",
         "    if pin is not None:\n        return pin\n",
         "",
+    ),
+    (
+        "lean_json: data after the value is an error",
+        "hookman/bridge/lean_json.py",
+        '    if index != end:  # "Extra data"\n',
+        "    if False:\n",
+    ),
+    (
+        "lean_json: a scanner failure goes to json",
+        "hookman/bridge/lean_json.py",
+        "        return _json_package().loads(data)\n    while index",
+        "        return None\n    while index",
+    ),
+    (
+        "lean_json: only plain UTF-8 bytes take the fast path",
+        "hookman/bridge/lean_json.py",
+        "        if not _plain_utf8(data):\n",
+        "        if False:\n",
+    ),
+    (
+        "entry timeout: the launcher's event is a whole word",
+        "hookman/bridge/entry_timeout.py",
+        '            if not (after.isalnum() or after in ("_", "-")):\n',
+        "            if True:\n",
+    ),
+    (
+        "entry timeout: every mention of the launcher is looked at",
+        "hookman/bridge/entry_timeout.py",
+        "        start = command.find(LAUNCHER_NAME, start + 1)\n",
+        "        break\n",
     ),
 ]
 TESTS = [

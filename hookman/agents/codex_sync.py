@@ -187,10 +187,38 @@ def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust
 
 def project_trust_todo(project_dir: Path) -> str:
     """What to do when Codex lists none of hookman's hooks: it reads the project's .codex/
-    only for a project it trusts."""
+    only for a project it trusts (`[projects."DIR"] trust_level = "trusted"` in
+    $CODEX_HOME/config.toml, measured on 0.150.0 and 0.171.0)."""
+    path = codex_hooks_path(project_dir)
+    if _trusted_in_config(project_dir):
+        return (
+            f"Codex trusts {project_dir} but lists none of hookman's hooks in {path}, so "
+            "hookman could not record their trust: check that `codex` on PATH is the one you "
+            "run, then run `hookman install` again."
+        )
     return (
-        f"Codex reads {codex_hooks_path(project_dir)} only when it trusts the project, and it "
-        f"does not trust {project_dir}: trust the project in Codex (start `codex` there and "
-        f'accept, or add [projects."{project_dir}"] trust_level = "trusted" to '
-        "$CODEX_HOME/config.toml), then run `hookman install` again to trust hookman's hooks."
+        f"Codex reads {path} only when it trusts the project, and it does not trust "
+        f'{project_dir}: trust the project in Codex (add [projects."{project_dir}"] '
+        'trust_level = "trusted" to $CODEX_HOME/config.toml; Codex 0.171.0 also offers '
+        "`codex exec --trust`), "
+        "then run `hookman install` again to trust hookman's hooks."
     )
+
+
+def _trusted_in_config(project_dir: Path) -> bool:
+    """Whether CODEX_HOME/config.toml (default ~/.codex) trusts the project or a directory
+    above it (unreadable: no)."""
+    import tomllib
+
+    home = Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
+    try:
+        projects = tomllib.loads((home / "config.toml").read_text(encoding="utf-8"))["projects"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError):
+        return False
+    if not isinstance(projects, dict):
+        return False
+    for directory in (project_dir, *project_dir.parents):
+        entry = projects.get(str(directory))
+        if isinstance(entry, dict) and entry.get("trust_level") == "trusted":
+            return True
+    return False

@@ -12,9 +12,9 @@ cannot pass the answer on (the others, denied: failing closed)."""
 
 from __future__ import annotations
 
-import json
 import os
 
+from hookman.bridge import lean_json
 from hookman.bridge.protocol import EXIT_TWO_MARK, START_UP_FILE_VARIABLES
 
 CANNOT_PASS_ON = (
@@ -40,7 +40,7 @@ def framed_line(text: str, guarded: bool, environ: dict[str, str] | None = None)
     if variable is None:
         return line
     try:
-        answer = json.loads(line)
+        answer = lean_json.loads(line)
     except ValueError:
         return line  # not JSON: the launcher denies it anyway
     if not isinstance(answer, dict):

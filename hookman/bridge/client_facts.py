@@ -10,8 +10,6 @@ Hot path: a plain class, no dataclasses/typing imports.
 
 from __future__ import annotations
 
-import re  # already loaded by json
-
 DENY_TEXT = "deny"
 DENY_EVENTS_TEXT = "deny_events"
 CONTEXT_TEXT = "additionalContext"
@@ -116,5 +114,7 @@ def _names(facts: dict, key: str) -> frozenset[str]:
 
 def _fill(template: str, label: str, value: str) -> str:
     """One pass, so braces inside the label or the hook's text are never expanded."""
+    import re  # here: `re` costs milliseconds of the runner's start, and only fire shows texts
+
     values = {"label": label, "reason": value, "text": value}
     return re.sub(_PLACEHOLDER, lambda match: values[match.group(1)], template)

@@ -25,8 +25,7 @@ return into a notice, and queues every send_message text for the next message ch
 
 from __future__ import annotations
 
-import json
-
+from hookman.bridge import lean_json
 from hookman.bridge.answer import (
     DEFAULT_BLOCK_REASON,
     AnswerBuilder,
@@ -331,7 +330,7 @@ class _Dispatch:
             )
 
     def _run_raw_handlers(self, runner: HookRunner, payload: dict[str, object]) -> None:
-        raw_event = json.loads(json.dumps(payload))  # each dispatch gets its own copy
+        raw_event = lean_json.loads(lean_json.dumps(payload))  # each dispatch gets its own copy
         raw_event["type"] = self.event
         calls_before = len(self.tracker.calls)
         with self.tracker.fresh_copies(self.event, raw_event, self.guarded):
@@ -458,7 +457,7 @@ class _Dispatch:
         self.result.ignored_answer = ignored
         if ignored:
             by = f" (hook {self.answer.blocked_by!r})" if self.answer.blocked_by else ""
-            shown = json.dumps(ignored, ensure_ascii=False, default=str)
+            shown = lean_json.dumps(ignored, ensure_ascii=False, default=str)
             self.result.notices.append(f"{ASYNC_CANNOT_DECIDE}; ignored{by}: {shown}")
         self.result.answer = {}
 

@@ -6,11 +6,9 @@ file is small, and skipped unless it names the launcher."""
 
 from __future__ import annotations
 
-import json
-import math
 import os
-import re
 
+from hookman.bridge import lean_json
 from hookman.bridge.protocol import LAUNCHER_NAME
 from hookman.bridge.state_file import read_regular
 
@@ -29,10 +27,9 @@ def settings_timeout(project_dir: str, event: str) -> float | None:
     if LAUNCHER_NAME.encode() not in data:
         return None
     try:
-        groups = json.loads(data)["hooks"][event]
+        groups = lean_json.loads(data)["hooks"][event]
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
-    ours = re.compile(re.escape(LAUNCHER_NAME) + r"'?\s+" + re.escape(event) + r"(?![\w-])")
     found: list[float] = []
     for group in groups if isinstance(groups, list) else ():
         handlers = group.get("hooks") if isinstance(group, dict) else None
@@ -40,7 +37,7 @@ def settings_timeout(project_dir: str, event: str) -> float | None:
             if not isinstance(handler, dict) or handler.get("async") is True:
                 continue
             command, timeout = handler.get("command"), handler.get("timeout")
-            if not isinstance(command, str) or not ours.search(command):
+            if not isinstance(command, str) or not runs_launcher_for(command, event):
                 continue
             if " --async" in command:
                 continue
@@ -54,5 +51,23 @@ def deadlines_within(timeout: float) -> tuple[float, float]:
     by max(1 s, 10 %) (at least half the timeout), the hard stop halfway to the timeout."""
     margin = max(DEADLINE_MIN_MARGIN_S, DEADLINE_MARGIN_FRACTION * timeout)
     deadline = max(timeout - margin, timeout / 2)
-    deadline = math.floor(deadline * 1000) / 1000
+    deadline = deadline * 1000 // 1 / 1000
     return deadline, deadline + (timeout - deadline) / 2
+
+
+def runs_launcher_for(command: str, event: str) -> bool:
+    """Whether `command` runs hookman's launcher for `event`: the launcher's name, maybe a
+    closing quote, white space, then the event as a whole word (no `re`: compiling a
+    pattern on every run costs more than this scan)."""
+    start = command.find(LAUNCHER_NAME)
+    while start >= 0:
+        rest = command[start + len(LAUNCHER_NAME) :]
+        if rest[:1] == "'":
+            rest = rest[1:]
+        words = rest.lstrip()
+        if len(words) < len(rest) and words.startswith(event):
+            after = words[len(event) : len(event) + 1]
+            if not (after.isalnum() or after in ("_", "-")):
+                return True
+        start = command.find(LAUNCHER_NAME, start + 1)
+    return False

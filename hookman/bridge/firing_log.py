@@ -10,8 +10,9 @@ are capped, so one line never outgrows the cap.
 
 from __future__ import annotations
 
-import json
 import os
+
+from hookman.bridge import lean_json
 
 MAX_BYTES = 5 * 1024 * 1024
 KEEP_OLD = 2
@@ -22,7 +23,9 @@ LOCK_SUFFIX = ".lock"
 
 def append_record(log_path: str, record: dict[str, object]) -> None:
     record = _capped(record)
-    line = (json.dumps(record, ensure_ascii=False, default=repr) + "\n").encode("utf-8", "replace")
+    line = (lean_json.dumps(record, ensure_ascii=False, default=repr) + "\n").encode(
+        "utf-8", "replace"
+    )
     directory = os.path.dirname(log_path)
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -116,7 +119,7 @@ def parse_lines(lines: list[str]) -> list[dict[str, object]]:
     records = []
     for line in lines:
         try:
-            record = json.loads(line)
+            record = lean_json.loads(line)
         except ValueError:
             continue
         if isinstance(record, dict):

@@ -8,8 +8,7 @@ its "which hook is running", and `hookman fire` each hook's own result.
 
 from __future__ import annotations
 
-import json
-
+from hookman.bridge import lean_json
 from hookman.bridge.manifest_reader import TOOL_CALL
 from hookman.runtime import load_hooks
 from hookman.runtime.awaiting import is_awaitable
@@ -54,12 +53,12 @@ class CallTracker:
         event's fields get back their values of now, as fresh copies, so no handler sees
         what another changed in them. Keys a handler adds stay (pi's handlers share one
         event object, and may pass notes along that way)."""
-        return _Pristine(self, event_type, json.dumps(event) if wanted else None)
+        return _Pristine(self, event_type, lean_json.dumps(event) if wanted else None)
 
     def event_for(self, event_type: str, event: object) -> object:
         snapshot = self.pristine.get(event_type)
         if snapshot is not None and isinstance(event, dict):
-            event.update(json.loads(snapshot))
+            event.update(lean_json.loads(snapshot))
         return event
 
 

@@ -5,9 +5,9 @@ Hot path: plain classes (no dataclasses/typing imports, which cost milliseconds 
 
 from __future__ import annotations
 
-import json
 import os
 
+from hookman.bridge import lean_json
 from hookman.bridge.client_facts import ClientFacts
 from hookman.bridge.state_file import read_regular
 
@@ -169,7 +169,7 @@ class Manifest:
 
 def read_manifest(path: str) -> Manifest:
     try:  # a FIFO or symlink planted at the name must not stall or redirect the runner
-        data = json.loads(read_regular(path))
+        data = lean_json.loads(read_regular(path))
     except FileNotFoundError:
         raise ManifestError(f"the manifest {path} does not exist") from None
     except (OSError, ValueError) as error:

@@ -5,8 +5,7 @@ manifest's client facts. Used by
 
 from __future__ import annotations
 
-import json
-
+from hookman.bridge import lean_json
 from hookman.bridge.content_text import content_text
 from hookman.bridge.tool_output import content_from_response
 
@@ -58,7 +57,7 @@ def model_view(
         view.effects.append("non-blocking error: the model sees nothing, work goes on")
         return view
     try:
-        answer = json.loads(stdout) if stdout.strip() else None
+        answer = lean_json.loads(stdout) if stdout.strip() else None
     except ValueError:
         answer = None
     if not isinstance(answer, dict):

@@ -13,8 +13,9 @@ otherwise). Hot path: standard library only, no typing or dataclasses imports.
 
 from __future__ import annotations
 
-import json
 import os
+
+from hookman.bridge import lean_json
 
 SPECIFIC = "hookSpecificOutput"
 EVENT_NAME = "hookEventName"
@@ -112,7 +113,7 @@ def _misfit(value: object, wanted: object) -> str | None:
     if isinstance(wanted, list):
         if isinstance(value, str) and value in wanted:
             return None
-        return f"{json.dumps(value)[:40]} is not one of {', '.join(map(repr, wanted))}"
+        return f"{lean_json.dumps(value)[:40]} is not one of {', '.join(map(repr, wanted))}"
     if wanted == "any":
         return None
     fits = {
@@ -147,5 +148,5 @@ def output_schema() -> OutputSchema:
     global _schema
     if _schema is None:
         with open(_CATALOG, encoding="utf-8") as handle:
-            _schema = OutputSchema(json.load(handle))
+            _schema = OutputSchema(lean_json.loads(handle.read()))
     return _schema

@@ -22,11 +22,11 @@ where a path is rare.
 from __future__ import annotations
 
 import _thread
-import json
 import os
 import sys
 import time
 
+from hookman.bridge import lean_json
 from hookman.bridge.answer import fail_closed_reason
 from hookman.bridge.answer_frame import framed_line
 from hookman.bridge.capture import OutputCapture
@@ -263,8 +263,6 @@ class _Run:
             return 0
         if self.deadline is None:  # async: armed in the child, after the fork
             self._arm_deadlines(self.manifest)
-        if self._watchdog_started:
-            confirm_watchdog()  # a watchdog that did not start is replaced, before any hook
         from hookman.bridge.site_start import start_site
 
         start_site(_own_path_entry[0] if _own_path_entry else None)  # under the clock now
@@ -274,6 +272,10 @@ class _Run:
 
         _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
+        if self._watchdog_started:
+            # Before any hook loads; this late so that the watchdog's shell starts while the
+            # runner imports, instead of the runner waiting for it.
+            confirm_watchdog()  # a watchdog that did not start is replaced
         result = dispatch_event(
             self.manifest,
             self.event,
@@ -331,9 +333,9 @@ class _Run:
             answer = self._agent_answer(answer)
         # Encoded before the answer counts as given: if encoding fails, the internal-error
         # path must still be able to answer (on a guarded event, a deny).
-        text = json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
+        text = lean_json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
         if len(text) > ANSWER_LIMIT and self.guarded:
-            text = json.dumps(_cut_to_size(answer), ensure_ascii=False, allow_nan=False) + "\n"
+            text = lean_json.dumps(_cut_to_size(answer), ensure_ascii=False, allow_nan=False) + "\n"
         if not self._answer_token.acquire(False):
             return exit_code
         written = self._detached or self._write_answer(text)  # the detached child's answer
@@ -486,7 +488,7 @@ class _Run:
         )
         try:
             if not self._detached:
-                self._write_answer(json.dumps(answer) + "\n")
+                self._write_answer(lean_json.dumps(answer) + "\n")
             self._log(OUTCOME_TIMEOUT, hooks=hooks, errors=errors, notices=[])
         finally:
             os._exit(0)
@@ -603,7 +605,7 @@ def _parse_payload(raw: bytes) -> tuple[dict[str, object] | None, str]:
     except UnicodeDecodeError as error:
         return None, f"it is not valid UTF-8 at byte {error.start}"
     try:
-        payload = json.loads(text)
+        payload = lean_json.loads(text)
     except RecursionError:
         return None, "it is nested too deeply"
     except ValueError as error:
@@ -617,7 +619,7 @@ def _has_lone_surrogate(raw: bytes, payload: dict[str, object]) -> bool:
     if b"\\u" not in raw and b"\\U" not in raw:  # only an escape can make one
         return False
     try:
-        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        lean_json.dumps(payload, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         return True
     return False

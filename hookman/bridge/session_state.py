@@ -10,9 +10,10 @@ claimed meanwhile appends to the new queue instead.
 
 from __future__ import annotations
 
-import json
 import os
 import time
+
+from hookman.bridge import lean_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class SessionState:
         texts = []
         for line in lines:
             try:
-                record = json.loads(line)
+                record = lean_json.loads(line)
             except ValueError:
                 continue
             if isinstance(record, dict) and isinstance(record.get("text"), str):
@@ -94,7 +95,7 @@ class SessionState:
         os.makedirs(self.directory, exist_ok=True)
         temporary = f"{self.status_path}.{os.getpid()}.tmp"
         with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(statuses, handle, ensure_ascii=False, sort_keys=True)
+            handle.write(lean_json.dumps(statuses, ensure_ascii=False, sort_keys=True))
         os.replace(temporary, self.status_path)
 
     def _append(self, path: str, text: str) -> None:
@@ -159,7 +160,7 @@ def _flock() -> Callable[[int], None] | None:
 def read_status_file(path: str) -> dict[str, str]:
     try:
         with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+            data = lean_json.loads(handle.read())
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
@@ -168,7 +169,7 @@ def read_status_file(path: str) -> dict[str, str]:
 
 
 def _json_line(record: dict[str, object]) -> str:
-    return json.dumps(record, ensure_ascii=False, default=repr) + "\n"
+    return lean_json.dumps(record, ensure_ascii=False, default=repr) + "\n"
 
 
 def _remove_quietly(path: str) -> None:

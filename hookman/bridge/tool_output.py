@@ -7,8 +7,7 @@ Code renders `updatedToolOutput` with the tool's own formatter (Bash: `stdout`/`
 
 from __future__ import annotations
 
-import json
-
+from hookman.bridge import lean_json
 from hookman.bridge.content_text import content_text, text_item
 
 # Fields that carry a tool's main text, for responses that are objects (Bash has its own rule).
@@ -29,7 +28,7 @@ def content_from_response(response: object) -> list[dict[str, object]]:
         text = _main_text(response)
         if text is not None:
             return [text_item(text)]
-    return [text_item(json.dumps(response, ensure_ascii=False))]
+    return [text_item(lean_json.dumps(response, ensure_ascii=False))]
 
 
 def _main_text(response: dict[str, object]) -> str | None:

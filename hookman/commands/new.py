@@ -10,6 +10,7 @@ name, a file already there or a bad name is refused before anything is written.
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import re
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from hookman.errors import HookmanError
 from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
 from hookman.output import console, print_json
 from hookman.project.config import HookSource, load_project_config, save_project_config
+from hookman.project.git_exclude import ensure_git_ignored
 from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import project_lock
 from hookman.scaffold.template_catalog import Template, templates
@@ -116,6 +118,9 @@ def new(
         f"recorded [bold]{escape(name)}[/] in {CLAUDE_DIR}/hookman.toml ({escape(events)}{mode})",
         highlight=False,
     )
+    for written_path in chosen.writes:  # files the hook will write: never committed by mistake
+        kept = ensure_git_ignored(project_dir, written_path)
+        out.print(f"{escape(written_path)} (the hook writes it): {escape(kept)}", highlight=False)
     if install:
         from hookman.commands.install import install as install_hooks
 
@@ -124,6 +129,8 @@ def new(
     out.print("next:", highlight=False)
     out.print(f"  hookman install {escape(name)}", highlight=False)
     if test_text is not None:
+        if importlib.util.find_spec("pytest") is None:
+            out.print("  python -m pip install pytest   (the test needs it)", highlight=False)
         out.print(f"  python -m pytest {escape(test_relative)}", highlight=False)
     return 0
 

@@ -10,17 +10,20 @@ CLI layer loads): standard library and hookman's lean modules only, no pathlib.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from typing import Any, TextIO
 
 from hookman import user_dirs
+from hookman.bridge import lean_json
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.session_state import SessionState, read_status_file
 from hookman.errors import HookmanError
 from hookman.project.location import checked_project_dir, project_root
 from hookman.runtime.status_line import render_status_line
+
+TYPE_CHECKING = False  # not `typing`: the client runs the status line every few seconds
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 DEFAULT_WIDTH = 80
 LEAN_USAGE = (
@@ -101,7 +104,7 @@ def _read_status_input(stream: TextIO) -> dict[str, Any]:
     try:
         if stream.isatty():
             return {}
-        data = json.loads(stream.read() or "null")
+        data = lean_json.loads(stream.read() or "null")
     except (OSError, ValueError, AttributeError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -29,6 +29,7 @@ from typing import Any
 import hookman
 from hookman.catalog import event_catalog
 from hookman.errors import HookmanError
+from hookman.runtime.loader import LOAD_FAILED_PREFIX
 
 LEARN_TIMEOUT_S = 10.0
 _POSIX = os.name == "posix"
@@ -108,7 +109,7 @@ def learn_subscriptions(
     if errors:
         raise HookmanError(
             f"the hook {hook_name!r} ({module_path}) failed to load: "
-            f"{_shorten(str(errors[0].get('error')))}",
+            f"{_shorten(str(errors[0].get('error')).removeprefix(LOAD_FAILED_PREFIX))}",
             f"fix the module and run `hookman install {retry}` again "
             "(`hookman fire` shows the hook's own output).",
         )

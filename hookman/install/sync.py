@@ -17,18 +17,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.agents import codex_files
-from hookman.agents.codex_sync import (
-    CodexPlan,
-    CodexTrust,
-    manifest_section,
-    plan_codex,
-    plan_sentences,
-    trust_hookman_hooks,
-)
 from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, TargetVersion, resolve_target
@@ -59,6 +51,9 @@ from hookman.project.settings_entries import (
     build_command,
 )
 from hookman.project.settings_file import SettingsChange, lines_with_ends, update_settings
+
+if TYPE_CHECKING:  # Codex's modules load only for a project whose agents include it
+    from hookman.agents.codex_sync import CodexPlan, CodexTrust
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 CODEX_AGENT = "codex"
@@ -104,6 +99,8 @@ class SyncResult:
         lines = [f"Codex: {verb} {events} in {path}"]
         if self.codex_git:
             lines.append(f"{codex_files.HOOKS_RELATIVE}: {self.codex_git}")
+        from hookman.agents.codex_sync import plan_sentences
+
         lines += plan_sentences(self.codex)
         if self.codex_trust is not None:
             lines += self.codex_trust.sentences()
@@ -327,6 +324,8 @@ def sync_project(
         codex_git = codex_files.keep_out_of_git(project_dir)
     codex_trust = None
     if codex is not None and codex.entries:
+        from hookman.agents.codex_sync import trust_hookman_hooks
+
         codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
     return SyncResult(
         project_dir,
@@ -358,6 +357,7 @@ def _codex_plan(
     """What to write for Codex CLI, when the project's agents include it."""
     if CODEX_AGENT not in config.agents:
         return None
+    from hookman.agents.codex_sync import plan_codex
     from hookman.catalog import codex_catalog
 
     version: ClientVersion | None
@@ -393,6 +393,8 @@ def preview_manifest(
     )
     codex = _codex_plan(project_dir, config, config.hooks, plan, launcher_path(project_dir), None)
     if codex is not None:
+        from hookman.agents.codex_sync import manifest_section
+
         manifest["codex"] = manifest_section(codex)
     return manifest
 
@@ -472,6 +474,8 @@ def sync_if_nothing_changes(
     if preview.codex_change is not None and preview.codex_change.after is not None:
         codex_git = codex_files.keep_out_of_git(project_dir)
     if preview.codex is not None and preview.codex.entries:
+        from hookman.agents.codex_sync import trust_hookman_hooks
+
         # Also when nothing changed: the user may have trusted the project since.
         codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
     return replace(preview, dry_run=False, git=git, codex_git=codex_git, codex_trust=codex_trust)
@@ -497,6 +501,8 @@ def _manifest_for(
         origins=origins,
     )
     if codex is not None:  # only then: a Claude Code project's manifest is as it was
+        from hookman.agents.codex_sync import manifest_section
+
         manifest["codex"] = manifest_section(codex)
     return manifest
 

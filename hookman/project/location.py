@@ -6,10 +6,10 @@ Importable on the lean path (the status line): pathlib and subprocess load only 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from hookman.errors import HookmanError
 
+TYPE_CHECKING = False  # not `typing`: statusline's lean path imports this module
 if TYPE_CHECKING:
     from pathlib import Path
 

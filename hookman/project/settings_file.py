@@ -259,7 +259,7 @@ def check_write_target(path: Path) -> None:
         return
     raise HookmanError(
         f"{path} is a symlink to {target}, which is not a {_kind(name)} file of this "
-        f"project, so hookman will not write through it (it modifies no file there but "
+        f"project, so hookman will not write through it (it modifies no settings file but "
         f"{directory}/{name}).",
         f"replace the link with a plain file (`rm {path}`, then `hookman install`), or point "
         f"it at a file named {name} outside any other {directory} directory.",

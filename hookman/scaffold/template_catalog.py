@@ -4,7 +4,9 @@ its options, read without importing the module.
 
 A template asks for options with module-level constants that `hookman new` reads:
 `HOOKMAN_ASYNC = True` records the hook with `async = true` in hookman.toml (observe-only:
-Claude Code runs it in its own entry and never waits for it).
+Claude Code runs it in its own entry and never waits for it). `HOOKMAN_WRITES = ["PATH", ...]`
+names files the hook writes in the project (relative to its root), which `hookman new` keeps
+out of git through .git/info/exclude, as it does for settings.local.json.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from hookman.scaffold.template_files import bundled_templates
 
 ASYNC_CONSTANT = "HOOKMAN_ASYNC"
+WRITES_CONSTANT = "HOOKMAN_WRITES"
 TEST_PREFIX = "test_"
 
 
@@ -26,6 +29,7 @@ class Template:
     test_path: Path | None
     description: str
     run_async: bool
+    writes: tuple[str, ...] = ()
 
 
 def templates() -> dict[str, Template]:
@@ -47,7 +51,19 @@ def _describe(name: str, path: Path) -> Template:
         test_path=test_path if test_path.is_file() else None,
         description=first_line,
         run_async=_constant(module, ASYNC_CONSTANT) is True,
+        writes=_relative_paths(_constant(module, WRITES_CONSTANT)),
     )
+
+
+def _relative_paths(value: object) -> tuple[str, ...]:
+    """The project-relative paths of a HOOKMAN_WRITES list (anything else: none)."""
+    if not isinstance(value, (list, tuple)):
+        return ()
+    return tuple(path for path in value if isinstance(path, str) and _inside_project(path))
+
+
+def _inside_project(path: str) -> bool:
+    return bool(path) and not path.startswith("/") and ".." not in path.split("/")
 
 
 def _constant(module: ast.Module, name: str) -> object:

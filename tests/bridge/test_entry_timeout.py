@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.bridge.entry_timeout import deadlines_within, settings_timeout
+from hookman.bridge.entry_timeout import deadlines_within, runs_launcher_for, settings_timeout
+from hookman.bridge.protocol import LAUNCHER_NAME
 
 LAUNCHER = "/state/it's here/hookman-run.sh"
 
@@ -65,3 +67,52 @@ def test_the_deadline_and_hard_stop_fall_inside_the_timeout(timeout: float) -> N
     deadline, hard_stop = deadlines_within(timeout)
     assert 0 < deadline <= hard_stop < timeout or timeout < 0.002
     assert deadline >= timeout / 2 - 0.001
+
+
+_COMMAND_PIECES = st.lists(
+    st.sampled_from(
+        [
+            LAUNCHER_NAME,
+            "'",
+            " ",
+            "\t",
+            "\n",
+            "\u00a0",
+            "PreToolUse",
+            "Stop",
+            "-",
+            "_",
+            "x",
+            "1",
+            "é",
+            "\u0301",
+            ";",
+            "/state/",
+            "PreToolUseFailure",
+            "--async",
+        ]
+    ),
+    max_size=10,
+).map("".join)
+
+
+@given(_COMMAND_PIECES, st.sampled_from(["PreToolUse", "Stop", "PreSkillShellCommand"]))
+def test_the_launcher_scan_agrees_with_the_pattern_it_replaced(command: str, event: str) -> None:
+    pattern = re.compile(re.escape(LAUNCHER_NAME) + r"'?\s+" + re.escape(event) + r"(?![\w-])")
+    assert runs_launcher_for(command, event) == bool(pattern.search(command))
+
+
+@pytest.mark.parametrize(
+    ("command", "runs"),
+    [
+        (f"sh '/s/{LAUNCHER_NAME}' PreToolUse", True),
+        (f"sh /s/{LAUNCHER_NAME} PreToolUse && false", True),
+        (f"sh /s/{LAUNCHER_NAME} PreToolUseFailure", False),
+        (f"sh /s/{LAUNCHER_NAME} PreToolUse-x", False),
+        (f"sh /s/{LAUNCHER_NAME}PreToolUse", False),
+        (f"sh /s/{LAUNCHER_NAME} Stop; sh /s/{LAUNCHER_NAME} PreToolUse", True),
+        ("sh /s/other.sh PreToolUse", False),
+    ],
+)
+def test_which_commands_run_the_launcher_for_an_event(command: str, runs: bool) -> None:
+    assert runs_launcher_for(command, "PreToolUse") is runs

@@ -3,6 +3,7 @@ shows it doing what it says, and a generated test that passes under pytest."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -269,6 +270,49 @@ def test_without_install_it_records_the_hook_and_names_the_next_step(project: Pa
     installed = hookman("install", "guard", "--project", str(project), *VERSION)
     assert installed.exit_code == 0, installed.output
     assert "PreToolUse" in local_settings(project)["hooks"]
+
+
+def test_without_pytest_the_next_steps_say_how_to_get_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *rest: None if name == "pytest" else real_find_spec(name, *rest),
+    )
+    made = hookman("new", "guard", "--template", "bash_guard", "--project", str(project))
+
+    assert made.exit_code == 0, made.output
+    assert made.stdout.endswith(
+        "next:\n"
+        "  hookman install guard\n"
+        "  python -m pip install pytest   (the test needs it)\n"
+        "  python -m pytest .claude/hooks/test_guard.py\n"
+    )
+
+
+def test_a_file_the_template_writes_is_kept_out_of_git(project: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    made = hookman("new", "ping", "-t", "notify", "--project", str(project))
+
+    assert made.exit_code == 0, made.output
+    assert ".claude/notifications.log (the hook writes it): added to .git/info/exclude\n" in (
+        made.stdout
+    )
+    (project / ".claude" / "notifications.log").write_text("a line\n", encoding="utf-8")
+    ignored = subprocess.run(
+        ["git", "-C", str(project), "check-ignore", "-q", ".claude/notifications.log"], check=False
+    )
+    assert ignored.returncode == 0
+
+
+def test_a_template_that_writes_nothing_says_nothing_about_git(project: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    made = hookman("new", "guard", "-t", "bash_guard", "--project", str(project))
+
+    assert "the hook writes it" not in made.stdout
+    assert not (project / ".git" / "info" / "exclude").read_text().count("notifications")
 
 
 def test_an_async_template_is_recorded_async(project: Path) -> None:

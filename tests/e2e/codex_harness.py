@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .harness import E2EProject, NetworkIsolation, client_cache_root
+from .harness import E2EProject, NetworkIsolation, find_installed
 from .mock_openai import MockOpenAI, RecordedRequest, Turn
 
 CODEX_VERSIONS = ("0.171.0", "0.150.0")
@@ -43,21 +43,8 @@ class CodexClient:
 
 def find_codex(version: str) -> CodexClient | str:
     """The installed client, or the reason it cannot be used."""
-    binary = client_cache_root() / f"codex-{version}" / "node_modules" / ".bin" / "codex"
-    if not binary.exists():
-        return (
-            f"Codex CLI {version} is not installed at {binary}; "
-            "run `python tools/install_codex_clients.py`"
-        )
-    try:
-        answer = subprocess.run(
-            [str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False
-        ).stdout
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"Codex CLI at {binary} does not run: {error}"
-    if answer.split()[-1:] != [version]:
-        return f"{binary} reports version {answer.strip()!r}, expected {version}"
-    return CodexClient(version, binary)
+    found = find_installed("codex", "Codex CLI", version, "install_codex_clients.py")
+    return found if isinstance(found, str) else CodexClient(version, found)
 
 
 @dataclass(repr=False)

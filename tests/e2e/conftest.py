@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,14 +35,18 @@ def _client(version: str) -> ClaudeClient | str:
     return find_client(version)
 
 
-@pytest.fixture(scope="session")
-def mock_api() -> Iterator[MockAnthropic]:
+def _served(mock_class: Any) -> Iterator[Any]:
     # A short directory: Unix socket paths are limited to about 108 bytes.
     socket_dir = Path(tempfile.mkdtemp(prefix="hm-e2e-"))
-    mock = MockAnthropic(unix_socket=socket_dir / "api.sock").start()
+    mock = mock_class(unix_socket=socket_dir / "api.sock").start()
     yield mock
     mock.stop()
     shutil.rmtree(socket_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def mock_api() -> Iterator[MockAnthropic]:
+    yield from _served(MockAnthropic)
 
 
 @pytest.fixture(scope="session")
@@ -51,15 +56,19 @@ def network_isolation(mock_api: MockAnthropic) -> NetworkIsolation:
     return isolation
 
 
-@pytest.fixture(params=CLIENT_VERSIONS, ids=[f"claude-{v}" for v in CLIENT_VERSIONS])
-def claude_client(request: pytest.FixtureRequest) -> ClaudeClient:
-    found = _client(request.param)
+def _installed_or_skip(found: Any, version: str, missing: dict[str, str]) -> Any:
+    """The client, or a loud skip (a failure when CI=true) naming why it is missing."""
     if isinstance(found, str):
-        _missing_clients[request.param] = found
+        missing[version] = found
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"E2E CLIENT MISSING IN CI: {found}", pytrace=False)
         pytest.skip(f"E2E SKIPPED, REAL CLIENT NOT INSTALLED: {found}")
     return found
+
+
+@pytest.fixture(params=CLIENT_VERSIONS, ids=[f"claude-{v}" for v in CLIENT_VERSIONS])
+def claude_client(request: pytest.FixtureRequest) -> ClaudeClient:
+    return _installed_or_skip(_client(request.param), request.param, _missing_clients)
 
 
 @pytest.fixture
@@ -96,11 +105,7 @@ def _codex(version: str) -> CodexClient | str:
 
 @pytest.fixture(scope="session")
 def mock_openai() -> Iterator[MockOpenAI]:
-    socket_dir = Path(tempfile.mkdtemp(prefix="hm-e2e-oa-"))
-    mock = MockOpenAI(unix_socket=socket_dir / "api.sock").start()
-    yield mock
-    mock.stop()
-    shutil.rmtree(socket_dir, ignore_errors=True)
+    yield from _served(MockOpenAI)
 
 
 @pytest.fixture(scope="session")
@@ -110,13 +115,7 @@ def openai_isolation(mock_openai: MockOpenAI) -> NetworkIsolation:
 
 @pytest.fixture(params=CODEX_VERSIONS, ids=[f"codex-{v}" for v in CODEX_VERSIONS])
 def codex_client(request: pytest.FixtureRequest) -> CodexClient:
-    found = _codex(request.param)
-    if isinstance(found, str):
-        _missing_codex[request.param] = found
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"E2E CLIENT MISSING IN CI: {found}", pytrace=False)
-        pytest.skip(f"E2E SKIPPED, REAL CLIENT NOT INSTALLED: {found}")
-    return found
+    return _installed_or_skip(_codex(request.param), request.param, _missing_codex)
 
 
 @pytest.fixture

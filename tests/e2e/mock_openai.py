@@ -4,8 +4,9 @@ Codex, given a model provider whose `base_url` is this server and `wire_api = "r
 sends each model request as `POST /v1/responses` and reads a server-sent event stream
 (measured on 0.171.0 and 0.150.0). Each request is answered from a per-run script of turns:
 a turn is a list of `exec_command` calls (Codex's shell tool, arguments `{"cmd": ...}`) and
-texts. Every request is recorded, so a test asserts exactly what the model received (its
-`input` items: messages, developer messages, function-call outputs).
+texts, as mock_anthropic's ToolUse and Text blocks. Every request is recorded, so a test
+asserts exactly what the model received (its `input` items: messages, developer messages,
+function-call outputs).
 
 Requests that are not `POST .../responses` (model lists, telemetry) get a 404 and are
 recorded as side requests. Like mock_anthropic.py it listens on 127.0.0.1 and, optionally, a
@@ -14,47 +15,29 @@ Unix socket, which a client in a private network namespace reaches through netns
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
-import socketserver
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .mock_anthropic import Text, ToolUse, _strings
+from .mock_server import MockServer, QuietHandler
 
 EXHAUSTED_TEXT = "(mock: the script for this conversation is exhausted)"
 SHELL_TOOL = "exec_command"
 
 _ids = itertools.count(1)
+# A turn is mock_anthropic's: ToolUse blocks (here function calls: `name`, `input` as the
+# arguments, `id` as the call id) and Text blocks.
+Turn = Sequence[ToolUse | Text]
 
 
-@dataclass(frozen=True)
-class Call:
-    name: str
-    arguments: dict[str, Any]
-    call_id: str = field(default_factory=lambda: f"call_mock_{next(_ids):04d}")
-
-
-@dataclass(frozen=True)
-class Say:
-    text: str
-
-
-Item = Call | Say
-Turn = Sequence[Item]
-
-
-def shell(command: str) -> list[Item]:
+def shell(command: str) -> list[ToolUse | Text]:
     """A model turn that runs one shell command through Codex's shell tool."""
-    return [Call(SHELL_TOOL, {"cmd": command})]
-
-
-def say(text: str) -> list[Item]:
-    """A model turn that answers with text and ends the turn."""
-    return [Say(text)]
+    return [ToolUse(SHELL_TOOL, {"cmd": command})]
 
 
 @dataclass(frozen=True)
@@ -98,57 +81,17 @@ class RecordedRequest:
         return outputs
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-class MockOpenAI:
+class MockOpenAI(MockServer):
     """The scripted API. `script(...)` before each client run; read `model_requests` after."""
 
     def __init__(self, unix_socket: Path | None = None) -> None:
         self._lock = threading.Lock()
         self._turns: list[Turn] = []
         self.requests: list[RecordedRequest] = []
-        self._tcp = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._tcp.daemon_threads = True
-        self._unix: _UnixHTTPServer | None = None
-        self.unix_socket = unix_socket
-        if unix_socket is not None:
-            with contextlib.suppress(FileNotFoundError):
-                unix_socket.unlink()
-            self._unix = _UnixHTTPServer(str(unix_socket), _handler_for(self))
-
-    @property
-    def port(self) -> int:
-        return int(self._tcp.server_address[1])
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(_ResponsesHandler, unix_socket)
 
     def start(self) -> MockOpenAI:
-        for server in (self._tcp, self._unix):
-            if server is not None:
-                threading.Thread(
-                    target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-                ).start()
-        return self
-
-    def stop(self) -> None:
-        for server in (self._tcp, self._unix):
-            if server is not None:
-                server.shutdown()
-                server.server_close()
-        if self.unix_socket is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.unix_socket.unlink()
+        return super().start()
 
     def script(self, turns: Sequence[Turn]) -> None:
         """Replace the script and forget earlier requests."""
@@ -171,29 +114,11 @@ class MockOpenAI:
             self.requests.append(request)
             if not request.is_model_request:
                 return None
-            return self._turns.pop(0) if self._turns else [Say(EXHAUSTED_TEXT)]
+            return self._turns.pop(0) if self._turns else [Text(EXHAUSTED_TEXT)]
 
 
-class _UnixHTTPServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
-
-
-def _handler_for(mock: MockOpenAI) -> type[BaseHTTPRequestHandler]:
-    class Handler(_ResponsesHandler):
-        api = mock
-
-    return Handler
-
-
-class _ResponsesHandler(BaseHTTPRequestHandler):
+class _ResponsesHandler(QuietHandler):
     api: MockOpenAI
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silence the default stderr access log."""
-
-    def address_string(self) -> str:
-        return "mock-client"
 
     def do_GET(self) -> None:
         self.api.answer("GET", self.path, {})
@@ -202,33 +127,15 @@ class _ResponsesHandler(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw or b"{}")
-        except json.JSONDecodeError:
-            body = {"unparsed": raw.decode("utf-8", "replace")}
+        body = self._read_json_body()
         turn = self.api.answer("POST", self.path, body if isinstance(body, dict) else {})
         if turn is None:
             self._send_json(404, {"error": {"message": "not found", "type": "not_found"}})
             return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self._start_stream()
         for event in sse_events(turn, model=str(body.get("model") or "mock-model")):
             self.wfile.write(event)
         self.wfile.flush()
-
-    def _send_json(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
 
 def sse_events(turn: Turn, *, model: str) -> Iterator[bytes]:
@@ -240,7 +147,7 @@ def sse_events(turn: Turn, *, model: str) -> Iterator[bytes]:
 
     yield event("response.created", {"response": {"id": response_id, "model": model}})
     for index, item in enumerate(turn):
-        if isinstance(item, Say):
+        if isinstance(item, Text):
             output: dict[str, Any] = {
                 "type": "message",
                 "id": f"msg_mock_{next(_ids):04d}",
@@ -251,9 +158,9 @@ def sse_events(turn: Turn, *, model: str) -> Iterator[bytes]:
             output = {
                 "type": "function_call",
                 "id": f"fc_mock_{next(_ids):04d}",
-                "call_id": item.call_id,
+                "call_id": item.id,
                 "name": item.name,
-                "arguments": json.dumps(item.arguments),
+                "arguments": json.dumps(item.input),
             }
         yield event("response.output_item.done", {"output_index": index, "item": output})
     usage = {

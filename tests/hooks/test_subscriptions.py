@@ -84,8 +84,9 @@ def test_a_factory_that_raises_reports_the_load_error(project: Path) -> None:
     path = _hook(project, "def hook(pi):\n    raise RuntimeError('no config file')\n")
     with pytest.raises(HookmanError) as error:
         learn_subscriptions("broken", path, project)
-    assert "failed to load" in error.value.message
+    assert "failed to load: " in error.value.message
     assert "no config file" in error.value.message
+    assert "Failed to load hook" not in error.value.message  # said once
 
 
 def test_a_module_without_a_factory_is_refused(project: Path) -> None:
