@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from .codex_harness import CodexProject
-from .mock_openai import say, shell
+from .mock_anthropic import say
+from .mock_openai import shell
 
 pytestmark = pytest.mark.e2e
 
