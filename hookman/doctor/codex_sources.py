@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,17 +29,18 @@ STATE_KEY = "state"  # [hooks.state]: trust records
 TRUSTED = "trusted"
 
 
-@dataclass
 class CodexFile:
-    """One file Codex reads hooks from."""
+    """One file Codex reads hooks from (a plain class: doctor imports this module on every
+    run, and a dataclass costs a compile at import)."""
 
-    layer: Layer
-    path: Path
-    form: Literal["json", "toml"]
-    exists: bool = False
-    error: str | None = None  # why it cannot be read or parsed
-    data: Any = None  # the whole parsed document
-    hooks: dict[str, Any] | None = None  # its hooks object (events -> groups)
+    def __init__(self, layer: Layer, path: Path, form: Literal["json", "toml"]) -> None:
+        self.layer = layer
+        self.path = path
+        self.form = form
+        self.exists = False
+        self.error: str | None = None  # why it cannot be read or parsed
+        self.data: Any = None  # the whole parsed document
+        self.hooks: dict[str, Any] | None = None  # its hooks object (events -> groups)
 
     @property
     def label(self) -> str:
