@@ -327,8 +327,9 @@ def _check_hook_trust(ctx: Context, handlers: list[Handler], listed: list[CodexH
         fix = (
             INSTALL_TRUST_FIX
             if own
-            else "review the hook, then trust it in Codex's hook review (start `codex` in the "
-            "project); doctor never trusts a hook hookman did not write."
+            else "review the hook; to let it run, trust it in Codex: start `codex` in the project "
+            'and answer its "Hooks need review" prompt (hookman never trusts a hook it did '
+            "not write)."
         )
         _add(
             ctx,
@@ -369,7 +370,7 @@ def _check_project_trust(
     entry = f'[projects."{directory}"] trust_level = "trusted"'
     if level is None:
         state = f"no entry of {config} trusts it or a folder above it"
-        ways = [f"start `codex` in {directory} and accept its trust prompt"]
+        ways = [f"start `codex` in {directory} and trust the folder when it asks"]
         since = parse_version(str(codex_facts()["exec_trust_since"]))
         if version is not None and version >= since:
             ways.append(f"run `codex exec --trust` with a prompt in {directory}")
