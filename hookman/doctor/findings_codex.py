@@ -60,7 +60,7 @@ def check_codex(ctx: Context) -> None:
     version = codex_catalog.detect_codex_version()
     for file in files:
         if file.error is not None:
-            _add(ctx, file, _invalid(file))
+            _add(ctx, _invalid(file))
     for handler in handlers:
         _check_event(ctx, handler, version)
         _check_answer(ctx, handler)
@@ -130,7 +130,7 @@ def _layer(handler: Handler) -> str:
     return (handler.source.label or "").split(" ")[0]
 
 
-def _add(ctx: Context, file: CodexFile | None, finding: Finding) -> None:
+def _add(ctx: Context, finding: Finding) -> None:
     """Add a finding, with its line where it is about a place in a JSON file."""
     path = Path(finding.file) if finding.file else None
     if finding.path is not None and path is not None and path.suffix == ".json":
@@ -167,7 +167,6 @@ def _check_event(ctx: Context, handler: Handler, version: ClientVersion | None) 
             handler.silence("codex-event-too-new")
             _add(
                 ctx,
-                None,
                 Finding(
                     "codex-event-too-new",
                     "error",
@@ -203,7 +202,7 @@ def _check_event(ctx: Context, handler: Handler, version: ClientVersion | None) 
     )
     if meant:
         finding.edit = {"op": "rename", "file": handler.source.path, "path": path, "value": meant}
-    _add(ctx, None, finding)
+    _add(ctx, finding)
 
 
 def _check_answer(ctx: Context, handler: Handler) -> None:
@@ -215,7 +214,6 @@ def _check_answer(ctx: Context, handler: Handler) -> None:
     if exit_1 is not None and has_guard_words(text.all):
         _add(
             ctx,
-            None,
             Finding.about(
                 handler,
                 "codex-exit-1-not-2",
@@ -231,7 +229,6 @@ def _check_answer(ctx: Context, handler: Handler) -> None:
     if ask is not None:
         _add(
             ctx,
-            None,
             Finding.about(
                 handler,
                 "codex-ask-fails-open",
@@ -333,7 +330,6 @@ def _check_hook_trust(ctx: Context, handlers: list[Handler], listed: list[CodexH
         )
         _add(
             ctx,
-            None,
             Finding.about(
                 handler,
                 code,
@@ -385,7 +381,6 @@ def _check_project_trust(
         counted += f", hookman's included ({', '.join(dict.fromkeys(h.event for h in own))})"
     _add(
         ctx,
-        None,
         Finding(
             "codex-project-untrusted",
             "error" if own else "warning",
