@@ -9,6 +9,7 @@ _hookman_complete() {
     case "$prev" in
         --agent) COMPREPLY=(); return 0 ;;
         --claude-version) COMPREPLY=(); return 0 ;;
+        --codex-version) COMPREPLY=(); return 0 ;;
         --event) COMPREPLY=($(compgen -W "$events" -- "$cur")); return 0 ;;
         --hook) COMPREPLY=(); return 0 ;;
         --hooks) COMPREPLY=(); return 0 ;;
@@ -37,7 +38,7 @@ _hookman_complete() {
     done
     case "$path" in
         "") words="install remove list new autoupdate try-repo enable disable run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
-        "install") words=""; options="--allow-unknown-event --async --claude-version --dry-run --json --name --no-async --project --repo --rev --help -h"; kind="installable" ;;
+        "install") words=""; options="--agent --allow-unknown-event --async --claude-version --codex-version --dry-run --json --name --no-async --no-codex-trust --project --repo --rev --help -h"; kind="installable" ;;
         "remove") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "list") words=""; options="--claude-version --json --project --help -h"; kind="" ;;
         "new") words=""; options="--claude-version --install --json --list --project --repo --template -t --help -h"; kind="" ;;
@@ -46,7 +47,7 @@ _hookman_complete() {
         "enable") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "disable") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "run") words="${events}"; options="--help -h"; kind="" ;;
-        "fire") words="${events}"; options="--json --payload --project --help -h"; kind="" ;;
+        "fire") words="${events}"; options="--agent --json --payload --project --help -h"; kind="" ;;
         "log") words=""; options="--agent --all --event --follow --json --lines --project --session -f -n --help -h"; kind="" ;;
         "statusline") words=""; options="--project --width --help -h"; kind="" ;;
         "command") words=""; options="--project --help -h"; kind="" ;;

@@ -4,13 +4,16 @@ complete -c hookman -n '__fish_use_subcommand' -l version
 complete -c hookman -n '__fish_use_subcommand' -l help
 complete -c hookman -n '__fish_use_subcommand' -s h
 complete -c hookman -n '__fish_use_subcommand' -a install -d 'Add hooks to the project and write its Claude Code settings.'
+complete -c hookman -n '__fish_seen_subcommand_from install' -l agent -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l allow-unknown-event
 complete -c hookman -n '__fish_seen_subcommand_from install' -l async
 complete -c hookman -n '__fish_seen_subcommand_from install' -l claude-version -r -f
+complete -c hookman -n '__fish_seen_subcommand_from install' -l codex-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from install' -l json
 complete -c hookman -n '__fish_seen_subcommand_from install' -l name -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l no-async
+complete -c hookman -n '__fish_seen_subcommand_from install' -l no-codex-trust
 complete -c hookman -n '__fish_seen_subcommand_from install' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from install' -l repo -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l rev -r -f
@@ -78,6 +81,7 @@ complete -c hookman -n '__fish_seen_subcommand_from run' -l help
 complete -c hookman -n '__fish_seen_subcommand_from run' -s h
 complete -c hookman -n '__fish_seen_subcommand_from run' -f -a 'ConfigChange CwdChanged DirectoryAdded Elicitation ElicitationResult FileChanged InstructionsLoaded MessageDisplay Notification PermissionDenied PermissionRequest PostCompact PostModelSwitch PostToolBatch PostToolUse PostToolUseFailure PreCompact PreModelSwitch PreSkillShellCommand PreToolUse SessionEnd SessionStart Setup Stop StopFailure SubagentStart SubagentStop TaskCompleted TaskCreated TeammateIdle UserPromptExpansion UserPromptSubmit WorktreeCreate WorktreeRemove'
 complete -c hookman -n '__fish_use_subcommand' -a fire -d 'Run the hooks on a sample event; show what Claude Code and the model get.'
+complete -c hookman -n '__fish_seen_subcommand_from fire' -l agent -r -f
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l json
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l payload -r -F
 complete -c hookman -n '__fish_seen_subcommand_from fire' -l project -r -f -a '(__fish_complete_directories)'

@@ -17,6 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("catalog", "scaffold"),
     ("project",),
     ("hooks",),
+    ("agents",),
     ("install",),
     ("rehearsal", "plugin"),
     ("doctor",),

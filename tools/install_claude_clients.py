@@ -4,7 +4,7 @@
 Each version goes into its own npm prefix outside the repository:
 `$HOOKMAN_E2E_CACHE/claude-<version>/node_modules/.bin/claude` (default cache:
 `~/.cache/hookman-e2e`). A client already there that answers `claude --version` with the right
-version is reused. Standard library only; CI runs it before pytest.
+version is reused. Standard library only (tools/npm_clients.py); CI runs it before pytest.
 
     python tools/install_claude_clients.py             # every pinned version
     python tools/install_claude_clients.py 2.1.328     # just one
@@ -12,107 +12,18 @@ version is reused. Standard library only; CI runs it before pytest.
 
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
-import subprocess
 import sys
-from pathlib import Path
+
+from npm_clients import NpmClient, main
 
 PINNED_VERSIONS = ("2.1.328", "2.1.197", "2.1.332")
-PACKAGE = "@anthropic-ai/claude-code"
-NPM_TIMEOUT_S = 900
-VERSION_TIMEOUT_S = 60
-
-
-class InstallError(Exception):
-    """One clear sentence about why a client could not be installed."""
-
-
-def cache_root() -> Path:
-    override = os.environ.get("HOOKMAN_E2E_CACHE")
-    return Path(override).expanduser() if override else Path.home() / ".cache" / "hookman-e2e"
-
-
-def client_dir(version: str, root: Path) -> Path:
-    return root / f"claude-{version}"
-
-
-def client_binary(version: str, root: Path) -> Path:
-    return client_dir(version, root) / "node_modules" / ".bin" / "claude"
-
-
-def installed_version(binary: Path) -> str | None:
-    """The version `claude --version` reports (e.g. "2.1.328"), or None if it does not run."""
-    if not binary.exists():
-        return None
-    try:
-        done = subprocess.run(
-            [str(binary), "--version"],
-            capture_output=True,
-            text=True,
-            timeout=VERSION_TIMEOUT_S,
-            check=False,
-            env={**os.environ, "DISABLE_AUTOUPDATER": "1"},
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    words = done.stdout.split()
-    return words[0] if done.returncode == 0 and words else None
-
-
-def ensure_client(version: str, root: Path) -> str:
-    """Install `version` unless present; return what was done, for the user to read."""
-    binary = client_binary(version, root)
-    if installed_version(binary) == version:
-        return f"Claude Code {version}: already installed at {binary}"
-    npm = shutil.which("npm")
-    if npm is None:
-        raise InstallError(f"Cannot install Claude Code {version}: npm is not on PATH.")
-    target = client_dir(version, root)
-    if target.exists():
-        shutil.rmtree(target)
-    target.mkdir(parents=True)
-    command = [npm, "install", "--prefix", str(target), "--save-exact", "--no-audit"]
-    command += ["--no-fund", "--loglevel=error", f"{PACKAGE}@{version}"]
-    try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=NPM_TIMEOUT_S, check=False
-        )
-    except subprocess.TimeoutExpired as error:
-        raise InstallError(
-            f"npm did not install Claude Code {version} within {NPM_TIMEOUT_S} s."
-        ) from error
-    (target / "npm.log").write_text(done.stdout + done.stderr, encoding="utf-8")
-    if done.returncode != 0:
-        last_line = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise InstallError(
-            f"npm could not install Claude Code {version} ({last_line}); see {target / 'npm.log'}."
-        )
-    found = installed_version(binary)
-    if found != version:
-        raise InstallError(
-            f"Claude Code {version} was installed at {binary} but reports version {found!r}."
-        )
-    return f"Claude Code {version}: installed at {binary}"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "versions", nargs="*", default=list(PINNED_VERSIONS), help="versions to install"
-    )
-    args = parser.parse_args(argv)
-    root = cache_root()
-    failed = False
-    for version in args.versions:
-        try:
-            print(ensure_client(version, root), flush=True)
-        except (InstallError, OSError) as error:
-            print(f"error: {error}", file=sys.stderr, flush=True)
-            failed = True
-    return 1 if failed else 0
-
+CLAUDE_CODE = NpmClient(
+    "claude",
+    "@anthropic-ai/claude-code",
+    "Claude Code",
+    PINNED_VERSIONS,
+    (("DISABLE_AUTOUPDATER", "1"),),
+)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(CLAUDE_CODE, __doc__.split("\n\n")[0]))

@@ -19,6 +19,7 @@ PLUGIN_SECTION = "plugin"
 PLUGIN_DATA_VARIABLE = "CLAUDE_PLUGIN_DATA"
 PROJECT_DIR_VARIABLE = "CLAUDE_PROJECT_DIR"
 PLUGIN_LOG_NAME = "firing.jsonl"
+CODEX_SECTION = "codex"  # Codex CLI's facts, when the project's agents include it
 
 
 class ManifestError(Exception):
@@ -83,6 +84,7 @@ class Manifest:
         "async_entries",
         "claude_version",
         "client",
+        "codex_answer_fields",
         "entries",
         "hooks",
         "log_path",
@@ -103,6 +105,7 @@ class Manifest:
         entries: dict[str, dict[str, object]],
         client: ClientFacts,
         async_entries: dict[str, dict[str, object]] | None = None,
+        codex_answer_fields: dict[str, dict[str, list[str]]] | None = None,
     ) -> None:
         self.path = path
         self.project_dir = project_dir
@@ -113,6 +116,8 @@ class Manifest:
         self.entries = entries
         self.client = client
         self.async_entries = async_entries or {}
+        # The "codex" section's answer fields Codex honours, per event (None: no section).
+        self.codex_answer_fields = codex_answer_fields
 
     def knows_event(self, event: str) -> bool:
         """Whether `event` is a Claude Code event: one the catalog knew at install time, or
@@ -212,7 +217,24 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         async_entries={
             key: value for key, value in async_entries.items() if isinstance(value, dict)
         },
+        codex_answer_fields=_codex_answer_fields(data.get(CODEX_SECTION)),
     )
+
+
+def _codex_answer_fields(section: object) -> dict[str, dict[str, list[str]]] | None:
+    """The answer fields of the manifest's "codex" section (install writes it when the
+    project's agents include Codex); None when absent or malformed."""
+    if not isinstance(section, dict) or not isinstance(section.get("answers"), dict):
+        return None
+    fields: dict[str, dict[str, list[str]]] = {}
+    for event, value in section["answers"].items():
+        if isinstance(value, dict):
+            fields[event] = {
+                key: [str(item) for item in value.get(key) or () if isinstance(item, str)]
+                for key in ("top", "specific")
+                if isinstance(value.get(key), list)
+            }
+    return fields
 
 
 def plugin_state_dir(name: str) -> str:

@@ -36,6 +36,7 @@ from hookman.bridge.entry_timeout import deadlines_within, settings_timeout
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.protocol import (
+    AGENT_FLAG,
     ANSWER_END,
     ANSWER_FILE_FLAG,
     ANSWER_START,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
 ASYNC_FLAG = "--async"
+CODEX_AGENT = "codex"
 # Characters of a guarded event's answer past which its texts are cut: the launcher's `read`
 # takes a byte per system call in dash (~2 MB/s), so a huge answer (another hook's
 # additionalContext) would reach the client after its timeout, deny and all.
@@ -76,9 +78,19 @@ OUTCOME_INTERNAL_ERROR = "internal-error"
 
 
 class RunOptions:
-    __slots__ = ("answer_file", "event", "framed", "guarded", "launched", "manifest", "run_async")
+    __slots__ = (
+        "agent",
+        "answer_file",
+        "event",
+        "framed",
+        "guarded",
+        "launched",
+        "manifest",
+        "run_async",
+    )
 
     def __init__(self) -> None:
+        self.agent: str | None = None  # None: Claude Code; "codex": answer in Codex's protocol
         self.event: str | None = None
         self.manifest: str | None = None
         self.run_async = False
@@ -111,6 +123,9 @@ def parse_options(argv: list[str]) -> RunOptions:
         elif word == "--manifest" and index + 1 < len(argv):
             options.manifest = argv[index + 1]
             index += 1
+        elif word == AGENT_FLAG and index + 1 < len(argv):
+            options.agent = argv[index + 1]
+            index += 1
         elif word == ANSWER_FILE_FLAG and index + 1 < len(argv):
             options.answer_file = argv[index + 1]
             index += 1
@@ -133,6 +148,7 @@ def main(argv: list[str]) -> int:
     run.launched = options.launched
     run.guarded_flag = options.guarded
     run.framed = options.framed and options.launched
+    run.agent = options.agent
     return run.execute()
 
 
@@ -176,6 +192,7 @@ class _Run:
         self.framed = False  # launcher format 3: ANSWER_START, the answer line, ANSWER_END
         self._watchdog_started = False
         self.guarded_flag = False  # the launcher says the event is guarded
+        self.agent: str | None = None  # None: Claude Code; "codex": Codex CLI's protocol
         self.started = time.monotonic()
         self.capture = OutputCapture()
         self.manifest: Manifest | None = None
@@ -312,6 +329,8 @@ class _Run:
             return exit_code
         if self.run_async:
             answer = {}  # Claude Code does not read an async entry's answer
+        elif self.agent is not None:
+            answer = self._agent_answer(answer)
         # Encoded before the answer counts as given: if encoding fails, the internal-error
         # path must still be able to answer (on a guarded event, a deny).
         text = lean_json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
@@ -333,6 +352,17 @@ class _Run:
         if not written:
             return EXIT_NO_ANSWER
         return result.exit_code if result else exit_code
+
+    def _agent_answer(self, answer: dict[str, object]) -> dict[str, object]:
+        """The answer in the protocol of the agent the entry is for (Codex CLI: only the
+        fields it honours; a deny stays a deny). An agent this runner does not know gets the
+        Claude Code answer, denies included."""
+        if self.agent != CODEX_AGENT:
+            return answer
+        from hookman.bridge.codex_answer import codex_answer
+
+        fields = None if self.manifest is None else self.manifest.codex_answer_fields
+        return codex_answer(self.event, answer, fields)
 
     def _write_answer(self, text: str) -> bool:
         """Write the one answer; False when the answer channel is broken (a hook closed it)."""
@@ -371,6 +401,8 @@ class _Run:
         }
         if self.run_async:
             record["async"] = True
+        if self.agent is not None:
+            record["agent"] = self.agent  # the client the entry is for (absent: Claude Code)
         if reason is not None:
             record["reason"] = reason  # what a deny or block told the agent (`hookman log`)
         try:

@@ -148,17 +148,25 @@ def detect_claude_version(timeout: float = DETECT_TIMEOUT_S) -> ClientVersion | 
     The answer is cached per client binary (see `binary_identity`): a client that did not
     change since the last answer is not started again.
     """
-    program = shutil.which("claude")
+    return detect_version("claude", VERSION_CACHE_NAME, timeout)
+
+
+def detect_version(
+    client: str, cache_name: str, timeout: float = DETECT_TIMEOUT_S
+) -> ClientVersion | None:
+    """Ask `CLIENT --version` (claude, codex), cached per binary in the cache file
+    `cache_name`. Missing, failing, slow or unparsable -> None."""
+    program = shutil.which(client)
     if program is None:
         return None
-    identity = binary_identity(program)
+    identity = binary_identity(program, client)
     if identity is not None:
-        cached = _cached_version(identity)
+        cached = _cached_version(identity, cache_name)
         if cached is not None:
             return cached
     version = _ask_version(program, timeout)
     if version is not None and identity is not None:
-        _remember_version(identity, version)
+        _remember_version(identity, version, cache_name)
     return version
 
 
@@ -181,15 +189,15 @@ def _ask_version(program: str, timeout: float) -> ClientVersion | None:
     return find_version(done.stdout)
 
 
-def binary_identity(program: str) -> list[str | int] | None:
+def binary_identity(program: str, client: str = "claude") -> list[str | int] | None:
     """What identifies one installed client: the file `program` resolves to, with its size,
     inode, modification and change times (an upgrade replaces or rewrites that file, and the
     change time cannot be set back). None when the answer must not be cached: the file is a
     dispatcher that runs whichever client is current (a shell script such as an asdf shim, or
-    a binary whose path does not name claude, such as mise or volta)."""
+    a binary whose path does not name the client, such as mise or volta)."""
     real = os.path.realpath(program)
     parts = real.replace("\\", "/").lower().split("/")[-4:]
-    if not any("claude" in part for part in parts):
+    if not any(client in part for part in parts):
         return None
     try:
         with open(real, "rb") as handle:
@@ -202,15 +210,17 @@ def binary_identity(program: str) -> list[str | int] | None:
     return [real, status.st_size, status.st_ino, status.st_mtime_ns, status.st_ctime_ns]
 
 
-def _cache_path() -> str:
+def _cache_path(cache_name: str = VERSION_CACHE_NAME) -> str:
     from hookman import user_dirs
 
-    return os.path.join(user_dirs.user_dir("cache"), VERSION_CACHE_NAME)
+    return os.path.join(user_dirs.user_dir("cache"), cache_name)
 
 
-def _cached_version(identity: list[str | int]) -> ClientVersion | None:
+def _cached_version(
+    identity: list[str | int], cache_name: str = VERSION_CACHE_NAME
+) -> ClientVersion | None:
     try:
-        with open(_cache_path(), encoding="utf-8") as handle:
+        with open(_cache_path(cache_name), encoding="utf-8") as handle:
             entries = json.load(handle).get("clients", [])
         for entry in entries:
             if entry.get("identity") == identity:
@@ -220,9 +230,11 @@ def _cached_version(identity: list[str | int]) -> ClientVersion | None:
     return None
 
 
-def _remember_version(identity: list[str | int], version: ClientVersion) -> None:
+def _remember_version(
+    identity: list[str | int], version: ClientVersion, cache_name: str = VERSION_CACHE_NAME
+) -> None:
     """Keep the answer (and a few for other clients, e.g. other PATHs); best effort."""
-    path = _cache_path()
+    path = _cache_path(cache_name)
     try:
         with open(path, encoding="utf-8") as handle:
             entries = [e for e in json.load(handle).get("clients", []) if isinstance(e, dict)]

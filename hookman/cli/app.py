@@ -177,6 +177,32 @@ def install(
             show_default=False,
         ),
     ] = None,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent",
+            metavar="AGENT",
+            help="Also write this agent's hooks from now on (codex), recorded as `agents` in "
+            "hookman.toml.",
+            show_default=False,
+        ),
+    ] = None,
+    codex_version: Annotated[
+        str | None,
+        typer.Option(
+            "--codex-version",
+            metavar="V",
+            help="Target Codex CLI version (default: `codex --version`).",
+            show_default=False,
+        ),
+    ] = None,
+    no_codex_trust: Annotated[
+        bool,
+        typer.Option(
+            "--no-codex-trust",
+            help="Do not record Codex's trust in hookman's own hooks; only say what to do.",
+        ),
+    ] = False,
     project: ProjectOpt = None,
     claude_version: ClaudeVersionOpt = None,
     dry_run: DryRunOpt = False,
@@ -184,7 +210,8 @@ def install(
 ) -> None:
     """Add hooks to the project and write its Claude Code settings.
 
-    Writes .claude/hookman.toml and .claude/settings.local.json.
+    Writes .claude/hookman.toml and .claude/settings.local.json (and, when the project's
+    agents include Codex CLI, .codex/hooks.json).
     """
     from hookman.commands import install as command
 
@@ -201,6 +228,9 @@ def install(
         claude_version=claude_version,
         dry_run=dry_run,
         json_output=json_output,
+        agents=agent or [],
+        codex_version=codex_version,
+        codex_trust=not no_codex_trust,
     )
 
 
@@ -618,6 +648,15 @@ def fire(
             show_default=False,
         ),
     ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            metavar="AGENT",
+            help="Show what this agent and its model get (codex; default Claude Code).",
+            show_default=False,
+        ),
+    ] = None,
     project: ProjectOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -625,7 +664,13 @@ def fire(
     from hookman.commands import fire as command
 
     run_command(
-        _debug(ctx), command.fire, event, payload=payload, project=project, json_output=json_output
+        _debug(ctx),
+        command.fire,
+        event,
+        payload=payload,
+        project=project,
+        json_output=json_output,
+        agent=agent,
     )
 
 

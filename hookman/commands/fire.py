@@ -35,7 +35,17 @@ def fire(
     payload: Path | None = None,
     project: Path | None = None,
     json_output: bool = False,
+    agent: str | None = None,
 ) -> int:
+    """`agent` "codex" (`--agent codex`): show what Codex CLI and its model get (the runner's
+    answer in Codex's protocol, agents/codex_view.py) instead of Claude Code's. In `--json`
+    the report adds "codex": {"answer", "model_sees", "effects"}."""
+    if agent not in (None, "claude", "codex"):
+        raise HookmanError(
+            f"--agent {agent!r} is not an agent hookman writes hooks for.",
+            "pass claude or codex.",
+            exit_code=2,
+        )
     project_dir = find_project_dir(project)
     _check_event(event)
     installed = paths.manifest_path(project_dir).exists()
@@ -49,11 +59,36 @@ def fire(
     report["payload_source"] = source
     report["installed"] = installed
     report["not_installed"] = pending
+    if agent == "codex":
+        from hookman.agents.codex_view import codex_view
+
+        report["codex"] = codex_view(event, report["answer"], payload_data)
     if json_output:
         print_json(json_safe(report))
+    elif agent == "codex":
+        _print_codex_report(report)
     else:
         _print_report(report)
     return 0
+
+
+def _print_codex_report(report: dict[str, Any]) -> None:
+    out = console()
+    out.print(
+        f"[bold]{escape(report['event'])}[/] under Codex CLI in {escape(report['project'])} "
+        f"({escape(report['payload_source'])})"
+    )
+    if not report["hooks"] and not report["async"]:
+        out.print("no hook of this project listens to this event.")
+    _print_hooks(report["hooks"])
+    codex = report["codex"]
+    out.print("\n[bold]answer to Codex[/] (exit 0)")
+    out.print(json.dumps(json_safe(codex["answer"]), indent=2, ensure_ascii=False), markup=False)
+    out.print("\n[bold]the model sees[/]")
+    for text in codex["model_sees"] or ["(nothing)"]:
+        out.print(f"  {escape(text)}", highlight=False)
+    for text in codex["effects"]:
+        out.print(f"[bold]effect:[/] {escape(text)}", highlight=False)
 
 
 def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:

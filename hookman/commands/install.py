@@ -22,6 +22,7 @@ from hookman.install.sync import (
 )
 from hookman.output import console, escape, print_json
 from hookman.project.config import (
+    KNOWN_AGENTS,
     HookSpec,
     ProjectConfig,
     load_project_config,
@@ -46,8 +47,16 @@ def install(
     json_output: bool = False,
     repo: str | None = None,
     rev: str | None = None,
+    agents: Sequence[str] = (),
+    codex_version: str | None = None,
+    codex_trust: bool = True,
 ) -> int:
     """Install `hooks` into the project and write its settings. Returns the exit code.
+
+    `agents` (`--agent codex`) records in hookman.toml that hookman writes those agents'
+    hooks too (`agents = [...]`, docs/agents.md); with Codex CLI in the project's agents,
+    .claude/.. and .codex/hooks.json are written, and (`codex_trust`) Codex's trust in
+    hookman's own entries is recorded through its app server.
 
     With `repo` and `rev`, each of `hooks` is the name of a hook the repository offers
     (its hookman-hooks.toml); hookman.toml records the repository and rev, the commit the rev
@@ -75,6 +84,12 @@ def install(
                                   # `claude --version` disagrees with)
      "missing": [{"name", "problem", "fix"}],   # enabled hooks whose module is not here
      "broken": [{"name", "problem", "fix"}],    # enabled hooks whose module does not compile
+     "codex": {...},              # only when the project's agents include Codex CLI, or
+                                  # .codex/hooks.json holds hookman entries: "path",
+                                  # "version", "written" [event], "not_in_codex" [event],
+                                  # "without_counterpart" {hook: [event]}, "changed",
+                                  # "diff", "git", "trust" {"trusted", "already_trusted",
+                                  # "todo"} | null
      "installed": [str]}          # the names given on this command line
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
@@ -103,6 +118,13 @@ def install(
             f"`hookman try-repo {shlex.quote(repo)}` lists what it offers.",
             exit_code=2,
         )
+    for agent in agents:
+        if agent not in KNOWN_AGENTS:
+            raise HookmanError(
+                f"--agent {agent!r} is not an agent hookman writes hooks for.",
+                "pass one of: " + ", ".join(KNOWN_AGENTS) + ".",
+                exit_code=2,
+            )
     project_dir = find_project_dir(project)
     if not hooks and not (project_dir / CLAUDE_DIR).exists():
         raise HookmanError(
@@ -118,13 +140,18 @@ def install(
         hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run, origin=origin
     )
     result = None
+    new_agents = [agent for agent in agents if agent not in preview.agents]
+    codex = {"codex_version": codex_version, "trust_codex": codex_trust}
     if not dry_run:  # most repeated installs change nothing: then no lock is needed
-        unlocked = _edited_config(project_dir, learned, run_async) if learned else preview
-        result = sync_if_nothing_changes(project_dir, unlocked, target)
+        edited = learned or new_agents
+        unlocked = (
+            _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
+        )
+        result = sync_if_nothing_changes(project_dir, unlocked, target, **codex)
     if result is None:
         with edit_lock(project_dir, dry_run=dry_run):
-            config = _edited_config(project_dir, learned, run_async)
-            result = sync_project(project_dir, config, target, dry_run=dry_run)
+            config = _edited_config(project_dir, learned, run_async, new_agents)
+            result = sync_project(project_dir, config, target, dry_run=dry_run, **codex)
     installed = [choice.name for choice, _ in learned]
     if json_output:
         print_json({**result.to_json(), "installed": installed})
@@ -134,12 +161,18 @@ def install(
 
 
 def _edited_config(
-    project_dir: Path, learned: list[tuple[HookChoice, Subscriptions]], run_async: bool | None
+    project_dir: Path,
+    learned: list[tuple[HookChoice, Subscriptions]],
+    run_async: bool | None,
+    agents: Sequence[str] = (),
 ) -> ProjectConfig:
-    """hookman.toml with the learned hooks put in (read-only, so no tomlkit, when none)."""
-    if not learned:
+    """hookman.toml with the learned hooks and the new agents put in (read-only, so no
+    tomlkit, when none)."""
+    if not learned and not agents:
         return read_project_config(project_dir)
     config = load_project_config(project_dir)
+    for agent in agents:
+        config.add_agent(agent)
     for choice, subscriptions in learned:
         _check_still_same_source(choice, config.find(choice.name))
         config.put_hook(
@@ -267,6 +300,8 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
         out.print(f".claude/settings.local.json {settings_state}")
     if result.git:
         out.print(f"git: .claude/settings.local.json {escape(result.git)}")
+    for sentence in result.codex_sentences():
+        out.print(escape(sentence), highlight=False)
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     print_missing(result)

@@ -44,6 +44,11 @@ def list_hooks(
                 "problem": str | null,   # why it does not load here (missing, syntax error)
                 "fix": str | null}],
      "held_back": {event: {"since": str}},
+     "agents": [str],       # the clients hookman writes hooks for (hookman.toml `agents`)
+     "codex": {"version": str | null, "path": str, "events": [str],
+               "hooks": {name: {"events": [str],            # written for Codex
+                                "no_counterpart": [str]}}}  # subscriptions Codex lacks
+              | null,       # null unless the agents include Codex CLI
      "warnings": [str]}     # what the target client means for the hooks (see install)
     Exit 1 when an enabled hook does not load on this machine (as install).
     """
@@ -71,6 +76,9 @@ def list_hooks(
     code = 1 if problems else 0
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
+    codex = _codex_view(project_dir, config.agents, hooks, plan)
+    if codex is not None:
+        warnings += codex.pop("sentences")
     if json_output:
         print_json(
             {
@@ -79,12 +87,16 @@ def list_hooks(
                 "claude_version_source": target.source,
                 "hooks": rows,
                 "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
+                "agents": list(config.agents),
+                "codex": codex,
                 "warnings": warnings,
             }
         )
         return code
     _print_rows(project_dir, target.describe(), rows)
     out = console()
+    if codex is not None:
+        _print_codex(codex)
     for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     for problem, fix in problems.values():
@@ -92,6 +104,47 @@ def list_hooks(
         if fix:
             out.print(f"  fix: {escape(fix)}", highlight=False)
     return code
+
+
+def _codex_view(
+    project_dir: Path, agents: tuple[str, ...], hooks: list[HookSpec], plan: InstallPlan
+) -> dict[str, Any] | None:
+    """What hookman writes for Codex CLI, per hook (None when the agents leave it out)."""
+    if "codex" not in agents:
+        return None
+    from hookman.agents.codex_files import codex_hooks_path
+    from hookman.agents.codex_sync import plan_codex, plan_sentences
+    from hookman.catalog.codex_catalog import detect_codex_version
+    from hookman.project.launcher import launcher_path
+
+    codex = plan_codex(hooks, plan, launcher_path(project_dir), detect_codex_version())
+    per_hook: dict[str, dict[str, list[str]]] = {}
+    for hook in hooks:
+        if not hook.enabled:
+            continue
+        served = [event for event in claude_events_of(hook) if event in codex.events]
+        per_hook[hook.name] = {
+            "events": served,
+            "no_counterpart": codex.without_counterpart.get(hook.name, []),
+        }
+    return {
+        "version": None if codex.version is None else str(codex.version),
+        "path": str(codex_hooks_path(project_dir)),
+        "events": codex.events,
+        "hooks": per_hook,
+        "sentences": plan_sentences(codex),
+    }
+
+
+def _print_codex(codex: dict[str, Any]) -> None:
+    out = console()
+    target = codex["version"] or "unknown"
+    out.print(f"Codex CLI target {escape(target)} ({escape(codex['path'])}):", highlight=False)
+    for name, facts in codex["hooks"].items():
+        events = ", ".join(facts["events"]) or "-"
+        missing = facts["no_counterpart"]
+        lack = f"  (no Codex counterpart: {', '.join(missing)})" if missing else ""
+        out.print(f"  {escape(name)}: {escape(events)}{escape(lack)}", highlight=False)
 
 
 def _pinned_commits(project_dir: Path) -> dict[tuple[str, str], str]:

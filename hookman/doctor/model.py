@@ -20,6 +20,7 @@ SourceKind = Literal[
     "hookman.toml",
     "manifest",
     "registry",
+    "codex",  # Codex CLI's hooks.json and config.toml (label: "user hooks.json", ...)
 ]
 
 

@@ -17,12 +17,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
+from hookman.agents import codex_files
 from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.catalog import event_catalog
-from hookman.catalog.client_version import TargetVersion, resolve_target
+from hookman.catalog.client_version import ClientVersion, TargetVersion, resolve_target
 from hookman.errors import HookmanError
 from hookman.hooks.module_check import load_effect, module_problem
 from hookman.hooks.sources import module_path
@@ -51,7 +52,11 @@ from hookman.project.settings_entries import (
 )
 from hookman.project.settings_file import SettingsChange, lines_with_ends, update_settings
 
+if TYPE_CHECKING:  # Codex's modules load only for a project whose agents include it
+    from hookman.agents.codex_sync import CodexPlan, CodexTrust
+
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
+CODEX_AGENT = "codex"
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,35 @@ class SyncResult:
     missing: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Hooks whose module is there but does not compile: name -> (what is wrong, how to fix).
     broken: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Codex CLI (docs/agents.md): its plan (None when the project's agents leave it out and
+    # .codex/hooks.json holds no hookman entry), the change to that file, git, and trust.
+    codex: CodexPlan | None = None
+    codex_change: SettingsChange | None = None
+    codex_git: str | None = None
+    codex_trust: CodexTrust | None = None
+
+    def codex_sentences(self) -> list[str]:
+        """What install says about Codex: what it wrote, what it could not, the trust."""
+        if self.codex_change is None:
+            return []
+        path = self.codex_change.path
+        if self.codex is None:
+            return (
+                [f"removed hookman's Codex entries from {path}"]
+                if self.codex_change.changed
+                else []
+            )
+        events = ", ".join(self.codex.events) or "no events"
+        verb = "would write" if self.dry_run else ("wrote" if self.codex_change.changed else "kept")
+        lines = [f"Codex: {verb} {events} in {path}"]
+        if self.codex_git:
+            lines.append(f"{codex_files.HOOKS_RELATIVE}: {self.codex_git}")
+        from hookman.agents.codex_sync import plan_sentences
+
+        lines += plan_sentences(self.codex)
+        if self.codex_trust is not None:
+            lines += self.codex_trust.sentences()
+        return lines
 
     def held_back_sentences(self) -> list[str]:
         target = "unknown" if self.target.version is None else str(self.target.version)
@@ -109,6 +143,22 @@ class SyncResult:
                 {"name": name, "problem": problem, "fix": fix}
                 for name, (problem, fix) in self.broken.items()
             ],
+            **({} if self.codex_change is None else {"codex": self._codex_json()}),
+        }
+
+    def _codex_json(self) -> dict[str, Any]:
+        assert self.codex_change is not None
+        codex = self.codex
+        return {
+            "path": str(self.codex_change.path),
+            "version": None if codex is None or codex.version is None else str(codex.version),
+            "written": [] if codex is None else codex.events,
+            "not_in_codex": [] if codex is None else codex.not_in_codex,
+            "without_counterpart": {} if codex is None else codex.without_counterpart,
+            "changed": self.codex_change.changed,
+            "diff": self.codex_change.diff(),
+            "git": self.codex_git,
+            "trust": None if self.codex_trust is None else self.codex_trust.to_json(),
         }
 
 
@@ -168,10 +218,15 @@ def sync_project(
     dry_run: bool,
     trial: Trial | None = None,
     known_pins: dict[tuple[str, str], Pin] | None = None,
+    codex_version: str | None = None,
+    trust_codex: bool = True,
 ) -> SyncResult:
     """Write what `config` asks for (see the module docstring). Caller holds project_lock.
     Repository hooks are fetched into the store and their revs pinned (not in a dry run);
-    `known_pins` are pins just resolved (by autoupdate), used before asking git again."""
+    `known_pins` are pins just resolved (by autoupdate), used before asking git again.
+    When the project's agents include Codex CLI, its .codex/hooks.json too (`codex_version`
+    the target, else `codex --version`), and with `trust_codex` its trust in hookman's
+    entries is recorded (agents/codex_sync.py)."""
     check_paths_are_utf8(project_dir)
     hooks = config.hooks + ([] if trial is None else trial.hooks)
     enabled = [hook for hook in hooks if hook.enabled]
@@ -211,6 +266,14 @@ def sync_project(
 
     settings_path = local_settings_path(project_dir)
     preview = update_settings(settings_path, edit, dry_run=True)
+    codex = _codex_plan(project_dir, config, hooks, plan, launcher, codex_version)
+    codex_entries = [] if codex is None else codex.entries
+    codex_wanted = codex is not None or codex_files.has_hookman_entries(project_dir)
+    codex_preview = (
+        codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=True)
+        if codex_wanted
+        else None
+    )
     config_diff = _config_diff(config)
     warnings = target_warnings(plan, target) + plan_warnings(plan) + tool_name_warnings(hooks)
     warnings += resolution.warnings
@@ -228,25 +291,88 @@ def sync_project(
             warnings,
             missing,
             broken,
+            codex,
+            codex_preview,
         )
 
-    manifest = _manifest_for(project_dir, hooks, module_paths, plan, target, resolution.origins)
+    manifest = _manifest_for(
+        project_dir, hooks, module_paths, plan, target, resolution.origins, codex
+    )
     new_pins = _used_pins(config.hooks, pins, resolution.pins)
-    with _restored_on_failure(manifest_file, launcher, config.path, pins_path(project_dir)):
+    codex_path = codex_files.codex_hooks_path(project_dir)
+    with _restored_on_failure(
+        manifest_file, launcher, config.path, pins_path(project_dir), codex_path
+    ):
         write_manifest(project_dir, manifest)
         _write_launcher(project_dir)
         save_project_config(config)
         if new_pins != pins:
             write_pins(project_dir, new_pins)
         change = update_settings(settings_path, edit, dry_run=False)
+        codex_change = (
+            codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=False)
+            if codex_wanted
+            else None
+        )
     remember_parsed_config(project_dir)
     git = None
     if change.after is not None:
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
         git = None if outcome == NOT_A_WORK_TREE else outcome
+    codex_git = None
+    if codex_change is not None and codex_change.after is not None:
+        codex_git = codex_files.keep_out_of_git(project_dir)
+    codex_trust = None
+    if codex is not None and codex.entries:
+        from hookman.agents.codex_sync import trust_hookman_hooks
+
+        codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
     return SyncResult(
-        project_dir, target, hooks, plan, change, config_diff, False, git, warnings, missing, broken
+        project_dir,
+        target,
+        hooks,
+        plan,
+        change,
+        config_diff,
+        False,
+        git,
+        warnings,
+        missing,
+        broken,
+        codex,
+        codex_change,
+        codex_git,
+        codex_trust,
     )
+
+
+def _codex_plan(
+    project_dir: Path,
+    config: ProjectConfig,
+    hooks: Sequence[HookSpec],
+    plan: InstallPlan,
+    launcher: Path,
+    version_flag: str | None,
+) -> CodexPlan | None:
+    """What to write for Codex CLI, when the project's agents include it."""
+    if CODEX_AGENT not in config.agents:
+        return None
+    from hookman.agents.codex_sync import plan_codex
+    from hookman.catalog import codex_catalog
+
+    version: ClientVersion | None
+    if version_flag is not None:
+        try:
+            version = codex_catalog.parse_codex_version(version_flag)
+        except ValueError:
+            raise HookmanError(
+                f"--codex-version {version_flag!r} is not a version such as 0.171.0.",
+                "pass MAJOR.MINOR.PATCH, as `codex --version` prints it.",
+                exit_code=2,
+            ) from None
+    else:
+        version = codex_catalog.detect_codex_version()
+    return plan_codex(hooks, plan, launcher, version)
 
 
 def preview_manifest(
@@ -257,7 +383,7 @@ def preview_manifest(
     enabled = [hook for hook in config.hooks if hook.enabled]
     resolution = _existing_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
     plan = plan_install(config.hooks, target.version)
-    return build_manifest(
+    manifest = build_manifest(
         project_dir,
         config.hooks,
         resolution.paths,
@@ -265,6 +391,12 @@ def preview_manifest(
         target.version,
         origins=resolution.origins,
     )
+    codex = _codex_plan(project_dir, config, config.hooks, plan, launcher_path(project_dir), None)
+    if codex is not None:
+        from hookman.agents.codex_sync import manifest_section
+
+        manifest["codex"] = manifest_section(codex)
+    return manifest
 
 
 def check_paths_are_utf8(project_dir: Path) -> None:
@@ -293,15 +425,22 @@ def _check_utf8(what: str, path: Path) -> None:
 
 
 def sync_if_nothing_changes(
-    project_dir: Path, config: ProjectConfig, target: TargetVersion
+    project_dir: Path,
+    config: ProjectConfig,
+    target: TargetVersion,
+    *,
+    codex_version: str | None = None,
+    trust_codex: bool = True,
 ) -> SyncResult | None:
     """The result of `sync_project` when it would write nothing, found without the project
     lock (filelock costs more than the rest of a repeated install); None when something
     must be written, and the caller then locks and syncs. Sound without the lock: every
     writer replaces files atomically, so each file read here is whole, and a result that
     changes nothing is right as of the moment it was read."""
-    preview = sync_project(project_dir, config, target, dry_run=True)
+    preview = sync_project(project_dir, config, target, dry_run=True, codex_version=codex_version)
     if preview.settings_change.changed or preview.config_diff:
+        return None
+    if preview.codex_change is not None and preview.codex_change.changed:
         return None
     enabled = [hook for hook in config.hooks if hook.enabled]
     pins = read_pins(project_dir)
@@ -313,7 +452,13 @@ def sync_if_nothing_changes(
     if _used_pins(config.hooks, pins, resolution.pins) != pins:
         return None
     manifest = _manifest_for(
-        project_dir, config.hooks, resolution.paths, preview.plan, target, resolution.origins
+        project_dir,
+        config.hooks,
+        resolution.paths,
+        preview.plan,
+        target,
+        resolution.origins,
+        preview.codex,
     )
     try:
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
@@ -325,7 +470,15 @@ def sync_if_nothing_changes(
     if preview.settings_change.after is not None:
         outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
         git = None if outcome == NOT_A_WORK_TREE else outcome
-    return replace(preview, dry_run=False, git=git)
+    codex_git, codex_trust = None, None
+    if preview.codex_change is not None and preview.codex_change.after is not None:
+        codex_git = codex_files.keep_out_of_git(project_dir)
+    if preview.codex is not None and preview.codex.entries:
+        from hookman.agents.codex_sync import trust_hookman_hooks
+
+        # Also when nothing changed: the user may have trusted the project since.
+        codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
+    return replace(preview, dry_run=False, git=git, codex_git=codex_git, codex_trust=codex_trust)
 
 
 def _manifest_for(
@@ -335,9 +488,10 @@ def _manifest_for(
     plan: InstallPlan,
     target: TargetVersion,
     origins: dict[str, dict[str, Any]],
+    codex: CodexPlan | None = None,
 ) -> dict[str, Any]:
     source = FLAG_SOURCE if target.is_explicit_flag else target.source
-    return build_manifest(
+    manifest = build_manifest(
         project_dir,
         hooks,
         module_paths,
@@ -346,6 +500,11 @@ def _manifest_for(
         version_source=source,
         origins=origins,
     )
+    if codex is not None:  # only then: a Claude Code project's manifest is as it was
+        from hookman.agents.codex_sync import manifest_section
+
+        manifest["codex"] = manifest_section(codex)
+    return manifest
 
 
 @contextmanager

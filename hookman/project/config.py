@@ -57,6 +57,12 @@ BOM = "\ufeff"
 _EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
 
 
+# The agents hookman writes hooks for (docs/agents.md) and the default when hookman.toml
+# names none.
+KNOWN_AGENTS = ("claude", "codex")
+DEFAULT_AGENTS = ("claude",)
+
+
 class HookSource(NamedTuple):  # not a dataclass: those compile methods at every start
     """Where a hook's module comes from: a project-relative path, a registry or template
     name, or a hook repository (`value` its URL, `rev` a tag or full SHA, `hook` the name
@@ -162,6 +168,34 @@ class ProjectConfig:
     def claude_version(self) -> str | None:
         value = self._document.get("claude_version")
         return None if value is None else str(value)
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """The agents hookman writes entries for (`agents = [...]`; default Claude Code only)."""
+        value = self._document.get("agents")
+        return DEFAULT_AGENTS if value is None else tuple(str(item) for item in value)
+
+    def add_agent(self, agent: str) -> None:
+        """Record that hookman writes `agent`'s entries too (`install --agent`): keeps the
+        file's layout; `claude` stays listed unless the file already left it out."""
+        if agent in self.agents:
+            return
+        import tomlkit
+        from tomlkit.items import AoT, Table
+
+        value = _string_array([*self.agents, agent])
+        document = self._document
+        if "agents" in document or not isinstance(document, tomlkit.TOMLDocument):
+            document["agents"] = value
+            return
+        # A top-level key goes before the first table (tomlkit appends it after the last
+        # one, which is no valid TOML): after the leading comments and keys.
+        body = document.body
+        first = next((i for i, (_, item) in enumerate(body) if isinstance(item, Table | AoT)), None)
+        if first is None:
+            document["agents"] = value
+        else:
+            document._insert_at(first, "agents", value)
 
     @property
     def hooks(self) -> list[HookSpec]:
@@ -525,7 +559,29 @@ def _plain(value: Any) -> Any:
     return value.unwrap() if hasattr(value, "unwrap") else value
 
 
+def _validate_agents(value: Any) -> None:
+    known = ", ".join(f'"{agent}"' for agent in KNOWN_AGENTS)
+    if value is None:
+        return
+    if not _is_str_list(value) or not value:
+        raise HookmanError(
+            f"`agents` in {_CONFIG_DISPLAY} must be a non-empty array of agent names "
+            f'({known}), such as ["claude", "codex"].',
+            _EDIT_HINT,
+        )
+    for agent in value:
+        if agent not in KNOWN_AGENTS:
+            raise HookmanError(
+                f"`agents` in {_CONFIG_DISPLAY} names {agent!r}, which is not an agent hookman "
+                f"writes hooks for ({known}).",
+                _EDIT_HINT,
+            )
+    if len(set(value)) != len(value):
+        raise HookmanError(f"`agents` in {_CONFIG_DISPLAY} names an agent twice.", _EDIT_HINT)
+
+
 def _validate(document: tomlkit.TOMLDocument | dict[str, Any]) -> list[HookSpec]:
+    _validate_agents(_plain(document.get("agents")))
     claude_version = document.get("claude_version")
     if claude_version is not None and not isinstance(claude_version, str):
         raise HookmanError(

@@ -1,5 +1,5 @@
-"""Keep settings.local.json out of git through `.git/info/exclude` (never `.gitignore`, which
-is the team's committed file).
+"""Keep settings.local.json (and Codex CLI's .codex/hooks.json) out of git through
+`.git/info/exclude` (never `.gitignore`, which is the team's committed file).
 """
 
 from __future__ import annotations
@@ -21,7 +21,17 @@ class _GitFailed(Exception):
     pass
 
 
-def ensure_git_ignored(project_dir: Path, relative_path: str) -> str:
+def is_tracked(project_dir: Path, relative_path: str) -> bool:
+    """Whether git tracks `relative_path` (False outside a work tree or without git)."""
+    try:
+        return _is_tracked(project_dir, relative_path)
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def ensure_git_ignored(
+    project_dir: Path, relative_path: str, comment: str = EXCLUDE_COMMENT
+) -> str:
     """Make git ignore `relative_path` (relative to `project_dir`) if it does not already.
 
     Returns a short sentence saying what happened, for the user to read: "already ignored by
@@ -55,7 +65,7 @@ def ensure_git_ignored(project_dir: Path, relative_path: str) -> str:
         return "not added to .git/info/exclude: git exclude patterns cannot hold a newline"
     shown = _display_path(exclude_file, project_dir)
     try:
-        _append_pattern(exclude_file, _anchored_pattern(prefix + relative_path))
+        _append_pattern(exclude_file, _anchored_pattern(prefix + relative_path), comment)
     except OSError as error:
         return f"could not add it to {shown}: {error.strerror or error}"
     try:
@@ -119,7 +129,7 @@ def _anchored_pattern(repo_relative_path: str) -> str:
     return "/" + escaped
 
 
-def _append_pattern(exclude_file: Path, pattern: str) -> None:
+def _append_pattern(exclude_file: Path, pattern: str, comment: str = EXCLUDE_COMMENT) -> None:
     # Appending (rather than rewriting) can never lose what the file already holds.
     exclude_file.parent.mkdir(parents=True, exist_ok=True)
     with exclude_file.open("ab+") as handle:
@@ -128,7 +138,7 @@ def _append_pattern(exclude_file: Path, pattern: str) -> None:
         if handle.tell():
             handle.seek(-1, os.SEEK_END)
             needs_newline = handle.read(1) != b"\n"
-        lines = os.fsencode(f"{EXCLUDE_COMMENT}\n{pattern}\n")  # a path's own bytes
+        lines = os.fsencode(f"{comment}\n{pattern}\n")  # a path's own bytes
         handle.write((b"\n" if needs_newline else b"") + lines)
         handle.flush()
         os.fsync(handle.fileno())

@@ -44,7 +44,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hookman.bridge.protocol import EXIT_TWO_STATUS
+from hookman.bridge.protocol import AGENT_FLAG, EXIT_TWO_STATUS
 from hookman.errors import HookmanError
 from hookman.project.launcher import (
     DONE_STATUS,
@@ -75,13 +75,16 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
     command: str
     timeout: int | float | None
     is_async: bool = False
+    # Whether an async entry says so with `"async": true` (Claude Code's); Codex CLI's do not:
+    # the runner's `--async` answers at once and runs the hooks in a child of its own.
+    async_key: bool = True
 
     def handler(self) -> dict[str, Any]:
         """The handler object as written into the matcher group's `hooks` array."""
         handler: dict[str, Any] = {"type": "command", "command": self.command}
         if self.timeout is not None:
             handler["timeout"] = self.timeout
-        if self.is_async:
+        if self.is_async and self.async_key:
             handler["async"] = True
         return handler
 
@@ -92,15 +95,23 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
 
 
 def build_command(
-    event: str, launcher: Path, *, guarded: bool = False, run_async: bool = False
+    event: str,
+    launcher: Path,
+    *,
+    guarded: bool = False,
+    run_async: bool = False,
+    agent: str | None = None,
 ) -> str:
     """The shell command Claude Code runs for `event`: the project's launcher, every word
     quoted for POSIX shells (the module docstring shows the forms). On a guarded event a
     launcher that ran to its end exits DONE_STATUS (the command exits 0) or 2 (passed on);
     any other status makes the command deny by exit 2. Elsewhere the launcher alone; an async
-    entry only needs exit 0."""
+    entry only needs exit 0. `agent` ("codex") is the client an entry is for besides Claude
+    Code: the launcher passes `--agent AGENT` on to the runner, which answers in its protocol
+    (Claude Code's entries carry no such words)."""
     quoted = shlex.quote(str(launcher))
     words = ["sh", str(launcher), event] + ([ASYNC_FLAG] if run_async else [])
+    words += [] if agent is None else [AGENT_FLAG, agent]
     command = " ".join(shlex.quote(word) for word in words)
     if run_async:
         return f"{command} || :"

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 from hookman.atomic_file import atomic_write_text
 from hookman.errors import HookmanError
-from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME
+from hookman.project.location import LOCAL_SETTINGS_NAME
 
 BOM = "\ufeff"
 _NON_FINITE_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.DOTALL)
@@ -245,21 +245,24 @@ def _load(path: Path) -> _ParsedSettings:
 
 
 def check_write_target(path: Path) -> None:
-    """Refuse to write through a symlink whose target is not a local settings file of this
-    project (see the module docstring): it would put hookman's entries into a file that
-    hookman must never modify, such as the committed settings.json."""
+    """Refuse to write through a symlink whose target is not a file of this project's kind
+    (see the module docstring): a settings.local.json link must end at a file of that name
+    (a .codex/hooks.json link at a hooks.json) in this project's directory or in a directory
+    not named like it; anything else would put hookman's entries into a file that hookman
+    must never modify, such as the committed settings.json."""
     if not path.is_symlink() or not path.exists():
         return  # a dangling link is refused when it is read, with its own message
     target = Path(os.path.realpath(path))
     in_this_project = target.parent == Path(os.path.realpath(path.parent))
-    if target.name == LOCAL_SETTINGS_NAME and (in_this_project or target.parent.name != CLAUDE_DIR):
+    name, directory = path.name, path.parent.name
+    if target.name == name and (in_this_project or target.parent.name != directory):
         return
     raise HookmanError(
-        f"{path} is a symlink to {target}, which is not a local settings file of this "
-        "project, so hookman will not write through it (it modifies no settings file but "
-        f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}).",
+        f"{path} is a symlink to {target}, which is not a {_kind(name)} file of this "
+        f"project, so hookman will not write through it (it modifies no settings file but "
+        f"{directory}/{name}).",
         f"replace the link with a plain file (`rm {path}`, then `hookman install`), or point "
-        f"it at a file named {LOCAL_SETTINGS_NAME} outside any other {CLAUDE_DIR} directory.",
+        f"it at a file named {name} outside any other {directory} directory.",
     )
 
 
@@ -614,3 +617,7 @@ def _write(path: Path, text: str) -> None:
 
 def _terminated(line: str) -> str:
     return line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+
+
+def _kind(name: str) -> str:
+    return "local settings" if name == LOCAL_SETTINGS_NAME else name

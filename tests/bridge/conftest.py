@@ -107,10 +107,12 @@ class RunnerProject:
         text = launcher_text(python, self.manifest_path, guarded_events(), root=self.launcher_root)
         self.launcher_path.write_text(text, encoding="utf-8")
 
-    def command(self, event: str, *, run_async: bool = False) -> str:
-        """The settings command install writes for `event`."""
+    def command(self, event: str, *, run_async: bool = False, agent: str | None = None) -> str:
+        """The settings command install writes for `event` (`agent` "codex": Codex CLI's)."""
         guarded = event in guarded_events()
-        return build_command(event, self.launcher_path, guarded=guarded, run_async=run_async)
+        return build_command(
+            event, self.launcher_path, guarded=guarded, run_async=run_async, agent=agent
+        )
 
     def run_installed(
         self,
@@ -120,12 +122,13 @@ class RunnerProject:
         run_async: bool = False,
         timeout: float = 60,
         env: dict[str, str] | None = None,
+        agent: str | None = None,
     ) -> subprocess.CompletedProcess[bytes]:
         """Run the exact settings command through a shell, as Claude Code does."""
         if isinstance(payload, dict):
             payload = json.dumps(payload)
         stdin = payload.encode("utf-8", "surrogatepass") if isinstance(payload, str) else payload
-        command = ["bash", "-c", self.command(event, run_async=run_async)]
+        command = ["bash", "-c", self.command(event, run_async=run_async, agent=agent)]
         with subprocess.Popen(
             command,
             stdin=subprocess.PIPE,

@@ -10,9 +10,11 @@ import tempfile
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from .codex_harness import CODEX_VERSIONS, CodexClient, CodexProject, find_codex
 from .harness import (
     CLIENT_VERSIONS,
     ClaudeClient,
@@ -22,6 +24,7 @@ from .harness import (
     find_client,
 )
 from .mock_anthropic import MockAnthropic
+from .mock_openai import MockOpenAI
 
 _missing_clients: dict[str, str] = {}
 _isolation_notes: list[str] = []
@@ -32,14 +35,18 @@ def _client(version: str) -> ClaudeClient | str:
     return find_client(version)
 
 
-@pytest.fixture(scope="session")
-def mock_api() -> Iterator[MockAnthropic]:
+def _served(mock_class: Any) -> Iterator[Any]:
     # A short directory: Unix socket paths are limited to about 108 bytes.
     socket_dir = Path(tempfile.mkdtemp(prefix="hm-e2e-"))
-    mock = MockAnthropic(unix_socket=socket_dir / "api.sock").start()
+    mock = mock_class(unix_socket=socket_dir / "api.sock").start()
     yield mock
     mock.stop()
     shutil.rmtree(socket_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def mock_api() -> Iterator[MockAnthropic]:
+    yield from _served(MockAnthropic)
 
 
 @pytest.fixture(scope="session")
@@ -49,15 +56,19 @@ def network_isolation(mock_api: MockAnthropic) -> NetworkIsolation:
     return isolation
 
 
-@pytest.fixture(params=CLIENT_VERSIONS, ids=[f"claude-{v}" for v in CLIENT_VERSIONS])
-def claude_client(request: pytest.FixtureRequest) -> ClaudeClient:
-    found = _client(request.param)
+def _installed_or_skip(found: Any, version: str, missing: dict[str, str]) -> Any:
+    """The client, or a loud skip (a failure when CI=true) naming why it is missing."""
     if isinstance(found, str):
-        _missing_clients[request.param] = found
+        missing[version] = found
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"E2E CLIENT MISSING IN CI: {found}", pytrace=False)
         pytest.skip(f"E2E SKIPPED, REAL CLIENT NOT INSTALLED: {found}")
     return found
+
+
+@pytest.fixture(params=CLIENT_VERSIONS, ids=[f"claude-{v}" for v in CLIENT_VERSIONS])
+def claude_client(request: pytest.FixtureRequest) -> ClaudeClient:
+    return _installed_or_skip(_client(request.param), request.param, _missing_clients)
 
 
 @pytest.fixture
@@ -77,3 +88,41 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"E2E SKIPPED FOR CLAUDE CODE {version}: {reason}", red=True, bold=True
         )
+    for version, reason in sorted(_missing_codex.items()):
+        terminalreporter.write_line(
+            f"E2E SKIPPED FOR CODEX CLI {version}: {reason}", red=True, bold=True
+        )
+
+
+# Codex CLI (tests/e2e/test_codex.py): the same isolation, a mock of the Responses API.
+_missing_codex: dict[str, str] = {}
+
+
+@cache
+def _codex(version: str) -> CodexClient | str:
+    return find_codex(version)
+
+
+@pytest.fixture(scope="session")
+def mock_openai() -> Iterator[MockOpenAI]:
+    yield from _served(MockOpenAI)
+
+
+@pytest.fixture(scope="session")
+def openai_isolation(mock_openai: MockOpenAI) -> NetworkIsolation:
+    return detect_network_isolation(mock_openai)  # type: ignore[arg-type]
+
+
+@pytest.fixture(params=CODEX_VERSIONS, ids=[f"codex-{v}" for v in CODEX_VERSIONS])
+def codex_client(request: pytest.FixtureRequest) -> CodexClient:
+    return _installed_or_skip(_codex(request.param), request.param, _missing_codex)
+
+
+@pytest.fixture
+def codex_e2e(
+    codex_client: CodexClient,
+    mock_openai: MockOpenAI,
+    openai_isolation: NetworkIsolation,
+    tmp_path: Path,
+) -> CodexProject:
+    return CodexProject(codex_client, mock_openai, openai_isolation, tmp_path)

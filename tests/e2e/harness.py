@@ -58,21 +58,25 @@ def _user_site_env() -> dict[str, str]:
 
 def find_client(version: str) -> ClaudeClient | str:
     """The installed client, or the reason it cannot be used."""
-    binary = client_cache_root() / f"claude-{version}" / "node_modules" / ".bin" / "claude"
+    found = find_installed("claude", "Claude Code", version, "install_claude_clients.py")
+    return found if isinstance(found, str) else ClaudeClient(version, found)
+
+
+def find_installed(name: str, title: str, version: str, tool: str) -> Path | str:
+    """The binary of an npm client that tools/`tool` installed (`name-version` in the cache)
+    and that answers `--version` with `version`, or the reason it cannot be used."""
+    binary = client_cache_root() / f"{name}-{version}" / "node_modules" / ".bin" / name
     if not binary.exists():
-        return (
-            f"Claude Code {version} is not installed at {binary}; "
-            "run `python tools/install_claude_clients.py`"
-        )
+        return f"{title} {version} is not installed at {binary}; run `python tools/{tool}`"
     try:
         answer = subprocess.run(
             [str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False
         ).stdout
     except (OSError, subprocess.TimeoutExpired) as error:
-        return f"Claude Code at {binary} does not run: {error}"
-    if not answer.startswith(version):
+        return f"{title} at {binary} does not run: {error}"
+    if version not in answer.split():
         return f"{binary} reports version {answer.strip()!r}, expected {version}"
-    return ClaudeClient(version, binary)
+    return binary
 
 
 @dataclass(frozen=True)
@@ -300,10 +304,15 @@ class E2EProject:
         return done
 
     def _isolated(self, command: list[str]) -> list[str]:
+        return self._isolated_for(self.mock, command)
+
+    def _isolated_for(self, mock: Any, command: list[str]) -> list[str]:
+        """`command` in the private network namespace whose 127.0.0.1:PORT is `mock` (any
+        mock with `port` and `unix_socket`: the Anthropic one, the OpenAI one)."""
         if self.isolation.prefix is None:
             return command
-        relay = [sys.executable, str(RELAY_SCRIPT), str(self.mock.port)]
-        return [*self.isolation.prefix, *relay, str(self.mock.unix_socket), "--", *command]
+        relay = [sys.executable, str(RELAY_SCRIPT), str(mock.port)]
+        return [*self.isolation.prefix, *relay, str(mock.unix_socket), "--", *command]
 
     def settings(self) -> dict[str, Any]:
         return json.loads(self.settings_path.read_text(encoding="utf-8"))

@@ -19,17 +19,16 @@ is what a client inside a private network namespace reaches through `netns_relay
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
-import socketserver
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Literal
+
+from .mock_server import MockServer, QuietHandler
 
 Route = Literal["main", "subagent", "side"]
 
@@ -117,7 +116,7 @@ def last_user_text(body: dict[str, Any]) -> str:
     return ""
 
 
-class MockAnthropic:
+class MockAnthropic(MockServer):
     """The scripted API. Use `script(...)` before each client run, read `requests` after."""
 
     def __init__(self, unix_socket: Path | None = None) -> None:
@@ -125,42 +124,10 @@ class MockAnthropic:
         self._main: list[Turn] = []
         self._subagents: dict[str, list[Turn]] = {}
         self.requests: list[RecordedRequest] = []
-        self._tcp = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._tcp.daemon_threads = True
-        self._unix: _UnixHTTPServer | None = None
-        self.unix_socket = unix_socket
-        if unix_socket is not None:
-            with contextlib.suppress(FileNotFoundError):
-                unix_socket.unlink()
-            self._unix = _UnixHTTPServer(str(unix_socket), _handler_for(self))
-        self._threads: list[threading.Thread] = []
-
-    @property
-    def port(self) -> int:
-        return int(self._tcp.server_address[1])
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(_MessagesHandler, unix_socket)
 
     def start(self) -> MockAnthropic:
-        for server in (self._tcp, self._unix):
-            if server is not None:
-                thread = threading.Thread(
-                    target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-                )
-                thread.start()
-                self._threads.append(thread)
-        return self
-
-    def stop(self) -> None:
-        for server in (self._tcp, self._unix):
-            if server is not None:
-                server.shutdown()
-                server.server_close()
-        if self.unix_socket is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.unix_socket.unlink()
+        return super().start()
 
     def script(
         self, main: Sequence[Turn], subagents: dict[str, Sequence[Turn]] | None = None
@@ -202,26 +169,8 @@ class MockAnthropic:
         return "main", ""
 
 
-class _UnixHTTPServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
-    daemon_threads = True
-
-
-def _handler_for(mock: MockAnthropic) -> type[BaseHTTPRequestHandler]:
-    class Handler(_MessagesHandler):
-        api = mock
-
-    return Handler
-
-
-class _MessagesHandler(BaseHTTPRequestHandler):
+class _MessagesHandler(QuietHandler):
     api: MockAnthropic
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silence the default stderr access log."""
-
-    def address_string(self) -> str:
-        return "mock-client"
 
     def do_GET(self) -> None:
         self.api.answer("GET", self.path, {})
@@ -230,12 +179,7 @@ class _MessagesHandler(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw or b"{}")
-        except json.JSONDecodeError:
-            body = {"unparsed": raw.decode("utf-8", "replace")}
+        body = self._read_json_body()
         route, turn = self.api.answer("POST", self.path, body)
         if "count_tokens" in self.path:
             self._send_json(200, {"input_tokens": 1000})
@@ -244,21 +188,8 @@ class _MessagesHandler(BaseHTTPRequestHandler):
         else:
             self._stream(body, turn if turn is not None else [Text(SIDE_REQUEST_TEXT)])
 
-    def _send_json(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
     def _stream(self, body: dict[str, Any], turn: Turn) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self._start_stream()
         for event in sse_events(turn, model=str(body.get("model") or "claude-mock")):
             self.wfile.write(event)
         self.wfile.flush()

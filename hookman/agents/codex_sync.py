@@ -1,0 +1,224 @@
+"""What install writes for Codex CLI, and the trust Codex needs before it runs it.
+
+The entries: one matcher group per event, as for Claude Code (Codex launches matching hooks
+concurrently, so one ordered runner per event keeps hookman's dispatch order), for the
+events hookman planned that the installed Codex version knows (catalog/codex_events.json),
+each running the project's launcher with `--agent codex`, so the runner answers in Codex's
+protocol (bridge/codex_answer.py). A timeout Codex clamps (SessionEnd: 3 s) is written as
+the clamp. Async hooks keep the runner's `--async` (it answers at once and runs them in a
+child), without Claude Code's `"async": true` key.
+
+Trust: Codex skips a non-managed hook until CODEX_HOME/config.toml trusts its current hash,
+and a rewritten definition has a new hash. After a write that changed the file, hookman
+records trust for its own entries through `codex app-server` (codex_app_server.py), which the
+user asked for by installing them, and says exactly which; where it cannot, it says what the
+user must do in Codex.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hookman.agents.codex_app_server import CodexAppServerError, list_hooks, trust
+from hookman.agents.codex_files import codex_hooks_path
+from hookman.catalog import codex_catalog, event_catalog
+from hookman.catalog.client_version import ClientVersion
+from hookman.project.config import HookSpec
+from hookman.project.install_plan import InstallPlan
+from hookman.project.settings_entries import HookmanEntry, build_command, is_hookman_command
+
+CODEX = "codex"
+
+
+@dataclass(frozen=True)
+class CodexPlan:
+    """The entries for Codex and what could not be written for it."""
+
+    version: ClientVersion | None
+    entries: list[HookmanEntry]
+    # Claude Code events hookman planned that this Codex version does not run hooks for
+    not_in_codex: list[str] = field(default_factory=list)
+    # hook name -> its runtime (or Claude Code) subscriptions no Codex event serves
+    without_counterpart: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def events(self) -> list[str]:
+        return list(dict.fromkeys(entry.event for entry in self.entries))
+
+
+def plan_codex(
+    hooks: Sequence[HookSpec], plan: InstallPlan, launcher: Path, version: ClientVersion | None
+) -> CodexPlan:
+    known = codex_catalog.hookman_codex_events(version)
+    guarded = event_catalog.guarded_events()
+    entries: list[HookmanEntry] = []
+    for event, entry in plan.entries.items():
+        if event in known:
+            command = build_command(event, launcher, guarded=event in guarded, agent=CODEX)
+            entries.append(
+                HookmanEntry(event, entry.matcher, command, _capped(event, entry.timeout))
+            )
+    for event, entry in plan.async_entries.items():
+        if event in known:
+            command = build_command(event, launcher, run_async=True, agent=CODEX)
+            timeout = _capped(event, entry.timeout)
+            entries.append(
+                HookmanEntry(event, entry.matcher, command, timeout, is_async=True, async_key=False)
+            )
+    planned = [*plan.entries, *plan.async_entries]
+    not_in_codex = list(dict.fromkeys(event for event in planned if event not in known))
+    without: dict[str, list[str]] = {}
+    for hook in hooks:
+        if not hook.enabled:
+            continue
+        for subscription in hook.events:
+            served = event_catalog.claude_events_for(subscription, hook.tools.get(subscription))
+            if served and not any(event in known for event in served):
+                without.setdefault(hook.name, []).append(subscription)
+    return CodexPlan(version, entries, not_in_codex, without)
+
+
+def _capped(event: str, timeout: int | float | None) -> int | float | None:
+    cap = codex_catalog.timeout_cap(event)
+    if cap is None or timeout is None or timeout <= cap:
+        return timeout
+    return int(cap) if cap == int(cap) else cap
+
+
+def manifest_section(codex: CodexPlan) -> dict[str, Any]:
+    """The manifest's "codex" section: what the runner needs to answer Codex."""
+    return {
+        "version": None if codex.version is None else str(codex.version),
+        "events": codex.events,
+        "answers": codex_catalog.answer_fields(),
+    }
+
+
+def plan_sentences(codex: CodexPlan) -> list[str]:
+    """Plain sentences about what Codex will not run (install, list)."""
+    sentences: list[str] = []
+    target = "unknown" if codex.version is None else str(codex.version)
+    if codex.version is None:
+        sentences.append(
+            f"`codex --version` gave no answer, so hookman wrote the events of Codex "
+            f"{codex_catalog.oldest_checked()}, the oldest version it has facts for."
+        )
+    elif codex.version > codex_catalog.newest_checked():
+        sentences.append(
+            f"Codex {codex.version} is newer than {codex_catalog.newest_checked()}, the newest "
+            "version hookman has facts for, so hookman assumes it has the same events."
+        )
+    for event in codex.not_in_codex:
+        sentences.append(f"Codex {target} has no {event} event: not written for Codex.")
+    for name, subscriptions in codex.without_counterpart.items():
+        listed = ", ".join(repr(item) for item in subscriptions)
+        sentences.append(
+            f"the hook {name!r} listens to {listed}, which has no Codex counterpart: it "
+            "never runs under Codex for it."
+        )
+    return sentences
+
+
+@dataclass
+class CodexTrust:
+    """What the trust step did: keys trusted now, hookman entries already trusted, and what
+    the user must do when hookman could not (None: nothing)."""
+
+    trusted: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    todo: str | None = None
+
+    def sentences(self) -> list[str]:
+        lines = [f"trusted in Codex: {key}" for key in self.trusted]
+        if self.already and not self.trusted and self.todo is None:
+            lines.append(f"Codex already trusts hookman's {len(self.already)} hook(s) here")
+        return lines + ([] if self.todo is None else [self.todo])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trusted": self.trusted, "already_trusted": self.already, "todo": self.todo}
+
+
+def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust:
+    """Record Codex's trust in hookman's own entries of the project's .codex/hooks.json
+    (with `record`), through Codex's app server; say what is left to the user."""
+    source = os.path.realpath(codex_hooks_path(project_dir))
+    outcome = CodexTrust()
+    manual = (
+        "Until Codex trusts hookman's hooks it skips them silently: with `codex` on PATH, run "
+        "`hookman install` again (it records the trust through `codex app-server`)."
+    )
+    try:
+        hooks = [
+            hook
+            for hook in list_hooks(str(project_dir))
+            if os.path.realpath(hook.source_path or "/") == source
+            and is_hookman_command(hook.command)
+        ]
+    except CodexAppServerError as error:
+        outcome.todo = f"hookman could not ask Codex which hooks it trusts: {error} {manual}"
+        return outcome
+    if not hooks:
+        outcome.todo = project_trust_todo(project_dir)
+        return outcome
+    untrusted = [hook for hook in hooks if not hook.trusted]
+    outcome.already = [hook.key for hook in hooks if hook.trusted]
+    if not untrusted:
+        return outcome
+    if not record:
+        keys = ", ".join(hook.key for hook in untrusted)
+        outcome.todo = (
+            f"Codex does not trust these hookman hooks yet, so it skips them silently: {keys}. "
+            "Run `hookman install` without --no-codex-trust to record the trust through "
+            "`codex app-server`."
+        )
+        return outcome
+    try:
+        trust([(hook.key, hook.current_hash) for hook in untrusted])
+    except CodexAppServerError as error:
+        outcome.todo = f"hookman could not record the trust: {error} {manual}"
+        return outcome
+    outcome.trusted = [hook.key for hook in untrusted]
+    return outcome
+
+
+def project_trust_todo(project_dir: Path) -> str:
+    """What to do when Codex lists none of hookman's hooks: it reads the project's .codex/
+    only for a project it trusts (`[projects."DIR"] trust_level = "trusted"` in
+    $CODEX_HOME/config.toml, measured on 0.150.0 and 0.171.0)."""
+    path = codex_hooks_path(project_dir)
+    if _trusted_in_config(project_dir):
+        return (
+            f"Codex trusts {project_dir} but lists none of hookman's hooks in {path}, so "
+            "hookman could not record their trust: check that `codex` on PATH is the one you "
+            "run, then run `hookman install` again."
+        )
+    return (
+        f"Codex reads {path} only when it trusts the project, and it does not trust "
+        f'{project_dir}: trust the project in Codex (add [projects."{project_dir}"] '
+        'trust_level = "trusted" to $CODEX_HOME/config.toml; Codex 0.171.0 also offers '
+        "`codex exec --trust`), "
+        "then run `hookman install` again to trust hookman's hooks."
+    )
+
+
+def _trusted_in_config(project_dir: Path) -> bool:
+    """Whether CODEX_HOME/config.toml (default ~/.codex) trusts the project or a directory
+    above it (unreadable: no)."""
+    import tomllib
+
+    home = Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
+    try:
+        projects = tomllib.loads((home / "config.toml").read_text(encoding="utf-8"))["projects"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError):
+        return False
+    if not isinstance(projects, dict):
+        return False
+    for directory in (project_dir, *project_dir.parents):
+        entry = projects.get(str(directory))
+        if isinstance(entry, dict) and entry.get("trust_level") == "trusted":
+            return True
+    return False

@@ -1,0 +1,166 @@
+"""install, disable, list and fire with Codex CLI among the project's agents: .codex/hooks.json
+written and kept out of git, trust recorded through Codex's app server (a stand-in `codex`
+here; the real binary in tests/e2e/test_codex.py), Claude Code's files as before."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hookman.project.settings_entries import find_hookman_entries
+from tests.fake_codex import install_fake_codex, trust_project, trust_state
+
+from .helpers import GUARD, hookman, hookman_json, local_settings, write_hook
+
+NOTES = """\
+def hook(pi):
+    pi.on("session_start", lambda event, ctx: None)
+    pi.on("tool_result", lambda event, ctx: None, tools=["Bash"])
+    pi.on("session_shutdown", lambda event, ctx: None)
+"""
+
+
+@pytest.fixture
+def codex_home(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(project)
+    home = tmp_path / "codex-home"
+    install_fake_codex(tmp_path / "bin", home)
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    return home
+
+
+def codex_hooks(project: Path) -> dict:
+    return json.loads((project / ".codex" / "hooks.json").read_text())
+
+
+def test_install_agent_codex_writes_both_clients_and_trusts_its_own(
+    project: Path, codex_home: Path
+) -> None:
+    trust_project(codex_home, project)
+    write_hook(project, "guard", GUARD)
+    result = hookman("install", "hooks/guard.py", "--agent", "codex", "--claude-version", "2.1.328")
+    assert result.exit_code == 0, result.output
+    assert 'agents = ["claude", "codex"]' in (project / ".claude" / "hookman.toml").read_text()
+    claude = [event for event, _ in find_hookman_entries(local_settings(project))]
+    codex = find_hookman_entries(codex_hooks(project))
+    assert claude == ["PreToolUse"] and [event for event, _ in codex] == ["PreToolUse"]
+    assert "--agent codex" in codex[0][1]["command"]
+    assert "--agent" not in find_hookman_entries(local_settings(project))[0][1]["command"]
+    key = f"{project}/.codex/hooks.json:pre_tool_use:0:0"
+    assert f"trusted in Codex: {key}" in result.output
+    assert list(trust_state(codex_home)) == [key]
+    assert "/.codex/hooks.json" in (project / ".git" / "info" / "exclude").read_text()
+    again = hookman("install")
+    assert "trusted in Codex" not in again.output and "already trusts" in again.output
+
+
+def test_an_untrusted_project_is_named_with_what_to_do(project: Path, codex_home: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    result = hookman("install", "hooks/guard.py", "--agent", "codex")
+    assert result.exit_code == 0, result.output
+    assert "does not trust" in result.output and 'trust_level = "trusted"' in result.output
+    assert trust_state(codex_home) == {}
+
+
+def test_no_codex_trust_only_says_what_is_left(project: Path, codex_home: Path) -> None:
+    trust_project(codex_home, project)
+    write_hook(project, "guard", GUARD)
+    result = hookman("install", "hooks/guard.py", "--agent", "codex", "--no-codex-trust")
+    assert "does not trust these hookman hooks yet" in result.output
+    assert trust_state(codex_home) == {}
+
+
+def test_events_without_a_codex_counterpart_are_named_and_session_end_is_capped(
+    project: Path, codex_home: Path
+) -> None:
+    write_hook(project, "notes", NOTES)
+    data = hookman_json(
+        "install", "hooks/notes.py", "--agent", "codex", "--claude-version", "2.1.328"
+    )
+    codex = data["codex"]
+    assert codex["version"] == "0.171.0"
+    assert "PostToolUseFailure" in codex["not_in_codex"]
+    assert "PostToolUseFailure" not in codex["written"] and "PostToolUse" in codex["written"]
+    timeouts = {
+        event: groups[0]["hooks"][0].get("timeout")
+        for event, groups in codex_hooks(project)["hooks"].items()
+    }
+    assert timeouts["SessionEnd"] <= 3
+    listed = hookman_json("list")
+    assert listed["agents"] == ["claude", "codex"]
+    assert "PostToolUse" in listed["codex"]["hooks"]["notes"]["events"]
+
+
+def test_disabling_and_dropping_codex_remove_hookmans_entries_only(
+    project: Path, codex_home: Path
+) -> None:
+    (project / ".codex").mkdir()
+    foreign = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}
+    (project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [foreign]}}))
+    write_hook(project, "guard", GUARD)
+    hookman("install", "hooks/guard.py", "--agent", "codex")
+    assert len(codex_hooks(project)["hooks"]["PreToolUse"]) == 2
+    hookman("disable", "guard")
+    assert codex_hooks(project)["hooks"]["PreToolUse"] == [foreign]
+    hookman("enable", "guard")
+    assert len(codex_hooks(project)["hooks"]["PreToolUse"]) == 2
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text(toml.read_text().replace('agents = ["claude", "codex"]', 'agents = ["claude"]'))
+    hookman("install")
+    assert codex_hooks(project)["hooks"]["PreToolUse"] == [foreign]
+    assert find_hookman_entries(local_settings(project))
+
+
+def test_a_codex_file_git_tracks_stops_the_install_before_any_write(
+    project: Path, codex_home: Path
+) -> None:
+    (project / ".codex").mkdir()
+    (project / ".codex" / "hooks.json").write_text("{}\n")
+    subprocess.run(["git", "add", ".codex/hooks.json"], cwd=project, check=True)
+    write_hook(project, "guard", GUARD)
+    result = hookman("install", "hooks/guard.py", "--agent", "codex")
+    assert result.exit_code != 0
+    assert "committed to git" in result.output and "git rm --cached" in result.output
+    assert not (project / ".claude" / "settings.local.json").exists()
+    assert (project / ".codex" / "hooks.json").read_text() == "{}\n"
+
+
+def test_an_unknown_agent_is_refused(project: Path, codex_home: Path) -> None:
+    result = hookman("install", "--agent", "cursor")
+    assert result.exit_code == 2 and "cursor" in result.output
+
+
+def test_fire_agent_codex_shows_what_codex_and_its_model_get(
+    project: Path, codex_home: Path, tmp_path: Path
+) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman("install", "hooks/guard.py", "--agent", "codex")
+    payload = tmp_path / "payload.json"
+    payload.write_text(
+        json.dumps(
+            {
+                "session_id": "s",
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "rm -rf /"},
+                "cwd": str(project),
+                "turn_id": "t",
+                "tool_use_id": "c",
+                "permission_mode": "bypassPermissions",
+                "model": "m",
+            }
+        )
+    )
+    report = hookman_json("fire", "PreToolUse", "--agent", "codex", "--payload", str(payload))
+    assert report["codex"]["answer"]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert report["codex"]["model_sees"] == [
+        "Command blocked by PreToolUse hook: no. Command: rm -rf /"
+    ]
+    text = hookman("fire", "PreToolUse", "--agent", "codex", "--payload", str(payload)).output
+    assert "answer to Codex" in text and "Command blocked by PreToolUse hook: no." in text

@@ -1,0 +1,176 @@
+"""A scripted mock of the OpenAI Responses API for driving the real Codex CLI offline.
+
+Codex, given a model provider whose `base_url` is this server and `wire_api = "responses"`,
+sends each model request as `POST /v1/responses` and reads a server-sent event stream
+(measured on 0.171.0 and 0.150.0). Each request is answered from a per-run script of turns:
+a turn is a list of `exec_command` calls (Codex's shell tool, arguments `{"cmd": ...}`) and
+texts, as mock_anthropic's ToolUse and Text blocks. Every request is recorded, so a test
+asserts exactly what the model received (its `input` items: messages, developer messages,
+function-call outputs).
+
+Requests that are not `POST .../responses` (model lists, telemetry) get a 404 and are
+recorded as side requests. Like mock_anthropic.py it listens on 127.0.0.1 and, optionally, a
+Unix socket, which a client in a private network namespace reaches through netns_relay.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .mock_anthropic import Text, ToolUse, _strings
+from .mock_server import MockServer, QuietHandler
+
+EXHAUSTED_TEXT = "(mock: the script for this conversation is exhausted)"
+SHELL_TOOL = "exec_command"
+
+_ids = itertools.count(1)
+# A turn is mock_anthropic's: ToolUse blocks (here function calls: `name`, `input` as the
+# arguments, `id` as the call id) and Text blocks.
+Turn = Sequence[ToolUse | Text]
+
+
+def shell(command: str) -> list[ToolUse | Text]:
+    """A model turn that runs one shell command through Codex's shell tool."""
+    return [ToolUse(SHELL_TOOL, {"cmd": command})]
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str
+    body: dict[str, Any]
+
+    @property
+    def is_model_request(self) -> bool:
+        return self.method == "POST" and self.path.split("?")[0].endswith("/responses")
+
+    @property
+    def input_items(self) -> list[dict[str, Any]]:
+        items = self.body.get("input")
+        return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+    def text(self) -> str:
+        """Every string of the request's input items, joined: what the model 'heard'."""
+        return "\n".join(_strings(self.input_items))
+
+    def developer_texts(self) -> list[str]:
+        """The texts of the developer messages in the input, in order."""
+        return [
+            "\n".join(
+                str(part.get("text"))
+                for part in item.get("content") or []
+                if isinstance(part, dict) and "text" in part
+            )
+            for item in self.input_items
+            if item.get("type", "message") == "message" and item.get("role") == "developer"
+        ]
+
+    def tool_outputs(self) -> list[str]:
+        """The outputs of the function calls the request carries, in order."""
+        outputs = []
+        for item in self.input_items:
+            if item.get("type") == "function_call_output":
+                output = item.get("output")
+                outputs.append(output if isinstance(output, str) else "\n".join(_strings(output)))
+        return outputs
+
+
+class MockOpenAI(MockServer):
+    """The scripted API. `script(...)` before each client run; read `model_requests` after."""
+
+    def __init__(self, unix_socket: Path | None = None) -> None:
+        self._lock = threading.Lock()
+        self._turns: list[Turn] = []
+        self.requests: list[RecordedRequest] = []
+        super().__init__(_ResponsesHandler, unix_socket)
+
+    def start(self) -> MockOpenAI:
+        return super().start()
+
+    def script(self, turns: Sequence[Turn]) -> None:
+        """Replace the script and forget earlier requests."""
+        with self._lock:
+            self._turns = list(turns)
+            self.requests = []
+
+    @property
+    def model_requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return [request for request in self.requests if request.is_model_request]
+
+    def remaining_turns(self) -> int:
+        with self._lock:
+            return len(self._turns)
+
+    def answer(self, method: str, path: str, body: dict[str, Any]) -> Turn | None:
+        request = RecordedRequest(method, path, body)
+        with self._lock:
+            self.requests.append(request)
+            if not request.is_model_request:
+                return None
+            return self._turns.pop(0) if self._turns else [Text(EXHAUSTED_TEXT)]
+
+
+class _ResponsesHandler(QuietHandler):
+    api: MockOpenAI
+
+    def do_GET(self) -> None:
+        self.api.answer("GET", self.path, {})
+        self._send_json(404, {"error": {"message": "not found", "type": "not_found"}})
+
+    do_HEAD = do_GET
+
+    def do_POST(self) -> None:
+        body = self._read_json_body()
+        turn = self.api.answer("POST", self.path, body if isinstance(body, dict) else {})
+        if turn is None:
+            self._send_json(404, {"error": {"message": "not found", "type": "not_found"}})
+            return
+        self._start_stream()
+        for event in sse_events(turn, model=str(body.get("model") or "mock-model")):
+            self.wfile.write(event)
+        self.wfile.flush()
+
+
+def sse_events(turn: Turn, *, model: str) -> Iterator[bytes]:
+    """The server-sent events of one streamed response."""
+    response_id = f"resp_mock_{next(_ids):04d}"
+
+    def event(kind: str, data: dict[str, Any]) -> bytes:
+        return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n".encode()
+
+    yield event("response.created", {"response": {"id": response_id, "model": model}})
+    for index, item in enumerate(turn):
+        if isinstance(item, Text):
+            output: dict[str, Any] = {
+                "type": "message",
+                "id": f"msg_mock_{next(_ids):04d}",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": item.text, "annotations": []}],
+            }
+        else:
+            output = {
+                "type": "function_call",
+                "id": f"fc_mock_{next(_ids):04d}",
+                "call_id": item.id,
+                "name": item.name,
+                "arguments": json.dumps(item.input),
+            }
+        yield event("response.output_item.done", {"output_index": index, "item": output})
+    usage = {
+        "input_tokens": 10,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 5,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 15,
+    }
+    yield event(
+        "response.completed",
+        {"response": {"id": response_id, "model": model, "usage": usage, "output": []}},
+    )

@@ -1,0 +1,269 @@
+"""The same Python hooks guard Codex CLI, proven in the real `codex` binary (two pinned
+versions), offline against a mock Responses API, installed by `hookman install --agent codex`
+(which also records Codex's trust in hookman's entries through its app server)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .codex_harness import CodexProject
+from .mock_anthropic import bash, say
+from .mock_openai import shell
+
+pytestmark = pytest.mark.e2e
+
+# Codex itself rejects `rm -rf` ("rm -f style commands are not permitted", measured on
+# 0.171.0 with no hook at all), so each test also runs a command only the guard stops.
+GUARD = """
+def guard(event, ctx):
+    command = event["input"].get("command", "")
+    if "rm -rf" in command:
+        return {"block": True, "reason": "GUARD-E2E: rm -rf is not allowed here"}
+    if "BLOCK-ME" in command:
+        return {"block": True, "reason": "GUARD-E2E: not this one"}
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+CONTEXT = """
+def session(event, ctx):
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                   "additionalContext": "CTX-SESSION-E2E"}}
+
+
+def prompt(event, ctx):
+    return {"message": {"customType": "notes", "content": "CTX-PROMPT-E2E"}}
+
+
+def hook(pi):
+    pi.on("SessionStart", session)
+    pi.on("before_agent_start", prompt)
+"""
+
+
+def order_hook(tag: str) -> str:
+    return f"""
+import os
+
+
+def note(event, ctx):
+    with open(os.path.join({str(Path("."))!r}, "order.log"), "a") as log:
+        log.write("{tag}\\n")
+
+
+def hook(pi):
+    pi.on("tool_call", note, tools=["Bash"])
+"""
+
+
+def install(e2e: CodexProject, *hooks: str) -> str:
+    done = e2e.hookman("install", *hooks, "--agent", "codex")
+    return done.stdout
+
+
+def test_rm_rf_is_denied_and_the_model_reads_why(codex_e2e: CodexProject) -> None:
+    e2e = codex_e2e
+    out = install(e2e, e2e.write_hook("guard", GUARD))
+    assert "trusted in Codex: " in out, out
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep")
+    run = e2e.run_codex(
+        "clean up",
+        turns=[
+            shell("rm -rf victim"),
+            shell("echo BLOCK-ME > blocked.txt"),
+            shell("echo harmless > ok.txt"),
+            say("done"),
+        ],
+    )
+    outputs = run.tool_outputs()
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert outputs[0] == (
+        "Command blocked by PreToolUse hook: GUARD-E2E: rm -rf is not allowed here. "
+        "Command: rm -rf victim"
+    ), run.describe()
+    assert not (e2e.root / "blocked.txt").exists(), run.describe()
+    assert outputs[1].startswith("Command blocked by PreToolUse hook: GUARD-E2E: not this one")
+    assert (e2e.root / "ok.txt").read_text() == "harmless\n", run.describe()
+    assert not any("hookman-run.sh" in text for text in outputs)
+
+
+def test_context_reaches_the_model(codex_e2e: CodexProject) -> None:
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("context", CONTEXT))
+    run = e2e.run_codex("hello", turns=[say("hi")])
+    assert run.requests, run.describe()
+    developer = run.requests[0].developer_texts()
+    # Each context is a developer message of its own, holding exactly the text.
+    assert "CTX-SESSION-E2E" in developer, developer
+    assert "CTX-PROMPT-E2E" in developer, developer
+
+
+def test_two_hooks_on_one_event_run_in_order(codex_e2e: CodexProject) -> None:
+    e2e = codex_e2e
+    first = e2e.write_hook("first", order_hook("first"))
+    second = e2e.write_hook("second", order_hook("second"))
+    install(e2e, first, second)
+    hooks_file = json.loads(e2e.hooks_path.read_text())
+    assert len(hooks_file["hooks"]["PreToolUse"]) == 1  # one ordered runner per event
+    for _ in range(3):
+        e2e.run_codex("go", turns=[shell("true"), say("done")])
+    assert (e2e.root / "order.log").read_text() == "first\nsecond\n" * 3
+
+
+@pytest.mark.parametrize("breakage", ["launcher deleted", "runner python gone"])
+def test_a_broken_install_still_denies(codex_e2e: CodexProject, breakage: str) -> None:
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    command = json.loads(e2e.hooks_path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]
+    launcher = Path(command["command"].split("[ -f ")[1].split(" ]")[0].strip("'"))
+    if breakage == "launcher deleted":
+        launcher.unlink()
+    else:
+        text = launcher.read_text()
+        gone = e2e.scratch / "python-gone"
+        line = next(line for line in text.splitlines() if line.startswith("python="))
+        launcher.write_text(text.replace(line, f"python={gone}"))
+    run = e2e.run_codex("note", turns=[shell("echo BLOCK-ME > made.txt"), say("done")])
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert run.tool_outputs()[0].startswith("Command blocked by PreToolUse hook: "), run.describe()
+    expected = "hookman" if breakage == "launcher deleted" else "runner gave no answer"
+    assert expected in run.tool_outputs()[0], run.describe()
+
+
+ASKING = """
+def ask(event, ctx):
+    if "BLOCK-ME" in event["tool_input"].get("command", ""):
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                       "permissionDecision": "ask",
+                                       "permissionDecisionReason": "ASK-E2E"},
+                "suppressOutput": True}
+
+
+def hook(pi):
+    pi.on("PreToolUse", ask, tools=["Bash"])
+"""
+
+
+def test_an_ask_which_codex_would_ignore_becomes_a_deny(codex_e2e: CodexProject) -> None:
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("ask", ASKING))
+    run = e2e.run_codex("note", turns=[shell("echo BLOCK-ME > made.txt"), say("done")])
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert "ASK-E2E" in run.tool_outputs()[0], run.describe()
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"permissionDecision": "ask", "permissionDecisionReason": "FACT"},
+        {"permissionDecision": "deny", "permissionDecisionReason": "FACT", "x": 1},
+    ],
+    ids=["ask", "deny-with-unknown-key"],
+)
+def test_fact_codex_fails_open_on_answers_it_does_not_honour(
+    codex_e2e: CodexProject, answer: dict[str, object]
+) -> None:
+    """Why the runner answers Codex with its honoured fields only (bridge/codex_answer.py):
+    a raw hook (no hookman) giving these answers does not stop the command."""
+    e2e = codex_e2e
+    reply = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", **answer}})
+    command = f"cat >/dev/null; printf '%s\\n' '{reply}'"
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 10}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo ran > ran.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert (e2e.root / "ran.txt").read_text() == "ran\n", run.describe()
+
+
+def test_the_same_hookman_toml_drives_claude_code_too(
+    codex_e2e: CodexProject, claude_client: object, mock_api: object, network_isolation: object
+) -> None:
+    from .harness import CLIENT_VERSIONS
+
+    if getattr(claude_client, "version", None) != CLIENT_VERSIONS[0]:
+        pytest.skip("one Claude Code version is enough beside each Codex version")
+    e2e = CodexProject(
+        codex_e2e.codex,
+        codex_e2e.openai,
+        network_isolation,  # type: ignore[arg-type]
+        codex_e2e.root.parent / "both",
+        claude=claude_client,
+        claude_mock=mock_api,
+    )
+    install(e2e, e2e.write_hook("guard", GUARD))
+    config = (e2e.root / ".claude" / "hookman.toml").read_text()
+    assert 'agents = ["claude", "codex"]' in config
+    (e2e.root / "victim").mkdir()
+    codex_run = e2e.run_codex("note", turns=[shell("echo BLOCK-ME > made.txt"), say("done")])
+    assert not (e2e.root / "made.txt").exists(), codex_run.describe()
+    assert "GUARD-E2E" in codex_run.tool_outputs()[0], codex_run.describe()
+    claude_run = e2e.run_claude("clean up", turns=[bash("rm -rf victim"), say("done")])
+    assert (e2e.root / "victim").exists(), claude_run.describe()
+    assert any("GUARD-E2E" in text for text in claude_run.tool_result_texts()), (
+        claude_run.describe()
+    )
+
+
+TURN_HOOKS = """
+import os
+
+
+def post(event, ctx):
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                   "additionalContext": "CTX-POST-E2E"}}
+
+
+def stop(event, ctx):
+    marker = os.path.join(ctx.cwd, "stopped-once")
+    if os.path.exists(marker):
+        return None
+    open(marker, "w").close()
+    return {"decision": "block", "reason": "STOP-E2E: run the tests first"}
+
+
+def hook(pi):
+    pi.on("PostToolUse", post, tools=["Bash"])
+    pi.on("Stop", stop)
+"""
+
+
+def test_post_tool_use_context_and_a_stop_block_reach_the_model(
+    codex_e2e: CodexProject,
+) -> None:
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("turns", TURN_HOOKS))
+    run = e2e.run_codex("go", turns=[shell("echo hi"), say("done"), say("tests ran")])
+    texts = [text for request in run.requests for text in request.developer_texts()]
+    assert "CTX-POST-E2E" in texts, run.describe()
+    assert len(run.requests) == 3, run.describe()  # the Stop block made Codex go on
+    assert run.requests[2].text().count("STOP-E2E: run the tests first") >= 1, run.describe()
+
+
+def test_codex_does_not_wait_for_an_async_hook(codex_e2e: CodexProject) -> None:
+    from .test_async import GIVE_UP_SECONDS, MARKER, RELEASE, SLOW_NOTIFIER, _wait_for
+
+    e2e = codex_e2e
+    notifier = SLOW_NOTIFIER.replace('os.environ["CLAUDE_PROJECT_DIR"]', "ctx.cwd")
+    e2e.hookman("install", "--async", e2e.write_hook("notifier", notifier), "--agent", "codex")
+    post = json.loads(e2e.hooks_path.read_text())["hooks"]["PostToolUse"]
+    assert "--async" in post[0]["hooks"][0]["command"] and "async" not in post[0]["hooks"][0]
+    marker = e2e.root / MARKER
+    run = e2e.run_codex("go", turns=[shell("echo async-e2e"), say("done")])
+    finished_before_the_hook = not marker.exists()  # the hook is still waiting for RELEASE
+    (e2e.root / RELEASE).write_text("go\n", encoding="utf-8")
+    assert run.returncode == 0, run.describe()
+    assert finished_before_the_hook, "Codex waited for the async hook"
+    assert "ASYNC-REWRITE" not in run.tool_outputs()[0], run.describe()
+    assert _wait_for(marker, GIVE_UP_SECONDS + 60), "the async hook never ran to its end"
+    assert marker.read_text(encoding="utf-8") == "echo async-e2e released\n"
