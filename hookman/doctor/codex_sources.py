@@ -16,12 +16,8 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from hookman.project.location import config_path
-
-try:
-    import tomllib
-except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from hookman.errors import HookmanError
+from hookman.project.config import read_project_config
 
 Layer = Literal["user", "project"]
 CODEX_AGENT = "codex"
@@ -59,13 +55,11 @@ def project_codex_dir(project_dir: Path) -> Path:
 def wants_codex(project_dir: Path) -> bool:
     """Whether doctor looks at Codex at all: the project opts in (`agents` in hookman.toml
     names codex) or a hooks.json of Codex's holds hooks. File reads only, no child process."""
-    try:
-        config = tomllib.loads(config_path(project_dir).read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        config = {}
-    agents = config.get("agents")
-    if isinstance(agents, list) and CODEX_AGENT in agents:
-        return True
+    try:  # the parsed values install kept beside the manifest: no TOML parser on this path
+        if CODEX_AGENT in read_project_config(project_dir).agents:
+            return True
+    except HookmanError:  # a hookman.toml that cannot be read is doctor's finding elsewhere
+        pass
     for directory in (codex_home(), project_codex_dir(project_dir)):
         path = directory / "hooks.json"
         if not path.is_file():
@@ -104,7 +98,7 @@ def _read(file: CodexFile) -> CodexFile:
         return file
     file.exists = True
     try:
-        file.data = json.loads(text) if file.form == "json" else tomllib.loads(text)
+        file.data = json.loads(text) if file.form == "json" else _toml_module().loads(text)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
         file.error = f"it is not valid JSON ({error.msg} at {where})"
@@ -155,3 +149,13 @@ def _candidates(project_dir: Path) -> list[Path]:
         if (directory / ".git").exists():
             return chain[: index + 1]
     return [project_dir]
+
+
+def _toml_module() -> Any:
+    """tomllib, imported only where a Codex config.toml is read (its import costs doctor
+    milliseconds on every project)."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    return tomllib
