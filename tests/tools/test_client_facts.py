@@ -24,6 +24,10 @@ CATALOG = Path(__file__).resolve().parents[2] / "hookman" / "catalog"
 
 
 def _load(name: str) -> ModuleType:
+    """A tool script as its own run sees it: tools/ first on the path (the installers import
+    their shared npm_clients.py)."""
+    if str(TOOLS) not in sys.path:
+        sys.path.insert(0, str(TOOLS))
     spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
