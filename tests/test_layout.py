@@ -108,10 +108,11 @@ def test_the_package_root_keeps_only_its_foundations() -> None:
 
 
 def test_tests_mirror_the_package() -> None:
-    """Each test directory is named after a room of the package (e2e is the real client's)."""
+    """Each test directory is named after a room of the package (e2e is the real client's,
+    tools the repository's tools/)."""
     tests = Path(__file__).resolve().parent
     directories = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__"}
-    assert directories - {"e2e"} <= set(_rank())
+    assert directories - {"e2e", "tools"} <= set(_rank())
 
 
 def test_the_architecture_map_names_every_module() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.handlers import InvalidEntry
-from hookman.doctor.model import SEVERITIES, Finding, Handler
+from hookman.doctor.model import SEVERITIES, Finding, Handler, Probed
 from hookman.doctor.sources import SourceSet
 
 # A handler under an event the client does not run is reported once, by the event's finding.
@@ -23,6 +23,7 @@ class Context:
     handlers: list[Handler] = field(default_factory=list)
     invalid: dict[str, list[InvalidEntry]] = field(default_factory=dict)  # by source path
     findings: list[Finding] = field(default_factory=list)
+    probed: list[Probed] | None = None  # what --probe ran (None: no probe asked for)
 
     def add(self, finding: Finding) -> None:
         """One problem is one finding: the same finding at the same place (a group's matcher

@@ -43,8 +43,11 @@ def invalid_entry_silences_file(event: str, version: ClientVersion | None) -> bo
     return events == ANY_EVENT or event in events
 
 
-def matcher_values(event: str) -> list[str] | None:
-    return doctor_facts()["matcher"]["values_by_event"].get(event)
+def matcher_values(event: str, version: ClientVersion | None) -> list[str] | None:
+    """The values the client's schema enumerates for `event`'s matcher field, as target
+    `version` has them (None: not enumerated)."""
+    forms = doctor_facts()["matcher"]["values_by_event"].get(event)
+    return None if forms is None else list(for_version(forms, version))
 
 
 @cache

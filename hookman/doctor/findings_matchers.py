@@ -53,7 +53,7 @@ def check_matchers(ctx: Context) -> None:
         values = (
             known_tools(handler.event)
             if field == event_catalog.TOOL_MATCHER_FIELD
-            else matcher_values(handler.event)
+            else matcher_values(handler.event, ctx.version)
         )
         if matcher.kind == "invalid":
             _invalid_regex(ctx, handler, matcher, values or [])

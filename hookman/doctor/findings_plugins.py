@@ -15,7 +15,7 @@ from hookman.catalog import event_catalog
 from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Source
-from hookman.plugin.build import read_build_record
+from hookman.plugin.build_record import read_build_record
 from hookman.project.config import read_project_config
 
 _NUMBERS = re.compile(r"\d+")

@@ -20,6 +20,7 @@ SourceKind = Literal[
     "hookman.toml",
     "manifest",
     "registry",
+    "codex",  # Codex CLI's hooks.json and config.toml (label: "user hooks.json", ...)
 ]
 
 
@@ -142,4 +143,34 @@ class Finding:
             "fix": self.fix,
             "edit": self.edit,
             "silences": self.silences,
+        }
+
+
+@dataclass
+class Probed:
+    """One run `--probe` made, and how its result was classified (the `probed` section)."""
+
+    kind: Literal["hookman", "command"]
+    event: str
+    hooks: list[str]  # hookman: the hooks that ran; command: []
+    sample: str  # what the run was given, e.g. "Bash `rm -rf ./build`"
+    result: str  # the classification: denied, blocked, answered, no-answer, ...
+    summary: str  # the same in words, for a person
+    command: str | None = None
+    file: str | None = None
+    path: str | None = None  # the handler's JSON location (command hooks)
+    findings: list[str] = field(default_factory=list)  # codes this run gave
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "event": self.event,
+            "hooks": self.hooks,
+            "command": self.command,
+            "file": self.file,
+            "path": self.path,
+            "sample": self.sample,
+            "result": self.result,
+            "summary": self.summary,
+            "findings": self.findings,
         }

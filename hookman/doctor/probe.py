@@ -21,8 +21,9 @@ from typing import Any
 from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
-from hookman.doctor.model import Finding, Handler
+from hookman.doctor.model import Finding, Handler, Probed
 from hookman.doctor.probe_classify import CommandRun, blocks, classify
+from hookman.doctor.probe_outcome import command_outcome, hookman_outcome, sample_label
 from hookman.errors import HookmanError
 
 STOP_EVENTS = ("Stop", "SubagentStop")
@@ -60,11 +61,11 @@ def terminal_progress() -> Progress | None:
 
 
 def probe(ctx: Context, *, foreign: bool, progress: Progress | None = None) -> None:
-    foreign_handlers = [
-        h
-        for h in ctx.handlers
-        if foreign and h.loaded and h.type == "command" and not h.hookman and h.command
+    ctx.probed = []
+    commands = [
+        h for h in ctx.handlers if h.loaded and h.type == "command" and not h.hookman and h.command
     ]
+    foreign_handlers = commands if foreign else []
     with tempfile.TemporaryDirectory(prefix="hookman-doctor-") as scratch:
         manifest = _manifest(ctx)
         events = _hookman_events(manifest) if manifest is not None else []
@@ -82,6 +83,30 @@ def probe(ctx: Context, *, foreign: bool, progress: Progress | None = None) -> N
         finally:
             if progress is not None:
                 progress.stop()
+    if not foreign:
+        for handler in commands:
+            ctx.probed.append(
+                _command_record(
+                    handler, "-", "not_run", "not run (--probe-commands runs command hooks)"
+                )
+            )
+
+
+def _command_record(
+    handler: Handler, sample: str, result: str, summary: str, codes: list[str] | None = None
+) -> Probed:
+    return Probed(
+        "command",
+        handler.event,
+        [],
+        sample,
+        result,
+        summary,
+        command=handler.command,
+        file=handler.source.path,
+        path=handler.path,
+        findings=codes or [],
+    )
 
 
 def _manifest(ctx: Context) -> Any:
@@ -104,18 +129,45 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
     from hookman.rehearsal.rehearse import rehearse, sample_payload
 
     payload = sample_payload(event, ctx.project_dir, scratch)
+    names = [hook.name for hook in manifest.hooks_for(event)]
+    names += [h.name for h in manifest.hooks_for(event, run_async=True) if h.name not in names]
     if payload is None:
+        summary = f"not run: hookman has no sample {event} payload"
+        ctx.probed.append(Probed("hookman", event, names, "-", "not_run", summary))
         return
-    report = rehearse(manifest, event, payload, scratch)
+    for sample in _hookman_samples(event, payload):
+        report = rehearse(manifest, event, sample, scratch)
+        codes = _hookman_findings(ctx, manifest, event, report)
+        result, summary = hookman_outcome(event, report)
+        label = sample_label(event, sample)
+        ctx.probed.append(Probed("hookman", event, names, label, result, summary, findings=codes))
+
+
+def _hookman_samples(event: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The bundled payload; on a guarded event, once per sample command input of its tool
+    (inputs that name no file), so that a guard's blocking path runs too."""
+    if event not in event_catalog.guarded_events() or "tool_input" not in payload:
+        return [payload]
+    inputs = doctor_facts()["probe"]["tool_inputs"].get(payload.get("tool_name"), [])
+    commands = [given for given in inputs if set(given) <= {"command", "description"}]
+    return [{**payload, "tool_input": given} for given in commands] or [payload]
+
+
+def _hookman_findings(ctx: Context, manifest: Any, event: str, report: dict[str, Any]) -> list[str]:
+    """Adds the findings of one rehearsal (each once); returns the codes this run gave."""
     runs = [report] + ([report["async"]] if report.get("async") else [])
+    codes: list[str] = []
     for run in runs:
         for hook in run["hooks"]:
             if hook["load_error"]:
+                codes.append("hookman-hook-does-not-load")
                 _add_load_error(ctx, manifest, hook["name"], event, hook["load_error"])
             for call in hook["calls"]:
                 if call["error"] is not None:
+                    codes.append("hookman-handler-raises")
                     guarded = event in event_catalog.guarded_events()
-                    ctx.add(
+                    _add_once(
+                        ctx,
                         Finding(
                             "hookman-handler-raises",
                             "error" if guarded else "warning",
@@ -125,8 +177,16 @@ def _probe_hookman(ctx: Context, manifest: Any, event: str, scratch: str) -> Non
                             + (" (so hookman denies the tool call)." if guarded else "."),
                             f"fix the handler; `hookman fire {event}` reproduces it.",
                             event=event,
-                        )
+                        ),
                     )
+    return list(dict.fromkeys(codes))
+
+
+def _add_once(ctx: Context, finding: Finding) -> None:
+    """A finding each sample run would repeat is added once."""
+    key = (finding.code, finding.file, finding.message)
+    if all((f.code, f.file, f.message) != key for f in ctx.findings):
+        ctx.add(finding)
 
 
 def _add_load_error(ctx: Context, manifest: Any, name: str, event: str, error: str) -> None:
@@ -231,7 +291,12 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
     limit = min(budget, cap) + 0.5
     for sample in _samples(payload, workdir):
         run = run_command(handler.command or "", sample, workdir, env, limit)
-        for code, severity, message, fix in classify(handler, run, budget, cap):
+        classified = classify(handler, run, budget, cap)
+        codes = [code for code, *_ in classified]
+        result, summary = command_outcome(handler.event, run, codes)
+        label = sample_label(handler.event, sample)
+        ctx.probed.append(_command_record(handler, label, result, summary, codes))
+        for code, severity, message, fix in classified:
             if code not in reported:
                 reported.add(code)
                 ctx.confirm(

@@ -7,7 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 from hookman.doctor.context import Context
-from hookman.doctor.model import SEVERITIES, Finding, Handler, Source
+from hookman.doctor.model import SEVERITIES, Finding, Handler, Probed, Source
+from hookman.doctor.quote import shown
 from hookman.output import console, escape
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -36,6 +37,8 @@ def render(ctx: Context) -> None:
     _line(f"hookman doctor: project {ctx.project_dir}, Claude Code {version}", bold=rich)
     _sources(ctx, rich)
     _findings(ctx, rich)
+    if ctx.probed is not None:
+        _probed(ctx, rich)
     counts = Counter(finding.severity for finding in ctx.findings)
     summary = ", ".join(
         f"{counts[s]} {s}{'s' if counts[s] != 1 and s != 'info' else ''}" for s in SEVERITIES
@@ -194,6 +197,27 @@ def _findings(ctx: Context, rich: bool) -> None:
                 _line(f"{finding.severity} {finding.code} {where}".rstrip())
                 _line(f"  {finding.message}")
                 _line(f"  fix: {finding.fix}")
+
+
+def _probed(ctx: Context, rich: bool) -> None:
+    """What --probe ran, on which sample, and how each result was classified."""
+    _line("\nprobed (what ran, and how the client takes each result):", bold=rich)
+    if not ctx.probed:
+        _line("  nothing: no hookman hooks are installed and no command hooks are set.")
+        return
+    for record in ctx.probed:
+        _line(f"  {probed_line(record, ctx.project_dir)}")
+
+
+def probed_line(record: Probed, project_dir: Path) -> str:
+    """`PreToolUse hookman (guard), Bash `rm -rf ./build`: denied (no): the guard works`."""
+    if record.kind == "hookman":
+        who = f"hookman ({', '.join(record.hooks) or 'no hooks'})"
+    else:
+        where = f"{shown_path(record.file, project_dir)} {record.path}"
+        who = f"{shown(record.command or '')} ({where})"
+    sample = "" if record.sample in ("-", record.event) else f", {record.sample}"
+    return f"{record.event} {who}{sample}: {record.summary}"
 
 
 def _by_file(ctx: Context) -> list[tuple[str | None, list[Finding]]]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.catalog.client_version import TargetVersion, resolve_target
+from hookman.doctor.codex_sources import wants_codex
 from hookman.doctor.context import Context
 from hookman.doctor.findings_code import check_code
 from hookman.doctor.findings_commands import check_commands
@@ -68,6 +69,10 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
         from hookman.doctor.probe import probe
 
         probe(ctx, foreign=options.probe_commands, progress=progress)
+    if wants_codex(options.project_dir):  # file reads only: no Codex, nothing else runs
+        from hookman.doctor.findings_codex import check_codex
+
+        check_codex(ctx)  # after Claude Code's families: Codex's handlers are not theirs
     ctx.findings.sort(key=lambda f: SEVERITIES.index(f.severity))
     _add_lines(ctx)
     return ctx
@@ -139,13 +144,16 @@ def _hookman_sources(project_dir: Path) -> list[Source]:
 
 
 def report_json(ctx: Context) -> dict[str, Any]:
-    return {
+    report = {
         "project": str(ctx.project_dir),
         "claude_version": None if ctx.version is None else str(ctx.version),
         "sources": [source.json() for source in ctx.sources.sources],
         "handlers": [handler.json() for handler in ctx.handlers],
         "findings": [finding.json() for finding in ctx.findings],
     }
+    if ctx.probed is not None:  # with --probe / --probe-commands: what ran, classified
+        report["probed"] = [record.json() for record in ctx.probed]
+    return report
 
 
 def exit_code(ctx: Context) -> int:

@@ -29,7 +29,6 @@ from typing import Any
 import hookman
 from hookman.catalog import event_catalog
 from hookman.errors import HookmanError
-from hookman.runtime.loader import LOAD_FAILED_PREFIX
 
 LEARN_TIMEOUT_S = 10.0
 _POSIX = os.name == "posix"
@@ -107,6 +106,8 @@ def learn_subscriptions(
             remember(module_path, project_dir, answer)
     errors = answer.get("errors") or []
     if errors:
+        from hookman.runtime.loader import LOAD_FAILED_PREFIX  # here: the runtime is not light
+
         raise HookmanError(
             f"the hook {hook_name!r} ({module_path}) failed to load: "
             f"{_shorten(str(errors[0].get('error')).removeprefix(LOAD_FAILED_PREFIX))}",

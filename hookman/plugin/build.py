@@ -39,6 +39,7 @@ from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.errors import HookmanError
 from hookman.hooks.sources import module_path
 from hookman.install.sync import plan_warnings, target_warnings
+from hookman.plugin.build_record import BUILT_BY, RECORD, read_build_record
 from hookman.plugin.carry import carried_files, check_hook_imports
 from hookman.plugin.launcher import (
     HOOKS_DIR,
@@ -59,8 +60,6 @@ PLUGIN_JSON = ".claude-plugin/plugin.json"
 HOOKS_DIR_NAME = "hooks"
 HOOKS_JSON = f"{HOOKS_DIR_NAME}/hooks.json"
 README = "README.md"
-RECORD = f"{RUNNER_DIR}/build.json"
-BUILT_BY = "hookman"
 DEFAULT_VERSION = "0.1.0"
 # Claude Code plugin names: kebab-case (lower-case letters, digits, single hyphens).
 NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -419,19 +418,6 @@ def _next_patch(version: str) -> str:
     match = VERSION_PATTERN.fullmatch(version)
     assert match is not None
     return f"{match[1]}.{match[2]}.{int(match[3]) + 1}"
-
-
-def read_build_record(root: Path) -> dict[str, Any] | None:
-    """The build record of a plugin hookman built (None for anything else)."""
-    try:
-        data = json.loads((root / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("built_by") != BUILT_BY:
-        return None
-    if not isinstance(data.get("files"), dict):
-        return None
-    return data
 
 
 def _previous_build(out_dir: Path) -> dict[str, Any] | None:

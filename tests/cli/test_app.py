@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -231,3 +232,26 @@ def test_reading_commands_printing_plain_text_import_nothing_heavy(
     heavy = {"rich", "pydantic", "tomlkit", "filelock", "platformdirs"}
     assert not {name.split(".")[0] for name in imported} & heavy
     assert "hookman.hooks.subscriptions" not in imported
+
+
+def test_install_with_nothing_to_change_loads_no_runtime(tmp_path: Path) -> None:
+    """Hooks load in the child process that learns their subscriptions (cached), never in
+    install's own: the runtime package would cost it milliseconds on every run."""
+    project = tmp_path / "quickstart"
+    shutil.copytree(Path(__file__).parents[2] / "examples" / "quickstart", project)
+    command = [sys.executable, "-m", "hookman", "install", "--claude-version", "2.1.332"]
+    env = {**os.environ, "PATH": os.defpath}
+    first = subprocess.run(command, capture_output=True, text=True, cwd=project, env=env)
+    assert first.returncode == 0, first.stderr
+    again = subprocess.run(
+        [sys.executable, "-X", "importtime", *command[1:]],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        check=False,
+    )
+    assert again.returncode == 0, again.stderr
+    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", again.stderr, re.MULTILINE))
+    assert "hookman.install.sync" in imported  # the measurement saw install's own modules
+    assert not {name for name in imported if name.startswith("hookman.runtime")}

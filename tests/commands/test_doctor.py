@@ -215,3 +215,116 @@ def test_applying_a_findings_edit_removes_that_finding(project: Path, hooks: obj
             sum(f.code.startswith(family) for f in after) < before_count
         )
         write_settings(project, {"hooks": hooks})
+
+
+def _probed_section(stdout: str) -> list[str]:
+    section = stdout.split("\nprobed (what ran, and how the client takes each result):\n", 1)[1]
+    return section.split("\n\n", 1)[0].splitlines()
+
+
+def test_probe_commands_says_what_ran_and_how_each_result_was_classified(project: Path) -> None:
+    write_settings(
+        project,
+        {
+            "hooks": {
+                "PostToolUse": [
+                    {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo linted"}]}
+                ]
+            }
+        },
+    )
+    result = doctor(project, "--probe-commands")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        f"hookman doctor: project {project}, Claude Code 2.1.328\n"
+        "\n"
+        "sources:\n"
+        "  user: ~/.claude/settings.json (not present)\n"
+        "  project: .claude/settings.json (1 handler)\n"
+        "  local: .claude/settings.local.json (not present)\n"
+        "\n"
+        ".claude/settings.json (project):\n"
+        "  hooks.PostToolUse[0].hooks[0]: PostToolUse matcher=Bash runs=echo linted timeout=- "
+        "loaded=yes matches=Bash\n"
+        "\n"
+        "findings: .claude/settings.json\n"
+        "warning plain-stdout-dropped line 1, hooks.PostToolUse[0].hooks[0]\n"
+        "  the hook prints plain text on PostToolUse, where the client puts stdout only in its "
+        "debug log: the model never sees it.\n"
+        '  fix: print {"hookSpecificOutput": {"hookEventName": "PostToolUse", '
+        '"additionalContext": "..."}} instead.\n'
+        "\n"
+        "probed (what ran, and how the client takes each result):\n"
+        "  PostToolUse `echo linted` (.claude/settings.json hooks.PostToolUse[0].hooks[0]), "
+        "Bash `echo hi`: printed plain text, which the client keeps in its debug log\n"
+        "  PostToolUse `echo linted` (.claude/settings.json hooks.PostToolUse[0].hooks[0]), "
+        "Bash `rm -rf ./build`: printed plain text, which the client keeps in its debug log\n"
+        "\n"
+        "1 handler (1 loaded by the client); 0 errors, 1 warning, 0 info.\n"
+    )
+
+
+GUARD_HOOK = """\
+def hook(pi):
+    def check(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "no rm -rf"}
+    pi.on("tool_call", check, tools=["Bash"])
+    pi.on("before_agent_start", lambda event, ctx: {"message": {"content": "be brief"}})
+"""
+
+
+def test_probe_names_each_hookman_run_and_the_commands_it_did_not_run(project: Path) -> None:
+    hook = project / "hooks" / "guard.py"
+    hook.parent.mkdir()
+    hook.write_text(GUARD_HOOK)
+    installed = CliRunner().invoke(
+        app, ["install", str(hook), "--claude-version", "2.1.328", "--project", str(project)]
+    )
+    assert installed.exit_code == 0, installed.output
+    write_settings(
+        project,
+        {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./check.sh"}]}]}},
+    )
+    result = doctor(project, "--probe")
+    assert _probed_section(result.stdout) == [
+        "  PreToolUse hookman (guard), Bash `echo hi`: no answer: the client lets the call run",
+        "  PreToolUse hookman (guard), Bash `rm -rf ./build`: denied (no rm -rf): the guard works",
+        "  UserPromptSubmit hookman (guard): answered with additionalContext",
+        "  Stop `./check.sh` (.claude/settings.json hooks.Stop[0].hooks[0]): not run "
+        "(--probe-commands runs command hooks)",
+    ]
+    plain = doctor(project)
+    assert "probed" not in plain.stdout
+
+
+def test_probe_json_adds_probed_and_keeps_every_other_key(project: Path) -> None:
+    write_settings(
+        project,
+        {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}},
+    )
+    plain = json.loads(doctor(project, "--json").stdout)
+    probed = json.loads(doctor(project, "--json", "--probe-commands").stdout)
+    assert "probed" not in plain
+    assert set(probed) == set(plain) | {"probed"}
+    assert probed["probed"] == [
+        {
+            "kind": "command",
+            "event": "Stop",
+            "hooks": [],
+            "command": "exit 0",
+            "file": str(project / ".claude" / "settings.json"),
+            "path": "hooks.Stop[0].hooks[0]",
+            "sample": "Stop",
+            "result": "no_answer",
+            "summary": "exit 0, no output (observe only)",
+            "findings": [],
+        }
+    ]
+
+
+def test_probe_of_nothing_says_so(project: Path) -> None:
+    result = doctor(project, "--probe")
+    assert _probed_section(result.stdout) == [
+        "  nothing: no hookman hooks are installed and no command hooks are set."
+    ]

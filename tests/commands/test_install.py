@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import tomlkit
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hookman import paths
@@ -788,6 +788,7 @@ def _hostile_toml(draw: st.DrawFn) -> str:
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(text=st.composite(_hostile_toml)())
+@example(text='[[hooks]]\nname = "guard"\npath = "0"\nevents = ["tool_call"]\n')  # no module
 def test_hostile_hookman_toml_values_are_refused_clearly_or_installed(
     project: Path, text: str
 ) -> None:
@@ -801,6 +802,12 @@ def test_hostile_hookman_toml_values_are_refused_clearly_or_installed(
 
     assert result.exit_code in (0, 1), result.output
     assert "internal error" not in result.output and "Traceback" not in result.output
+    if result.exit_code == 1 and not result.stderr:
+        # installed (a guard that cannot load denies), and said: a path to no module
+        assert "the module of the hook 'guard'" in result.stdout, result.stdout
+        assert "\n  fix: " in result.stdout, result.stdout
+        assert config.read_text(encoding="utf-8") == text
+        return
     if result.exit_code == 1:
         [sentence, hint] = result.stderr.splitlines()
         assert sentence.startswith("hookman: ") and hint.startswith("  hint: "), result.stderr

@@ -20,6 +20,7 @@ def isolated_user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (home / ".claude").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)  # Codex's user layer: ~/.codex under home
     managed = tmp_path / "managed"
     monkeypatch.setattr(sources, "managed_dir", lambda: managed)
     return home

@@ -6,6 +6,7 @@ from hookman.doctor.facts import (
     for_version,
     invalid_entry_silences_file,
     match_all_matchers,
+    matcher_values,
 )
 
 FORMS = {"2.1.100": "old", "2.1.200": "new"}
@@ -32,3 +33,11 @@ def test_matcher_facts() -> None:
     assert match_all_matchers() == ["", "*", ".*"]
     assert not exact_list_syntax(parse_version("2.1.194"))["chars"].endswith("-")
     assert exact_list_syntax(parse_version("2.1.195"))["chars"].endswith("-")
+
+
+def test_session_start_sources_follow_the_target_version() -> None:
+    """fork is in the 2.1.328 and 2.1.332 schemas, not in 2.1.197's (tools/client_facts.py)."""
+    assert "fork" not in (matcher_values("SessionStart", parse_version("2.1.197")) or [])
+    assert "fork" in (matcher_values("SessionStart", parse_version("2.1.328")) or [])
+    assert "fork" in (matcher_values("SessionStart", None) or [])
+    assert matcher_values("Stop", None) is None

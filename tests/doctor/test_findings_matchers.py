@@ -162,3 +162,10 @@ def test_matchers_are_quoted_as_written_not_as_python_reprs(project: Path) -> No
 def test_a_matcher_under_an_event_the_client_lacks_is_left_to_the_event(project: Path) -> None:
     ctx = one_matcher(project, "PreSkillShellCommand", "bash", "2.1.328")
     assert codes(ctx) == ["event-too-new"]
+
+
+def test_a_fork_matcher_is_known_from_the_client_that_has_the_source(project: Path) -> None:
+    """SessionStart's fork source is in the 2.1.328 and 2.1.332 schemas, not 2.1.197's."""
+    settings(project, {"SessionStart": [group(command("echo hi"), matcher="fork")]})
+    assert codes(diagnose(project, version="2.1.328")) == []
+    assert codes(diagnose(project, version="2.1.197")) == ["matcher-unknown-name"]

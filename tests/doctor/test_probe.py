@@ -124,3 +124,24 @@ def test_a_run_confirms_what_the_text_said_in_one_finding(project: Path) -> None
     settings(project, {"Stop": [group(command("echo keep going >&2; exit 2"))]})
     assert the(diagnose(project), "stop-ignores-stop-hook-active")
     assert the(diagnose(project, probe_commands=True), "stop-ignores-stop-hook-active")
+
+
+def test_each_probe_run_is_recorded_with_its_result_and_findings(project: Path) -> None:
+    install(project, RAISES)
+    ctx = diagnose(project, probe=True)
+    records = [(r.event, r.sample, r.result, r.findings) for r in ctx.probed or []]
+    assert records == [
+        ("PreToolUse", "Bash `echo hi`", "raised", ["hookman-handler-raises"]),
+        ("PreToolUse", "Bash `rm -rf ./build`", "raised", ["hookman-handler-raises"]),
+    ]
+    assert len(codes(ctx)) == len(set(codes(ctx)))  # the finding itself is said once
+    assert diagnose(project).probed is None  # no probe, no record
+
+
+def test_a_healthy_guard_denies_the_destructive_sample(project: Path) -> None:
+    install(project)
+    ctx = diagnose(project, probe=True)
+    assert [(r.sample, r.result) for r in ctx.probed or []] == [
+        ("Bash `echo hi`", "no_answer"),
+        ("Bash `rm -rf ./build`", "denied"),
+    ]
