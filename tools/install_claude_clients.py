@@ -12,8 +12,11 @@ version is reused. Standard library only (tools/npm_clients.py); CI runs it befo
 
 from __future__ import annotations
 
+import os
 import sys
 
+# The shared installer beside this script (also when the script is loaded by its path).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from npm_clients import NpmClient, main
 
 PINNED_VERSIONS = ("2.1.328", "2.1.197", "2.1.332")

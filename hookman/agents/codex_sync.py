@@ -32,6 +32,8 @@ from hookman.project.install_plan import InstallPlan
 from hookman.project.settings_entries import HookmanEntry, build_command, is_hookman_command
 
 CODEX = "codex"
+REWRITING_EVENT = "tool_result"  # the runtime event whose result may replace a tool's output
+POST_TOOL_USE = "PostToolUse"
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class CodexPlan:
     not_in_codex: list[str] = field(default_factory=list)
     # hook name -> its runtime (or Claude Code) subscriptions no Codex event serves
     without_counterpart: dict[str, list[str]] = field(default_factory=dict)
+    # hooks that may rewrite a tool's output (tool_result), which hookman does not pass on
+    output_rewriters: list[str] = field(default_factory=list)
 
     @property
     def events(self) -> list[str]:
@@ -72,14 +76,17 @@ def plan_codex(
     planned = [*plan.entries, *plan.async_entries]
     not_in_codex = list(dict.fromkeys(event for event in planned if event not in known))
     without: dict[str, list[str]] = {}
+    rewriters: list[str] = []
     for hook in hooks:
         if not hook.enabled:
             continue
+        if REWRITING_EVENT in hook.events and POST_TOOL_USE in known:
+            rewriters.append(hook.name)
         for subscription in hook.events:
             served = event_catalog.claude_events_for(subscription, hook.tools.get(subscription))
             if served and not any(event in known for event in served):
                 without.setdefault(hook.name, []).append(subscription)
-    return CodexPlan(version, entries, not_in_codex, without)
+    return CodexPlan(version, entries, not_in_codex, without, rewriters)
 
 
 def _capped(event: str, timeout: int | float | None) -> int | float | None:
@@ -114,6 +121,12 @@ def plan_sentences(codex: CodexPlan) -> list[str]:
         )
     for event in codex.not_in_codex:
         sentences.append(f"Codex {target} has no {event} event: not written for Codex.")
+    for name in codex.output_rewriters:
+        sentences.append(
+            f"the hook {name!r} listens to 'tool_result': under Codex hookman passes on only "
+            "its additionalContext, so a tool output it rewrites (a redaction) reaches "
+            "Codex's model unchanged."
+        )
     for name, subscriptions in codex.without_counterpart.items():
         listed = ", ".join(repr(item) for item in subscriptions)
         sentences.append(

@@ -164,3 +164,9 @@ def test_fire_agent_codex_shows_what_codex_and_its_model_get(
     ]
     text = hookman("fire", "PreToolUse", "--agent", "codex", "--payload", str(payload)).output
     assert "answer to Codex" in text and "Command blocked by PreToolUse hook: no." in text
+
+
+def test_a_hook_that_may_rewrite_tool_output_is_named(project: Path, codex_home: Path) -> None:
+    write_hook(project, "notes", NOTES)
+    result = hookman("install", "hooks/notes.py", "--agent", "codex")
+    assert "reaches Codex's model unchanged" in " ".join(result.output.split())
