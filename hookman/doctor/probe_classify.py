@@ -23,11 +23,12 @@ class CommandRun:
 def blocks(run: CommandRun) -> bool:
     if run.exit_code == 2:
         return True
-    parsed = _json_object(run.stdout.strip())
+    parsed = json_object(run.stdout.strip())
     return run.exit_code == 0 and parsed is not None and parsed.get("decision") == "block"
 
 
-def _json_object(text: str) -> dict[str, Any] | None:
+def json_object(text: str) -> dict[str, Any] | None:
+    """The JSON object `text` holds, or None (not JSON, or not an object)."""
     try:
         parsed = json.loads(text)
     except ValueError:
@@ -38,10 +39,10 @@ def _json_object(text: str) -> dict[str, Any] | None:
 def _embedded_json(text: str) -> bool:
     """Whether some line (or the tail) of `text` is a JSON object although the whole is not."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if any(_json_object(line) is not None for line in lines):
+    if any(json_object(line) is not None for line in lines):
         return True
     start = text.find("{")
-    return start > 0 and _json_object(text[start:].strip()) is not None
+    return start > 0 and json_object(text[start:].strip()) is not None
 
 
 Classified = tuple[str, str, str, str]
@@ -88,7 +89,7 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
     first_err = run.stderr.strip().splitlines()[0] if run.stderr.strip() else ""
     if handler.is_async and (
         run.exit_code == 2
-        or (_json_object(stdout) or {}).keys() & {"decision", "hookSpecificOutput", "continue"}
+        or (json_object(stdout) or {}).keys() & {"decision", "hookSpecificOutput", "continue"}
     ):
         found.append(
             (
@@ -101,7 +102,7 @@ def classify(handler: Handler, run: CommandRun, budget: float, cap: float) -> li
         )
         return found
     if run.exit_code == 0:
-        if not stdout or _json_object(stdout) is not None:
+        if not stdout or json_object(stdout) is not None:
             return found
         if _embedded_json(stdout):
             found.append(

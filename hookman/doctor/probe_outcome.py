@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from hookman.catalog import event_catalog
-from hookman.doctor.probe_classify import CommandRun
+from hookman.doctor.probe_classify import CommandRun, json_object
 from hookman.doctor.quote import shown
 
 SPECIFIC = "hookSpecificOutput"
@@ -89,7 +88,7 @@ def command_outcome(event: str, run: CommandRun, codes: list[str]) -> Outcome:
     if run.exit_code == 0:
         if not stdout:
             return _no_answer(event, "exit 0, no output")
-        parsed = _json_object(stdout)
+        parsed = json_object(stdout)
         if parsed is not None:
             found = answer_outcome(event, parsed)
             return found or ("no_answer", "exit 0 with an empty JSON answer (observe only)")
@@ -116,11 +115,3 @@ def _no_answer(event: str, what: str = "no answer") -> Outcome:
 
 def _names(names: list[str]) -> str:
     return ", ".join(dict.fromkeys(names))
-
-
-def _json_object(text: str) -> dict[str, Any] | None:
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None

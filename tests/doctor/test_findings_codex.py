@@ -16,15 +16,17 @@ from hookman.catalog.client_version import parse_version
 from hookman.doctor import findings_codex
 from hookman.doctor.report import report_json
 
-from .conftest import codes, command, diagnose, group, hookman_cli, the, write_hook, write_json
-
-GUARD = """\
-def hook(pi):
-    def check(event, ctx):
-        if "rm -rf" in event["input"].get("command", ""):
-            return {"block": True, "reason": "no"}
-    pi.on("tool_call", check, tools=["Bash"])
-"""
+from .conftest import (
+    GUARD,
+    codes,
+    command,
+    diagnose,
+    group,
+    hookman_cli,
+    the,
+    write_hook,
+    write_json,
+)
 
 
 @pytest.fixture(autouse=True)
