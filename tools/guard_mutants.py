@@ -625,8 +625,7 @@ MUTATIONS = [
         "        break\n",
     ),
 ]
-TESTS = [
-    "tests/plugin",
+TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",
     "tests/project/test_launcher.py",
     "tests/commands/test_install.py",
@@ -636,6 +635,7 @@ TESTS = [
     "tests/runtime",
     "tests/hooks/test_repository.py",
     "tests/commands/test_repo_hooks.py",
+    "tests/plugin",
 ]
 
 
