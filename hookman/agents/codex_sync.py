@@ -34,6 +34,8 @@ from hookman.project.settings_entries import HookmanEntry, build_command, is_hoo
 CODEX = "codex"
 REWRITING_EVENT = "tool_result"  # the runtime event whose result may replace a tool's output
 POST_TOOL_USE = "PostToolUse"
+PRE_TOOL_USE = "PreToolUse"
+SHELL_TOOL = "Bash"  # the name Codex's hooks see for its shell tool, exec_command
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class CodexPlan:
     without_counterpart: dict[str, list[str]] = field(default_factory=dict)
     # hooks that may rewrite a tool's output (tool_result), which hookman does not pass on
     output_rewriters: list[str] = field(default_factory=list)
+    # hooks that guard shell commands: Codex runs no hook for what the model types into a
+    # running command (write_stdin), so they never see it
+    shell_guards: list[str] = field(default_factory=list)
 
     @property
     def events(self) -> list[str]:
@@ -77,16 +82,22 @@ def plan_codex(
     not_in_codex = list(dict.fromkeys(event for event in planned if event not in known))
     without: dict[str, list[str]] = {}
     rewriters: list[str] = []
+    shell_guards: list[str] = []
     for hook in hooks:
         if not hook.enabled:
             continue
         if REWRITING_EVENT in hook.events and POST_TOOL_USE in known:
             rewriters.append(hook.name)
         for subscription in hook.events:
-            served = event_catalog.claude_events_for(subscription, hook.tools.get(subscription))
+            tools = hook.tools.get(subscription)
+            served = event_catalog.claude_events_for(subscription, tools)
             if served and not any(event in known for event in served):
                 without.setdefault(hook.name, []).append(subscription)
-    return CodexPlan(version, entries, not_in_codex, without, rewriters)
+            shell = tools is None or SHELL_TOOL in tools or event_catalog.ALL_TOOLS in tools
+            guards = PRE_TOOL_USE in served and PRE_TOOL_USE in known and not hook.is_async
+            if guards and shell and hook.name not in shell_guards:
+                shell_guards.append(hook.name)
+    return CodexPlan(version, entries, not_in_codex, without, rewriters, shell_guards)
 
 
 def _capped(event: str, timeout: int | float | None) -> int | float | None:
@@ -126,6 +137,14 @@ def plan_sentences(codex: CodexPlan) -> list[str]:
             f"the hook {name!r} listens to 'tool_result': under Codex hookman passes on only "
             "its additionalContext, so a tool output it rewrites (a redaction) reaches "
             "Codex's model unchanged."
+        )
+    for name in codex.shell_guards:
+        sentences.append(
+            f"the hook {name!r} guards shell commands: under Codex it sees each command the "
+            "model starts, but Codex runs no hook for the text the model then types into a "
+            "running command (its write_stdin tool), so a guard that lets `bash` or `python` "
+            "start in a terminal does not see what runs inside it (Codex 0.171.0 refuses "
+            "terminals with `[features] unified_exec_tty = false`)."
         )
     for name, subscriptions in codex.without_counterpart.items():
         listed = ", ".join(repr(item) for item in subscriptions)

@@ -170,3 +170,19 @@ def test_a_hook_that_may_rewrite_tool_output_is_named(project: Path, codex_home:
     write_hook(project, "notes", NOTES)
     result = hookman("install", "hooks/notes.py", "--agent", "codex")
     assert "reaches Codex's model unchanged" in " ".join(result.output.split())
+
+
+def test_a_shell_guard_is_told_what_codex_never_shows_it(project: Path, codex_home: Path) -> None:
+    """Codex runs no hook for write_stdin (measured on 0.150.0 and 0.171.0,
+    tests/e2e/test_codex.py): a guard that allows `bash` in a terminal never sees the
+    commands the model then types into it. install and list say so; a hook that guards no
+    shell command is not told."""
+    trust_project(codex_home, project)
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "notes", NOTES)
+    result = hookman("install", "hooks/guard.py", "hooks/notes.py", "--agent", "codex")
+    said = " ".join(result.output.split())
+    assert "the hook 'guard' guards shell commands" in said, result.output
+    assert "write_stdin" in said and "'notes' guards" not in said
+    listed = " ".join(hookman("list").output.split())
+    assert "the hook 'guard' guards shell commands" in listed

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,18 @@ _ids = itertools.count(1)
 # A turn is mock_anthropic's: ToolUse blocks (here function calls: `name`, `input` as the
 # arguments, `id` as the call id) and Text blocks.
 Turn = Sequence[ToolUse | Text]
+
+
+def typed_into_session(chars: str) -> Any:
+    """A turn that types `chars` into the last running command Codex named (write_stdin, its
+    tool for a command that is still running: `Process running with session ID N`)."""
+
+    def turn(body: dict[str, Any]) -> list[ToolUse | Text]:
+        ids = re.findall(r"session ID (\d+)", json.dumps(body.get("input")))
+        arguments = {"session_id": int(ids[-1]) if ids else 0, "chars": chars}
+        return [ToolUse("write_stdin", {**arguments, "yield_time_ms": 1500})]
+
+    return turn
 
 
 def shell(command: str) -> list[ToolUse | Text]:
@@ -114,7 +127,11 @@ class MockOpenAI(MockServer):
             self.requests.append(request)
             if not request.is_model_request:
                 return None
-            return self._turns.pop(0) if self._turns else [Text(EXHAUSTED_TEXT)]
+            if not self._turns:
+                return [Text(EXHAUSTED_TEXT)]
+            turn = self._turns.pop(0)
+        # A turn may be made from the request (a session id Codex just gave the model).
+        return turn(body) if callable(turn) else turn
 
 
 class _ResponsesHandler(QuietHandler):

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from .codex_harness import CodexProject
-from .mock_anthropic import bash, say
-from .mock_openai import shell
+from .mock_anthropic import ToolUse, bash, say
+from .mock_openai import shell, typed_into_session
 
 pytestmark = pytest.mark.e2e
 
@@ -267,3 +267,38 @@ def test_codex_does_not_wait_for_an_async_hook(codex_e2e: CodexProject) -> None:
     assert "ASYNC-REWRITE" not in run.tool_outputs()[0], run.describe()
     assert _wait_for(marker, GIVE_UP_SECONDS + 60), "the async hook never ran to its end"
     assert marker.read_text(encoding="utf-8") == "echo async-e2e released\n"
+
+
+TERMINAL = ToolUse("exec_command", {"cmd": "bash", "tty": True, "yield_time_ms": 500})
+TYPED = "echo BLOCK-ME > made.txt; rm -rf victim; exit\n"
+
+
+def test_fact_codex_runs_no_hook_for_what_the_model_types_into_a_terminal(
+    codex_e2e: CodexProject,
+) -> None:
+    """Why install and list tell a shell guard what it cannot see under Codex
+    (agents/codex_sync.py): the guard allows `bash` in a terminal, and what the model then
+    types into it (write_stdin) reaches no hook at all."""
+    e2e = codex_e2e
+    out = install(e2e, e2e.write_hook("guard", GUARD))
+    assert "write_stdin" in " ".join(out.split()), out
+    (e2e.root / "victim").mkdir()
+    run = e2e.run_codex("go", turns=[[TERMINAL], typed_into_session(TYPED), say("done")])
+    assert (e2e.root / "made.txt").exists(), run.describe()
+    assert not (e2e.root / "victim").exists(), run.describe()
+
+
+def test_codex_0_171_refuses_terminals_when_told(codex_e2e: CodexProject) -> None:
+    """The way out install names: `[features] unified_exec_tty = false` (Codex 0.171.0)."""
+    e2e = codex_e2e
+    if e2e.codex.version != "0.171.0":
+        pytest.skip("0.150.0 has no unified_exec_tty feature")
+    install(e2e, e2e.write_hook("guard", GUARD))
+    (e2e.root / "victim").mkdir()
+    run = e2e.run_codex(
+        "go",
+        turns=[[TERMINAL], typed_into_session(TYPED), say("done")],
+        extra_args=["-c", "features.unified_exec_tty=false"],
+    )
+    assert "TTY execution is disabled" in run.tool_outputs()[0], run.describe()
+    assert (e2e.root / "victim").exists() and not (e2e.root / "made.txt").exists()
