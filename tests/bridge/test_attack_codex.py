@@ -269,3 +269,21 @@ def test_the_same_guard_allows_a_harmless_command(
     assert run_like_codex(runner_project, payload, shell=shell).decision == ALLOW
     denied = run_like_codex(runner_project, _rm_rf(runner_project), shell=shell)
     assert denied.decision == DENY and denied.why == "no rm -rf", denied
+
+
+def test_a_timeout_lowered_by_hand_in_codex_hooks_json_still_ends_in_a_deny(
+    runner_project: RunnerProject,
+) -> None:
+    """Codex kills a hook at the `timeout` of its .codex/hooks.json entry, and the command
+    then runs: the runner must decide before the timeout the user set there by hand (as it
+    does for settings.local.json), not the one install recorded."""
+    slow = guard_that(f"{ONLY_RM_RF}\ntime.sleep(30)", then=BLOCK)
+    runner_project.add_hook("guard", slow, ["tool_call"], ["PreToolUse"])
+    timeout = 3
+    handler = {"type": "command", "command": runner_project.command("PreToolUse", agent="codex")}
+    hooks = {"hooks": {"PreToolUse": [{"hooks": [{**handler, "timeout": timeout}]}]}}
+    (runner_project.root / ".codex").mkdir()
+    (runner_project.root / ".codex" / "hooks.json").write_text(json.dumps(hooks))
+    verdict = run_like_codex(runner_project, _rm_rf(runner_project), timeout=timeout)
+    assert verdict.decision == DENY, verdict
+    assert "deadline of 2 s" in verdict.why, verdict

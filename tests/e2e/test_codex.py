@@ -302,3 +302,64 @@ def test_codex_0_171_refuses_terminals_when_told(codex_e2e: CodexProject) -> Non
     )
     assert "TTY execution is disabled" in run.tool_outputs()[0], run.describe()
     assert (e2e.root / "victim").exists() and not (e2e.root / "made.txt").exists()
+
+
+SLOW_GUARD = """
+import time
+
+
+def guard(event, ctx):
+    if "BLOCK-ME" in event["input"].get("command", ""):
+        time.sleep(30)
+        return {"block": True, "reason": "GUARD-E2E: slow no"}
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+
+def test_fact_codex_runs_the_command_when_a_hook_passes_its_timeout(
+    codex_e2e: CodexProject,
+) -> None:
+    """Why the runner reads the timeout of its entry in .codex/hooks.json (a raw hook that
+    would deny, too late)."""
+    e2e = codex_e2e
+    reply = json.dumps(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "LATE",
+            }
+        }
+    )
+    command = f"cat >/dev/null; sleep 6; printf '%s\\n' '{reply}'"
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 2}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo ran > ran.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert (e2e.root / "ran.txt").read_text() == "ran\n", run.describe()
+
+
+def test_a_codex_timeout_lowered_by_hand_still_ends_in_a_deny(codex_e2e: CodexProject) -> None:
+    """The user lowers the timeout of hookman's entry in .codex/hooks.json and trusts the
+    edit in Codex (here: --dangerously-bypass-hook-trust): the slow guard still denies,
+    because the runner gives up before Codex's kill."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", SLOW_GUARD))
+    hooks_file = json.loads(e2e.hooks_path.read_text())
+    hooks_file["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 5
+    e2e.hooks_path.write_text(json.dumps(hooks_file))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo BLOCK-ME > made.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert run.tool_outputs()[0].startswith("Command blocked by PreToolUse hook: "), run.describe()
+    assert "deadline of 4 s" in run.tool_outputs()[0], run.describe()
