@@ -53,6 +53,8 @@ class CodexPlan:
     # hooks that guard shell commands: Codex runs no hook for what the model types into a
     # running command (write_stdin), so they never see it
     shell_guards: list[str] = field(default_factory=list)
+    # hook name -> [(the Codex tool name it asks for, the name Codex's hooks see instead)]
+    codex_tool_names: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def events(self) -> list[str]:
@@ -83,9 +85,15 @@ def plan_codex(
     without: dict[str, list[str]] = {}
     rewriters: list[str] = []
     shell_guards: list[str] = []
+    seen_as = {codex: seen for seen, codex in codex_catalog.codex_catalog()["tools"].items()}
+    named: dict[str, list[tuple[str, str]]] = {}
     for hook in hooks:
         if not hook.enabled:
             continue
+        asked = dict.fromkeys(name for names in hook.tools.values() for name in names)
+        for name in asked:
+            if name in seen_as:
+                named.setdefault(hook.name, []).append((name, seen_as[name]))
         if REWRITING_EVENT in hook.events and POST_TOOL_USE in known:
             rewriters.append(hook.name)
         for subscription in hook.events:
@@ -97,7 +105,7 @@ def plan_codex(
             guards = PRE_TOOL_USE in served and PRE_TOOL_USE in known and not hook.is_async
             if guards and shell and hook.name not in shell_guards:
                 shell_guards.append(hook.name)
-    return CodexPlan(version, entries, not_in_codex, without, rewriters, shell_guards)
+    return CodexPlan(version, entries, not_in_codex, without, rewriters, shell_guards, named)
 
 
 def _capped(event: str, timeout: int | float | None) -> int | float | None:
@@ -138,6 +146,14 @@ def plan_sentences(codex: CodexPlan) -> list[str]:
             "its additionalContext, so a tool output it rewrites (a redaction) reaches "
             "Codex's model unchanged."
         )
+    for name, pairs in codex.codex_tool_names.items():
+        for asked, seen in pairs:
+            sentences.append(
+                f"the hook {name!r} asks for the tool {asked!r}, Codex's own name for a tool "
+                f"its hooks see as {seen!r}, so it never runs for it (in Codex or Claude "
+                f"Code): ask for {seen!r} in the hook (or in hookman.toml) and run "
+                "`hookman install`."
+            )
     for name in codex.shell_guards:
         sentences.append(
             f"the hook {name!r} guards shell commands: under Codex it sees each command the "
