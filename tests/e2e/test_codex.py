@@ -363,3 +363,60 @@ def test_a_codex_timeout_lowered_by_hand_still_ends_in_a_deny(codex_e2e: CodexPr
     assert not (e2e.root / "made.txt").exists(), run.describe()
     assert run.tool_outputs()[0].startswith("Command blocked by PreToolUse hook: "), run.describe()
     assert "deadline of 4 s" in run.tool_outputs()[0], run.describe()
+
+
+_ALLOW = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+FOREIGN_ANSWERS = {
+    "exit 1": "cat >/dev/null; exit 1",
+    "an allow": f"cat >/dev/null; printf '%s\\n' '{json.dumps(_ALLOW)}'",
+    "an ask": "cat >/dev/null; printf '%s\\n' '"
+    + json.dumps(
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
+    )
+    + "'",
+    "junk": "cat >/dev/null; echo junk",
+}
+
+
+@pytest.mark.parametrize("foreign", FOREIGN_ANSWERS.values(), ids=list(FOREIGN_ANSWERS))
+def test_a_foreign_hook_beside_hookman_s_cannot_undo_its_deny(
+    codex_e2e: CodexProject, foreign: str
+) -> None:
+    """Codex runs matching hooks at once; whatever a foreign one answers on the same event,
+    hookman's deny holds (measured on both versions)."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    hooks_file = json.loads(e2e.hooks_path.read_text())
+    handler = {"type": "command", "command": foreign, "timeout": 10}
+    hooks_file["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [handler]})
+    e2e.hooks_path.write_text(json.dumps(hooks_file))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo BLOCK-ME > made.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert "GUARD-E2E: not this one" in run.tool_outputs()[0], run.describe()
+
+
+def test_fact_what_a_hook_learns_of_the_directory_a_command_runs_in(
+    codex_e2e: CodexProject,
+) -> None:
+    """exec_command takes a `workdir`; hooks get only `{"command": ...}`, and `cwd` is that
+    workdir on 0.171.0 but the session's directory on 0.150.0 (docs/agents.md): there a
+    guard cannot tell where the command runs."""
+    e2e = codex_e2e
+    (e2e.root / "sub").mkdir()
+    command = f"cat > {e2e.root}/payload.json; printf '{{}}\\n'"
+    group = {"hooks": [{"type": "command", "command": command, "timeout": 10}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    call = ToolUse("exec_command", {"cmd": "pwd > here.txt", "workdir": str(e2e.root / "sub")})
+    run = e2e.run_codex(
+        "note", turns=[[call], say("done")], extra_args=["--dangerously-bypass-hook-trust"]
+    )
+    payload = json.loads((e2e.root / "payload.json").read_text())
+    assert (e2e.root / "sub" / "here.txt").exists(), run.describe()
+    assert payload["tool_input"] == {"command": "pwd > here.txt"}
+    expected = e2e.root / "sub" if e2e.codex.version == "0.171.0" else e2e.root
+    assert Path(payload["cwd"]) == expected
