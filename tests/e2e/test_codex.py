@@ -420,3 +420,19 @@ def test_fact_what_a_hook_learns_of_the_directory_a_command_runs_in(
     assert payload["tool_input"] == {"command": "pwd > here.txt"}
     expected = e2e.root / "sub" if e2e.codex.version == "0.171.0" else e2e.root
     assert Path(payload["cwd"]) == expected
+
+
+def test_a_patch_through_the_shell_tool_reaches_the_guard(codex_e2e: CodexProject) -> None:
+    """Codex applies an `apply_patch <<'EOF'` command itself; its hooks still see it as
+    `Bash` with the whole patch as the command, so the guard decides (measured)."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    (e2e.root / "doomed.txt").write_text("x\n")
+    patch = (
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: doomed.txt\n"
+        "*** Add File: BLOCK-ME.txt\n+x\n*** End Patch\nEOF\n"
+    )
+    run = e2e.run_codex("note", turns=[shell(patch), say("done")])
+    assert (e2e.root / "doomed.txt").exists(), run.describe()
+    assert not (e2e.root / "BLOCK-ME.txt").exists(), run.describe()
+    assert "GUARD-E2E: not this one" in run.tool_outputs()[0], run.describe()
