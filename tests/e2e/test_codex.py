@@ -164,8 +164,9 @@ def test_an_ask_which_codex_would_ignore_becomes_a_deny(codex_e2e: CodexProject)
     [
         {"permissionDecision": "ask", "permissionDecisionReason": "FACT"},
         {"permissionDecision": "deny", "permissionDecisionReason": "FACT", "x": 1},
+        {"permissionDecision": "deny", "permissionDecisionReason": ""},
     ],
-    ids=["ask", "deny-with-unknown-key"],
+    ids=["ask", "deny-with-unknown-key", "deny-with-empty-reason"],
 )
 def test_fact_codex_fails_open_on_answers_it_does_not_honour(
     codex_e2e: CodexProject, answer: dict[str, object]
@@ -436,3 +437,25 @@ def test_a_patch_through_the_shell_tool_reaches_the_guard(codex_e2e: CodexProjec
     assert (e2e.root / "doomed.txt").exists(), run.describe()
     assert not (e2e.root / "BLOCK-ME.txt").exists(), run.describe()
     assert "GUARD-E2E: not this one" in run.tool_outputs()[0], run.describe()
+
+
+def test_fact_codex_runs_hooks_with_bash_and_ignores_a_silent_exit_2(
+    codex_e2e: CodexProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex runs a hook's command with `/bin/bash -c` whatever $SHELL says, and an exit 2
+    with nothing on stderr lets the command run (tests/bridge/test_attack_codex.py's
+    verdict rules)."""
+    e2e = codex_e2e
+    environment = e2e.env
+    monkeypatch.setattr(e2e, "env", lambda: {**environment(), "SHELL": "/bin/dash"})
+    command = f'cat >/dev/null; echo "$0" > {e2e.root}/shell.txt; exit 2'
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 10}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo ran > ran.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert (e2e.root / "shell.txt").read_text() == "/bin/bash\n", run.describe()
+    assert (e2e.root / "ran.txt").read_text() == "ran\n", run.describe()
