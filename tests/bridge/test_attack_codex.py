@@ -21,7 +21,15 @@ from typing import Any
 
 import pytest
 
-from .attack_support import BASH, DENY, TOOL_RUNS, Verdict, guard_that
+from .attack_support import (
+    BASH,
+    DENY,
+    SHORT_TIMEOUT,
+    TOOL_RUNS,
+    Verdict,
+    guard_that,
+    short_timeout,
+)
 from .conftest import RunnerProject
 
 ALLOW = "allow"
@@ -287,3 +295,23 @@ def test_a_timeout_lowered_by_hand_in_codex_hooks_json_still_ends_in_a_deny(
     verdict = run_like_codex(runner_project, _rm_rf(runner_project), timeout=timeout)
     assert verdict.decision == DENY, verdict
     assert "deadline of 2 s" in verdict.why, verdict
+
+
+STOPPING = {
+    "SIGSTOP self": "os.kill(os.getpid(), signal.SIGSTOP)",
+    "kills its process group": "os.killpg(0, signal.SIGKILL)",
+    "sleeps past the timeout": "time.sleep(60)",
+    "spins in C": "import re\nre.match(r'(a+)+$', 'a' * 40 + 'b')",
+}
+
+
+@pytest.mark.parametrize("code", STOPPING.values(), ids=list(STOPPING))
+def test_a_guard_that_stops_or_hangs_is_a_deny_within_codex_s_timeout(
+    runner_project: RunnerProject, code: str
+) -> None:
+    runner_project.add_hook(
+        "guard", guard_that(f"{ONLY_RM_RF}\n{code}", then=BLOCK), ["tool_call"], ["PreToolUse"]
+    )
+    short_timeout(runner_project)
+    verdict = run_like_codex(runner_project, _rm_rf(runner_project), timeout=SHORT_TIMEOUT)
+    assert verdict.decision == DENY, verdict
