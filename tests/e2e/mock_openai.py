@@ -100,6 +100,7 @@ class MockOpenAI(MockServer):
     def __init__(self, unix_socket: Path | None = None) -> None:
         self._lock = threading.Lock()
         self._turns: list[Turn] = []
+        self._router: Any = None
         self.requests: list[RecordedRequest] = []
         super().__init__(_ResponsesHandler, unix_socket)
 
@@ -110,7 +111,14 @@ class MockOpenAI(MockServer):
         """Replace the script and forget earlier requests."""
         with self._lock:
             self._turns = list(turns)
+            self._router = None
             self.requests = []
+
+    def route(self, router: Any) -> None:
+        """Answer every model request with `router(request)` instead of a script (for
+        requests whose order is not fixed: a sub-agent's beside its parent's)."""
+        with self._lock:
+            self._router = router
 
     @property
     def model_requests(self) -> list[RecordedRequest]:
@@ -127,9 +135,12 @@ class MockOpenAI(MockServer):
             self.requests.append(request)
             if not request.is_model_request:
                 return None
-            if not self._turns:
+            router = self._router
+            if router is None and not self._turns:
                 return [Text(EXHAUSTED_TEXT)]
-            turn = self._turns.pop(0)
+            turn = None if router is not None else self._turns.pop(0)
+        if router is not None:
+            return router(request)
         # A turn may be made from the request (a session id Codex just gave the model).
         return turn(body) if callable(turn) else turn
 
@@ -172,13 +183,16 @@ def sse_events(turn: Turn, *, model: str) -> Iterator[bytes]:
                 "content": [{"type": "output_text", "text": item.text, "annotations": []}],
             }
         else:
+            namespace, _, name = item.name.rpartition(".")  # "multi_agent_v1.spawn_agent"
             output = {
                 "type": "function_call",
                 "id": f"fc_mock_{next(_ids):04d}",
                 "call_id": item.id,
-                "name": item.name,
+                "name": name,
                 "arguments": json.dumps(item.input),
             }
+            if namespace:
+                output["namespace"] = namespace
         yield event("response.output_item.done", {"output_index": index, "item": output})
     usage = {
         "input_tokens": 10,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from .codex_harness import CodexProject
-from .mock_anthropic import ToolUse, bash, say
-from .mock_openai import shell, typed_into_session
+from .mock_anthropic import Text, ToolUse, bash, say
+from .mock_openai import RecordedRequest, shell, typed_into_session
 
 pytestmark = pytest.mark.e2e
 
@@ -459,3 +459,33 @@ def test_fact_codex_runs_hooks_with_bash_and_ignores_a_silent_exit_2(
     )
     assert (e2e.root / "shell.txt").read_text() == "/bin/bash\n", run.describe()
     assert (e2e.root / "ran.txt").read_text() == "ran\n", run.describe()
+
+
+def test_a_sub_agent_s_shell_command_meets_the_same_guard(codex_e2e: CodexProject) -> None:
+    """The model spawns a sub-agent (multi_agent_v1.spawn_agent) whose shell command only
+    the guard stops: Codex runs the project's hooks for it too (measured)."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    sub_outputs: list[str] = []
+
+    def router(request: RecordedRequest) -> list[ToolUse | Text]:
+        users = [json.dumps(item) for item in request.input_items if item.get("role") == "user"]
+        outputs = [
+            str(item.get("output"))
+            for item in request.input_items
+            if item.get("type") == "function_call_output"
+        ]
+        if any("SUBTASK-E2E" in text for text in users):  # the sub-agent's requests
+            sub_outputs.extend(outputs)
+            return shell("echo BLOCK-ME > made.txt") if not outputs else [Text("sub done")]
+        if not outputs:
+            return [ToolUse("multi_agent_v1.spawn_agent", {"message": "SUBTASK-E2E: go"})]
+        if len(outputs) == 1:
+            agent = json.loads(outputs[0])["agent_id"]
+            wait = {"targets": [agent], "timeout_ms": 30000}
+            return [ToolUse("multi_agent_v1.wait_agent", wait)]
+        return [Text("done")]
+
+    run = e2e.run_codex("go", router=router)
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert any("GUARD-E2E: not this one" in text for text in sub_outputs), run.describe()
