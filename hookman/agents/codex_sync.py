@@ -34,6 +34,8 @@ from hookman.project.settings_entries import HookmanEntry, build_command, is_hoo
 CODEX = "codex"
 REWRITING_EVENT = "tool_result"  # the runtime event whose result may replace a tool's output
 POST_TOOL_USE = "PostToolUse"
+PRE_TOOL_USE = "PreToolUse"
+SHELL_TOOL = "Bash"  # the name Codex's hooks see for its shell tool, exec_command
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,11 @@ class CodexPlan:
     without_counterpart: dict[str, list[str]] = field(default_factory=dict)
     # hooks that may rewrite a tool's output (tool_result), which hookman does not pass on
     output_rewriters: list[str] = field(default_factory=list)
+    # hooks that guard shell commands: Codex runs no hook for what the model types into a
+    # running command (write_stdin), so they never see it
+    shell_guards: list[str] = field(default_factory=list)
+    # hook name -> [(the Codex tool name it asks for, the name Codex's hooks see instead)]
+    codex_tool_names: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     @property
     def events(self) -> list[str]:
@@ -77,16 +84,28 @@ def plan_codex(
     not_in_codex = list(dict.fromkeys(event for event in planned if event not in known))
     without: dict[str, list[str]] = {}
     rewriters: list[str] = []
+    shell_guards: list[str] = []
+    seen_as = {codex: seen for seen, codex in codex_catalog.codex_catalog()["tools"].items()}
+    named: dict[str, list[tuple[str, str]]] = {}
     for hook in hooks:
         if not hook.enabled:
             continue
+        asked = dict.fromkeys(name for names in hook.tools.values() for name in names)
+        for name in asked:
+            if name in seen_as:
+                named.setdefault(hook.name, []).append((name, seen_as[name]))
         if REWRITING_EVENT in hook.events and POST_TOOL_USE in known:
             rewriters.append(hook.name)
         for subscription in hook.events:
-            served = event_catalog.claude_events_for(subscription, hook.tools.get(subscription))
+            tools = hook.tools.get(subscription)
+            served = event_catalog.claude_events_for(subscription, tools)
             if served and not any(event in known for event in served):
                 without.setdefault(hook.name, []).append(subscription)
-    return CodexPlan(version, entries, not_in_codex, without, rewriters)
+            shell = tools is None or SHELL_TOOL in tools or event_catalog.ALL_TOOLS in tools
+            guards = PRE_TOOL_USE in served and PRE_TOOL_USE in known and not hook.is_async
+            if guards and shell and hook.name not in shell_guards:
+                shell_guards.append(hook.name)
+    return CodexPlan(version, entries, not_in_codex, without, rewriters, shell_guards, named)
 
 
 def _capped(event: str, timeout: int | float | None) -> int | float | None:
@@ -126,6 +145,22 @@ def plan_sentences(codex: CodexPlan) -> list[str]:
             f"the hook {name!r} listens to 'tool_result': under Codex hookman passes on only "
             "its additionalContext, so a tool output it rewrites (a redaction) reaches "
             "Codex's model unchanged."
+        )
+    for name, pairs in codex.codex_tool_names.items():
+        for asked, seen in pairs:
+            sentences.append(
+                f"the hook {name!r} asks for the tool {asked!r}, Codex's own name for a tool "
+                f"its hooks see as {seen!r}, so it never runs for it (in Codex or Claude "
+                f"Code): ask for {seen!r} in the hook (or in hookman.toml) and run "
+                "`hookman install`."
+            )
+    for name in codex.shell_guards:
+        sentences.append(
+            f"the hook {name!r} guards shell commands: under Codex it sees each command the "
+            "model starts, but Codex runs no hook for the text the model then types into a "
+            "running command (its write_stdin tool), so a guard that lets `bash` or `python` "
+            "start in a terminal does not see what runs inside it (Codex 0.171.0 refuses "
+            "terminals with `[features] unified_exec_tty = false`)."
         )
     for name, subscriptions in codex.without_counterpart.items():
         listed = ", ".join(repr(item) for item in subscriptions)

@@ -2,7 +2,9 @@
 manifest recorded at install. A user who lowers an entry's `timeout` by hand in
 settings.local.json makes the client kill the runner sooner; the runner must decide (a deny
 on a guarded event) before that, so it reads its own entries' timeouts at start. Cheap: the
-file is small, and skipped unless it names the launcher."""
+file is small, and skipped unless it names the launcher. Codex CLI's entries live in
+.codex/hooks.json (CODEX_HOOKS_FILE), in the same shape; Codex kills a hook at their timeout
+and then runs the command, so a Codex run reads that file instead."""
 
 from __future__ import annotations
 
@@ -13,15 +15,19 @@ from hookman.bridge.protocol import LAUNCHER_NAME
 from hookman.bridge.state_file import read_regular
 
 SETTINGS_FILE = os.path.join(".claude", "settings.local.json")
+CODEX_HOOKS_FILE = os.path.join(".codex", "hooks.json")
 DEADLINE_MIN_MARGIN_S = 1.0
 DEADLINE_MARGIN_FRACTION = 0.1
 
 
-def settings_timeout(project_dir: str, event: str) -> float | None:
+def settings_timeout(
+    project_dir: str, event: str, settings_file: str = SETTINGS_FILE
+) -> float | None:
     """The smallest `timeout` of hookman's blocking handlers for `event` in the project's
-    settings.local.json; None when there is none or the file cannot be read."""
+    settings.local.json (or `settings_file`, relative to the project: CODEX_HOOKS_FILE); None
+    when there is none or the file cannot be read."""
     try:
-        data = read_regular(os.path.join(project_dir, SETTINGS_FILE), follow=True)
+        data = read_regular(os.path.join(project_dir, settings_file), follow=True)
     except OSError:
         return None
     if LAUNCHER_NAME.encode() not in data:

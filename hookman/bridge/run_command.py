@@ -32,7 +32,7 @@ from hookman.bridge.answer_frame import framed_line
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.deadline import Deadline
-from hookman.bridge.entry_timeout import deadlines_within, settings_timeout
+from hookman.bridge.entry_timeout import CODEX_HOOKS_FILE, deadlines_within, settings_timeout
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.protocol import (
@@ -295,7 +295,10 @@ class _Run:
         seconds = manifest.deadline_for(self.event, self.run_async)
         hard_stop = manifest.hard_stop_for(self.event, self.run_async)
         if not self.run_async:  # the entry's timeout counts: it may be lowered by hand
-            timeout = settings_timeout(manifest.project_dir, self.event)
+            if self.agent == CODEX_AGENT:  # Codex kills the runner at its own entry's timeout
+                timeout = settings_timeout(manifest.project_dir, self.event, CODEX_HOOKS_FILE)
+            else:
+                timeout = settings_timeout(manifest.project_dir, self.event)
             installed = manifest.timeout_for(self.event)
             if timeout is not None and (installed is None or timeout < installed):
                 seconds, hard_stop = deadlines_within(timeout)

@@ -170,3 +170,41 @@ def test_a_hook_that_may_rewrite_tool_output_is_named(project: Path, codex_home:
     write_hook(project, "notes", NOTES)
     result = hookman("install", "hooks/notes.py", "--agent", "codex")
     assert "reaches Codex's model unchanged" in " ".join(result.output.split())
+
+
+def test_a_shell_guard_is_told_what_codex_never_shows_it(project: Path, codex_home: Path) -> None:
+    """Codex runs no hook for write_stdin (measured on 0.150.0 and 0.171.0,
+    tests/e2e/test_codex.py): a guard that allows `bash` in a terminal never sees the
+    commands the model then types into it. install and list say so; a hook that guards no
+    shell command is not told."""
+    trust_project(codex_home, project)
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "notes", NOTES)
+    result = hookman("install", "hooks/guard.py", "hooks/notes.py", "--agent", "codex")
+    said = " ".join(result.output.split())
+    assert "the hook 'guard' guards shell commands" in said, result.output
+    assert "write_stdin" in said and "'notes' guards" not in said
+    listed = " ".join(hookman("list").output.split())
+    assert "the hook 'guard' guards shell commands" in listed
+
+
+CODEX_NAMED = """\
+def hook(pi):
+    def check(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "no"}
+    pi.on("tool_call", check, tools=["exec_command"])
+"""
+
+
+def test_a_guard_that_names_codex_s_shell_tool_is_told_it_never_runs(
+    project: Path, codex_home: Path
+) -> None:
+    """Codex's hooks see its shell tool exec_command as `Bash` (measured), so a guard that
+    asks for `exec_command` matches nothing, in Codex or Claude Code: install says so."""
+    write_hook(project, "named", CODEX_NAMED)
+    result = hookman("install", "hooks/named.py", "--agent", "codex")
+    said = " ".join(result.output.split())
+    assert "the hook 'named' asks for the tool 'exec_command'" in said, result.output
+    assert "'Bash'" in said
+    assert "'Bash'" in " ".join(hookman("list").output.split())

@@ -134,10 +134,17 @@ class CodexProject(E2EProject):
         return base
 
     def run_codex(
-        self, prompt: str, turns: Sequence[Turn] = (), *, extra_args: Sequence[str] = ()
+        self,
+        prompt: str,
+        turns: Sequence[Turn] = (),
+        *,
+        extra_args: Sequence[str] = (),
+        router: Any = None,
     ) -> CodexRun:
-        """One `codex exec` run: the model answers from `turns`."""
+        """One `codex exec` run: the model answers from `turns` (or `router(request)`)."""
         self.openai.script(turns)
+        if router is not None:
+            self.openai.route(router)
         provider = (
             f'model_providers.mock={{name="mock",base_url="{self.openai.url}/v1",'
             'wire_api="responses",env_key="MOCK_KEY"}'

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -33,6 +34,18 @@ _ids = itertools.count(1)
 # A turn is mock_anthropic's: ToolUse blocks (here function calls: `name`, `input` as the
 # arguments, `id` as the call id) and Text blocks.
 Turn = Sequence[ToolUse | Text]
+
+
+def typed_into_session(chars: str) -> Any:
+    """A turn that types `chars` into the last running command Codex named (write_stdin, its
+    tool for a command that is still running: `Process running with session ID N`)."""
+
+    def turn(body: dict[str, Any]) -> list[ToolUse | Text]:
+        ids = re.findall(r"session ID (\d+)", json.dumps(body.get("input")))
+        arguments = {"session_id": int(ids[-1]) if ids else 0, "chars": chars}
+        return [ToolUse("write_stdin", {**arguments, "yield_time_ms": 1500})]
+
+    return turn
 
 
 def shell(command: str) -> list[ToolUse | Text]:
@@ -87,6 +100,7 @@ class MockOpenAI(MockServer):
     def __init__(self, unix_socket: Path | None = None) -> None:
         self._lock = threading.Lock()
         self._turns: list[Turn] = []
+        self._router: Any = None
         self.requests: list[RecordedRequest] = []
         super().__init__(_ResponsesHandler, unix_socket)
 
@@ -97,7 +111,14 @@ class MockOpenAI(MockServer):
         """Replace the script and forget earlier requests."""
         with self._lock:
             self._turns = list(turns)
+            self._router = None
             self.requests = []
+
+    def route(self, router: Any) -> None:
+        """Answer every model request with `router(request)` instead of a script (for
+        requests whose order is not fixed: a sub-agent's beside its parent's)."""
+        with self._lock:
+            self._router = router
 
     @property
     def model_requests(self) -> list[RecordedRequest]:
@@ -114,7 +135,14 @@ class MockOpenAI(MockServer):
             self.requests.append(request)
             if not request.is_model_request:
                 return None
-            return self._turns.pop(0) if self._turns else [Text(EXHAUSTED_TEXT)]
+            router = self._router
+            if router is None and not self._turns:
+                return [Text(EXHAUSTED_TEXT)]
+            turn = None if router is not None else self._turns.pop(0)
+        if router is not None:
+            return router(request)
+        # A turn may be made from the request (a session id Codex just gave the model).
+        return turn(body) if callable(turn) else turn
 
 
 class _ResponsesHandler(QuietHandler):
@@ -155,13 +183,16 @@ def sse_events(turn: Turn, *, model: str) -> Iterator[bytes]:
                 "content": [{"type": "output_text", "text": item.text, "annotations": []}],
             }
         else:
+            namespace, _, name = item.name.rpartition(".")  # "multi_agent_v1.spawn_agent"
             output = {
                 "type": "function_call",
                 "id": f"fc_mock_{next(_ids):04d}",
                 "call_id": item.id,
-                "name": item.name,
+                "name": name,
                 "arguments": json.dumps(item.input),
             }
+            if namespace:
+                output["namespace"] = namespace
         yield event("response.output_item.done", {"output_index": index, "item": output})
     usage = {
         "input_tokens": 10,

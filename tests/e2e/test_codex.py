@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from .codex_harness import CodexProject
-from .mock_anthropic import bash, say
-from .mock_openai import shell
+from .mock_anthropic import Text, ToolUse, bash, say
+from .mock_openai import RecordedRequest, shell, typed_into_session
 
 pytestmark = pytest.mark.e2e
 
@@ -164,8 +164,9 @@ def test_an_ask_which_codex_would_ignore_becomes_a_deny(codex_e2e: CodexProject)
     [
         {"permissionDecision": "ask", "permissionDecisionReason": "FACT"},
         {"permissionDecision": "deny", "permissionDecisionReason": "FACT", "x": 1},
+        {"permissionDecision": "deny", "permissionDecisionReason": ""},
     ],
-    ids=["ask", "deny-with-unknown-key"],
+    ids=["ask", "deny-with-unknown-key", "deny-with-empty-reason"],
 )
 def test_fact_codex_fails_open_on_answers_it_does_not_honour(
     codex_e2e: CodexProject, answer: dict[str, object]
@@ -267,3 +268,224 @@ def test_codex_does_not_wait_for_an_async_hook(codex_e2e: CodexProject) -> None:
     assert "ASYNC-REWRITE" not in run.tool_outputs()[0], run.describe()
     assert _wait_for(marker, GIVE_UP_SECONDS + 60), "the async hook never ran to its end"
     assert marker.read_text(encoding="utf-8") == "echo async-e2e released\n"
+
+
+TERMINAL = ToolUse("exec_command", {"cmd": "bash", "tty": True, "yield_time_ms": 500})
+TYPED = "echo BLOCK-ME > made.txt; rm -rf victim; exit\n"
+
+
+def test_fact_codex_runs_no_hook_for_what_the_model_types_into_a_terminal(
+    codex_e2e: CodexProject,
+) -> None:
+    """Why install and list tell a shell guard what it cannot see under Codex
+    (agents/codex_sync.py): the guard allows `bash` in a terminal, and what the model then
+    types into it (write_stdin) reaches no hook at all."""
+    e2e = codex_e2e
+    out = install(e2e, e2e.write_hook("guard", GUARD))
+    assert "write_stdin" in " ".join(out.split()), out
+    (e2e.root / "victim").mkdir()
+    run = e2e.run_codex("go", turns=[[TERMINAL], typed_into_session(TYPED), say("done")])
+    assert (e2e.root / "made.txt").exists(), run.describe()
+    assert not (e2e.root / "victim").exists(), run.describe()
+
+
+def test_codex_0_171_refuses_terminals_when_told(codex_e2e: CodexProject) -> None:
+    """The way out install names: `[features] unified_exec_tty = false` (Codex 0.171.0)."""
+    e2e = codex_e2e
+    if e2e.codex.version != "0.171.0":
+        pytest.skip("0.150.0 has no unified_exec_tty feature")
+    install(e2e, e2e.write_hook("guard", GUARD))
+    (e2e.root / "victim").mkdir()
+    run = e2e.run_codex(
+        "go",
+        turns=[[TERMINAL], typed_into_session(TYPED), say("done")],
+        extra_args=["-c", "features.unified_exec_tty=false"],
+    )
+    assert "TTY execution is disabled" in run.tool_outputs()[0], run.describe()
+    assert (e2e.root / "victim").exists() and not (e2e.root / "made.txt").exists()
+
+
+SLOW_GUARD = """
+import time
+
+
+def guard(event, ctx):
+    if "BLOCK-ME" in event["input"].get("command", ""):
+        time.sleep(30)
+        return {"block": True, "reason": "GUARD-E2E: slow no"}
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+
+def test_fact_codex_runs_the_command_when_a_hook_passes_its_timeout(
+    codex_e2e: CodexProject,
+) -> None:
+    """Why the runner reads the timeout of its entry in .codex/hooks.json (a raw hook that
+    would deny, too late)."""
+    e2e = codex_e2e
+    reply = json.dumps(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "LATE",
+            }
+        }
+    )
+    command = f"cat >/dev/null; sleep 6; printf '%s\\n' '{reply}'"
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 2}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo ran > ran.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert (e2e.root / "ran.txt").read_text() == "ran\n", run.describe()
+
+
+def test_a_codex_timeout_lowered_by_hand_still_ends_in_a_deny(codex_e2e: CodexProject) -> None:
+    """The user lowers the timeout of hookman's entry in .codex/hooks.json and trusts the
+    edit in Codex (here: --dangerously-bypass-hook-trust): the slow guard still denies,
+    because the runner gives up before Codex's kill."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", SLOW_GUARD))
+    hooks_file = json.loads(e2e.hooks_path.read_text())
+    hooks_file["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 5
+    e2e.hooks_path.write_text(json.dumps(hooks_file))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo BLOCK-ME > made.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert run.tool_outputs()[0].startswith("Command blocked by PreToolUse hook: "), run.describe()
+    assert "deadline of 4 s" in run.tool_outputs()[0], run.describe()
+
+
+_ALLOW = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+FOREIGN_ANSWERS = {
+    "exit 1": "cat >/dev/null; exit 1",
+    "an allow": f"cat >/dev/null; printf '%s\\n' '{json.dumps(_ALLOW)}'",
+    "an ask": "cat >/dev/null; printf '%s\\n' '"
+    + json.dumps(
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
+    )
+    + "'",
+    "junk": "cat >/dev/null; echo junk",
+}
+
+
+@pytest.mark.parametrize("foreign", FOREIGN_ANSWERS.values(), ids=list(FOREIGN_ANSWERS))
+def test_a_foreign_hook_beside_hookman_s_cannot_undo_its_deny(
+    codex_e2e: CodexProject, foreign: str
+) -> None:
+    """Codex runs matching hooks at once; whatever a foreign one answers on the same event,
+    hookman's deny holds (measured on both versions)."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    hooks_file = json.loads(e2e.hooks_path.read_text())
+    handler = {"type": "command", "command": foreign, "timeout": 10}
+    hooks_file["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [handler]})
+    e2e.hooks_path.write_text(json.dumps(hooks_file))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo BLOCK-ME > made.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert "GUARD-E2E: not this one" in run.tool_outputs()[0], run.describe()
+
+
+def test_fact_what_a_hook_learns_of_the_directory_a_command_runs_in(
+    codex_e2e: CodexProject,
+) -> None:
+    """exec_command takes a `workdir`; hooks get only `{"command": ...}`, and `cwd` is that
+    workdir on 0.171.0 but the session's directory on 0.150.0 (docs/agents.md): there a
+    guard cannot tell where the command runs."""
+    e2e = codex_e2e
+    (e2e.root / "sub").mkdir()
+    command = f"cat > {e2e.root}/payload.json; printf '{{}}\\n'"
+    group = {"hooks": [{"type": "command", "command": command, "timeout": 10}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    call = ToolUse("exec_command", {"cmd": "pwd > here.txt", "workdir": str(e2e.root / "sub")})
+    run = e2e.run_codex(
+        "note", turns=[[call], say("done")], extra_args=["--dangerously-bypass-hook-trust"]
+    )
+    payload = json.loads((e2e.root / "payload.json").read_text())
+    assert (e2e.root / "sub" / "here.txt").exists(), run.describe()
+    assert payload["tool_input"] == {"command": "pwd > here.txt"}
+    expected = e2e.root / "sub" if e2e.codex.version == "0.171.0" else e2e.root
+    assert Path(payload["cwd"]) == expected
+
+
+def test_a_patch_through_the_shell_tool_reaches_the_guard(codex_e2e: CodexProject) -> None:
+    """Codex applies an `apply_patch <<'EOF'` command itself; its hooks still see it as
+    `Bash` with the whole patch as the command, so the guard decides (measured)."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    (e2e.root / "doomed.txt").write_text("x\n")
+    patch = (
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: doomed.txt\n"
+        "*** Add File: BLOCK-ME.txt\n+x\n*** End Patch\nEOF\n"
+    )
+    run = e2e.run_codex("note", turns=[shell(patch), say("done")])
+    assert (e2e.root / "doomed.txt").exists(), run.describe()
+    assert not (e2e.root / "BLOCK-ME.txt").exists(), run.describe()
+    assert "GUARD-E2E: not this one" in run.tool_outputs()[0], run.describe()
+
+
+def test_fact_codex_runs_hooks_with_bash_and_ignores_a_silent_exit_2(
+    codex_e2e: CodexProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex runs a hook's command with `/bin/bash -c` whatever $SHELL says, and an exit 2
+    with nothing on stderr lets the command run (tests/bridge/test_attack_codex.py's
+    verdict rules)."""
+    e2e = codex_e2e
+    environment = e2e.env
+    monkeypatch.setattr(e2e, "env", lambda: {**environment(), "SHELL": "/bin/dash"})
+    command = f'cat >/dev/null; echo "$0" > {e2e.root}/shell.txt; exit 2'
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 10}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo ran > ran.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert (e2e.root / "shell.txt").read_text() == "/bin/bash\n", run.describe()
+    assert (e2e.root / "ran.txt").read_text() == "ran\n", run.describe()
+
+
+def test_a_sub_agent_s_shell_command_meets_the_same_guard(codex_e2e: CodexProject) -> None:
+    """The model spawns a sub-agent (multi_agent_v1.spawn_agent) whose shell command only
+    the guard stops: Codex runs the project's hooks for it too (measured)."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    sub_outputs: list[str] = []
+
+    def router(request: RecordedRequest) -> list[ToolUse | Text]:
+        users = [json.dumps(item) for item in request.input_items if item.get("role") == "user"]
+        outputs = [
+            str(item.get("output"))
+            for item in request.input_items
+            if item.get("type") == "function_call_output"
+        ]
+        if any("SUBTASK-E2E" in text for text in users):  # the sub-agent's requests
+            sub_outputs.extend(outputs)
+            return shell("echo BLOCK-ME > made.txt") if not outputs else [Text("sub done")]
+        if not outputs:
+            return [ToolUse("multi_agent_v1.spawn_agent", {"message": "SUBTASK-E2E: go"})]
+        if len(outputs) == 1:
+            agent = json.loads(outputs[0])["agent_id"]
+            wait = {"targets": [agent], "timeout_ms": 30000}
+            return [ToolUse("multi_agent_v1.wait_agent", wait)]
+        return [Text("done")]
+
+    run = e2e.run_codex("go", router=router)
+    assert not (e2e.root / "made.txt").exists(), run.describe()
+    assert any("GUARD-E2E: not this one" in text for text in sub_outputs), run.describe()
