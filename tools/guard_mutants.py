@@ -79,7 +79,7 @@ MUTATIONS = [
     (
         "hook_set: copies handed out",
         "hookman/bridge/hook_set.py",
-        "            event.update(json.loads(snapshot))\n",
+        "            event.update(lean_json.loads(snapshot))\n",
         "            pass\n",
     ),
     (
