@@ -1461,3 +1461,19 @@ def test_an_answer_within_the_limit_or_on_an_unguarded_event_is_whole(
     assert answer["hookSpecificOutput"]["additionalContext"] == "x" * (ANSWER_LIMIT // 2)
     assert "systemMessage" not in answer
     assert after["hookSpecificOutput"]["additionalContext"] == "x" * (2 * ANSWER_LIMIT)
+
+
+def test_the_launcher_s_guarded_flag_fails_closed_where_an_old_manifest_would_not(
+    runner_project: RunnerProject,
+) -> None:
+    """A manifest written before `guarded_events` existed guards PreToolUse only; the launcher
+    still says PreSkillShellCommand is guarded (--guarded), and that is what counts: a payload
+    no guard can check is a deny."""
+    runner_project.with_client_facts = False
+    runner_project.add_hook("guard", GUARD_RAISES, ["tool_call"], ["PreSkillShellCommand"])
+
+    answer = runner_project.answer_installed("PreSkillShellCommand", "not json")
+
+    specific = answer.get("hookSpecificOutput", {})
+    assert specific.get("permissionDecision") == "deny", answer
+    assert "is not a JSON object hookman can read" in specific["permissionDecisionReason"]
