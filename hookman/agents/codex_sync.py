@@ -25,13 +25,13 @@ from typing import Any
 
 from hookman.agents.codex_app_server import CodexAppServerError, list_hooks, trust
 from hookman.agents.codex_files import codex_hooks_path
+from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import codex_catalog, event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
 from hookman.project.install_plan import InstallPlan
 from hookman.project.settings_entries import HookmanEntry, build_command, is_hookman_command
 
-CODEX = "codex"
 REWRITING_EVENT = "tool_result"  # the runtime event whose result may replace a tool's output
 POST_TOOL_USE = "PostToolUse"
 PRE_TOOL_USE = "PreToolUse"
@@ -69,13 +69,13 @@ def plan_codex(
     entries: list[HookmanEntry] = []
     for event, entry in plan.entries.items():
         if event in known:
-            command = build_command(event, launcher, guarded=event in guarded, agent=CODEX)
+            command = build_command(event, launcher, guarded=event in guarded, agent=CODEX_AGENT)
             entries.append(
                 HookmanEntry(event, entry.matcher, command, _capped(event, entry.timeout))
             )
     for event, entry in plan.async_entries.items():
         if event in known:
-            command = build_command(event, launcher, run_async=True, agent=CODEX)
+            command = build_command(event, launcher, run_async=True, agent=CODEX_AGENT)
             timeout = _capped(event, entry.timeout)
             entries.append(
                 HookmanEntry(event, entry.matcher, command, timeout, is_async=True, async_key=False)

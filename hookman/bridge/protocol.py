@@ -9,6 +9,7 @@ LAUNCHED_FLAG = "--launched"
 # `--agent AGENT` after the event: the entry is another client's (Codex CLI: "codex"); the
 # runner answers in its protocol. Claude Code's entries carry no such words.
 AGENT_FLAG = "--agent"
+CODEX_AGENT = "codex"  # AGENT_FLAG's value for Codex CLI's entries (docs/agents.md)
 GUARDED_FLAG = "--guarded"
 ANSWER_FILE_FLAG = "--answer-file"  # stdout is this file: unlink its name (the launcher reads it)
 # After the answer, when run by the launcher: the proof that the answer is complete.

@@ -32,7 +32,12 @@ from hookman.bridge.answer_frame import framed_line
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.deadline import Deadline
-from hookman.bridge.entry_timeout import CODEX_HOOKS_FILE, deadlines_within, settings_timeout
+from hookman.bridge.entry_timeout import (
+    CODEX_HOOKS_FILE,
+    SETTINGS_FILE,
+    deadlines_within,
+    settings_timeout,
+)
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.protocol import (
@@ -40,6 +45,7 @@ from hookman.bridge.protocol import (
     ANSWER_END,
     ANSWER_FILE_FLAG,
     ANSWER_START,
+    CODEX_AGENT,
     FRAMED_FLAG,
     GUARDED_FLAG,
     LAUNCHED_FLAG,
@@ -57,7 +63,6 @@ if TYPE_CHECKING:
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
 ASYNC_FLAG = "--async"
-CODEX_AGENT = "codex"
 # Characters of a guarded event's answer past which its texts are cut: the launcher's `read`
 # takes a byte per system call in dash (~2 MB/s), so a huge answer (another hook's
 # additionalContext) would reach the client after its timeout, deny and all.
@@ -295,10 +300,9 @@ class _Run:
         seconds = manifest.deadline_for(self.event, self.run_async)
         hard_stop = manifest.hard_stop_for(self.event, self.run_async)
         if not self.run_async:  # the entry's timeout counts: it may be lowered by hand
-            if self.agent == CODEX_AGENT:  # Codex kills the runner at its own entry's timeout
-                timeout = settings_timeout(manifest.project_dir, self.event, CODEX_HOOKS_FILE)
-            else:
-                timeout = settings_timeout(manifest.project_dir, self.event)
+            # Codex kills the runner at its own entry's timeout, in its own file
+            entries = CODEX_HOOKS_FILE if self.agent == CODEX_AGENT else SETTINGS_FILE
+            timeout = settings_timeout(manifest.project_dir, self.event, entries)
             installed = manifest.timeout_for(self.event)
             if timeout is not None and (installed is None or timeout < installed):
                 seconds, hard_stop = deadlines_within(timeout)

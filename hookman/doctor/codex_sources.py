@@ -16,11 +16,11 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
+from hookman.bridge.protocol import CODEX_AGENT
 from hookman.errors import HookmanError
 from hookman.project.config import read_project_config
 
 Layer = Literal["user", "project"]
-CODEX_AGENT = "codex"
 STATE_KEY = "state"  # [hooks.state]: trust records
 TRUSTED = "trusted"
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from hookman import paths
 from hookman.agents import codex_files
 from hookman.atomic_file import atomic_write_text, write_text_if_changed
+from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, TargetVersion, resolve_target
 from hookman.errors import HookmanError
@@ -56,7 +57,6 @@ if TYPE_CHECKING:  # Codex's modules load only for a project whose agents includ
     from hookman.agents.codex_sync import CodexPlan, CodexTrust
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
-CODEX_AGENT = "codex"
 
 
 @dataclass(frozen=True)
