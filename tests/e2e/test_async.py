@@ -37,8 +37,11 @@ def hook(pi):
             time.sleep(0.05)
         else:
             how = "released"
-        with open(os.path.join(project, "{MARKER}"), "a", encoding="utf-8") as handle:
+        # written whole, then renamed, so the test never reads a half-written marker
+        marker = os.path.join(project, "{MARKER}")
+        with open(marker + ".part", "w", encoding="utf-8") as handle:
             handle.write(event["input"]["command"] + " " + how + "\\n")
+        os.replace(marker + ".part", marker)
         return {{"content": [{{"type": "text", "text": "ASYNC-REWRITE"}}]}}
 """
 
@@ -52,8 +55,8 @@ def hook(pi):
 
 
 def _wait_for(path: Path, seconds: float) -> bool:
-    """True once `path` exists (a cap only against hanging forever, far above the time the
-    hook needs once released)."""
+    """True once `path` exists, which the hook makes by a rename of the whole file (a cap only
+    against hanging forever, far above the time the hook needs once released)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if path.exists():

@@ -30,7 +30,11 @@ def test_javascript_falsy_values_are_falsy(value: object) -> None:
     assert is_js_truthy(value) is False
 
 
-@pytest.mark.parametrize("value", [{}, [], "0", " ", "false", 1, -1, 0.5, True, object()], ids=repr)
+@pytest.mark.parametrize(
+    "value",
+    [{}, [], "0", " ", "false", 1, -1, 0.5, True, object()],
+    ids=lambda value: "object()" if type(value) is object else repr(value),
+)
 def test_empty_containers_and_other_values_are_truthy(value: object) -> None:
     assert is_js_truthy(value) is True
 
