@@ -21,6 +21,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,15 @@ from .mock_openai import MockOpenAI, RecordedRequest, Turn
 
 CODEX_VERSIONS = ("0.171.0", "0.150.0")
 CODEX_RUN_TIMEOUT_S = 120
+# The hosts Codex 0.150.0 and 0.171.0 look up on their own during `codex exec` (strace)
+CODEX_OWN_HOSTS = ("api.github.com", "chatgpt.com", "ab.chatgpt.com")
+
+
+@cache
+def _mounts_in(isolated_prefix: tuple[str, ...]) -> bool:
+    """Whether a mount namespace can be made inside the private network namespace."""
+    probe = [*isolated_prefix, "unshare", "-m", "true"]
+    return subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode == 0
 
 
 @dataclass(frozen=True)
@@ -133,6 +143,23 @@ class CodexProject(E2EProject):
         base.update(CODEX_HOME=str(self.codex_home), MOCK_KEY="mock-key", NO_COLOR="1")
         return base
 
+    def _with_local_hosts(self, command: list[str]) -> list[str]:
+        """Codex looks up hosts of its own (api.github.com, chatgpt.com) that the private
+        network cannot reach, and its resolver waits 2 x 2.5 s on each before Codex exits.
+        In a mount namespace of its own, an /etc/hosts naming them 127.0.0.1 makes each try
+        fail at once; where the mount is refused, the run is only slower."""
+        if self.isolation.prefix is None or not _mounts_in(
+            tuple(self._isolated_for(self.openai, []))
+        ):
+            return command
+        hosts = self.scratch / "hosts"
+        hosts.write_text(
+            "127.0.0.1 localhost " + " ".join(CODEX_OWN_HOSTS) + "\n::1 localhost\n",
+            encoding="utf-8",
+        )
+        mount = 'mount --bind "$0" /etc/hosts 2>/dev/null; exec "$@"'
+        return ["unshare", "-m", "sh", "-c", mount, str(hosts), *command]
+
     def run_codex(
         self,
         prompt: str,
@@ -154,7 +181,7 @@ class CodexProject(E2EProject):
         command += ["--dangerously-bypass-approvals-and-sandbox", *extra_args, prompt]
         try:
             done = subprocess.run(
-                self._isolated_for(self.openai, command),
+                self._isolated_for(self.openai, self._with_local_hosts(command)),
                 cwd=self.root,
                 env=self.env(),
                 stdin=subprocess.DEVNULL,
