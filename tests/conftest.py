@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -35,3 +36,47 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     (root / ".claude").mkdir(parents=True)
     return root
+
+
+# The real-client suite's end notes (tests/e2e/notes.py). Under pytest-xdist the workers fill
+# them and only the controller prints, so each worker hands its notes over when it ends.
+_NOTES_KEY = "hookman_e2e_notes"
+
+
+def _e2e_notes() -> Any:
+    from e2e import notes  # tests/ is on sys.path: this conftest's directory
+
+    return notes
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        notes = _e2e_notes()
+        workeroutput[_NOTES_KEY] = {
+            "isolation": notes.ISOLATION,
+            "claude": notes.MISSING_CLAUDE,
+            "codex": notes.MISSING_CODEX,
+        }
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    handed_over = getattr(node, "workeroutput", {}).get(_NOTES_KEY)
+    if handed_over:
+        notes = _e2e_notes()
+        notes.ISOLATION.extend(handed_over["isolation"])
+        notes.MISSING_CLAUDE.update(handed_over["claude"])
+        notes.MISSING_CODEX.update(handed_over["codex"])
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    notes = _e2e_notes()
+    if notes.ISOLATION:
+        terminalreporter.write_line(f"e2e: client network: {notes.ISOLATION[0]}")
+    missing_by_client = (("CLAUDE CODE", notes.MISSING_CLAUDE), ("CODEX CLI", notes.MISSING_CODEX))
+    for client, missing in missing_by_client:
+        for version, reason in sorted(missing.items()):
+            terminalreporter.write_line(
+                f"E2E SKIPPED FOR {client} {version}: {reason}", red=True, bold=True
+            )

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from . import notes
 from .codex_harness import CODEX_VERSIONS, CodexClient, CodexProject, find_codex
 from .harness import (
     CLIENT_VERSIONS,
@@ -25,9 +26,6 @@ from .harness import (
 )
 from .mock_anthropic import MockAnthropic
 from .mock_openai import MockOpenAI
-
-_missing_clients: dict[str, str] = {}
-_isolation_notes: list[str] = []
 
 
 @cache
@@ -52,7 +50,7 @@ def mock_api() -> Iterator[MockAnthropic]:
 @pytest.fixture(scope="session")
 def network_isolation(mock_api: MockAnthropic) -> NetworkIsolation:
     isolation = detect_network_isolation(mock_api)
-    _isolation_notes.append(isolation.description)
+    notes.ISOLATION.append(isolation.description)
     return isolation
 
 
@@ -68,7 +66,7 @@ def _installed_or_skip(found: Any, version: str, missing: dict[str, str]) -> Any
 
 @pytest.fixture(params=CLIENT_VERSIONS, ids=[f"claude-{v}" for v in CLIENT_VERSIONS])
 def claude_client(request: pytest.FixtureRequest) -> ClaudeClient:
-    return _installed_or_skip(_client(request.param), request.param, _missing_clients)
+    return _installed_or_skip(_client(request.param), request.param, notes.MISSING_CLAUDE)
 
 
 @pytest.fixture
@@ -81,21 +79,7 @@ def e2e(
     return E2EProject(claude_client, mock_api, network_isolation, tmp_path)
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if _isolation_notes:
-        terminalreporter.write_line(f"e2e: client network: {_isolation_notes[0]}")
-    for version, reason in sorted(_missing_clients.items()):
-        terminalreporter.write_line(
-            f"E2E SKIPPED FOR CLAUDE CODE {version}: {reason}", red=True, bold=True
-        )
-    for version, reason in sorted(_missing_codex.items()):
-        terminalreporter.write_line(
-            f"E2E SKIPPED FOR CODEX CLI {version}: {reason}", red=True, bold=True
-        )
-
-
 # Codex CLI (tests/e2e/test_codex.py): the same isolation, a mock of the Responses API.
-_missing_codex: dict[str, str] = {}
 
 
 @cache
@@ -115,7 +99,7 @@ def openai_isolation(mock_openai: MockOpenAI) -> NetworkIsolation:
 
 @pytest.fixture(params=CODEX_VERSIONS, ids=[f"codex-{v}" for v in CODEX_VERSIONS])
 def codex_client(request: pytest.FixtureRequest) -> CodexClient:
-    return _installed_or_skip(_codex(request.param), request.param, _missing_codex)
+    return _installed_or_skip(_codex(request.param), request.param, notes.MISSING_CODEX)
 
 
 @pytest.fixture
