@@ -146,17 +146,20 @@ class CodexProject(E2EProject):
     def _with_local_hosts(self, command: list[str]) -> list[str]:
         """Codex looks up hosts of its own (api.github.com, chatgpt.com) that the private
         network cannot reach, and its resolver waits 2 x 2.5 s on each before Codex exits.
-        In a mount namespace of its own, an /etc/hosts naming them 127.0.0.1 makes each try
-        fail at once; where the mount is refused, the run is only slower."""
+        In a mount namespace of its own, the machine's /etc/hosts plus a line naming them
+        127.0.0.1 makes each try fail at once; where the mount is refused, the run is only
+        slower."""
         if self.isolation.prefix is None or not _mounts_in(
             tuple(self._isolated_for(self.openai, []))
         ):
             return command
         hosts = self.scratch / "hosts"
-        hosts.write_text(
-            "127.0.0.1 localhost " + " ".join(CODEX_OWN_HOSTS) + "\n::1 localhost\n",
-            encoding="utf-8",
-        )
+        try:
+            machine_hosts = Path("/etc/hosts").read_text(encoding="utf-8").rstrip("\n") + "\n"
+        except (OSError, UnicodeDecodeError):
+            machine_hosts = "127.0.0.1 localhost\n"
+        own_hosts = "127.0.0.1 " + " ".join(CODEX_OWN_HOSTS) + "\n"
+        hosts.write_text(machine_hosts + own_hosts, encoding="utf-8")
         mount = 'mount --bind "$0" /etc/hosts 2>/dev/null; exec "$@"'
         return ["unshare", "-m", "sh", "-c", mount, str(hosts), *command]
 
