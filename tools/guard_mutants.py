@@ -20,7 +20,10 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+# One process (-n 0): a mutant's run stops at its first failing test, and several mutant
+# runs side by side would each start a worker per core.
 PYTEST = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not e2e"]
+PYTEST += ["-n", "0"]
 MUTATIONS = [
     (
         "dispatch: load failure of a guard fails closed",

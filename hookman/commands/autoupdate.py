@@ -16,7 +16,8 @@ from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
 from hookman.hooks.subscriptions import learn_subscriptions
-from hookman.install.sync import project_target, sync_project
+from hookman.install.report import project_target
+from hookman.install.sync import sync_project
 from hookman.output import console, escape, print_json
 from hookman.project.config import HookSource, HookSpec, load_project_config, read_project_config
 from hookman.project.location import find_project_dir

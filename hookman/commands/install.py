@@ -14,12 +14,8 @@ from typing import TYPE_CHECKING
 
 from hookman.errors import HookmanError
 from hookman.hooks.sources import HookChoice, choose_hook, choose_repo_hook
-from hookman.install.sync import (
-    SyncResult,
-    project_target,
-    sync_if_nothing_changes,
-    sync_project,
-)
+from hookman.install.report import project_target
+from hookman.install.sync import SyncResult, sync_if_nothing_changes, sync_project
 from hookman.output import console, escape, print_json
 from hookman.project.config import (
     KNOWN_AGENTS,

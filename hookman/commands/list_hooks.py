@@ -8,15 +8,15 @@ from typing import Any
 from hookman import paths
 from hookman.bridge.firing_log import read_records
 from hookman.hooks.sources import shadowed_sources
-from hookman.install.sync import (
+from hookman.install.report import (
     claude_events_of,
     hook_json,
-    hook_problems,
     installed_trial_hooks,
     project_target,
     target_warnings,
     tool_name_warnings,
 )
+from hookman.install.resolution import hook_problems
 from hookman.output import console, escape, print_json
 from hookman.project.config import HookSpec, read_project_config
 from hookman.project.install_plan import InstallPlan, plan_install

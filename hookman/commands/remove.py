@@ -12,7 +12,8 @@ from pathlib import Path
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.commands.try_repo import trial_hook_names
 from hookman.errors import HookmanError
-from hookman.install.sync import project_target, sync_project
+from hookman.install.report import project_target
+from hookman.install.sync import sync_project
 from hookman.output import print_json
 from hookman.project.config import ProjectConfig, load_project_config, read_project_config
 from hookman.project.location import find_project_dir

@@ -18,7 +18,8 @@ from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
 from hookman.hooks.repository import read_repository_manifest
 from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
-from hookman.install.sync import Trial, installed_trial_hooks, project_target, sync_project
+from hookman.install.report import installed_trial_hooks, project_target
+from hookman.install.sync import Trial, sync_project
 from hookman.output import console, escape, print_json
 from hookman.project.config import HookSource, HookSpec, read_project_config
 from hookman.project.location import find_project_dir

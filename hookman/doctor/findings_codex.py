@@ -458,7 +458,7 @@ def _check_stale(ctx: Context, files: list[CodexFile], version: ClientVersion | 
 def _wanted_entries(ctx: Context, config: Any, version: ClientVersion | None) -> list[Any] | None:
     """The entries `hookman install` would write for Codex now (codex_sync's own plan)."""
     from hookman.agents.codex_sync import plan_codex
-    from hookman.install.sync import installed_trial_hooks
+    from hookman.install.report import installed_trial_hooks
     from hookman.project.install_plan import plan_install
     from hookman.project.launcher import launcher_path
 

@@ -194,7 +194,7 @@ def _check_config(ctx: Context, config: ProjectConfig) -> None:
                     f"`hookman remove {hook.name}`.",
                 )
             )
-    from hookman.install.sync import installed_trial_hooks
+    from hookman.install.report import installed_trial_hooks
 
     # A `hookman try-repo` trial's hooks are in the manifest and the settings, not hookman.toml.
     plan = plan_install(config.hooks + installed_trial_hooks(ctx.project_dir), ctx.version)

@@ -24,10 +24,10 @@ from hookman.agents import codex_files
 from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import event_catalog
-from hookman.catalog.client_version import ClientVersion, TargetVersion, resolve_target
+from hookman.catalog.client_version import ClientVersion, TargetVersion
 from hookman.errors import HookmanError
-from hookman.hooks.module_check import load_effect, module_problem
-from hookman.hooks.sources import module_path
+from hookman.install.report import hook_json, plan_warnings, target_warnings, tool_name_warnings
+from hookman.install.resolution import broken_modules, resolve_modules, used_pins
 from hookman.project.config import (
     HookSpec,
     ProjectConfig,
@@ -42,7 +42,6 @@ from hookman.project.manifest import (
     FLAG_SOURCE,
     build_manifest,
     manifest_text,
-    remembered_flag,
     write_manifest,
 )
 from hookman.project.pins import Pin, pins_path, read_pins, write_pins
@@ -162,22 +161,6 @@ class SyncResult:
         }
 
 
-def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
-    source: dict[str, Any] = {"kind": hook.source.kind, "value": hook.source.value}
-    if hook.source.kind == "repo":  # the name the repository gives it, when it differs
-        source.update(rev=hook.source.rev, hook=hook.source.offered_name(hook.name))
-    return {
-        "name": hook.name,
-        "source": source,
-        "enabled": hook.enabled,
-        "events": list(hook.events),
-        "tools": {event: list(names) for event, names in hook.tools.items()},
-        "timeout": hook.timeout,
-        "async": hook.is_async,
-        "claude_events": list(plan.claude_events.get(hook.name, ())),
-    }
-
-
 class Trial:
     """Hooks `hookman try-repo` installs for a trial: run after hookman.toml's hooks, kept
     out of hookman.toml and its pins (the next install or remove drops them)."""
@@ -185,29 +168,6 @@ class Trial:
     def __init__(self, hooks: Sequence[HookSpec], pins: dict[tuple[str, str], Pin]) -> None:
         self.hooks = list(hooks)
         self.pins = pins
-
-
-def installed_trial_hooks(project_dir: Path) -> list[HookSpec]:
-    """The hooks of a `hookman try-repo` trial, as the installed manifest runs them."""
-    import json
-
-    from hookman.project.config import HookSource
-
-    try:
-        data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
-        records = [r for r in data.get("hooks") or [] if isinstance(r, dict) and r.get("trial")]
-        return [
-            HookSpec(
-                name=str(r["name"]),
-                source=HookSource("repo", str(r["repo"]), str(r["rev"])),
-                events=tuple(r.get("events") or ()),
-                tools={str(k): tuple(v) for k, v in (r.get("tools") or {}).items()},
-                is_async=r.get("async") is True,
-            )
-            for r in records
-        ]
-    except (OSError, ValueError, AttributeError, KeyError, TypeError):
-        return []
 
 
 def sync_project(
@@ -232,7 +192,7 @@ def sync_project(
     enabled = [hook for hook in hooks if hook.enabled]
     pins = read_pins(project_dir)
     given = {**(known_pins or {}), **({} if trial is None else trial.pins)}
-    resolution = _existing_modules(enabled, project_dir, {**pins, **given}, fetch=not dry_run)
+    resolution = resolve_modules(enabled, project_dir, {**pins, **given}, fetch=not dry_run)
     module_paths, missing = resolution.paths, resolution.missing
     for hook in [] if trial is None else trial.hooks:
         resolution.origins.setdefault(hook.name, {})["trial"] = True
@@ -298,7 +258,7 @@ def sync_project(
     manifest = _manifest_for(
         project_dir, hooks, module_paths, plan, target, resolution.origins, codex
     )
-    new_pins = _used_pins(config.hooks, pins, resolution.pins)
+    new_pins = used_pins(config.hooks, pins, resolution.pins)
     codex_path = codex_files.codex_hooks_path(project_dir)
     with _restored_on_failure(
         manifest_file, launcher, config.path, pins_path(project_dir), codex_path
@@ -381,7 +341,7 @@ def preview_manifest(
     """The manifest `sync_project` would write for `config`, built in memory (for `hookman
     fire` before the first install); hooks whose module is missing fail to load in it."""
     enabled = [hook for hook in config.hooks if hook.enabled]
-    resolution = _existing_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
+    resolution = resolve_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
     plan = plan_install(config.hooks, target.version)
     manifest = build_manifest(
         project_dir,
@@ -444,12 +404,12 @@ def sync_if_nothing_changes(
         return None
     enabled = [hook for hook in config.hooks if hook.enabled]
     pins = read_pins(project_dir)
-    resolution = _existing_modules(enabled, project_dir, pins, fetch=False)
+    resolution = resolve_modules(enabled, project_dir, pins, fetch=False)
     if resolution.missing and any(hook.source.kind == "repo" for hook in enabled):
         # A store entry to fetch, or a rev to pin: that needs the locked sync. (The manifest
         # would differ too: a missing entry's module path is a placeholder.)
         return None
-    if _used_pins(config.hooks, pins, resolution.pins) != pins:
+    if used_pins(config.hooks, pins, resolution.pins) != pins:
         return None
     manifest = _manifest_for(
         project_dir,
@@ -527,35 +487,6 @@ def _restored_on_failure(*files: Path) -> Iterator[None]:
         raise
 
 
-def project_target(project_dir: Path, flag: str | None, config: ProjectConfig) -> TargetVersion:
-    """The client version a command writes (or, for `list`, reports) the project's settings
-    for: --claude-version, hookman.toml, the --claude-version of the last write, or
-    `claude --version` (client_version.resolve_target)."""
-    remembered = remembered_flag(project_dir) if flag is None else None
-    return resolve_target(flag, config.claude_version, remembered=remembered)
-
-
-def target_warnings(plan: InstallPlan, target: TargetVersion) -> list[str]:
-    """Plain sentences about what the target client means for the hooks: a held-back event
-    whose absence weakens a guard, and a target newer than any version hookman checked."""
-    warnings: list[str] = [] if target.note is None else [target.note]
-    for event, since in plan.held_back.items():
-        effect = event_catalog.held_back_effect(event)
-        if effect is not None:
-            warnings.append(
-                f"{event} is held back (it needs Claude Code >= {since}), so {effect}; "
-                f"upgrade Claude Code and run `hookman install` again to guard them."
-            )
-    newest = event_catalog.newest_checked_client()
-    if target.version is not None and target.version > newest:
-        warnings.append(
-            f"Claude Code {target.version} is newer than {newest}, the newest version hookman "
-            f"has facts for, so hookman assumes it behaves like {newest}: the same events, "
-            "answers and texts the model reads."
-        )
-    return warnings
-
-
 def _launcher_for(project_dir: Path) -> str:
     """The launcher a sync writes now: this interpreter, the project's manifest, the guarded
     events of the catalog."""
@@ -582,224 +513,6 @@ def _write_launcher(project_dir: Path) -> None:
         ) from error
 
 
-def tool_name_warnings(hooks: Sequence[HookSpec]) -> list[str]:
-    """A sentence for each tool name an enabled hook asks for that differs from a known
-    tool's name only in case: Claude Code's matchers are exact, so it matches no tool."""
-    warnings: list[str] = []
-    for hook in hooks:
-        if not hook.enabled:
-            continue
-        asked = dict.fromkeys(name for names in hook.tools.values() for name in names)
-        for name in asked:
-            known = event_catalog.miscased_tool(name)
-            if known is not None:
-                warnings.append(
-                    f"the hook {hook.name!r} asks for the tool {name!r}, but tool names are "
-                    f"case-sensitive and no tool is named so, so it never runs for it: did "
-                    f"you mean {known!r}? Fix the name in the hook (or in hookman.toml) and "
-                    f"run `hookman install`."
-                )
-    return warnings
-
-
-def plan_warnings(plan: InstallPlan) -> list[str]:
-    """Plain sentences about hooks that will not run under Claude Code as they are."""
-    warnings: list[str] = []
-    for name in plan.never_sent:
-        warnings.append(
-            f"the hook {name!r} listens only to runtime events Claude Code never sends; it runs "
-            "in `hookman fire` and the Python API, never under Claude Code."
-        )
-    for name, asked in plan.session_end_capped.items():
-        cap = (plan.entries.get("SessionEnd") or plan.async_entries["SessionEnd"]).timeout
-        warnings.append(
-            f"the hook {name!r} asks for {asked:g} s, but Claude Code gives SessionEnd hooks "
-            f"at most {cap:g} s, so its SessionEnd entry gets {cap:g} s."
-        )
-    for name, kept in plan.kept_blocking.items():
-        events = " and ".join(kept)
-        warnings.append(
-            f"the hook {name!r} is async, but Claude Code never waits for an async hook, so a "
-            f"guard there could not deny: its {events} part stays in the blocking entry "
-            f"(its other events run async)."
-        )
-    for name, missed in plan.partial_guards.items():
-        for event in missed:
-            warnings.append(
-                f"the hook {name!r} guards through raw handlers, which Claude Code does not call "
-                f"for {event_catalog.guards(event)} (it sends those to {event}): listen to "
-                f"`tool_call` to guard them too, or to {event!r} as well."
-            )
-    for name, events in plan.inert_events.items():
-        listed = ", ".join(repr(event) for event in events)
-        warnings.append(
-            f"the hook {name!r} keeps {listed}, which no known Claude Code version sends "
-            "(inert: kept with --allow-unknown-event)."
-        )
-    return warnings
-
-
-class _Resolution:
-    __slots__ = ("missing", "origins", "paths", "pins", "warnings")
-
-    def __init__(self) -> None:
-        self.paths: dict[str, Path] = {}
-        self.missing: dict[str, tuple[str, str]] = {}
-        # repository hooks: name -> their manifest keys (repo, rev, commit, package_root, trial)
-        self.origins: dict[str, dict[str, Any]] = {}
-        self.pins: dict[tuple[str, str], Pin] = {}
-        self.warnings: list[str] = []
-
-
-def _used_pins(
-    hooks: Sequence[HookSpec], old: dict[tuple[str, str], Pin], new: dict[tuple[str, str], Pin]
-) -> dict[tuple[str, str], Pin]:
-    """The pins hookman.toml's repo hooks use: the new ones, and the old ones of hooks not
-    resolved now (disabled ones); pins no hook uses are dropped."""
-    wanted = {(hook.source.value, hook.source.rev) for hook in hooks if hook.source.kind == "repo"}
-    merged = {key: pin for key, pin in old.items() if key in wanted}
-    merged.update({key: pin for key, pin in new.items() if key in wanted})
-    return merged
-
-
-def broken_modules(
-    hooks: list[HookSpec], module_paths: dict[str, Path], missing: dict[str, tuple[str, str]]
-) -> dict[str, tuple[str, str]]:
-    """The enabled hooks whose module is there but cannot load (a syntax error): written
-    anyway, like a missing one, so the runner's load error makes a guard deny."""
-    broken: dict[str, tuple[str, str]] = {}
-    for hook in hooks:
-        if hook.name in missing or hook.name not in module_paths:
-            continue
-        problem = module_problem(module_paths[hook.name])
-        if problem is not None:
-            broken[hook.name] = (
-                f"the hook {hook.name!r} {problem}: {load_effect(hook.events)}.",
-                f"fix the module (`hookman fire EVENT` shows the error), or take it out with "
-                f"`hookman remove {hook.name}`.",
-            )
-    return broken
-
-
-def hook_problems(config: ProjectConfig, project_dir: Path) -> dict[str, tuple[str, str]]:
-    """Every enabled hook that will not load on this machine (missing or broken module),
-    with what is wrong and how to fix it: what `list` reports and install exits 1 for."""
-    enabled = [hook for hook in config.hooks if hook.enabled]
-    resolution = _existing_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
-    missing = resolution.missing
-    return {**missing, **broken_modules(enabled, resolution.paths, missing)}
-
-
-def _existing_modules(
-    hooks: list[HookSpec],
-    project_dir: Path,
-    pins: dict[tuple[str, str], Pin],
-    *,
-    fetch: bool,
-) -> _Resolution:
-    """Each hook's module, and the hooks whose module is not on this machine (a deleted
-    file, a teammate's registry hook, a repository not in the store) with what is wrong and
-    how to get it. With `fetch`, repository hooks are pinned and fetched first.
-
-    A missing hook does not stop the others from being written: it stays in the manifest
-    and the settings, and the runner reports it as a load error, so a missing guard still
-    denies its tool calls (fail closed) instead of silently letting them through.
-    """
-    result = _Resolution()
-    repo_hooks = [hook for hook in hooks if hook.source.kind == "repo"]
-    resolved = None
-    if repo_hooks:  # imported only then: a project of path hooks never loads the store
-        from hookman.hooks.resolved import resolve_hook_set
-
-        resolved = resolve_hook_set(repo_hooks, project_dir, pins, fetch=fetch)
-        result.pins, result.warnings = resolved.pins, resolved.warnings
-    for hook in hooks:
-        if hook.source.kind == "repo":
-            _add_repo_hook(hook, project_dir, pins, resolved, result)
-            continue
-        try:
-            result.paths[hook.name] = _existing_module(hook, project_dir)
-        except _MissingModule as gone:
-            result.paths[hook.name] = gone.path
-            result.missing[hook.name] = (gone.error.message, gone.error.hint or "")
-        except HookmanError as error:
-            result.paths[hook.name] = _unresolved_path(hook, project_dir)
-            result.missing[hook.name] = (error.message, error.hint or "")
-    return result
-
-
-def _add_repo_hook(
-    hook: HookSpec,
-    project_dir: Path,
-    pins: dict[tuple[str, str], Pin],
-    resolved: Any,
-    result: _Resolution,
-) -> None:
-    from hookman.hooks import store
-
-    source = hook.source
-    url = store.fetch_url(source.value, project_dir)
-    found = resolved.hooks.get(hook.name)
-    pin = found.pin if found is not None else pins.get((source.value, source.rev))
-    if found is not None:
-        tree, path = found.package_root, found.module_path
-        if not path.is_file():
-            result.missing[hook.name] = (
-                f"the module of the hook {hook.name!r} ({path}) is gone from the store.",
-                f"delete {tree.parent} and run `hookman install` to fetch it again.",
-            )
-    else:
-        commit = pin.commit if pin is not None else "unpinned"
-        tree = store.tree_dir(url, commit)
-        path = tree / f"{source.offered_name(hook.name)}.missing.py"
-        result.missing[hook.name] = resolved.missing[hook.name]
-    result.paths[hook.name] = path
-    result.origins[hook.name] = {
-        "repo": source.value,
-        "rev": source.rev,
-        "commit": None if pin is None else pin.commit,
-        "package_root": str(tree),
-    }
-
-
-class _MissingModule(Exception):
-    def __init__(self, path: Path, error: HookmanError) -> None:
-        super().__init__(error.message)
-        self.path = path
-        self.error = error
-
-
-def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
-    path = module_path(hook, project_dir)
-    try:
-        exists = path.is_file()
-    except (OSError, ValueError) as error:  # e.g. a name too long for the filesystem
-        reason = getattr(error, "strerror", None) or str(error)
-        raise HookmanError(
-            f"the module path of the hook {hook.name!r} cannot be used: {reason}.",
-            f"fix its path in .claude/hookman.toml, or take the hook out with "
-            f"`hookman remove {hook.name}`.",
-        ) from None
-    if not exists:
-        fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."
-        if hook.source.kind == "registry":
-            fix = (
-                f"restore the file, or register the hook's new place with `hookman registry add "
-                f"PATH --name {hook.source.value}`."
-            )
-        raise _MissingModule(
-            path,
-            HookmanError(f"the module of the hook {hook.name!r} ({path}) does not exist.", fix),
-        )
-    return path
-
-
-def _unresolved_path(hook: HookSpec, project_dir: Path) -> Path:
-    """Where the runner will look for a hook this machine cannot resolve: a path that
-    does not exist, so loading it fails and names the hook."""
-    return project_dir / CLAUDE_DIR / "missing-hooks" / f"{hook.source.kind}-{hook.source.value}.py"
-
-
 def _config_diff(config: ProjectConfig) -> str:
     before = config.original_text() or ""
     after = config.text()
@@ -812,13 +525,3 @@ def _config_diff(config: ProjectConfig) -> str:
         tofile=str(config.path),
     )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-
-
-def claude_events_of(hook: HookSpec) -> list[str]:
-    """Every Claude Code event serving the hook's subscriptions, enabled or not."""
-    served = (
-        event
-        for name in hook.events
-        for event in event_catalog.claude_events_for(name, hook.tools.get(name))
-    )
-    return list(dict.fromkeys(served))

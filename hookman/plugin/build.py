@@ -38,7 +38,7 @@ from hookman.catalog.client_version import ClientVersion, TargetVersion, resolve
 from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.errors import HookmanError
 from hookman.hooks.sources import module_path
-from hookman.install.sync import plan_warnings, target_warnings
+from hookman.install.report import plan_warnings, target_warnings
 from hookman.plugin.build_record import BUILT_BY, RECORD, read_build_record
 from hookman.plugin.carry import carried_files, check_hook_imports
 from hookman.plugin.launcher import (

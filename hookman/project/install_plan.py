@@ -18,7 +18,8 @@ Pure: no I/O. Rules (docs/claude-code-facts.md: entries, matchers, timeouts):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -26,7 +27,10 @@ from hookman.bridge.entry_timeout import DEADLINE_MARGIN_FRACTION, DEADLINE_MIN_
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
-from hookman.project.settings_entries import exact_matcher
+
+_EXACT_NAME = re.compile(r"[A-Za-z0-9_]+")
+_JS_REGEX_SYNTAX = re.compile(r"[\\^$.*+?()\[\]{}|/]")
+_ALL_TOOLS = "*"
 
 DEFAULT_TIMEOUT_S = 30
 SESSION_END_EVENT = "SessionEnd"
@@ -234,3 +238,21 @@ def _entry(
         timeout=timeout,
         deadline=deadline_for(timeout),
     )
+
+
+def exact_matcher(tool_names: Iterable[str]) -> str | None:
+    """The narrowest matcher for exactly these tools, or None (no matcher) for all tools.
+
+    No names, or `*` among them, means every tool. Plain names use Claude Code's exact-list
+    syntax (`Bash|Edit`). Any other character makes some client versions read the matcher as
+    an unanchored regex, so those lists become an anchored, escaped regex (`^(?:a\\.b|c)$`).
+    """
+    names = list(dict.fromkeys(tool_names))
+    if not names or _ALL_TOOLS in names:
+        return None
+    if "" in names:
+        raise ValueError("a tool name cannot be empty")
+    if all(_EXACT_NAME.fullmatch(name) for name in names):
+        return "|".join(names)
+    alternatives = "|".join(_JS_REGEX_SYNTAX.sub(r"\\\g<0>", name) for name in names)
+    return f"^(?:{alternatives})$"

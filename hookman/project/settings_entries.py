@@ -40,7 +40,7 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -61,10 +61,7 @@ NO_SAFE_PATH_SINCE = (3, 11)
 
 _SHELL_SPECIALS = frozenset("'\"\\")
 _SHELL_SPECIALS_WITH_COMMENTS = _SHELL_SPECIALS | {"#"}
-_EXACT_NAME = re.compile(r"[A-Za-z0-9_]+")
-_JS_REGEX_SYNTAX = re.compile(r"[\\^$.*+?()\[\]{}|/]")
 _INTERPRETER_NAME_VERSION = re.compile(r"python(\d+)\.(\d+)")
-_ALL_TOOLS = "*"
 
 
 class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at every start
@@ -195,24 +192,6 @@ def hookman_command_runner(command: str) -> RunnerRef | None:
         elif word.startswith(MANIFEST_OPTION + "="):
             manifest = word.split("=", 1)[1]
     return RunnerRef(interpreter, manifest)
-
-
-def exact_matcher(tool_names: Iterable[str]) -> str | None:
-    """The narrowest matcher for exactly these tools, or None (no matcher) for all tools.
-
-    No names, or `*` among them, means every tool. Plain names use Claude Code's exact-list
-    syntax (`Bash|Edit`). Any other character makes some client versions read the matcher as
-    an unanchored regex, so those lists become an anchored, escaped regex (`^(?:a\\.b|c)$`).
-    """
-    names = list(dict.fromkeys(tool_names))
-    if not names or _ALL_TOOLS in names:
-        return None
-    if "" in names:
-        raise ValueError("a tool name cannot be empty")
-    if all(_EXACT_NAME.fullmatch(name) for name in names):
-        return "|".join(names)
-    alternatives = "|".join(_JS_REGEX_SYNTAX.sub(r"\\\g<0>", name) for name in names)
-    return f"^(?:{alternatives})$"
 
 
 def apply_hookman_entries(settings: dict[str, Any], entries: Sequence[HookmanEntry]) -> None:

@@ -255,3 +255,30 @@ def test_install_with_nothing_to_change_loads_no_runtime(tmp_path: Path) -> None
     imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", again.stderr, re.MULTILINE))
     assert "hookman.install.sync" in imported  # the measurement saw install's own modules
     assert not {name for name in imported if name.startswith("hookman.runtime")}
+
+
+def test_list_imports_no_writer(tmp_path: Path) -> None:
+    """`list` reads what install would write (install/report.py, install/resolution.py) and
+    never loads the modules that write: they cost it milliseconds on every run."""
+    project = tmp_path / "quickstart"
+    shutil.copytree(Path(__file__).parents[2] / "examples" / "quickstart", project)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hookman", "list"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "PATH": os.defpath},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "block_rm_rf.py" in done.stdout  # the listing ran, with the example's hook
+    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", done.stderr, re.MULTILINE))
+    assert "hookman.install.report" in imported
+    writers = {
+        "hookman.install.sync",
+        "hookman.project.settings_file",
+        "hookman.project.settings_entries",
+        "hookman.agents.codex_files",
+        "hookman.project.launcher",
+    }
+    assert not imported & writers

@@ -1041,7 +1041,9 @@ def test_a_hook_module_whose_path_is_not_utf8_is_refused_clearly(
     elsewhere.write_text(GUARD)
     write_hook(project, "guard", GUARD)
     hookman_json("install", "hooks/guard.py", *SKILL_SHELL_VERSION)
-    monkeypatch.setattr("hookman.install.sync.module_path", lambda hook, project_dir: elsewhere)
+    monkeypatch.setattr(
+        "hookman.install.resolution.module_path", lambda hook, project_dir: elsewhere
+    )
     before = snapshot(*_project_files(project))
 
     result = hookman("install", *SKILL_SHELL_VERSION)

@@ -2,9 +2,7 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +20,6 @@ from hookman.project.settings_entries import (
     apply_hookman_entries,
     build_command,
     build_direct_command,
-    exact_matcher,
     find_hookman_entries,
     hookman_command_event,
     hookman_command_is_async,
@@ -195,77 +192,6 @@ def test_does_not_claim_foreign_commands(command: str) -> None:
 
 def test_recognises_commands_with_unbalanced_quotes_by_words() -> None:
     assert hookman_command_event("python -m hookman run Stop --x 'oops") == "Stop"
-
-
-# --- exact_matcher ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("tools", "matcher"),
-    [
-        ([], None),
-        (["*"], None),
-        (["Bash", "*"], None),
-        (["Bash"], "Bash"),
-        (["Bash", "Edit", "Bash", "Write"], "Bash|Edit|Write"),
-        (["mcp__github__create_issue"], "mcp__github__create_issue"),
-        (["mcp__my-server__do", "Bash"], "^(?:mcp__my-server__do|Bash)$"),
-        (["a.b", "c*d", "(x)", "[y]", "{z}", "p|q", "s/t", "u\\v", "$^+?"],
-         r"^(?:a\.b|c\*d|\(x\)|\[y\]|\{z\}|p\|q|s\/t|u\\v|\$\^\+\?)$"),
-    ],
-)  # fmt: skip
-def test_exact_matcher(tools: list[str], matcher: str | None) -> None:
-    assert exact_matcher(tools) == matcher
-
-
-def test_exact_matcher_rejects_empty_name() -> None:
-    with pytest.raises(ValueError, match="empty"):
-        exact_matcher(["Bash", ""])
-
-
-_tool_names = st.lists(
-    st.text(
-        alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12
-    ).filter(lambda name: name != "*"),
-    min_size=1,
-    max_size=4,
-)
-
-
-@settings(max_examples=200, deadline=None)
-@given(tools=_tool_names, other=st.text(max_size=14))
-def test_exact_matcher_matches_exactly_the_given_names(tools: list[str], other: str) -> None:
-    matcher = exact_matcher(tools)
-    assert matcher is not None
-    if re.fullmatch(r"[A-Za-z0-9_|]+", matcher):
-        assert matcher.split("|") == list(dict.fromkeys(tools))
-        return
-    assert matcher.startswith("^(?:") and matcher.endswith(")$")
-    # Python's re agrees with JavaScript on this escaped subset, except that Python's `$` also
-    # matches before a final newline, where JavaScript's (without the m flag) does not.
-    javascript_like = re.compile(matcher[:-1] + r"\Z")
-    for tool in tools:
-        assert javascript_like.search(tool)
-    assert bool(javascript_like.search(other)) == (other in tools)
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_exact_matcher_regex_behaves_in_javascript() -> None:
-    tools = ["mcp__my-server__do", "a.b", "s/t", "(x)", "u\\v", "日本"]
-    matcher = exact_matcher(tools)
-    candidates = [*tools, "axb", "mcp__my-server__do_more", "x", "senior-mcp__my-server__do"]
-    script = (
-        "const [m, names] = JSON.parse(process.argv[1]);"
-        "const re = new RegExp(m);"
-        "console.log(JSON.stringify(names.map((n) => re.test(n))));"
-    )
-    done = subprocess.run(
-        ["node", "-e", script, json.dumps([matcher, candidates])],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert json.loads(done.stdout) == [name in tools for name in candidates]
 
 
 # --- apply_hookman_entries: writing -----------------------------------------------------------

@@ -1,0 +1,182 @@
+"""Which module each hook runs on this machine, and which hooks are missing or do not load.
+
+install writes a missing or broken hook anyway (the runner's load error makes a guard deny);
+list and doctor report the same hooks with the same words (`hook_problems`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hookman.errors import HookmanError
+from hookman.hooks.module_check import load_effect, module_problem
+from hookman.hooks.sources import module_path
+from hookman.project.config import HookSpec, ProjectConfig
+from hookman.project.location import CLAUDE_DIR
+from hookman.project.pins import Pin, read_pins
+
+
+class Resolution:
+    """Each hook's module path, the hooks missing here with what is wrong and how to fix it,
+    and for repository hooks their manifest keys, the pins they used and any warnings."""
+
+    __slots__ = ("missing", "origins", "paths", "pins", "warnings")
+
+    def __init__(self) -> None:
+        self.paths: dict[str, Path] = {}
+        self.missing: dict[str, tuple[str, str]] = {}
+        # repository hooks: name -> their manifest keys (repo, rev, commit, package_root, trial)
+        self.origins: dict[str, dict[str, Any]] = {}
+        self.pins: dict[tuple[str, str], Pin] = {}
+        self.warnings: list[str] = []
+
+
+def used_pins(
+    hooks: Sequence[HookSpec], old: dict[tuple[str, str], Pin], new: dict[tuple[str, str], Pin]
+) -> dict[tuple[str, str], Pin]:
+    """The pins hookman.toml's repo hooks use: the new ones, and the old ones of hooks not
+    resolved now (disabled ones); pins no hook uses are dropped."""
+    wanted = {(hook.source.value, hook.source.rev) for hook in hooks if hook.source.kind == "repo"}
+    merged = {key: pin for key, pin in old.items() if key in wanted}
+    merged.update({key: pin for key, pin in new.items() if key in wanted})
+    return merged
+
+
+def broken_modules(
+    hooks: list[HookSpec], module_paths: dict[str, Path], missing: dict[str, tuple[str, str]]
+) -> dict[str, tuple[str, str]]:
+    """The enabled hooks whose module is there but cannot load (a syntax error): written
+    anyway, like a missing one, so the runner's load error makes a guard deny."""
+    broken: dict[str, tuple[str, str]] = {}
+    for hook in hooks:
+        if hook.name in missing or hook.name not in module_paths:
+            continue
+        problem = module_problem(module_paths[hook.name])
+        if problem is not None:
+            broken[hook.name] = (
+                f"the hook {hook.name!r} {problem}: {load_effect(hook.events)}.",
+                f"fix the module (`hookman fire EVENT` shows the error), or take it out with "
+                f"`hookman remove {hook.name}`.",
+            )
+    return broken
+
+
+def hook_problems(config: ProjectConfig, project_dir: Path) -> dict[str, tuple[str, str]]:
+    """Every enabled hook that will not load on this machine (missing or broken module),
+    with what is wrong and how to fix it: what `list` reports and install exits 1 for."""
+    enabled = [hook for hook in config.hooks if hook.enabled]
+    resolution = resolve_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
+    missing = resolution.missing
+    return {**missing, **broken_modules(enabled, resolution.paths, missing)}
+
+
+def resolve_modules(
+    hooks: list[HookSpec],
+    project_dir: Path,
+    pins: dict[tuple[str, str], Pin],
+    *,
+    fetch: bool,
+) -> Resolution:
+    """Each hook's module, and the hooks whose module is not on this machine (a deleted
+    file, a teammate's registry hook, a repository not in the store) with what is wrong and
+    how to get it. With `fetch`, repository hooks are pinned and fetched first.
+
+    A missing hook does not stop the others from being written: it stays in the manifest
+    and the settings, and the runner reports it as a load error, so a missing guard still
+    denies its tool calls (fail closed) instead of silently letting them through.
+    """
+    result = Resolution()
+    repo_hooks = [hook for hook in hooks if hook.source.kind == "repo"]
+    resolved = None
+    if repo_hooks:  # imported only then: a project of path hooks never loads the store
+        from hookman.hooks.resolved import resolve_hook_set
+
+        resolved = resolve_hook_set(repo_hooks, project_dir, pins, fetch=fetch)
+        result.pins, result.warnings = resolved.pins, resolved.warnings
+    for hook in hooks:
+        if hook.source.kind == "repo":
+            _add_repo_hook(hook, project_dir, pins, resolved, result)
+            continue
+        try:
+            result.paths[hook.name] = _existing_module(hook, project_dir)
+        except _MissingModule as gone:
+            result.paths[hook.name] = gone.path
+            result.missing[hook.name] = (gone.error.message, gone.error.hint or "")
+        except HookmanError as error:
+            result.paths[hook.name] = _unresolved_path(hook, project_dir)
+            result.missing[hook.name] = (error.message, error.hint or "")
+    return result
+
+
+def _add_repo_hook(
+    hook: HookSpec,
+    project_dir: Path,
+    pins: dict[tuple[str, str], Pin],
+    resolved: Any,
+    result: Resolution,
+) -> None:
+    from hookman.hooks import store
+
+    source = hook.source
+    url = store.fetch_url(source.value, project_dir)
+    found = resolved.hooks.get(hook.name)
+    pin = found.pin if found is not None else pins.get((source.value, source.rev))
+    if found is not None:
+        tree, path = found.package_root, found.module_path
+        if not path.is_file():
+            result.missing[hook.name] = (
+                f"the module of the hook {hook.name!r} ({path}) is gone from the store.",
+                f"delete {tree.parent} and run `hookman install` to fetch it again.",
+            )
+    else:
+        commit = pin.commit if pin is not None else "unpinned"
+        tree = store.tree_dir(url, commit)
+        path = tree / f"{source.offered_name(hook.name)}.missing.py"
+        result.missing[hook.name] = resolved.missing[hook.name]
+    result.paths[hook.name] = path
+    result.origins[hook.name] = {
+        "repo": source.value,
+        "rev": source.rev,
+        "commit": None if pin is None else pin.commit,
+        "package_root": str(tree),
+    }
+
+
+class _MissingModule(Exception):
+    def __init__(self, path: Path, error: HookmanError) -> None:
+        super().__init__(error.message)
+        self.path = path
+        self.error = error
+
+
+def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
+    path = module_path(hook, project_dir)
+    try:
+        exists = path.is_file()
+    except (OSError, ValueError) as error:  # e.g. a name too long for the filesystem
+        reason = getattr(error, "strerror", None) or str(error)
+        raise HookmanError(
+            f"the module path of the hook {hook.name!r} cannot be used: {reason}.",
+            f"fix its path in .claude/hookman.toml, or take the hook out with "
+            f"`hookman remove {hook.name}`.",
+        ) from None
+    if not exists:
+        fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."
+        if hook.source.kind == "registry":
+            fix = (
+                f"restore the file, or register the hook's new place with `hookman registry add "
+                f"PATH --name {hook.source.value}`."
+            )
+        raise _MissingModule(
+            path,
+            HookmanError(f"the module of the hook {hook.name!r} ({path}) does not exist.", fix),
+        )
+    return path
+
+
+def _unresolved_path(hook: HookSpec, project_dir: Path) -> Path:
+    """Where the runner will look for a hook this machine cannot resolve: a path that
+    does not exist, so loading it fails and names the hook."""
+    return project_dir / CLAUDE_DIR / "missing-hooks" / f"{hook.source.kind}-{hook.source.value}.py"
