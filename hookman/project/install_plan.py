@@ -30,7 +30,6 @@ from hookman.project.config import HookSpec
 
 _EXACT_NAME = re.compile(r"[A-Za-z0-9_]+")
 _JS_REGEX_SYNTAX = re.compile(r"[\\^$.*+?()\[\]{}|/]")
-_ALL_TOOLS = "*"
 
 DEFAULT_TIMEOUT_S = 30
 SESSION_END_EVENT = "SessionEnd"
@@ -248,7 +247,7 @@ def exact_matcher(tool_names: Iterable[str]) -> str | None:
     an unanchored regex, so those lists become an anchored, escaped regex (`^(?:a\\.b|c)$`).
     """
     names = list(dict.fromkeys(tool_names))
-    if not names or _ALL_TOOLS in names:
+    if not names or event_catalog.ALL_TOOLS in names:
         return None
     if "" in names:
         raise ValueError("a tool name cannot be empty")
