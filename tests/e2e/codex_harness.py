@@ -21,7 +21,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +35,9 @@ CODEX_OWN_HOSTS = ("api.github.com", "chatgpt.com", "ab.chatgpt.com")
 
 
 @cache
-def _mounts_in(isolated_prefix: tuple[str, ...]) -> bool:
+def _mounts_in(namespace_prefix: tuple[str, ...]) -> bool:
     """Whether a mount namespace can be made inside the private network namespace."""
-    probe = [*isolated_prefix, "unshare", "-m", "true"]
+    probe = [*namespace_prefix, "unshare", "-m", "true"]
     return subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode == 0
 
 
@@ -143,16 +143,15 @@ class CodexProject(E2EProject):
         base.update(CODEX_HOME=str(self.codex_home), MOCK_KEY="mock-key", NO_COLOR="1")
         return base
 
-    def _with_local_hosts(self, command: list[str]) -> list[str]:
+    @cached_property
+    def _local_hosts(self) -> list[str]:
         """Codex looks up hosts of its own (api.github.com, chatgpt.com) that the private
         network cannot reach, and its resolver waits 2 x 2.5 s on each before Codex exits.
-        In a mount namespace of its own, the machine's /etc/hosts plus a line naming them
-        127.0.0.1 makes each try fail at once; where the mount is refused, the run is only
-        slower."""
-        if self.isolation.prefix is None or not _mounts_in(
-            tuple(self._isolated_for(self.openai, []))
-        ):
-            return command
+        This prefix runs Codex in a mount namespace of its own whose /etc/hosts is the
+        machine's plus a line naming them 127.0.0.1, so each try fails at once; where a mount
+        namespace is refused it is empty, and the run is only slower."""
+        if self.isolation.prefix is None or not _mounts_in(self.isolation.prefix):
+            return []
         hosts = self.scratch / "hosts"
         try:
             machine_hosts = Path("/etc/hosts").read_text(encoding="utf-8").rstrip("\n") + "\n"
@@ -161,7 +160,7 @@ class CodexProject(E2EProject):
         own_hosts = "127.0.0.1 " + " ".join(CODEX_OWN_HOSTS) + "\n"
         hosts.write_text(machine_hosts + own_hosts, encoding="utf-8")
         mount = 'mount --bind "$0" /etc/hosts 2>/dev/null; exec "$@"'
-        return ["unshare", "-m", "sh", "-c", mount, str(hosts), *command]
+        return ["unshare", "-m", "sh", "-c", mount, str(hosts)]
 
     def run_codex(
         self,
@@ -184,7 +183,7 @@ class CodexProject(E2EProject):
         command += ["--dangerously-bypass-approvals-and-sandbox", *extra_args, prompt]
         try:
             done = subprocess.run(
-                self._isolated_for(self.openai, self._with_local_hosts(command)),
+                self._isolated_for(self.openai, [*self._local_hosts, *command]),
                 cwd=self.root,
                 env=self.env(),
                 stdin=subprocess.DEVNULL,
