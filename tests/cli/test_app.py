@@ -205,6 +205,29 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(args: list[str], pro
     assert stderr == ""
 
 
+def _run_with_importtime(
+    args: list[str], cwd: Path
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """`python -X importtime -m hookman ARGS` with no claude on PATH (nothing to cache either),
+    and the modules it imported."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hookman", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PATH": os.defpath},
+        check=False,
+    )
+    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", done.stderr, re.MULTILINE))
+    return done, imported
+
+
+def _quickstart(tmp_path: Path) -> Path:
+    project = tmp_path / "quickstart"
+    shutil.copytree(Path(__file__).parents[2] / "examples" / "quickstart", project)
+    return project
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -219,16 +242,8 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(args: list[str], pro
 def test_reading_commands_printing_plain_text_import_nothing_heavy(
     args: list[str], project: Path
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "hookman", *args],
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env={**os.environ, "PATH": os.defpath},  # no claude: nothing to cache either
-        check=False,
-    )
+    done, imported = _run_with_importtime(args, project)
     assert done.returncode == 0, done.stderr
-    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", done.stderr, re.MULTILINE))
     heavy = {"rich", "pydantic", "tomlkit", "filelock", "platformdirs"}
     assert not {name.split(".")[0] for name in imported} & heavy
     assert "hookman.hooks.subscriptions" not in imported
@@ -237,22 +252,18 @@ def test_reading_commands_printing_plain_text_import_nothing_heavy(
 def test_install_with_nothing_to_change_loads_no_runtime(tmp_path: Path) -> None:
     """Hooks load in the child process that learns their subscriptions (cached), never in
     install's own: the runtime package would cost it milliseconds on every run."""
-    project = tmp_path / "quickstart"
-    shutil.copytree(Path(__file__).parents[2] / "examples" / "quickstart", project)
-    command = [sys.executable, "-m", "hookman", "install", "--claude-version", "2.1.332"]
-    env = {**os.environ, "PATH": os.defpath}
-    first = subprocess.run(command, capture_output=True, text=True, cwd=project, env=env)
-    assert first.returncode == 0, first.stderr
-    again = subprocess.run(
-        [sys.executable, "-X", "importtime", *command[1:]],
+    project = _quickstart(tmp_path)
+    install = ["install", "--claude-version", "2.1.332"]
+    first = subprocess.run(
+        [sys.executable, "-m", "hookman", *install],
         capture_output=True,
         text=True,
         cwd=project,
-        env=env,
-        check=False,
+        env={**os.environ, "PATH": os.defpath},
     )
+    assert first.returncode == 0, first.stderr
+    again, imported = _run_with_importtime(install, project)
     assert again.returncode == 0, again.stderr
-    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", again.stderr, re.MULTILINE))
     assert "hookman.install.sync" in imported  # the measurement saw install's own modules
     assert not {name for name in imported if name.startswith("hookman.runtime")}
 
@@ -260,19 +271,9 @@ def test_install_with_nothing_to_change_loads_no_runtime(tmp_path: Path) -> None
 def test_list_imports_no_writer(tmp_path: Path) -> None:
     """`list` reads what install would write (install/report.py, install/resolution.py) and
     never loads the modules that write: they cost it milliseconds on every run."""
-    project = tmp_path / "quickstart"
-    shutil.copytree(Path(__file__).parents[2] / "examples" / "quickstart", project)
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "hookman", "list"],
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env={**os.environ, "PATH": os.defpath},
-        check=False,
-    )
+    done, imported = _run_with_importtime(["list"], _quickstart(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "block_rm_rf.py" in done.stdout  # the listing ran, with the example's hook
-    imported = set(re.findall(r"^import time:.*\|\s*([\w.]+)\s*$", done.stderr, re.MULTILINE))
     assert "hookman.install.report" in imported
     writers = {
         "hookman.install.sync",
