@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "hookman"
 # Bottom to top. A room may import its own modules and any room listed before it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "user_dirs"),
-    ("paths", "atomic_file", "output"),
+    ("paths", "atomic_file", "output", "json_shapes"),
     ("runtime",),
     ("testing", "bridge"),
     ("catalog", "scaffold"),
@@ -25,7 +25,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
     ("__main__",),
 )
-ROOT_MODULE_LIMIT = 6
+# errors, user_dirs, paths, atomic_file, output, testing and json_shapes (the --json
+# contract: typing only, below every room that builds a --json object)
+ROOT_MODULE_LIMIT = 7
 
 
 def _module_name(path: Path) -> str:

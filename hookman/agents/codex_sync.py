@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman.agents.codex_app_server import CodexAppServerError, list_hooks, trust
 from hookman.agents.codex_files import codex_hooks_path
@@ -31,6 +31,9 @@ from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
 from hookman.project.install_plan import InstallPlan
 from hookman.project.settings_entries import HookmanEntry, build_command, is_hookman_command
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import CodexTrustJson
 
 REWRITING_EVENT = "tool_result"  # the runtime event whose result may replace a tool's output
 POST_TOOL_USE = "PostToolUse"
@@ -186,7 +189,7 @@ class CodexTrust:
             lines.append(f"Codex already trusts hookman's {len(self.already)} hook(s) here")
         return lines + ([] if self.todo is None else [self.todo])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CodexTrustJson:
         return {"trusted": self.trusted, "already_trusted": self.already, "todo": self.todo}
 
 

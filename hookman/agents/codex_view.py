@@ -9,14 +9,18 @@ Codex continue the turn.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman.bridge.codex_answer import codex_answer
 from hookman.catalog.codex_catalog import answer_fields, codex_catalog
 
+if TYPE_CHECKING:
+    from hookman.json_shapes import CodexFireJson
 
-def codex_view(event: str, answer: dict[str, Any], payload: dict[str, Any]) -> dict[str, Any]:
-    """{"answer": what the runner gives Codex, "model_sees": [texts], "effects": [texts]}."""
+
+def codex_view(event: str, answer: dict[str, Any], payload: dict[str, Any]) -> CodexFireJson:
+    """What the runner gives Codex, what its model sees and what follows (`fire --json`'s
+    "codex", hookman/json_shapes.py)."""
     given = codex_answer(event, answer, answer_fields())
     specific = given.get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}

@@ -55,13 +55,14 @@ if TYPE_CHECKING:
     from hookman.bridge.output_schema import Misfit
     from hookman.bridge.runtime_events import RuntimeStep
     from hookman.bridge.session_state import SessionState
+    from hookman.json_shapes import HookErrorJson, Outcome
 
 MCP_TOOL_PREFIX = "mcp__"
-OUTCOME_OK = "ok"
-OUTCOME_DENIED = "denied"
-OUTCOME_BLOCKED = "blocked"
-OUTCOME_FAILED_CLOSED = "failed-closed"
-OUTCOME_ERRORS = "errors"
+OUTCOME_OK: Outcome = "ok"
+OUTCOME_DENIED: Outcome = "denied"
+OUTCOME_BLOCKED: Outcome = "blocked"
+OUTCOME_FAILED_CLOSED: Outcome = "failed-closed"
+OUTCOME_ERRORS: Outcome = "errors"
 ASYNC_CANNOT_DECIDE = "async hooks cannot decide; Claude Code does not wait for them"
 
 
@@ -72,8 +73,8 @@ class DispatchResult:
         self.answer: dict[str, object] = {}
         self.exit_code = 0
         self.hooks: list[str] = []
-        self.outcome = OUTCOME_OK
-        self.errors: list[dict[str, str]] = []
+        self.outcome: Outcome = OUTCOME_OK
+        self.errors: list[HookErrorJson] = []
         self.notices: list[str] = []
         self.queued: list[str] = []
         self.delivered_from_queue: list[str] = []
@@ -481,7 +482,7 @@ class _Dispatch:
                 return call.hook
         return self.tracker.current_hook or "unknown"
 
-    def _outcome(self) -> str:
+    def _outcome(self) -> Outcome:
         if self.answer.blocked and not self.run_async:
             if self.failed_closed:
                 return OUTCOME_FAILED_CLOSED

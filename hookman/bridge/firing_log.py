@@ -14,6 +14,10 @@ import os
 
 from hookman.bridge import lean_json
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 MAX_BYTES = 5 * 1024 * 1024
 KEEP_OLD = 2
 MAX_OUTPUT_CHARS = 4000  # per free-form text of a record (output, each error, each notice)
@@ -21,7 +25,7 @@ TRUNCATED = "... [truncated]"
 LOCK_SUFFIX = ".lock"
 
 
-def append_record(log_path: str, record: dict[str, object]) -> None:
+def append_record(log_path: str, record: Mapping[str, object]) -> None:
     record = _capped(record)
     line = (lean_json.dumps(record, ensure_ascii=False, default=repr) + "\n").encode(
         "utf-8", "replace"
@@ -37,7 +41,7 @@ def append_record(log_path: str, record: dict[str, object]) -> None:
         os.close(descriptor)
 
 
-def _capped(record: dict[str, object]) -> dict[str, object]:
+def _capped(record: Mapping[str, object]) -> dict[str, object]:
     capped = dict(record)
     if "output" in record:
         capped["output"] = _cut(record["output"])

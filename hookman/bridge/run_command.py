@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from hookman.bridge.dispatch import DispatchResult
     from hookman.bridge.hook_set import CallTracker
     from hookman.bridge.manifest_reader import Manifest
+    from hookman.json_shapes import FiringRecordJson, HookErrorJson, Outcome
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
 ASYNC_FLAG = "--async"
@@ -75,11 +76,11 @@ CUT_NOTICE = (
 EXIT_NO_ANSWER = 70  # the answer could not be written (the launcher answers instead)
 NO_ANSWER_NOTICE = "the answer could not be written (a hook closed hookman's output)"
 _MOMENT = 0.001  # seconds: a deadline already passed fires at once
-OUTCOME_TIMEOUT = "timeout"
-OUTCOME_BAD_PAYLOAD = "bad-payload"
-OUTCOME_UNKNOWN_EVENT = "unknown-event"
-OUTCOME_NO_MANIFEST = "no-manifest"
-OUTCOME_INTERNAL_ERROR = "internal-error"
+OUTCOME_TIMEOUT: Outcome = "timeout"
+OUTCOME_BAD_PAYLOAD: Outcome = "bad-payload"
+OUTCOME_UNKNOWN_EVENT: Outcome = "unknown-event"
+OUTCOME_NO_MANIFEST: Outcome = "no-manifest"
+OUTCOME_INTERNAL_ERROR: Outcome = "internal-error"
 
 
 class RunOptions:
@@ -325,11 +326,11 @@ class _Run:
     def _finish(
         self,
         answer: dict[str, object],
-        outcome: str,
+        outcome: Outcome,
         *,
         result: DispatchResult | None = None,
         notices: list[str] | None = None,
-        errors: list[dict[str, str]] | None = None,
+        errors: list[HookErrorJson] | None = None,
         exit_code: int = 0,
     ) -> int:
         if self._answer_token.locked():
@@ -383,17 +384,17 @@ class _Run:
 
     def _log(
         self,
-        outcome: str,
+        outcome: Outcome,
         *,
         hooks: list[str],
-        errors: list[dict[str, str]],
+        errors: list[HookErrorJson],
         notices: list[str],
         reason: str | None = None,
     ) -> None:
         log_path = self.manifest.log_path if self.manifest else _fallback_log_path()
         if not log_path:
             return
-        record = {
+        record: FiringRecordJson = {
             "time": now_iso(),
             "project": self.manifest.project_dir if self.manifest else None,
             "session": self.payload.get("session_id"),
@@ -455,7 +456,7 @@ class _Run:
             )
         else:
             answer = {"systemMessage": f"hookman: no hook ran, because {problem}. {fix}"}
-        errors = [{"hook": "hookman", "event": self.event, "error": problem}]
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
         return self._finish(answer, OUTCOME_NO_MANIFEST, errors=errors)
 
     def _deadline_passed(self) -> None:
@@ -487,7 +488,7 @@ class _Run:
                 "systemMessage": f"hookman: hook {hook!r} {problem} on {self.event}; "
                 f"its results were dropped."
             }
-        errors = [{"hook": hook, "event": self.event, "error": problem}]
+        errors: list[HookErrorJson] = [{"hook": hook, "event": self.event, "error": problem}]
         hooks = (
             [h.name for h in self.manifest.hooks_for(self.event, self.run_async)]
             if self.manifest
@@ -519,7 +520,7 @@ class _Run:
             )
         else:
             answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}
-        errors = [{"hook": "hookman", "event": self.event, "error": details}]
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": details}]
         return self._finish(answer, OUTCOME_INTERNAL_ERROR, errors=errors)
 
 

@@ -9,7 +9,7 @@ of every updated repository resolves and loads at its new rev.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
@@ -23,6 +23,9 @@ from hookman.project.config import HookSource, HookSpec, load_project_config, re
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
 from hookman.project.pins import Pin, read_pins
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import AutoupdateJson, AutoupdateUnchangedJson, UpdateJson
 
 
 class Update(NamedTuple):
@@ -45,8 +48,9 @@ def autoupdate(
 ) -> int:
     """Update the revs (see the module docstring). Returns the exit code.
 
-    `--json` prints {"updates": [{"repo", "old", "new", "commit", "changed"}], ...} plus
-    the object `install --json` prints, when something was written."""
+    `--json` prints an `AutoupdateJson` (hookman/json_shapes.py), the object of
+    `install --json` (without "installed") plus "updates", when something was written; an
+    `AutoupdateUnchangedJson`, "updates" alone, when nothing was."""
     project_dir = find_project_dir(project)
     preview = read_project_config(project_dir)
     repos = list(dict.fromkeys(h.source.value for h in preview.hooks if h.source.kind == "repo"))
@@ -62,7 +66,8 @@ def autoupdate(
     out = console()
     if not repos:
         if json_output:
-            print_json({"updates": []})
+            nothing: AutoupdateUnchangedJson = {"updates": []}
+            print_json(nothing)
         else:
             out.print("no hook in .claude/hookman.toml comes from a hook repository.")
         return 0
@@ -85,19 +90,20 @@ def autoupdate(
         if any(update.changed for update in updates):
             result = sync_project(project_dir, config, target, dry_run=False, known_pins=new_pins)
     if json_output:
-        payload = {
-            "updates": [
-                {
-                    "repo": u.repo,
-                    "old": u.old,
-                    "new": u.new_shown,
-                    "commit": u.commit,
-                    "changed": u.changed,
-                }
-                for u in updates
-            ]
-        }
-        print_json({**(result.to_json() if result else {}), **payload})
+        moved: list[UpdateJson] = [
+            {
+                "repo": u.repo,
+                "old": u.old,
+                "new": u.new_shown,
+                "commit": u.commit,
+                "changed": u.changed,
+            }
+            for u in updates
+        ]
+        shown: AutoupdateJson | AutoupdateUnchangedJson = (
+            {"updates": moved} if result is None else {**result.to_json(), "updates": moved}
+        )
+        print_json(shown)
         return 0 if result is None else exit_code_of(result)
     for update in updates:
         if update.changed:

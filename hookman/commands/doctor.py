@@ -1,10 +1,9 @@
 """`hookman doctor`: why is my hook silent? (hookman/doctor/ does the work.)
 
-`--json` prints {"project", "claude_version", "sources": [...], "handlers": [...],
-"findings": [...]}; each finding has code, severity, file, event, path, message, fix (and
-`edit`, a machine-applicable fix where doctor knows one). With --probe or --probe-commands
-it adds "probed": [...], what ran and how each result was classified. Exit 1 when a finding
-is an error, 0 otherwise; 2 when doctor cannot run.
+`--json` prints a `DoctorJson` (hookman/json_shapes.py): the sources, handlers and
+findings; each finding's `edit` is a machine-applicable fix where doctor knows one. With
+--probe or --probe-commands it adds "probed", what ran and how each result was classified.
+Exit 1 when a finding is an error, 0 otherwise; 2 when doctor cannot run.
 """
 
 from __future__ import annotations

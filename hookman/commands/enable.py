@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
@@ -20,6 +21,14 @@ from hookman.output import console, print_json
 from hookman.project.config import ProjectConfig, load_project_config
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import (
+        DisableJson,
+        DisableUnchangedJson,
+        EnableJson,
+        EnableUnchangedJson,
+    )
 
 
 def set_enabled(
@@ -33,9 +42,10 @@ def set_enabled(
 ) -> int:
     """Switch `name` on (`enabled`) or off and rewrite the settings. Returns the exit code.
 
-    `--json` prints the object of `install --json` with "enabled": [name] or
-    "disabled": [name] (empty when the hook already was in that state) in place of
-    "installed"; nothing is written then.
+    `--json` prints an `EnableJson` or `DisableJson` (hookman/json_shapes.py): the object of
+    `install --json` with "enabled" or "disabled" ([name]) and "unchanged" ([]) in place of
+    "installed". When the hook already was in that state nothing is written, and it prints
+    an `EnableUnchangedJson` or `DisableUnchangedJson` ("unchanged": [name]).
     """
     verb = "enabled" if enabled else "disabled"
     project_dir = find_project_dir(project)
@@ -48,7 +58,12 @@ def set_enabled(
             raise _unknown_hook(config, name)
         if hook.enabled == enabled:
             if json_output:
-                print_json({"project": str(project_dir), verb: [], "unchanged": [name]})
+                kept: EnableUnchangedJson | DisableUnchangedJson = (
+                    {"project": str(project_dir), "enabled": [], "unchanged": [name]}
+                    if enabled
+                    else {"project": str(project_dir), "disabled": [], "unchanged": [name]}
+                )
+                print_json(kept)
             else:
                 console().print(
                     f"[bold]{escape(name)}[/] is already {verb}; nothing changed.",
@@ -58,7 +73,12 @@ def set_enabled(
         config.set_enabled(name, enabled)
         result = sync_project(project_dir, config, target, dry_run=dry_run)
     if json_output:
-        print_json({**result.to_json(), verb: [name], "unchanged": []})
+        shown: EnableJson | DisableJson = (
+            {**result.to_json(), "enabled": [name], "unchanged": []}
+            if enabled
+            else {**result.to_json(), "disabled": [name], "unchanged": []}
+        )
+        print_json(shown)
     else:
         print_sync_report(result, verb=verb, names=[name])
     return exit_code_of(result)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from hookman.runtime.loader import LOAD_FAILED_PREFIX
 
 if TYPE_CHECKING:
     from hookman.bridge.manifest_reader import Manifest
+    from hookman.json_shapes import FireJson
 
 
 def fire(
@@ -38,8 +40,10 @@ def fire(
     agent: str | None = None,
 ) -> int:
     """`agent` "codex" (`--agent codex`): show what Codex CLI and its model get (the runner's
-    answer in Codex's protocol, agents/codex_view.py) instead of Claude Code's. In `--json`
-    the report adds "codex": {"answer", "model_sees", "effects"}."""
+    answer in Codex's protocol, agents/codex_view.py) instead of Claude Code's.
+
+    `--json` prints a `FireJson` (hookman/json_shapes.py); with `--agent codex` it adds
+    "codex"."""
     if agent not in (None, "claude", "codex"):
         raise HookmanError(
             f"--agent {agent!r} is not an agent hookman writes hooks for.",
@@ -55,10 +59,13 @@ def fire(
     pending = _not_installed_hooks(project_dir, manifest) if installed else []
     with tempfile.TemporaryDirectory(prefix="hookman-fire-") as scratch:
         payload_data, source = _payload(event, payload, project_dir, scratch)
-        report = rehearse(manifest, event, payload_data, scratch)
-    report["payload_source"] = source
-    report["installed"] = installed
-    report["not_installed"] = pending
+        rehearsed = rehearse(manifest, event, payload_data, scratch)
+    report: FireJson = {
+        **rehearsed,
+        "payload_source": source,
+        "installed": installed,
+        "not_installed": pending,
+    }
     if agent == "codex":
         from hookman.agents.codex_view import codex_view
 
@@ -72,7 +79,7 @@ def fire(
     return 0
 
 
-def _print_codex_report(report: dict[str, Any]) -> None:
+def _print_codex_report(report: Mapping[str, Any]) -> None:
     out = console()
     out.print(
         f"[bold]{escape(report['event'])}[/] under Codex CLI in {escape(report['project'])} "
@@ -157,7 +164,7 @@ def _read_payload_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def _print_report(report: dict[str, Any]) -> None:
+def _print_report(report: Mapping[str, Any]) -> None:
     out = console()
     out.print(
         f"[bold]{escape(report['event'])}[/] in {escape(report['project'])} "
@@ -208,7 +215,7 @@ def _print_report(report: dict[str, Any]) -> None:
         _print_async(report["async"])
 
 
-def _print_hooks(hooks: list[dict[str, Any]], label: str = "hook") -> None:
+def _print_hooks(hooks: Sequence[Mapping[str, Any]], label: str = "hook") -> None:
     out = console()
     for hook in hooks:
         out.print(f"\n[bold]{label} {escape(hook['name'])}[/]")
@@ -225,7 +232,7 @@ def _print_hooks(hooks: list[dict[str, Any]], label: str = "hook") -> None:
                 out.print(f"  {escape(call['event'])} -> {escape(shown)}")
 
 
-def _print_async(report: dict[str, Any]) -> None:
+def _print_async(report: Mapping[str, Any]) -> None:
     out = console()
     out.print(
         "\n[bold]async hooks[/] (their own `async: true` entry: Claude Code does not wait for "

@@ -8,7 +8,7 @@ hook's command with the same name is listed as shadowed and never runs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hookman.bridge.content_text import message_text
 from hookman.bridge.manifest_reader import Manifest
@@ -20,15 +20,20 @@ from hookman.project.location import find_project_dir
 from hookman.runtime import HookRunner, LoadedHook, StatusRecordingUI, load_hooks
 from hookman.runtime.awaiting import settle
 
+if TYPE_CHECKING:
+    from hookman.json_shapes import HookCommandJson, HookCommandsJson, LoadErrorJson
+
 COMMAND_LINE_SESSION = "command-line"
 
 
 def list_hook_commands(*, project: Path | None = None, json_output: bool = False) -> int:
+    """`hookman commands`; `--json` prints a `HookCommandsJson` (hookman/json_shapes.py)."""
     manifest = load_installed_manifest(find_project_dir(project))
     named_hooks, load_errors = _load_named_hooks(manifest)
     rows = _command_rows(named_hooks)
     if json_output:
-        print_json({"commands": rows, "load_errors": load_errors})
+        shown: HookCommandsJson = {"commands": rows, "load_errors": load_errors}
+        print_json(shown)
         return 0
     out = console()
     for error in load_errors:
@@ -80,7 +85,7 @@ def run_hook_command(name: str, args: str = "", *, project: Path | None = None) 
     return 0
 
 
-def _missing_command_hint(load_errors: list[dict[str, str]]) -> str:
+def _missing_command_hint(load_errors: list[LoadErrorJson]) -> str:
     if load_errors:
         names = ", ".join(error["hook"] for error in load_errors)
         return f"some hooks failed to load ({names}); `hookman commands` shows why."
@@ -89,9 +94,9 @@ def _missing_command_hint(load_errors: list[dict[str, str]]) -> str:
 
 def _load_named_hooks(
     manifest: Manifest,
-) -> tuple[list[tuple[str, LoadedHook]], list[dict[str, str]]]:
+) -> tuple[list[tuple[str, LoadedHook]], list[LoadErrorJson]]:
     named: list[tuple[str, LoadedHook]] = []
-    errors: list[dict[str, str]] = []
+    errors: list[LoadErrorJson] = []
     for hook in manifest.hooks:
         result = load_hooks([hook.path], manifest.project_dir)
         errors.extend({"hook": hook.name, "error": error.error} for error in result.errors)
@@ -99,9 +104,9 @@ def _load_named_hooks(
     return named, errors
 
 
-def _command_rows(named_hooks: list[tuple[str, LoadedHook]]) -> list[dict[str, Any]]:
+def _command_rows(named_hooks: list[tuple[str, LoadedHook]]) -> list[HookCommandJson]:
     first_owner: dict[str, str] = {}
-    rows = []
+    rows: list[HookCommandJson] = []
     for hook_name, loaded in named_hooks:
         for key, command in loaded.commands.items():
             owner = first_owner.setdefault(key, hook_name)

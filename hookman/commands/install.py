@@ -29,6 +29,7 @@ from hookman.project.lock import edit_lock
 
 if TYPE_CHECKING:
     from hookman.hooks.subscriptions import Subscriptions
+    from hookman.json_shapes import InstallJson
 
 
 def install(
@@ -62,31 +63,8 @@ def install(
     `async: true` entry Claude Code does not wait for; False (`--no-async`) makes them
     blocking again; None keeps each listed hook's setting (a new hook is blocking).
 
-    `--json` prints one object:
-    {"project": str, "claude_version": str | null,
-     "claude_version_source": "flag" | "hookman.toml" | "earlier flag" | "claude --version"
-                              | "unknown",   # "earlier flag": the last write's --claude-version
-     "hooks": [{"name", "source": {"kind", "value"}, "enabled", "events", "tools",
-                "timeout", "async", "claude_events"}],   # every listed hook, dispatch order
-     "written": {event: {"matcher": str | null, "timeout": number}},
-     "written_async": {event: {"matcher": str | null, "timeout": number}},
-     "held_back": {event: {"since": str}},
-     "settings_changed": bool, "dry_run": bool,
-     "diff": str,                 # unified diff of settings.local.json ("" when unchanged)
-     "config_diff": str,          # unified diff of hookman.toml
-     "git": str | null,           # what was done to keep settings.local.json out of git
-     "warnings": [str],           # incl. what the target means (held-back guard events, a
-                                  # version newer than hookman's facts, a remembered target
-                                  # `claude --version` disagrees with)
-     "missing": [{"name", "problem", "fix"}],   # enabled hooks whose module is not here
-     "broken": [{"name", "problem", "fix"}],    # enabled hooks whose module does not compile
-     "codex": {...},              # only when the project's agents include Codex CLI, or
-                                  # .codex/hooks.json holds hookman entries: "path",
-                                  # "version", "written" [event], "not_in_codex" [event],
-                                  # "without_counterpart" {hook: [event]}, "changed",
-                                  # "diff", "git", "trust" {"trusted", "already_trusted",
-                                  # "todo"} | null
-     "installed": [str]}          # the names given on this command line
+    `--json` prints an `InstallJson` (hookman/json_shapes.py): what was written, with
+    "installed", the names given on this command line.
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
     if run_async is not None and not hooks:
@@ -150,7 +128,8 @@ def install(
             result = sync_project(project_dir, config, target, dry_run=dry_run, **codex)
     installed = [choice.name for choice, _ in learned]
     if json_output:
-        print_json({**result.to_json(), "installed": installed})
+        shown: InstallJson = {**result.to_json(), "installed": installed}
+        print_json(shown)
     else:
         print_sync_report(result, verb="installed", names=installed)
     return exit_code_of(result)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.firing_log import read_records
@@ -22,34 +23,24 @@ from hookman.project.config import HookSpec, read_project_config
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.location import find_project_dir
 
+if TYPE_CHECKING:
+    from hookman.json_shapes import (
+        ClaudeEventJson,
+        CodexHookJson,
+        ListCodexJson,
+        ListedHookJson,
+        ListedRepoSourceJson,
+        ListJson,
+        PathSourceJson,
+    )
+
 
 def list_hooks(
     *, project: Path | None = None, claude_version: str | None = None, json_output: bool = False
 ) -> int:
     """Show the project's hooks. Returns the exit code.
 
-    `--json` prints:
-    {"project": str, "claude_version": str | null, "claude_version_source": str,
-     "hooks": [{"order": int (1 = runs first), "name", "source": {"kind", "value"},
-                "enabled": bool, "events": [str], "tools": {event: [str]},
-                "timeout": number | null,
-                "async": bool,               # observe-only: Claude Code does not wait for it
-                "claude_events": {event: {"status": "written" | "held_back" | "disabled",
-                                          "matcher": str | null, "since": str | null}},
-                "last_fired": str | null,      # time of the last firing-log line naming it
-                "trial": bool,   # a `hookman try-repo` hook (not in hookman.toml)
-                # a repo hook's "source" adds "rev", "hook" (its name in the repository)
-                # and "commit" (the pinned commit; null when not pinned yet)
-                "shadows": ["registry" | "template"],   # same name there, losing to this
-                "problem": str | null,   # why it does not load here (missing, syntax error)
-                "fix": str | null}],
-     "held_back": {event: {"since": str}},
-     "agents": [str],       # the clients hookman writes hooks for (hookman.toml `agents`)
-     "codex": {"version": str | null, "path": str, "events": [str],
-               "hooks": {name: {"events": [str],            # written for Codex
-                                "no_counterpart": [str]}}}  # subscriptions Codex lacks
-              | null,       # null unless the agents include Codex CLI
-     "warnings": [str]}     # what the target client means for the hooks (see install)
+    `--json` prints a `ListJson` (hookman/json_shapes.py).
     Exit 1 when an enabled hook does not load on this machine (as install).
     """
     project_dir = find_project_dir(project)
@@ -76,22 +67,22 @@ def list_hooks(
     code = 1 if problems else 0
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
-    codex = _codex_view(project_dir, config.agents, hooks, plan)
-    if codex is not None:
-        warnings += codex.pop("sentences")
+    codex_view = _codex_view(project_dir, config.agents, hooks, plan)
+    codex = None if codex_view is None else codex_view[0]
+    if codex_view is not None:
+        warnings += codex_view[1]
     if json_output:
-        print_json(
-            {
-                "project": str(project_dir),
-                "claude_version": version,
-                "claude_version_source": target.source,
-                "hooks": rows,
-                "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
-                "agents": list(config.agents),
-                "codex": codex,
-                "warnings": warnings,
-            }
-        )
+        shown: ListJson = {
+            "project": str(project_dir),
+            "claude_version": version,
+            "claude_version_source": target.source,
+            "hooks": rows,
+            "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
+            "agents": list(config.agents),
+            "codex": codex,
+            "warnings": warnings,
+        }
+        print_json(shown)
         return code
     _print_rows(project_dir, target.describe(), rows)
     out = console()
@@ -108,8 +99,9 @@ def list_hooks(
 
 def _codex_view(
     project_dir: Path, agents: tuple[str, ...], hooks: list[HookSpec], plan: InstallPlan
-) -> dict[str, Any] | None:
-    """What hookman writes for Codex CLI, per hook (None when the agents leave it out)."""
+) -> tuple[ListCodexJson, list[str]] | None:
+    """What hookman writes for Codex CLI, per hook, and what it cannot write, in words
+    (None when the agents leave Codex out)."""
     if "codex" not in agents:
         return None
     from hookman.agents.codex_files import codex_hooks_path
@@ -118,7 +110,7 @@ def _codex_view(
     from hookman.project.launcher import launcher_path
 
     codex = plan_codex(hooks, plan, launcher_path(project_dir), detect_codex_version())
-    per_hook: dict[str, dict[str, list[str]]] = {}
+    per_hook: dict[str, CodexHookJson] = {}
     for hook in hooks:
         if not hook.enabled:
             continue
@@ -127,16 +119,16 @@ def _codex_view(
             "events": served,
             "no_counterpart": codex.without_counterpart.get(hook.name, []),
         }
-    return {
+    shown: ListCodexJson = {
         "version": None if codex.version is None else str(codex.version),
         "path": str(codex_hooks_path(project_dir)),
         "events": codex.events,
         "hooks": per_hook,
-        "sentences": plan_sentences(codex),
     }
+    return shown, plan_sentences(codex)
 
 
-def _print_codex(codex: dict[str, Any]) -> None:
+def _print_codex(codex: ListCodexJson) -> None:
     out = console()
     target = codex["version"] or "unknown"
     out.print(f"Codex CLI target {escape(target)} ({escape(codex['path'])}):", highlight=False)
@@ -166,8 +158,8 @@ def _hook_row(
     *,
     trial: bool = False,
     problem: tuple[str, str] | None,
-) -> dict[str, Any]:
-    claude_events: dict[str, dict[str, Any]] = {}
+) -> ListedHookJson:
+    claude_events: dict[str, ClaudeEventJson] = {}
     for event in claude_events_of(hook):
         if not hook.enabled:
             claude_events[event] = {"status": "disabled", "matcher": None, "since": None}
@@ -180,9 +172,18 @@ def _hook_row(
         elif event in (entries := plan.async_entries if hook.is_async else plan.entries):
             matcher = entries[event].matcher
             claude_events[event] = {"status": "written", "matcher": matcher, "since": None}
-    row = {
+    given = hook_json(hook, plan)
+    source: PathSourceJson | ListedRepoSourceJson
+    if given["source"]["kind"] == "repo":
+        pins_of = pins or {}
+        commit = hook.source.rev if trial else pins_of.get((hook.source.value, hook.source.rev))
+        source = {**given["source"], "commit": commit}
+    else:
+        source = given["source"]
+    row: ListedHookJson = {
         "order": order,
-        **hook_json(hook, plan),
+        **given,
+        "source": source,
         "claude_events": claude_events,
         "last_fired": last_fired,
         "shadows": shadowed_sources(hook),
@@ -190,10 +191,6 @@ def _hook_row(
         "problem": None if problem is None else problem[0],
         "fix": None if problem is None else problem[1] or None,
     }
-    if hook.source.kind == "repo":
-        row["source"]["commit"] = (
-            hook.source.rev if trial else (pins or {}).get((hook.source.value, hook.source.rev))
-        )
     return row
 
 
@@ -212,7 +209,7 @@ def _last_fired(project_dir: Path) -> dict[str, str]:
     return fired
 
 
-def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> None:
+def _print_rows(project_dir: Path, target: str, rows: Sequence[Mapping[str, Any]]) -> None:
     out = console()
     out.print(f"project {escape(str(project_dir))}, Claude Code target {escape(target)}")
     if not rows:
@@ -246,7 +243,7 @@ def _print_rows(project_dir: Path, target: str, rows: list[dict[str, Any]]) -> N
         )
 
 
-def _cells(row: dict[str, Any], separator: str = ", ") -> tuple[str, ...]:
+def _cells(row: Mapping[str, Any], separator: str = ", ") -> tuple[str, ...]:
     source = row["source"]
     source_text = source["value"]
     if source["kind"] == "repo":
@@ -271,7 +268,7 @@ def _cells(row: dict[str, Any], separator: str = ", ") -> tuple[str, ...]:
     )
 
 
-def _claude_cell(event: str, facts: dict[str, Any]) -> str:
+def _claude_cell(event: str, facts: Mapping[str, Any]) -> str:
     if facts["status"] == "held_back":
         return f"{event} (held back: needs >= {facts['since']})"
     if facts["status"] == "disabled":

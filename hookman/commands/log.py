@@ -2,7 +2,7 @@
 view, a summary per session and agent with counts by event and outcome and the last denies,
 followed by the most recent lines; filtered by session, agent (`main` = the main agent) and
 event. `--follow` keeps the view live on a terminal and streams new lines when piped;
-`--json` prints the records themselves."""
+`--json` prints the records themselves (`FiringRecordJson`, hookman/json_shapes.py)."""
 
 from __future__ import annotations
 
@@ -78,9 +78,9 @@ def show_log(
 ) -> int:
     """Show the current project's firing log (every project's with `all_projects`).
 
-    `--json` prints the last `lines` matching records as a JSON array (with --follow: one
-    record per line, then each new one). `follow_seconds` bounds --follow (tests); by
-    default it runs until interrupted.
+    `--json` prints the last `lines` matching records (`FiringRecordJson`) as a JSON array
+    (with --follow: one record per line, then each new one). `follow_seconds` bounds
+    --follow (tests); by default it runs until interrupted.
     """
     if lines < 0:
         raise HookmanError("-n must be 0 or more.", "use -n 50 for the last 50 lines.", exit_code=2)

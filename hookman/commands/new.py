@@ -13,6 +13,7 @@ import difflib
 import importlib.util
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
@@ -25,6 +26,9 @@ from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import project_lock
 from hookman.scaffold.template_catalog import Template, templates
 
+if TYPE_CHECKING:
+    from hookman.json_shapes import TemplateJson
+
 HOOKS_DIR = f"{CLAUDE_DIR}/hooks"
 # A module file name and a hook name at once: no dots or slashes (no path tricks), no
 # leading digit or dash, and not test_* (that is where the generated tests go).
@@ -33,8 +37,11 @@ TEST_FILE_LINE = 'HOOK_FILE = Path(__file__).with_name("{module}")'
 
 
 def list_templates(*, json_output: bool = False) -> int:
-    """`hookman new --list`. `--json`: [{"name": str, "description": str}] in name order."""
-    rows = [{"name": t.name, "description": t.description} for t in templates().values()]
+    """`hookman new --list`. `--json`: a list of `TemplateJson` (hookman/json_shapes.py), in
+    name order."""
+    rows: list[TemplateJson] = [
+        {"name": t.name, "description": t.description} for t in templates().values()
+    ]
     if json_output:
         print_json(rows)
         return 0

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import PluginJson
 
 
 def build(
@@ -23,12 +27,7 @@ def build(
 ) -> int:
     """Build the plugin. Returns the exit code.
 
-    `--json` prints one object:
-    {"plugin": str, "name": str, "version": str, "hooks": [str],   # dispatch order
-     "claude_version": str | null, "events": [str], "async_events": [str],
-     "held_back": {event: {"since": str}}, "rebuilt": bool, "changed": bool,
-     "warnings": [str],
-     "marketplace": {"path": str, "name": str, "changed": bool} | null}
+    `--json` prints a `PluginJson` (hookman/json_shapes.py).
     """
     from hookman.plugin.build import build_plugin
     from hookman.plugin.marketplace import list_plugin
@@ -47,12 +46,12 @@ def build(
         description = f"Claude Code hooks ({', '.join(result.hooks)}) built with hookman"
         listed = list_plugin(marketplace, result.out_dir, result.name, result.version, description)
     if json_output:
-        data = result.to_json()
-        data["marketplace"] = (
-            None
+        data: PluginJson = {
+            **result.to_json(),
+            "marketplace": None
             if listed is None
-            else {"path": str(listed.path), "name": listed.name, "changed": listed.changed}
-        )
+            else {"path": str(listed.path), "name": listed.name, "changed": listed.changed},
+        }
         print_json(data)
         return 0
     out = console()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookman.errors import HookmanError
 from hookman.hooks.registry import (
@@ -18,6 +19,9 @@ from hookman.hooks.registry import (
 from hookman.output import console, escape, print_json
 from hookman.project.config import is_valid_hook_name
 from hookman.scaffold.template_files import bundled_templates
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import RegistryHookJson, RegistryJson, RegistryRepoJson
 
 
 def add(
@@ -111,15 +115,13 @@ def remove(name: str) -> int:
 def list_entries(*, json_output: bool = False) -> int:
     """Show the user registry.
 
-    `--json` prints {"registry": str (the file), "hooks": [{"name": str, "path": str,
-    "exists": bool, "shadows": ["template"] | []}], "repositories": [{"name", "repo", "rev",
-    "hook"}]}, in file order. Broken entries (no
-    absolute path) block nothing else; they are shown on the terminal, not in the JSON.
+    `--json` prints a `RegistryJson` (hookman/json_shapes.py), in file order. Broken entries
+    (no absolute path) block nothing else; they are shown on the terminal, not in the JSON.
     """
     entries = registry_entries()
     broken = registry_problems()
     templates = bundled_templates()
-    rows = [
+    rows: list[RegistryHookJson] = [
         {
             "name": name,
             "path": str(path),
@@ -128,12 +130,17 @@ def list_entries(*, json_output: bool = False) -> int:
         }
         for name, path in entries.items()
     ]
-    shared = [
+    shared: list[RegistryRepoJson] = [
         {"name": name, "repo": repo, "rev": rev, "hook": hook}
         for name, (repo, rev, hook) in registry_repo_entries().items()
     ]
     if json_output:
-        print_json({"registry": registry_display_path(), "hooks": rows, "repositories": shared})
+        shown: RegistryJson = {
+            "registry": registry_display_path(),
+            "hooks": rows,
+            "repositories": shared,
+        }
+        print_json(shown)
         return 0
     out = console()
     for name, problem in broken.items():
@@ -142,10 +149,10 @@ def list_entries(*, json_output: bool = False) -> int:
             f"`hookman registry add PATH --name {escape(name)}`)",
             highlight=False,
         )
-    for row in shared:
+    for entry in shared:
         out.print(
-            f"[bold]{escape(row['name'])}[/]  {escape(row['hook'])} from {escape(row['repo'])} "
-            f"at {escape(row['rev'])}",
+            f"[bold]{escape(entry['name'])}[/]  {escape(entry['hook'])} from "
+            f"{escape(entry['repo'])} at {escape(entry['rev'])}",
             highlight=False,
         )
     if not rows and not broken and not shared:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.commands.try_repo import trial_hook_names
@@ -18,6 +19,9 @@ from hookman.output import print_json
 from hookman.project.config import ProjectConfig, load_project_config, read_project_config
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import RemoveJson
 
 
 def remove(
@@ -30,8 +34,8 @@ def remove(
 ) -> int:
     """Remove `hooks` (names in hookman.toml) and rewrite the settings. Returns the exit code.
 
-    `--json` prints the same object as `install --json`, with "removed": [names] in place of
-    "installed"; "hooks" lists the hooks that remain.
+    `--json` prints a `RemoveJson` (hookman/json_shapes.py): the object of `install --json`
+    with "removed" (the names given) in place of "installed"; "hooks" lists those that remain.
     """
     if not hooks:
         raise HookmanError("name at least one hook to remove.", "see `hookman list`.", exit_code=2)
@@ -50,7 +54,8 @@ def remove(
             _remove_listed(config, name)
         result = sync_project(project_dir, config, target, dry_run=dry_run)
     if json_output:
-        print_json({**result.to_json(), "removed": names})
+        shown: RemoveJson = {**result.to_json(), "removed": names}
+        print_json(shown)
     else:
         print_sync_report(result, verb="removed", names=names)
     return exit_code_of(result)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
@@ -26,6 +27,9 @@ from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
 from hookman.project.pins import Pin
 
+if TYPE_CHECKING:
+    from hookman.json_shapes import TrialJson, TryRepoJson
+
 
 def try_repo(
     repo: str,
@@ -38,8 +42,8 @@ def try_repo(
 ) -> int:
     """Install the repository's `hooks` (default: every hook it offers) for a trial.
 
-    `--json` prints the object `install --json` prints, plus "trial": {"repo", "rev",
-    "commit", "hooks": [names]}."""
+    `--json` prints a `TryRepoJson` (hookman/json_shapes.py): the object of `install --json`
+    (without "installed") plus "trial", what is tried."""
     project_dir = find_project_dir(project)
     config = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, config)
@@ -81,9 +85,10 @@ def try_repo(
         current = read_project_config(project_dir)
         result = sync_project(project_dir, current, target, dry_run=False, trial=Trial(specs, pins))
     shown_rev = rev or f"HEAD ({pin.commit[:12]})"
-    trial = {"repo": repo, "rev": pin.rev, "commit": pin.commit, "hooks": names}
+    trial: TrialJson = {"repo": repo, "rev": pin.rev, "commit": pin.commit, "hooks": names}
     if json_output:
-        print_json({**result.to_json(), "trial": trial})
+        shown: TryRepoJson = {**result.to_json(), "trial": trial}
+        print_json(shown)
         return exit_code_of(result)
     print_sync_report(result, verb="trying", names=names)
     out = console()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
@@ -16,6 +17,9 @@ from hookman.doctor.model import Finding, Handler, Source
 from hookman.doctor.names import is_slip
 from hookman.doctor.quote import shown
 from hookman.doctor.sources import SETTINGS_KINDS
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import EditJson
 
 INVALID_JSON_MARKERS = (
     "not valid JSON",
@@ -172,7 +176,7 @@ def _check_event_names(ctx: Context, source: Source) -> None:
                 f"update Claude Code to {since} or newer, or move this hook to an event "
                 f"{ctx.version} knows."
             )
-            edit = None
+            edit: EditJson | None = None
         else:
             code = "unknown-event"
             suggestion = _suggest_event(event)

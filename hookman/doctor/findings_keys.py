@@ -5,7 +5,7 @@ key the client reads (did-you-mean) and what the client does instead."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
@@ -21,6 +21,9 @@ from hookman.doctor.matchers import exact_alternative
 from hookman.doctor.model import Finding, Severity, Source
 from hookman.doctor.names import slip_of
 from hookman.doctor.quote import shown
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import EditJson
 
 CODE = "unknown-key"
 MATCHER = "matcher"
@@ -49,7 +52,7 @@ def _add(
     severity: Severity,
     message: str,
     fix: str,
-    edit: dict[str, Any] | None = None,
+    edit: EditJson | None = None,
 ) -> None:
     ctx.add(Finding(CODE, severity, source.path, message, fix, event=event, path=path, edit=edit))
 
@@ -134,7 +137,7 @@ def _misplaced_matcher(
         return
     names = _names(value)
     matcher = exact_alternative(names) if names else None
-    edit = None
+    edit: EditJson | None = None
     if matcher is not None:
         fixed = {MATCHER: matcher, **{k: v for k, v in group.items() if k != key}}
         edit = {"op": "set", "file": source.path, "path": path, "value": fixed}
@@ -238,7 +241,7 @@ def _instead(meant: str) -> str:
 
 def _rename(
     source: Source, key_at: str, entry: dict[str, Any], key: str, meant: str
-) -> dict[str, Any] | None:
+) -> EditJson | None:
     if meant in entry:
         return None
     return {"op": "rename", "file": source.path, "path": key_at, "value": meant}

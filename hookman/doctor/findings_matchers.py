@@ -6,7 +6,7 @@ values) each handler matches, for the merged view."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, parse_version
@@ -22,6 +22,9 @@ from hookman.doctor.matchers import (
 )
 from hookman.doctor.model import Finding, Handler, Severity
 from hookman.doctor.quote import shown
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import EditJson
 
 
 def known_tools(event: str) -> list[str]:
@@ -102,7 +105,7 @@ def _finding(
     fix: str,
     value: str | None = None,
 ) -> None:
-    edit = None
+    edit: EditJson | None = None
     if value is not None:
         edit = {
             "op": "set",
@@ -194,7 +197,7 @@ def _permission_rule(ctx: Context, handler: Handler, tool: str) -> None:
             f'use the matcher {shown(tool)} and put the rule in each hook\'s "if" field, '
             f'"if": "{rule}" (Claude Code {if_since}+ runs the hook only for calls matching it).'
         )
-        edit = {
+        edit: EditJson | None = {
             "op": "set",
             "file": handler.source.path,
             "path": _group_path(handler),

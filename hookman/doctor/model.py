@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import (
+        DoctorSourceJson,
+        EditJson,
+        FindingJson,
+        HandlerJson,
+        ProbedJson,
+    )
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -39,7 +48,7 @@ class Source:
     silenced_by: str | None = None  # the finding code that explains `loaded` False
     label: str | None = None  # e.g. the plugin id
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> DoctorSourceJson:
         return {
             "kind": self.kind,
             "path": self.path,
@@ -76,7 +85,7 @@ class Handler:
             self.loaded = False
             self.not_loaded_because = code
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> HandlerJson:
         return {
             "file": self.source.path,
             "source": self.source.kind,
@@ -104,7 +113,7 @@ class Finding:
     event: str | None = None
     path: str | None = None
     # A machine-applicable fix where doctor knows one: {"op": "set"|"rename"|"delete", ...}
-    edit: dict[str, Any] | None = None
+    edit: EditJson | None = None
     silences: list[str] = field(default_factory=list)  # JSON paths of handlers it silences
     line: int | None = None  # where `path` starts in `file`, when doctor can tell
 
@@ -131,7 +140,7 @@ class Finding:
             path=handler.path if path is None else path,
         )
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> FindingJson:
         return {
             "code": self.code,
             "severity": self.severity,
@@ -161,7 +170,7 @@ class Probed:
     path: str | None = None  # the handler's JSON location (command hooks)
     findings: list[str] = field(default_factory=list)  # codes this run gave
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> ProbedJson:
         return {
             "kind": self.kind,
             "event": self.event,

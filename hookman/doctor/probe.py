@@ -15,6 +15,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +154,9 @@ def _hookman_samples(event: str, payload: dict[str, Any]) -> list[dict[str, Any]
     return [{**payload, "tool_input": given} for given in commands] or [payload]
 
 
-def _hookman_findings(ctx: Context, manifest: Any, event: str, report: dict[str, Any]) -> list[str]:
+def _hookman_findings(
+    ctx: Context, manifest: Any, event: str, report: Mapping[str, Any]
+) -> list[str]:
     """Adds the findings of one rehearsal (each once); returns the codes this run gave."""
     runs = [report] + ([report["async"]] if report.get("async") else [])
     codes: list[str] = []

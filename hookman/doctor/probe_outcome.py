@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from hookman.catalog import event_catalog
@@ -32,7 +33,7 @@ def sample_label(event: str, payload: dict[str, Any]) -> str:
     return event
 
 
-def hookman_outcome(event: str, report: dict[str, Any]) -> Outcome:
+def hookman_outcome(event: str, report: Mapping[str, Any]) -> Outcome:
     """How the client takes the answer of hookman's hooks in one rehearsal (fire's report)."""
     guarded = event in event_catalog.guarded_events()
     hooks = list(report["hooks"]) + list((report.get("async") or {}).get("hooks") or [])

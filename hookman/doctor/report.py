@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hookman import paths
 from hookman.catalog.client_version import TargetVersion, resolve_target
@@ -30,6 +30,7 @@ from hookman.project.manifest import remembered_flag
 
 if TYPE_CHECKING:
     from hookman.doctor.probe import Progress
+    from hookman.json_shapes import DoctorJson
 
 JSON_KINDS = ("managed", "user", "project", "local", "plugin")
 
@@ -143,8 +144,9 @@ def _hookman_sources(project_dir: Path) -> list[Source]:
     ]
 
 
-def report_json(ctx: Context) -> dict[str, Any]:
-    report = {
+def report_json(ctx: Context) -> DoctorJson:
+    """What `doctor --json` prints (hookman/json_shapes.py)."""
+    report: DoctorJson = {
         "project": str(ctx.project_dir),
         "claude_version": None if ctx.version is None else str(ctx.version),
         "sources": [source.json() for source in ctx.sources.sources],

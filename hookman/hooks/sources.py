@@ -9,13 +9,16 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from hookman.errors import HookmanError
 from hookman.hooks.registry import registry_entries, registry_problems, registry_repo_entries
 from hookman.project.config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
 from hookman.project.pins import read_pins
 from hookman.scaffold.template_files import bundled_templates
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import Shadowed
 
 
 class HookChoice(NamedTuple):  # not a dataclass: those compile methods at every start
@@ -139,9 +142,9 @@ def module_path(hook: HookSpec, project_dir: Path) -> Path:
     return templates[source.value]
 
 
-def shadowed_sources(hook: HookSpec) -> list[str]:
+def shadowed_sources(hook: HookSpec) -> list[Shadowed]:
     """Lower-priority places that also define `hook.name` and lose to this hook."""
-    shadowed: list[str] = []
+    shadowed: list[Shadowed] = []
     if hook.name in registry_entries() and hook.source != HookSource("registry", hook.name):
         shadowed.append("registry")
     if hook.name in bundled_templates() and hook.source != HookSource("template", hook.name):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hookman import paths
 from hookman.catalog import event_catalog
@@ -15,11 +15,19 @@ from hookman.project.config import HookSpec, ProjectConfig
 from hookman.project.install_plan import InstallPlan
 from hookman.project.manifest import remembered_flag
 
+if TYPE_CHECKING:
+    from hookman.json_shapes import HookJson, PathSourceJson, RepoSourceJson
 
-def hook_json(hook: HookSpec, plan: InstallPlan) -> dict[str, Any]:
-    source: dict[str, Any] = {"kind": hook.source.kind, "value": hook.source.value}
-    if hook.source.kind == "repo":  # the name the repository gives it, when it differs
-        source.update(rev=hook.source.rev, hook=hook.source.offered_name(hook.name))
+
+def hook_json(hook: HookSpec, plan: InstallPlan) -> HookJson:
+    """A hook as `install --json` shows it (hookman/json_shapes.py)."""
+    kind, value = hook.source.kind, hook.source.value
+    source: PathSourceJson | RepoSourceJson
+    if kind == "repo":  # with the name the repository gives it
+        offered = hook.source.offered_name(hook.name)
+        source = {"kind": kind, "value": value, "rev": hook.source.rev, "hook": offered}
+    else:
+        source = {"kind": kind, "value": value}
     return {
         "name": hook.name,
         "source": source,

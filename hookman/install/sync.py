@@ -54,6 +54,7 @@ from hookman.project.settings_file import SettingsChange, lines_with_ends, updat
 
 if TYPE_CHECKING:  # Codex's modules load only for a project whose agents include it
     from hookman.agents.codex_sync import CodexPlan, CodexTrust
+    from hookman.json_shapes import CodexSyncJson, SyncJson
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 
@@ -112,9 +113,9 @@ class SyncResult:
             for event, since in self.plan.held_back.items()
         ]
 
-    def to_json(self) -> dict[str, Any]:
-        """Shape shared by `install --json` and `remove --json` (see their docstrings)."""
-        return {
+    def to_json(self) -> SyncJson:
+        """What `install --json`, `remove --json`, ... print (hookman/json_shapes.py)."""
+        shown: SyncJson = {
             "project": str(self.project_dir),
             "claude_version": None if self.target.version is None else str(self.target.version),
             "claude_version_source": self.target.source,
@@ -142,10 +143,12 @@ class SyncResult:
                 {"name": name, "problem": problem, "fix": fix}
                 for name, (problem, fix) in self.broken.items()
             ],
-            **({} if self.codex_change is None else {"codex": self._codex_json()}),
         }
+        if self.codex_change is not None:
+            shown["codex"] = self._codex_json()
+        return shown
 
-    def _codex_json(self) -> dict[str, Any]:
+    def _codex_json(self) -> CodexSyncJson:
         assert self.codex_change is not None
         codex = self.codex
         return {

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import __version__
 from hookman.catalog import event_catalog
@@ -56,6 +56,9 @@ from hookman.project.config import HookSpec, read_project_config
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.manifest import build_manifest, manifest_text
 
+if TYPE_CHECKING:
+    from hookman.json_shapes import PluginBuildJson
+
 PLUGIN_JSON = ".claude-plugin/plugin.json"
 HOOKS_DIR_NAME = "hooks"
 HOOKS_JSON = f"{HOOKS_DIR_NAME}/hooks.json"
@@ -79,7 +82,7 @@ class BuildResult:
     changed: bool
     warnings: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PluginBuildJson:
         return {
             "plugin": str(self.out_dir),
             "name": self.name,

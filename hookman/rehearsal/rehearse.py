@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.capture import OutputCapture
@@ -25,6 +25,15 @@ from hookman.bridge.model_view import ModelView, model_view
 from hookman.bridge.session_state import SessionState
 from hookman.errors import HookmanError
 from hookman.rehearsal.sandbox import ESCAPES, sandbox_project, sandboxed
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import (
+        AppendedEntryJson,
+        AsyncRunJson,
+        BlockingRunJson,
+        FiredHookJson,
+        RehearsalJson,
+    )
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "catalog" / "payloads"
 SAMPLE_PROJECT = "<WORK>/proj"
@@ -75,7 +84,7 @@ def fill_placeholders(value: Any, project_dir: str, scratch: str) -> Any:
 
 def rehearse(
     manifest: Manifest, event: str, payload: dict[str, Any], scratch: str
-) -> dict[str, Any]:
+) -> RehearsalJson:
     """What `fire` reports for one event (the runner's dispatch on a throwaway state dir, in
     a scratch copy of the project: rehearsal/sandbox.py)."""
     project = sandbox_project(Path(manifest.project_dir), scratch)
@@ -113,17 +122,19 @@ def rehearse(
             f"Claude Code {manifest.claude_version or 'version'} does not know it), so Claude "
             "Code never runs these hooks for it"
         )
-    report = _report(manifest, event, result, tracker, view, output)
-    report["sandbox"] = {"directory": str(project), "note": ESCAPES}
-    report["async"] = None
+    async_run = None
     if manifest.hooks_for(event, run_async=True):
         with sandboxed(project):
             async_run = _dispatch_once(rehearsal, event, payload, scratch, run_async=True)
-        report["async"] = _async_report(*async_run)
     # The state directory is this firing's own, so all it holds came from these hooks.
     state = SessionState(rehearsal.state_dir, payload.get("session_id"))
-    report["entries"] = _appended_entries(state.entries_path)
-    report["statuses"] = state.read_statuses()
+    report: RehearsalJson = {
+        **_report(manifest, event, result, tracker, view, output),
+        "sandbox": {"directory": str(project), "note": ESCAPES},
+        "async": None if async_run is None else _async_report(*async_run),
+        "entries": _appended_entries(state.entries_path),
+        "statuses": state.read_statuses(),
+    }
     return report
 
 
@@ -135,13 +146,13 @@ def _moved(path: str, project_dir: str, sandbox: str) -> str:
     return path
 
 
-def _appended_entries(path: str) -> list[dict[str, Any]]:
+def _appended_entries(path: str) -> list[AppendedEntryJson]:
     """The `append_entry` records of this firing: custom_type and data, in order."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return []
-    entries = []
+    entries: list[AppendedEntryJson] = []
     for line in lines:
         try:
             record = json.loads(line)
@@ -220,7 +231,7 @@ def _timeout_result(
     return result
 
 
-def _async_report(result: DispatchResult, tracker: CallTracker, output: str) -> dict[str, Any]:
+def _async_report(result: DispatchResult, tracker: CallTracker, output: str) -> AsyncRunJson:
     """The async run: what its hooks did; its answer is always {} and does not count."""
     return {
         "hooks": _hook_calls(result, tracker),
@@ -234,7 +245,7 @@ def _async_report(result: DispatchResult, tracker: CallTracker, output: str) -> 
     }
 
 
-def _hook_calls(result: DispatchResult, tracker: CallTracker) -> list[dict[str, Any]]:
+def _hook_calls(result: DispatchResult, tracker: CallTracker) -> list[FiredHookJson]:
     load_errors = {e["hook"]: e["error"] for e in result.errors if e["event"] == "load"}
     return [
         {
@@ -257,7 +268,7 @@ def _report(
     tracker: CallTracker,
     view: ModelView,
     output: str,
-) -> dict[str, Any]:
+) -> BlockingRunJson:
     hooks = _hook_calls(result, tracker)
     return {
         "event": event,
