@@ -7,7 +7,7 @@ is always present (its value null where the type says `| None`) unless its class
 needs the functional `TypedDict("Name", {...})` form.
 
 The code that builds each object is annotated with its type, so a type checker sees a drift
-between the two; tests/commands/test_json_shapes.py runs every command with `--json` and
+between the two; tests/commands/test_json_output.py runs every command with `--json` and
 checks what it really printed against these types, key by key (no key more, none missing).
 
 Nothing imports this module at run time: the builders import it under TYPE_CHECKING only,
@@ -20,8 +20,9 @@ JsonValue: TypeAlias = Any  # any JSON value: a client's answer, a hook's result
 
 # --- enumerations -------------------------------------------------------------------------
 
-# Where the Claude Code target came from ("earlier flag": the last write's --claude-version;
-# "newest checked": the newest version hookman's facts cover).
+# Where the Claude Code target came from ("earlier flag": the last write's --claude-version).
+# "newest checked" (the newest version hookman's facts cover) is `plugin build`'s target, so
+# install and list never print it; it is here because their target has the same type.
 ClaudeVersionSource: TypeAlias = Literal[
     "flag", "hookman.toml", "earlier flag", "claude --version", "newest checked", "unknown"
 ]
@@ -233,7 +234,7 @@ class AutoupdateUnchangedJson(TypedDict):
 
 
 class AutoupdateJson(SyncJson):
-    """`hookman autoupdate --json` when a repository moved (the settings were rewritten)."""
+    """`hookman autoupdate --json` when a repository moved: what the rewrite wrote."""
 
     updates: list[UpdateJson]
 
