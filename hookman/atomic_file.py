@@ -115,7 +115,7 @@ def remove_stale_temp_files(path: Path, *, now: float | None = None) -> list[Pat
         except OSError:
             continue
         age = now - info.st_mtime
-        writer_gone = ours is None or not _process_exists(int(ours.group(1)))
+        writer_gone = ours is None or not process_alive(int(ours.group(1)))
         if not stat.S_ISREG(info.st_mode) or age < STALE_AFTER_S:
             continue
         if writer_gone or age >= ABANDONED_AFTER_S:
@@ -125,7 +125,12 @@ def remove_stale_temp_files(path: Path, *, now: float | None = None) -> list[Pat
     return removed
 
 
-def _process_exists(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` may still run: the one check of every "is its writer gone"
+    sweep (temporary files here, the store's fetch directories). Only a pid known to be
+    gone is False; ours, one we may not signal, or a number no process can have (a
+    planted `.fetch-99999999999999999999-x`) count as alive, so nothing live is removed and
+    no such name raises."""
     if pid == os.getpid() or os.name == "nt":  # Windows' os.kill would end the process
         return True
     try:

@@ -7,6 +7,7 @@ manifest. Set HOOKMAN_HOME to put config, state and logs under one directory (te
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hookman import user_dirs
@@ -28,6 +29,16 @@ def log_dir() -> Path:
 
 def cache_dir() -> Path:
     return Path(user_dirs.user_dir("cache"))
+
+
+def codex_home() -> Path:
+    """Codex CLI's home: CODEX_HOME (a leading ~ expanded, a relative path taken from the
+    current directory, made absolute here so a Codex started in another directory is given the
+    same one), else ~/.codex. The one place hookman reads CODEX_HOME."""
+    configured = os.environ.get("CODEX_HOME")
+    if not configured:
+        return Path.home() / ".codex"
+    return Path(os.path.abspath(os.path.expanduser(configured)))
 
 
 def registry_path() -> Path:

@@ -127,6 +127,7 @@ class _Session:
                 encoding="utf-8",
                 errors="replace",
                 cwd=self._cwd if os.path.isdir(self._cwd) else None,
+                env=_environment(),
             )
         except OSError as error:
             raise CodexAppServerError(
@@ -184,6 +185,17 @@ class _Session:
             raise CodexAppServerError(
                 f"Codex's app server stopped reading ({error.strerror or error})."
             ) from error
+
+
+def _environment() -> dict[str, str]:
+    """The caller's environment, with CODEX_HOME as hookman reads it (paths.codex_home: a ~
+    or a relative path would otherwise mean another directory to a Codex started in `cwd`)."""
+    environment = dict(os.environ)
+    if environment.get("CODEX_HOME"):
+        from hookman.paths import codex_home
+
+        environment["CODEX_HOME"] = str(codex_home())
+    return environment
 
 
 def _version() -> str:

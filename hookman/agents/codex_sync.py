@@ -259,13 +259,10 @@ def project_trust_todo(project_dir: Path) -> str:
 def _trusted_in_config(project_dir: Path) -> bool:
     """Whether CODEX_HOME/config.toml (default ~/.codex) trusts the project or a directory
     above it (unreadable: no)."""
-    import tomllib
+    from hookman.paths import codex_home
+    from hookman.toml_data import read_toml_file
 
-    home = Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
-    try:
-        projects = tomllib.loads((home / "config.toml").read_text(encoding="utf-8"))["projects"]
-    except (OSError, UnicodeDecodeError, ValueError, KeyError):
-        return False
+    projects = (read_toml_file(codex_home() / "config.toml") or {}).get("projects")
     if not isinstance(projects, dict):
         return False
     for directory in (project_dir, *project_dir.parents):

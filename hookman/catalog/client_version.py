@@ -33,6 +33,7 @@ VersionSource = Literal[
 # Compiled on first use (re caches them): most commands never parse a version text.
 _VERSION_PATTERN = r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])"
 _USER_VERSION_PATTERN = r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?"
+_DOTTED_PATTERN = r"(\d+)(?:\.\d+)*"
 
 
 class ClientVersion:
@@ -140,6 +141,21 @@ def parse_version(text: str) -> ClientVersion:
         raise ValueError(f"not a Claude Code version: {text!r}")
     major, minor, patch = (int(part) for part in match.groups())
     return ClientVersion(major, minor, patch)
+
+
+def is_dotted_version(text: str, *, v_prefix: bool = False) -> bool:
+    """Whether `text` is numbers joined by dots ("1.2", "0.2.0"; "v1.2.0" with `v_prefix`),
+    as a release tag or a `min_hookman` is written."""
+    if v_prefix and text.startswith("v"):
+        text = text[1:]
+    return re.fullmatch(_DOTTED_PATTERN, text) is not None
+
+
+def version_numbers(text: str) -> tuple[int, ...]:
+    """The numbers of a version of any length, for ordering: "v1.2.0" -> (1, 2, 0),
+    "0.2.0.dev3" -> (0, 2, 0, 3); () when `text` holds none. Claude Code's and Codex's
+    MAJOR.MINOR.PATCH are ClientVersions (find_version, parse_version)."""
+    return tuple(int(number) for number in re.findall(r"\d+", text))
 
 
 def detect_claude_version(timeout: float = DETECT_TIMEOUT_S) -> ClientVersion | None:

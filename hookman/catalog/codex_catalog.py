@@ -76,6 +76,6 @@ def detect_codex_version() -> ClientVersion | None:
     return detect_version("codex", VERSION_CACHE_NAME)
 
 
-def parse_codex_version(text: str) -> ClientVersion:
-    """A version such as "0.171.0" (ValueError when it is not one)."""
-    return parse_version(text)
+# Codex's versions are MAJOR.MINOR.PATCH like Claude Code's: the same parser, under the name
+# install's --codex-version reads it by.
+parse_codex_version = parse_version

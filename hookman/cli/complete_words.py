@@ -45,15 +45,9 @@ def main(argv: list[str]) -> int:
 
 
 def _read_toml(path: str) -> dict[str, Any]:
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, ValueError):
-        return {}
+    from hookman.toml_data import read_toml_file
+
+    return read_toml_file(path) or {}
 
 
 def project_hook_names() -> list[str]:

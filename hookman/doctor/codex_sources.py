@@ -18,7 +18,9 @@ from typing import Any, Literal
 
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.errors import HookmanError
+from hookman.paths import codex_home
 from hookman.project.config import read_project_config
+from hookman.toml_data import toml_parser
 
 Layer = Literal["user", "project"]
 STATE_KEY = "state"  # [hooks.state]: trust records
@@ -41,11 +43,6 @@ class CodexFile:
     @property
     def label(self) -> str:
         return f"{self.layer} {self.path.name}"
-
-
-def codex_home() -> Path:
-    configured = os.environ.get("CODEX_HOME")
-    return Path(configured).expanduser() if configured else Path.home() / ".codex"
 
 
 def project_codex_dir(project_dir: Path) -> Path:
@@ -98,7 +95,7 @@ def _read(file: CodexFile) -> CodexFile:
         return file
     file.exists = True
     try:
-        file.data = json.loads(text) if file.form == "json" else _toml_module().loads(text)
+        file.data = json.loads(text) if file.form == "json" else toml_parser().loads(text)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
         file.error = f"it is not valid JSON ({error.msg} at {where})"
@@ -149,13 +146,3 @@ def _candidates(project_dir: Path) -> list[Path]:
         if (directory / ".git").exists():
             return chain[: index + 1]
     return [project_dir]
-
-
-def _toml_module() -> Any:
-    """tomllib, imported only where a Codex config.toml is read (its import costs doctor
-    milliseconds on every project)."""
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    return tomllib

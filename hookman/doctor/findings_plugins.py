@@ -7,18 +7,16 @@ managed `allowManagedHooksOnly` silencing its guards."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from hookman import __version__
 from hookman.catalog import event_catalog
+from hookman.catalog.client_version import version_numbers
 from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Source
 from hookman.plugin.build_record import read_build_record
 from hookman.project.config import read_project_config
-
-_NUMBERS = re.compile(r"\d+")
 
 
 def check_plugins(ctx: Context) -> None:
@@ -72,7 +70,7 @@ def _check_whole_file(ctx: Context, source: Source) -> None:
 
 
 def _version_key(version: object) -> tuple[int, ...]:
-    return tuple(int(n) for n in _NUMBERS.findall(version)) if isinstance(version, str) else ()
+    return version_numbers(version) if isinstance(version, str) else ()
 
 
 def _check_version(ctx: Context, source: Source, label: str, record: dict[str, object]) -> None:

@@ -121,12 +121,9 @@ def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
 
 
 def _configured_version(project_dir: Path) -> str | None:
-    import tomllib
+    from hookman.toml_data import read_toml_file
 
-    try:
-        data = tomllib.loads(config_path(project_dir).read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        return None
+    data = read_toml_file(config_path(project_dir), encoding="utf-8-sig") or {}
     value = data.get("claude_version")
     return value if isinstance(value, str) else None
 

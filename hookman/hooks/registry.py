@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman import paths
 from hookman.errors import HookmanError
-from hookman.project.config import TextLayout, parse_toml, read_toml_or_none, split_layout
+from hookman.project.config import TextLayout, parse_toml, split_layout
+from hookman.toml_data import parse_toml_or_none
 
 if TYPE_CHECKING:
     import tomlkit
@@ -102,7 +103,7 @@ def _registry_data() -> tomlkit.TOMLDocument | dict[str, Any]:
     raw_text = _read_text(paths.registry_path())
     if raw_text is None:
         return {}
-    document = read_toml_or_none(split_layout(raw_text)[0])
+    document = parse_toml_or_none(split_layout(raw_text)[0])
     if document is None:  # tomlkit names the line and column of the syntax error
         return _read_document().document
     return document

@@ -12,14 +12,14 @@ no `..`, no absolute path, no symlink whose target is outside it.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from pathlib import Path, PurePosixPath
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from hookman.catalog.client_version import is_dotted_version, version_numbers
 from hookman.errors import HookmanError
-from hookman.project.config import is_valid_hook_name, read_toml_or_none
+from hookman.project.config import is_valid_hook_name
+from hookman.toml_data import parse_toml_kept
 
 MANIFEST_NAME = "hookman-hooks.toml"
 OFFER_KEYS = frozenset({"name", "path", "description", "min_hookman"})
@@ -68,11 +68,7 @@ def read_repository_manifest(
         text = path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise HookmanError(f"cannot read {MANIFEST_NAME} of {where}: {error}.", hint) from None
-    data = _parsed_before(cache, text)
-    if data is None:
-        data = read_toml_or_none(text)
-        if data is not None and cache is not None:
-            _remember(cache, text, data)
+    data = parse_toml_kept(text, cache)
     if data is None:
         raise HookmanError(f"{MANIFEST_NAME} of {where} is not valid TOML.", hint)
     raw_hooks = data.get("hooks")
@@ -119,37 +115,12 @@ def _offer(raw: object, position: int, root: Path, where: str, hint: str) -> Hoo
         raise refuse("has a `description` that is not a string")
     min_hookman = raw.get("min_hookman")
     if min_hookman is not None and (
-        not isinstance(min_hookman, str) or not re.fullmatch(r"\d+(\.\d+)*", min_hookman)
+        not isinstance(min_hookman, str) or not is_dotted_version(min_hookman)
     ):
         raise refuse('has a `min_hookman` that is not a version such as "0.2.0"')
     return HookOffer(
         name, path, description.strip().splitlines()[0] if description else "", min_hookman
     )
-
-
-def _parsed_before(cache: Path | None, text: str) -> dict[str, Any] | None:
-    if cache is None:
-        return None
-    try:
-        kept = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(kept, dict) or kept.get("text") != text:
-        return None
-    data = kept.get("data")
-    return data if isinstance(data, dict) else None
-
-
-def _remember(cache: Path, text: str, data: dict[str, Any]) -> None:
-    try:
-        encoded = json.dumps({"text": text, "data": data}, ensure_ascii=False)
-        if json.loads(encoded)["data"] != data:  # a value JSON cannot hold exactly
-            return
-        temporary = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
-        temporary.write_text(encoded, encoding="utf-8")
-        os.replace(temporary, cache)
-    except (OSError, TypeError, ValueError):
-        return  # only a cache
 
 
 def path_problem(root: Path, path: str) -> str | None:
@@ -171,16 +142,7 @@ def path_problem(root: Path, path: str) -> str | None:
     return None
 
 
-def version_tuple(text: str) -> tuple[int, ...]:
-    """ "1.2.0" -> (1, 2, 0); the leading digits of each dot-separated part."""
-    parts: list[int] = []
-    for part in text.split("."):
-        digits = re.match(r"\d+", part)
-        parts.append(int(digits.group()) if digits else 0)
-    return tuple(parts)
-
-
 def needs_newer_hookman(offer: HookOffer, version: str) -> bool:
     if offer.min_hookman is None:
         return False
-    return version_tuple(offer.min_hookman) > version_tuple(version)
+    return version_numbers(offer.min_hookman) > version_numbers(version)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman import paths
+from hookman.atomic_file import process_alive
 from hookman.errors import HookmanError
 from hookman.project.config import is_full_sha
 from hookman.user_dirs import sha256_hex
@@ -212,14 +213,11 @@ def resolve_rev(url: str, rev: str) -> ResolvedRev:
 
 def release_tags(refs: dict[str, str]) -> list[str]:
     """The tags that look like releases (v1.2.0, 1.2), oldest first by version."""
-    import re
+    from hookman.catalog.client_version import is_dotted_version, version_numbers
 
-    from hookman.hooks.repository import version_tuple
-
-    release = re.compile(r"v?\d+(\.\d+)*")
     tags = [ref[len(TAG_PREFIX) :] for ref in refs if ref.startswith(TAG_PREFIX)]
-    releases = [tag for tag in tags if release.fullmatch(tag)]
-    return sorted(releases, key=lambda tag: (version_tuple(tag.lstrip("v")), tag))
+    releases = [tag for tag in tags if is_dotted_version(tag, v_prefix=True)]
+    return sorted(releases, key=lambda tag: (version_numbers(tag), tag))
 
 
 def ensure_stored(url: str, commit: str, *, rev: str | None = None) -> Path:
@@ -315,20 +313,8 @@ def _remove_abandoned(parent: Path) -> None:
             if not child.name.startswith(FETCH_PREFIX):
                 continue
             pid_text = child.name[len(FETCH_PREFIX) :].split("-", 1)[0]
-            if pid_text.isdigit() and not _alive(int(pid_text)):
+            if pid_text.isdigit() and not process_alive(int(pid_text)):
                 shutil.rmtree(child, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def tree_digests(tree: Path) -> dict[str, str]:

@@ -8,7 +8,6 @@ that does not parse or validate is refused with a clear error and never rewritte
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import re
@@ -21,6 +20,7 @@ from hookman.atomic_file import write_text_if_changed
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
+from hookman.toml_data import keep_parse, kept_parse, parse_toml_or_none
 
 if TYPE_CHECKING:
     import tomlkit
@@ -376,9 +376,9 @@ def read_project_config(project_dir: Path) -> ProjectConfig:
     if raw_text is None:
         return ProjectConfig(path, {}, None, read_only=True)
     text, layout = split_layout(raw_text)
-    document = _parsed_before(project_dir, text)
+    document = kept_parse(_parsed_cache_path(project_dir), text)
     if document is None:
-        document = read_toml_or_none(text)
+        document = parse_toml_or_none(text)
     if document is None:
         return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
     return ProjectConfig(path, document, text, layout, read_only=True)
@@ -393,47 +393,15 @@ def remember_parsed_config(project_dir: Path) -> None:
         text = split_layout(_read_config_text(config_path(project_dir)) or "")[0]
     except HookmanError:
         return
-    document = read_toml_or_none(text)
-    if document is None:
-        return
-    try:
-        encoded = json.dumps({"text": text, "data": document}, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return
-    if json.loads(encoded)["data"] != document:
-        return
-    with contextlib.suppress(OSError):  # only a cache
-        write_text_if_changed(_parsed_cache_path(project_dir), encoded)
-
-
-def _parsed_before(project_dir: Path, text: str) -> dict[str, Any] | None:
-    try:
-        with open(_parsed_cache_path(project_dir), encoding="utf-8") as handle:
-            cached = json.load(handle)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(cached, dict) or cached.get("text") != text:
-        return None
-    data = cached.get("data")
-    return data if isinstance(data, dict) else None
+    document = parse_toml_or_none(text)
+    if document is not None:
+        keep_parse(_parsed_cache_path(project_dir), text, document)
 
 
 def _parsed_cache_path(project_dir: Path) -> Path:
     from hookman import paths
 
     return paths.project_state_dir(project_dir) / PARSED_CACHE_NAME
-
-
-def read_toml_or_none(text: str) -> dict[str, Any] | None:
-    """`text` parsed with tomllib (plain values, for reading), or None when it refuses it."""
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    try:
-        return tomllib.loads(text)
-    except ValueError:
-        return None
 
 
 def _read_config_text(path: Path) -> str | None:

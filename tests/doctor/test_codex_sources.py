@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookman.doctor.codex_sources import (
-    codex_home,
     project_trust,
     read_codex_files,
     wants_codex,
 )
+from hookman.paths import codex_home
 
 
 def _project(root: Path) -> Path:

@@ -197,3 +197,18 @@ def test_scp_and_scheme_urls_are_kept_and_paths_made_absolute(tmp_path: Path) ->
     assert store.fetch_url("git@example.org:acme/h.git", tmp_path) == "git@example.org:acme/h.git"
     assert store.fetch_url("https://example.org/h.git", tmp_path) == "https://example.org/h.git"
     assert store.fetch_url("../h", tmp_path / "p") == str(tmp_path / "h")
+
+
+@pytest.mark.parametrize("pid", ["99999999999999999999", "0", str(2**31)])
+def test_a_planted_fetch_entry_with_an_impossible_pid_is_no_internal_error(
+    repo: Path, pid: str
+) -> None:
+    """A `.fetch-PID-*` name is anyone's to plant: a pid os.kill cannot take (OverflowError)
+    or one that is no process is no crash, and a directory whose pid may live is kept."""
+    sha = store.resolve_rev(str(repo), "v1.0.0").commit
+    parent = store.store_root() / store.url_key(str(repo))
+    planted = parent / f"{store.FETCH_PREFIX}{pid}-x"
+    planted.mkdir(parents=True)
+    store.ensure_stored(str(repo), sha)
+    assert store.is_stored(str(repo), sha)
+    assert (parent / sha).is_dir()

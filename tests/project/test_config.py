@@ -509,7 +509,7 @@ def test_an_unchanged_hookman_toml_is_read_without_a_toml_parser(
         '# kept\n[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\ntimeout = 2.5\n'
     )
     project_config.remember_parsed_config(project)
-    monkeypatch.setattr(project_config, "read_toml_or_none", lambda text: None)
+    monkeypatch.setattr(project_config, "parse_toml_or_none", lambda text: None)
 
     [hook] = read_project_config(project).hooks
     assert (hook.name, hook.timeout) == ("guard", 2.5)  # from the kept JSON, no parser

@@ -1,0 +1,93 @@
+"""Reading TOML with the standard library only, and the parsed values kept as JSON.
+
+`toml_parser()` is tomllib (the `tomli` backport on Python 3.10, which pyproject.toml
+installs there), imported on first use: its import costs more than the rest of reading a
+small file, and most commands never parse TOML. Every module that reads TOML for its values
+goes through here; tomlkit (which keeps layout, for editing) is another matter.
+
+A TOML text read again and again (hookman.toml, a repository's manifest) can be kept as
+JSON beside it: `{"text": TEXT, "data": VALUES}`, checked against the text on every read, so
+an unchanged file is read without a TOML parser. Values JSON cannot hold exactly (dates,
+NaN) are not kept. The cache is written through atomic_file, whose sweeper removes the
+temporary files a killed writer leaves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+
+def toml_parser() -> Any:
+    """The tomllib module (tomli on Python 3.10): `loads(str)`, `load(binary file)`, and
+    `TOMLDecodeError`, a ValueError."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    return tomllib
+
+
+def parse_toml_or_none(text: str) -> dict[str, Any] | None:
+    """`text` parsed (plain values, for reading), or None when it is not valid TOML."""
+    try:
+        return toml_parser().loads(text)  # type: ignore[no-any-return]
+    except ValueError:
+        return None
+
+
+def read_toml_file(path: Path | str, *, encoding: str = "utf-8") -> dict[str, Any] | None:
+    """The TOML file at `path` parsed, or None when it cannot be read, is not text in
+    `encoding` or is not valid TOML."""
+    try:
+        with open(path, encoding=encoding) as handle:
+            text = handle.read()
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+    return parse_toml_or_none(text)
+
+
+def kept_parse(cache: Path | None, text: str) -> dict[str, Any] | None:
+    """The values kept in `cache` for exactly `text`, or None (no cache, another text, or a
+    file that is not one of these caches)."""
+    if cache is None:
+        return None
+    try:
+        with open(cache, encoding="utf-8") as handle:
+            kept = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(kept, dict) or kept.get("text") != text:
+        return None
+    data = kept.get("data")
+    return data if isinstance(data, dict) else None
+
+
+def keep_parse(cache: Path, text: str, data: dict[str, Any]) -> bool:
+    """Keep `text` and its parsed `data` in `cache`; False when JSON cannot hold the values
+    exactly or the file cannot be written (it is only a cache)."""
+    try:
+        encoded = json.dumps({"text": text, "data": data}, ensure_ascii=False)
+        if json.loads(encoded)["data"] != data:  # a date, NaN: JSON would change it
+            return False
+    except (TypeError, ValueError):
+        return False
+    from hookman.atomic_file import write_text_if_changed
+
+    with contextlib.suppress(OSError):
+        write_text_if_changed(cache, encoded)
+        return True
+    return False
+
+
+def parse_toml_kept(text: str, cache: Path | None) -> dict[str, Any] | None:
+    """`text` parsed, from `cache` when it holds this text, else with the parser (then kept
+    in `cache`); None when it is not valid TOML."""
+    data = kept_parse(cache, text)
+    if data is None:
+        data = parse_toml_or_none(text)
+        if data is not None and cache is not None:
+            keep_parse(cache, text, data)
+    return data
