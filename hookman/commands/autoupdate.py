@@ -19,7 +19,13 @@ from hookman.hooks.subscriptions import learn_subscriptions
 from hookman.install.report import project_target
 from hookman.install.sync import sync_project
 from hookman.output import console, escape, print_json
-from hookman.project.config import HookSource, HookSpec, load_project_config, read_project_config
+from hookman.project.config import (
+    HookSource,
+    HookSpec,
+    ProjectConfigDocument,
+    load_project_config,
+    read_project_config,
+)
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
 from hookman.project.pins import Pin, read_pins
@@ -123,9 +129,14 @@ def autoupdate(
 
 
 def _newest(
-    config: object, project_dir: Path, repo: str, pins: dict[tuple[str, str], Pin], *, freeze: bool
+    config: ProjectConfigDocument,
+    project_dir: Path,
+    repo: str,
+    pins: dict[tuple[str, str], Pin],
+    *,
+    freeze: bool,
 ) -> Update:
-    hooks = [h for h in config.hooks if h.source.kind == "repo" and h.source.value == repo]  # type: ignore[attr-defined]
+    hooks = [h for h in config.hooks if h.source.kind == "repo" and h.source.value == repo]
     url = store.fetch_url(repo, project_dir)
     refs = store.remote_refs(url)
     tags = store.release_tags(refs)
@@ -138,7 +149,7 @@ def _newest(
     newest = tags[-1]
     commit = refs.get(f"{store.TAG_PREFIX}{newest}^{{}}") or refs[store.TAG_PREFIX + newest]
     old_rev = hooks[0].source.rev
-    old_frozen = config.frozen_tag(hooks[0].name)  # type: ignore[attr-defined]
+    old_frozen = config.frozen_tag(hooks[0].name)
     old_shown = f"{old_rev} (frozen: {old_frozen})" if old_frozen else old_rev
     new_rev = commit if freeze else newest
     new_shown = f"{commit} (frozen: {newest})" if freeze else newest
@@ -157,10 +168,13 @@ def _newest(
 
 
 def _relearn(
-    config: object, hook: HookSpec, project_dir: Path, pins: dict[tuple[str, str], Pin]
+    config: ProjectConfigDocument,
+    hook: HookSpec,
+    project_dir: Path,
+    pins: dict[tuple[str, str], Pin],
 ) -> None:
     """Fetch the hook at its new rev and record what that code subscribes to."""
-    current = config.find(hook.name)  # type: ignore[attr-defined]
+    current = config.find(hook.name)
     source: HookSource = current.source
     found = resolve_repo_hook(current, project_dir, pins, fetch=True)
     subscriptions = learn_subscriptions(
@@ -170,4 +184,4 @@ def _relearn(
         retry_argument=hook.name,
         repository_root=found.tree,
     )
-    config.put_hook(hook.name, source, subscriptions.events, subscriptions.tools)  # type: ignore[attr-defined]
+    config.put_hook(hook.name, source, subscriptions.events, subscriptions.tools)

@@ -18,7 +18,7 @@ from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.errors import HookmanError
 from hookman.install.sync import sync_project
 from hookman.output import console, print_json
-from hookman.project.config import ProjectConfig, load_project_config
+from hookman.project.config import ProjectConfigView, load_project_config
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
 
@@ -84,7 +84,7 @@ def set_enabled(
     return exit_code_of(result)
 
 
-def _unknown_hook(config: ProjectConfig, name: str) -> HookmanError:
+def _unknown_hook(config: ProjectConfigView, name: str) -> HookmanError:
     listed = [hook.name for hook in config.hooks]
     close = difflib.get_close_matches(name, listed, n=1)
     guess = f"did you mean {close[0]!r}? " if close else ""

@@ -20,7 +20,7 @@ from hookman.output import console, escape, print_json
 from hookman.project.config import (
     KNOWN_AGENTS,
     HookSpec,
-    ProjectConfig,
+    ProjectConfigView,
     load_project_config,
     read_project_config,
 )
@@ -140,7 +140,7 @@ def _edited_config(
     learned: list[tuple[HookChoice, Subscriptions]],
     run_async: bool | None,
     agents: Sequence[str] = (),
-) -> ProjectConfig:
+) -> ProjectConfigView:
     """hookman.toml with the learned hooks and the new agents put in (read-only, so no
     tomlkit, when none)."""
     if not learned and not agents:
@@ -163,7 +163,7 @@ def _edited_config(
 def _learn_all(
     arguments: Sequence[str],
     name: str | None,
-    config: ProjectConfig,
+    config: ProjectConfigView,
     project_dir: Path,
     allow_unknown_event: bool,
     *,

@@ -16,7 +16,12 @@ from hookman.errors import HookmanError
 from hookman.install.report import project_target
 from hookman.install.sync import sync_project
 from hookman.output import print_json
-from hookman.project.config import ProjectConfig, load_project_config, read_project_config
+from hookman.project.config import (
+    ProjectConfigDocument,
+    ProjectConfigView,
+    load_project_config,
+    read_project_config,
+)
 from hookman.project.location import find_project_dir
 from hookman.project.lock import edit_lock
 
@@ -47,7 +52,7 @@ def remove(
     tried = set(trial_hook_names(project_dir))
     listed_names = [name for name in names if name not in tried or preview.find(name)]
     for name in listed_names:  # refused before the lock: a name not listed changes nothing
-        _remove_listed(preview, name, check_only=True)
+        _remove_listed(preview, name)
     with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)
         for name in listed_names:
@@ -61,13 +66,13 @@ def remove(
     return exit_code_of(result)
 
 
-def _remove_listed(config: ProjectConfig, name: str, *, check_only: bool = False) -> None:
+def _remove_listed(config: ProjectConfigView, name: str) -> None:
+    """Remove the hook `name` from a document; of a view, only check that it lists it."""
     try:
-        if check_only:
-            if config.find(name) is None:
-                raise KeyError(name)
-        else:
+        if isinstance(config, ProjectConfigDocument):
             config.remove_hook(name)
+        elif config.find(name) is None:
+            raise KeyError(name)
     except KeyError:
         listed = [hook.name for hook in config.hooks]
         close = difflib.get_close_matches(name, listed, n=1)

@@ -27,7 +27,7 @@ from hookman.project.location import LOCAL_SETTINGS_NAME, config_path, local_set
 from hookman.project.settings_entries import hookman_command_is_async, hookman_command_runner
 
 if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it lazily
-    from hookman.project.config import ProjectConfig
+    from hookman.project.config import ProjectConfigView
     from hookman.project.install_plan import InstallPlan
 
 IMPORT_CHECK_TIMEOUT_S = 5.0
@@ -136,7 +136,7 @@ def _is_this_interpreter(path: Path) -> bool:
     return same and not from_cwd
 
 
-def _load_config(ctx: Context) -> ProjectConfig | None:
+def _load_config(ctx: Context) -> ProjectConfigView | None:
     from hookman.project.config import read_project_config
 
     try:
@@ -154,7 +154,7 @@ def _load_config(ctx: Context) -> ProjectConfig | None:
         return None
 
 
-def _check_config(ctx: Context, config: ProjectConfig) -> None:
+def _check_config(ctx: Context, config: ProjectConfigView) -> None:
     from hookman.hooks.sources import module_path
     from hookman.project.install_plan import plan_install
 
@@ -225,7 +225,7 @@ def _check_config(ctx: Context, config: ProjectConfig) -> None:
     _check_fired(ctx, config, plan)
 
 
-def _check_fired(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None:
+def _check_fired(ctx: Context, config: ProjectConfigView, plan: InstallPlan) -> None:
     """Installed hooks the firing log has never seen run in this project (info: a fresh
     install has not fired yet either)."""
     from hookman.bridge.firing_log import read_records
@@ -251,7 +251,7 @@ def _check_fired(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None
             )
 
 
-def _check_agreement(ctx: Context, config: ProjectConfig, plan: InstallPlan) -> None:
+def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan) -> None:
     """hookman.toml (the plan), the manifest and settings.local.json must say the same.
     Not compared while settings.local.json cannot be read: that is already an error, and
     `hookman install`, the fix for a disagreement, refuses such a file."""

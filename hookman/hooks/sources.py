@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from hookman.errors import HookmanError
 from hookman.hooks.registry import registry_entries, registry_problems, registry_repo_entries
-from hookman.project.config import HookSource, HookSpec, ProjectConfig, is_valid_hook_name
+from hookman.project.config import HookSource, HookSpec, ProjectConfigView, is_valid_hook_name
 from hookman.project.pins import read_pins
 from hookman.scaffold.template_files import bundled_templates
 
@@ -37,7 +37,7 @@ def looks_like_path(argument: str) -> bool:
 
 
 def choose_hook(
-    argument: str, *, name_override: str | None, project_dir: Path, config: ProjectConfig
+    argument: str, *, name_override: str | None, project_dir: Path, config: ProjectConfigView
 ) -> HookChoice:
     """Resolve one install argument: a path to a `.py` factory, or a known hook name."""
     if looks_like_path(argument):
@@ -88,7 +88,7 @@ def choose_repo_hook(
     *,
     name: str | None,
     project_dir: Path,
-    config: ProjectConfig,
+    config: ProjectConfigView,
 ) -> HookChoice:
     """The hook `offered` of the repository `repo` at `rev`, fetched into the store (under
     `name` in the project, default its own name)."""
@@ -153,7 +153,7 @@ def shadowed_sources(hook: HookSpec) -> list[Shadowed]:
 
 
 def _choose_path(
-    argument: str, name_override: str | None, project_dir: Path, config: ProjectConfig
+    argument: str, name_override: str | None, project_dir: Path, config: ProjectConfigView
 ) -> HookChoice:
     given = Path(argument).expanduser()
     if not given.is_file():
@@ -178,7 +178,7 @@ def _choose_path(
     return _new_choice(name, source, absolute, config)
 
 
-def _new_choice(name: str, source: HookSource, path: Path, config: ProjectConfig) -> HookChoice:
+def _new_choice(name: str, source: HookSource, path: Path, config: ProjectConfigView) -> HookChoice:
     listed = config.find(name)
     if listed is not None:
         raise HookmanError(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from hookman import paths
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import TargetVersion, resolve_target
-from hookman.project.config import HookSpec, ProjectConfig
+from hookman.project.config import HookSpec, ProjectConfigView
 from hookman.project.install_plan import InstallPlan
 from hookman.project.manifest import remembered_flag
 
@@ -63,7 +63,7 @@ def installed_trial_hooks(project_dir: Path) -> list[HookSpec]:
         return []
 
 
-def project_target(project_dir: Path, flag: str | None, config: ProjectConfig) -> TargetVersion:
+def project_target(project_dir: Path, flag: str | None, config: ProjectConfigView) -> TargetVersion:
     """The client version a command writes (or, for `list`, reports) the project's settings
     for: --claude-version, hookman.toml, the --claude-version of the last write, or
     `claude --version` (client_version.resolve_target)."""

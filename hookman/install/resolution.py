@@ -13,7 +13,7 @@ from typing import Any
 from hookman.errors import HookmanError
 from hookman.hooks.module_check import load_effect, module_problem
 from hookman.hooks.sources import module_path
-from hookman.project.config import HookSpec, ProjectConfig
+from hookman.project.config import HookSpec, ProjectConfigView
 from hookman.project.location import CLAUDE_DIR
 from hookman.project.pins import Pin, read_pins
 
@@ -63,7 +63,7 @@ def broken_modules(
     return broken
 
 
-def hook_problems(config: ProjectConfig, project_dir: Path) -> dict[str, tuple[str, str]]:
+def hook_problems(config: ProjectConfigView, project_dir: Path) -> dict[str, tuple[str, str]]:
     """Every enabled hook that will not load on this machine (missing or broken module),
     with what is wrong and how to fix it: what `list` reports and install exits 1 for."""
     enabled = [hook for hook in config.hooks if hook.enabled]

@@ -30,7 +30,7 @@ from hookman.install.report import hook_json, plan_warnings, target_warnings, to
 from hookman.install.resolution import broken_modules, resolve_modules, used_pins
 from hookman.project.config import (
     HookSpec,
-    ProjectConfig,
+    ProjectConfigView,
     remember_parsed_config,
     save_project_config,
 )
@@ -175,7 +175,7 @@ class Trial:
 
 def sync_project(
     project_dir: Path,
-    config: ProjectConfig,
+    config: ProjectConfigView,
     target: TargetVersion,
     *,
     dry_run: bool,
@@ -311,7 +311,7 @@ def sync_project(
 
 def _codex_plan(
     project_dir: Path,
-    config: ProjectConfig,
+    config: ProjectConfigView,
     hooks: Sequence[HookSpec],
     plan: InstallPlan,
     launcher: Path,
@@ -339,7 +339,7 @@ def _codex_plan(
 
 
 def preview_manifest(
-    project_dir: Path, config: ProjectConfig, target: TargetVersion
+    project_dir: Path, config: ProjectConfigView, target: TargetVersion
 ) -> dict[str, Any]:
     """The manifest `sync_project` would write for `config`, built in memory (for `hookman
     fire` before the first install); hooks whose module is missing fail to load in it."""
@@ -389,7 +389,7 @@ def _check_utf8(what: str, path: Path) -> None:
 
 def sync_if_nothing_changes(
     project_dir: Path,
-    config: ProjectConfig,
+    config: ProjectConfigView,
     target: TargetVersion,
     *,
     codex_version: str | None = None,
@@ -516,7 +516,7 @@ def _write_launcher(project_dir: Path) -> None:
         ) from error
 
 
-def _config_diff(config: ProjectConfig) -> str:
+def _config_diff(config: ProjectConfigView) -> str:
     before = config.original_text() or ""
     after = config.text()
     if before == after:

@@ -2,8 +2,10 @@
 
 Edited with tomlkit so the user's comments, key order and formatting survive; a key is only
 rewritten when its value changes, so an edit that changes nothing changes no byte. Commands
-that only read it use `read_project_config` (tomllib, much cheaper to import). A file
-that does not parse or validate is refused with a clear error and never rewritten.
+that only read it use `read_project_config` (tomllib, much cheaper to import), which gives a
+ProjectConfigView, a type with no edits; `load_project_config` gives the ProjectConfigDocument
+that edits it. A file that does not parse or validate is refused with a clear error and never
+rewritten.
 """
 
 from __future__ import annotations
@@ -142,21 +144,20 @@ def split_layout(raw_text: str) -> tuple[str, TextLayout]:
     return text, TextLayout(bom, crlf)
 
 
-class ProjectConfig:
-    """A parsed hookman.toml and the edits hookman makes to it."""
+class ProjectConfigView:
+    """hookman.toml as read (`read_project_config`, tomllib or the JSON kept by install):
+    its hooks and settings, validated. It has no edits: a command that changes the file
+    loads a ProjectConfigDocument (`load_project_config`), which is also a view."""
 
     def __init__(
         self,
         path: Path,
-        document: tomlkit.TOMLDocument | dict[str, Any],
+        document: Mapping[str, Any],
         original_text: str | None,
         layout: TextLayout = PLAIN_LAYOUT,
-        *,
-        read_only: bool = False,
     ):
         self.path = path
-        self.read_only = read_only
-        self._document = document
+        self._document: Any = document
         self._original_text = original_text
         self._hooks = _validate(document)
         self.layout = layout
@@ -176,28 +177,6 @@ class ProjectConfig:
         value = self._document.get("agents")
         return DEFAULT_AGENTS if value is None else tuple(str(item) for item in value)
 
-    def add_agent(self, agent: str) -> None:
-        """Record that hookman writes `agent`'s entries too (`install --agent`): keeps the
-        file's layout; `claude` stays listed unless the file already left it out."""
-        if agent in self.agents:
-            return
-        import tomlkit
-        from tomlkit.items import AoT, Table
-
-        value = _string_array([*self.agents, agent])
-        document = self._document
-        if "agents" in document or not isinstance(document, tomlkit.TOMLDocument):
-            document["agents"] = value
-            return
-        # A top-level key goes before the first table (tomlkit appends it after the last
-        # one, which is no valid TOML): after the leading comments and keys.
-        body = document.body
-        first = next((i for i, (_, item) in enumerate(body) if isinstance(item, Table | AoT)), None)
-        if first is None:
-            document["agents"] = value
-        else:
-            document._insert_at(first, "agents", value)
-
     @property
     def hooks(self) -> list[HookSpec]:
         return list(self._hooks)
@@ -210,16 +189,55 @@ class ProjectConfig:
         return self._original_text
 
     def text(self) -> str:
+        """The file's text after the edits made (a view: as read)."""
+        return self._original_text or ""
+
+    def changed(self) -> bool:
+        return self.text() != (self._original_text or "")
+
+
+class ProjectConfigDocument(ProjectConfigView):
+    """hookman.toml parsed with tomlkit (`load_project_config`) and the edits hookman makes
+    to it, each keeping the file's comments and layout; `save_project_config` writes it."""
+
+    _document: tomlkit.TOMLDocument
+
+    def __init__(
+        self,
+        path: Path,
+        document: tomlkit.TOMLDocument,
+        original_text: str | None,
+        layout: TextLayout = PLAIN_LAYOUT,
+    ):
+        super().__init__(path, document, original_text, layout)
+
+    def text(self) -> str:
         if not self.exists and not self._hooks:
             return ""
-        if self.read_only:
-            return self._original_text or ""
         import tomlkit
 
         return tomlkit.dumps(self._document)
 
-    def changed(self) -> bool:
-        return self.text() != (self._original_text or "")
+    def add_agent(self, agent: str) -> None:
+        """Record that hookman writes `agent`'s entries too (`install --agent`): keeps the
+        file's layout; `claude` stays listed unless the file already left it out."""
+        if agent in self.agents:
+            return
+        from tomlkit.items import AoT, Table
+
+        value = _string_array([*self.agents, agent])
+        document = self._document
+        if "agents" in document:
+            document["agents"] = value
+            return
+        # A top-level key goes before the first table (tomlkit appends it after the last
+        # one, which is no valid TOML): after the leading comments and keys.
+        body = document.body
+        first = next((i for i, (_, item) in enumerate(body) if isinstance(item, Table | AoT)), None)
+        if first is None:
+            document["agents"] = value
+        else:
+            document._insert_at(first, "agents", value)
 
     def put_hook(
         self,
@@ -236,7 +254,6 @@ class ProjectConfig:
         `run_async` True/False sets the hook's `async` option; None keeps it as it is
         (a new hook is then blocking). False removes the key rather than writing the default.
         """
-        self._check_editable()
         tables = self._hook_tables()
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
         if index is None:
@@ -258,9 +275,7 @@ class ProjectConfig:
     def set_enabled(self, name: str, enabled: bool) -> None:
         """Switch the hook `name` on or off in place (KeyError when it is not listed).
         Enabling a hook with no `enabled` key changes nothing: true is the default."""
-        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
-        if index is None:
-            raise KeyError(name)
+        index = self._index(name)
         table = self._hook_tables()[index]
         if enabled and "enabled" not in table:
             return
@@ -269,8 +284,6 @@ class ProjectConfig:
 
     def frozen_tag(self, name: str) -> str | None:
         """The tag of the `# frozen: TAG` comment after the hook's rev, if any."""
-        if self.read_only:
-            return None
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
         table = None if index is None else self._hook_tables()[index]
         item = table.item("rev") if table is not None and "rev" in table else None
@@ -282,10 +295,7 @@ class ProjectConfig:
         goes. Any other comment on the line is kept."""
         import tomlkit
 
-        self._check_editable()
-        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
-        if index is None:
-            raise KeyError(name)
+        index = self._index(name)
         table = self._hook_tables()[index]
         old = table.item("rev") if hasattr(table, "item") else None
         own = _comment_without_frozen(old.trivia.comment if old is not None else "")
@@ -312,19 +322,19 @@ class ProjectConfig:
         self._hooks = _validate(self._document)
 
     def remove_hook(self, name: str) -> None:
-        self._check_editable()
-        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
-        if index is None:
-            raise KeyError(name)
+        index = self._index(name)
         tables = self._hook_tables()
         del tables[index]
         if not len(tables):
             del self._document["hooks"]
         self._hooks = _validate(self._document)
 
-    def _check_editable(self) -> None:
-        if self.read_only:
-            raise RuntimeError("a hookman.toml read with read_project_config cannot be edited")
+    def _index(self, name: str) -> int:
+        """The position of the hook `name` in the file (KeyError when it is not listed)."""
+        index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
+        if index is None:
+            raise KeyError(name)
+        return index
 
     def _hook_tables(self) -> AoT | Array:
         import tomlkit
@@ -355,33 +365,33 @@ def _comment_without_frozen(comment: str) -> str:
     return text.strip()
 
 
-def load_project_config(project_dir: Path) -> ProjectConfig:
+def load_project_config(project_dir: Path) -> ProjectConfigDocument:
     """Read and validate `<project>/.claude/hookman.toml` (a missing file is an empty list)."""
     import tomlkit
 
     path = config_path(project_dir)
     raw_text = _read_config_text(path)
     if raw_text is None:
-        return ProjectConfig(path, tomlkit.document(), None)
+        return ProjectConfigDocument(path, tomlkit.document(), None)
     text, layout = split_layout(raw_text)
-    return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
+    return ProjectConfigDocument(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
 
 
-def read_project_config(project_dir: Path) -> ProjectConfig:
+def read_project_config(project_dir: Path) -> ProjectConfigView:
     """hookman.toml for commands that only read it (list, previews): parsed with tomllib;
     a file tomllib refuses goes through tomlkit, whose error (line and column) the user
-    gets. The result cannot be edited or saved."""
+    gets. A view: it has no edits (load_project_config gives the editable document)."""
     path = config_path(project_dir)
     raw_text = _read_config_text(path)
     if raw_text is None:
-        return ProjectConfig(path, {}, None, read_only=True)
+        return ProjectConfigView(path, {}, None)
     text, layout = split_layout(raw_text)
     document = kept_parse(_parsed_cache_path(project_dir), text)
     if document is None:
         document = parse_toml_or_none(text)
-    if document is None:
-        return ProjectConfig(path, parse_toml(text, _CONFIG_DISPLAY), text, layout)
-    return ProjectConfig(path, document, text, layout, read_only=True)
+    if document is None:  # tomlkit names the line and column of the syntax error
+        document = parse_toml(text, _CONFIG_DISPLAY)
+    return ProjectConfigView(path, document, text, layout)
 
 
 def remember_parsed_config(project_dir: Path) -> None:
@@ -439,8 +449,9 @@ def parse_toml(text: str, display_name: str) -> tomlkit.TOMLDocument:
         ) from None
 
 
-def save_project_config(config: ProjectConfig) -> bool:
-    """Write the file if its text changed; returns whether it was written."""
+def save_project_config(config: ProjectConfigView) -> bool:
+    """Write the file if its text changed (a view never has); returns whether it was
+    written."""
     if not config.changed():
         return False
     try:
@@ -549,7 +560,7 @@ def _validate_agents(value: Any) -> None:
         raise HookmanError(f"`agents` in {_CONFIG_DISPLAY} names an agent twice.", _EDIT_HINT)
 
 
-def _validate(document: tomlkit.TOMLDocument | dict[str, Any]) -> list[HookSpec]:
+def _validate(document: Mapping[str, Any]) -> list[HookSpec]:
     _validate_agents(_plain(document.get("agents")))
     claude_version = document.get("claude_version")
     if claude_version is not None and not isinstance(claude_version, str):

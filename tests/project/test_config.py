@@ -13,6 +13,8 @@ from hookman.errors import HookmanError
 from hookman.project.config import (
     HookSource,
     HookSpec,
+    ProjectConfigDocument,
+    ProjectConfigView,
     load_project_config,
     read_project_config,
     save_project_config,
@@ -479,9 +481,22 @@ def test_reading_with_tomllib_gives_what_tomlkit_gives(project: Path, text: str)
     assert read.hooks == edited.hooks
     assert read.claude_version == edited.claude_version
     assert read.original_text() == edited.original_text()
-    assert read.read_only and not edited.read_only
-    with pytest.raises(RuntimeError):
-        read.remove_hook(read.hooks[0].name if read.hooks else "x")
+    assert type(read) is ProjectConfigView and isinstance(edited, ProjectConfigDocument)
+    assert not read.changed() and read.text() == edited.text()
+
+
+EDITS = {"add_agent", "put_hook", "set_enabled", "set_rev", "remove_hook", "frozen_tag"}
+
+
+def test_a_read_view_has_no_edits_so_none_can_be_lost(project: Path) -> None:
+    """`set_enabled` on a config read with tomllib used to change nothing, silently: a view
+    has no edit to call (a type checker refuses it; at run time it is an AttributeError)."""
+    (project / ".claude" / "hookman.toml").write_text('[[hooks]]\nname = "a"\npath = "a.py"\n')
+    view = read_project_config(project)
+    assert EDITS & set(dir(view)) == set()
+    assert set(dir(load_project_config(project))) >= EDITS
+    with pytest.raises(AttributeError):
+        view.set_enabled("a", False)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
