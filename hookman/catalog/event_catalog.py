@@ -120,12 +120,6 @@ def held_back_effect(event: str) -> str | None:
     return _event(event).get("held_back_effect")
 
 
-def runtime_events_never_sent() -> list[str]:
-    """Runtime events no Claude Code event delivers (Python API and `hookman fire` only)."""
-    events = runtime_catalog()["events"]
-    return [name for name, facts in events.items() if not facts["claude_events"]]
-
-
 def is_tool_subscription(subscription: str) -> bool:
     """True when `tools=[...]` on this subscription narrows a Claude Code tool matcher."""
     if is_runtime_event(subscription):

@@ -122,10 +122,6 @@ def _add_sources(ctx: Context, files: list[CodexFile]) -> list[Handler]:
     return found
 
 
-def _file_of(handler: Handler) -> Path:
-    return Path(handler.source.path)
-
-
 def _layer(handler: Handler) -> str:
     return (handler.source.label or "").split(" ")[0]
 
