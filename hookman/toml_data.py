@@ -14,10 +14,12 @@ temporary files a killed writer leaves.
 
 from __future__ import annotations
 
-import contextlib
 import json
-from pathlib import Path
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pathlib is no import of the lean completion path, which reads TOML here
+    from pathlib import Path
 
 
 def toml_parser() -> Any:
@@ -38,7 +40,9 @@ def parse_toml_or_none(text: str) -> dict[str, Any] | None:
         return None
 
 
-def read_toml_file(path: Path | str, *, encoding: str = "utf-8") -> dict[str, Any] | None:
+def read_toml_file(
+    path: str | os.PathLike[str], *, encoding: str = "utf-8"
+) -> dict[str, Any] | None:
     """The TOML file at `path` parsed, or None when it cannot be read, is not text in
     `encoding` or is not valid TOML."""
     try:
@@ -76,10 +80,11 @@ def keep_parse(cache: Path, text: str, data: dict[str, Any]) -> bool:
         return False
     from hookman.atomic_file import write_text_if_changed
 
-    with contextlib.suppress(OSError):
+    try:
         write_text_if_changed(cache, encoded)
-        return True
-    return False
+    except OSError:
+        return False
+    return True
 
 
 def parse_toml_kept(text: str, cache: Path | None) -> dict[str, Any] | None:
