@@ -116,7 +116,11 @@ def never_matches_a_tool_name(pattern: re.Pattern[str]) -> bool:
     """True when the regex requires a character no tool name has (`\\.py$`, `src/`): then it
     matches no tool at all, known or not. False whenever doctor cannot prove it."""
     try:
-        from re import _constants, _parser  # type: ignore[attr-defined]
+        try:
+            from re import _constants, _parser  # type: ignore[attr-defined]
+        except ImportError:  # Python 3.10: the same modules under their old names
+            import sre_constants as _constants
+            import sre_parse as _parser
 
         parsed = _parser.parse(pattern.pattern, pattern.flags)
         return _impossible(list(parsed), _constants)
