@@ -258,15 +258,13 @@ def _remember_version(
         entries = []
     entries = [e for e in entries if e.get("identity", [None])[:1] != identity[:1]]
     entries.insert(0, {"identity": identity, "version": str(version)})
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
+    from pathlib import Path
+
+    from hookman.atomic_file import atomic_write_text  # its sweeper knows its temp files
+
+    with contextlib.suppress(OSError):
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump({"clients": entries[:VERSION_CACHE_SIZE]}, handle)
-        os.replace(temporary, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        atomic_write_text(Path(path), json.dumps({"clients": entries[:VERSION_CACHE_SIZE]}))
 
 
 def resolve_target(

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import hookman
+from hookman.atomic_file import atomic_write_text
 from hookman.catalog import event_catalog
 from hookman.errors import HookmanError
 
@@ -166,16 +167,10 @@ def remember(module_path: Path, project_dir: Path, answer: dict[str, Any]) -> No
         return
     cache = _read_cache(project_dir)
     cache[str(module_path)] = {"key": _cache_key(project_dir), "sources": sources, "answer": answer}
-    path = _cache_path(project_dir)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump({"format": CACHE_FORMAT, "modules": cache}, handle)
-        os.replace(temporary, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+    path = Path(_cache_path(project_dir))
+    with contextlib.suppress(OSError):  # atomic_file's sweeper knows its temporary files
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps({"format": CACHE_FORMAT, "modules": cache}))
 
 
 def _cache_path(project_dir: Path) -> str:
