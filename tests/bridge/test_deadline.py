@@ -56,10 +56,37 @@ def test_the_backstop_fires_when_a_hook_disarms_the_signal() -> None:
     assert fired == ["expired"]
 
 
-def test_a_cancelled_backstop_never_fires() -> None:
+def test_a_cancelled_backstop_never_fires(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No clock: the backstop thread's wait is recorded, so the test knows when it woke. Its
+    # deadline is far beyond the test, so a stalled test thread on a busy machine cannot make
+    # it fire; cancel must wake it at once (acquired, True), and then it must not fire.
+    import _thread
+    import threading
+
+    woke = threading.Event()
+    waits: list[bool] = []
+    allocate = _thread.allocate_lock
+
+    class RecordingLock:
+        def __init__(self) -> None:
+            self._lock = allocate()
+
+        def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+            got = self._lock.acquire(blocking, timeout)
+            if timeout != -1:
+                waits.append(got)
+                woke.set()
+            return got
+
+        def release(self) -> None:
+            self._lock.release()
+
+    monkeypatch.setattr(_thread, "allocate_lock", RecordingLock)
     fired: list[str] = []
-    deadline = Deadline(0.05, lambda: fired.append("expired"), backstop=True)
+    deadline = Deadline(30.0, lambda: fired.append("expired"), backstop=True)
     deadline.start()
     deadline.cancel()
-    time.sleep(0.2)
+    assert woke.wait(20), "cancel did not wake the backstop thread"
+    time.sleep(0.05)  # on_expire would run right after the wait
+    assert waits == [True]
     assert fired == []
