@@ -1,8 +1,9 @@
 """Overhead of `hookman run` against the floor for any Python hook, measured in one run.
 
-Every command goes through a shell, as Claude Code runs hooks: `bash -c "<command>"` with
-the PreToolUse payload on stdin. The hookman commands are the exact strings `hookman
-install` writes (hookman.project.settings_entries.build_command), through the launcher it writes
+Every command goes through a shell, `bash -c "<command>"` (Claude Code runs hooks with
+`/bin/sh -c`, Codex CLI with `/bin/bash -c`), with the PreToolUse payload on stdin. The hookman
+commands are the exact strings `hookman install` writes
+(hookman.project.settings_entries.build_command), through the launcher it writes
 (hookman.project.launcher); "no launcher" runs the runner's own words directly, to show what the
 launcher costs. Rounds are interleaved so that machine noise hits every variant alike;
 medians are compared.
@@ -34,12 +35,12 @@ from hookman.catalog.client_version import parse_version
 from hookman.catalog.event_catalog import guarded_events
 from hookman.project.launcher import LAUNCHER_NAME, launcher_text
 from hookman.project.manifest import client_facts
-from hookman.project.settings_entries import (
-    build_command,
-    build_direct_command,
-)
+from hookman.project.settings_entries import build_command
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # tests/direct_command.py: the runner's words without a launcher
+from tests.direct_command import build_direct_command  # noqa: E402
+
 PAYLOAD_SAMPLE = REPO / "hookman" / "catalog" / "payloads" / "PreToolUse.json"
 TRIVIAL_HOOK = 'def hook(pi):\n    pi.on("tool_call", lambda event, ctx: None)\n'
 MANY = 20

@@ -44,3 +44,12 @@ def test_the_wheel_ships_the_templates_and_the_catalog(wheel_files: dict[str, by
     )
     assert "hookman/catalog/claude_code_events.json" in wheel_files
     assert "hookman/runtime/__init__.py" in wheel_files
+
+
+def test_the_wheel_ships_the_shell_templates_byte_for_byte(wheel_files: dict[str, bytes]) -> None:
+    """The launcher and the settings commands are rendered from .sh files in the package."""
+    templates = sorted((REPO / "hookman").rglob("*.sh"))
+    names = {path.relative_to(REPO).as_posix() for path in templates}
+    assert {"hookman/project/launcher.sh", "hookman/plugin/launcher-header.sh"} <= names
+    for path in templates:
+        assert wheel_files[path.relative_to(REPO).as_posix()] == path.read_bytes()

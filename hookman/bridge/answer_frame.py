@@ -4,7 +4,8 @@ Normally the JSON answer itself, which the launcher prints on stdout (exit 0). B
 Code reads a stdout that does not start with the JSON as plain text: measured on 2.1.197,
 2.1.328 and 2.1.332, a JSON deny after `junk\\n`, `junk ` or a lone `{` let the tool run. A
 start-up file of the client's shell runs before the settings command and may print there:
-bash's BASH_ENV (Claude Code runs `bash -c`), or ENV for a POSIX sh. When one of those is set
+bash's BASH_ENV (Codex CLI runs `/bin/bash -c`; Claude Code runs `/bin/sh -c`, which is the
+user's shell), or ENV for a POSIX sh. When one of those is set
 on a guarded event, an answer that must be heard (a deny, an ask, changed input, a block, a
 stop) goes out as exit 2 with one line on stderr instead, which Claude Code honours whatever
 stdout holds: the line is EXIT_TWO_MARK and the reason (a deny or block) or why hookman

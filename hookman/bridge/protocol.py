@@ -6,6 +6,10 @@ from __future__ import annotations
 
 PRE_TOOL_USE = "PreToolUse"
 LAUNCHED_FLAG = "--launched"
+# After the event: an observe-only entry; the runner answers at once and runs the hooks in a
+# child (the launcher then answers nothing for a runner that did not answer).
+ASYNC_FLAG = "--async"
+MANIFEST_FLAG = "--manifest"  # the manifest the runner reads
 # `--agent AGENT` after the event: the entry is another client's (Codex CLI: "codex"); the
 # runner answers in its protocol. Claude Code's entries carry no such words.
 AGENT_FLAG = "--agent"
@@ -28,8 +32,10 @@ EXIT_TWO_STATUS = 2
 # turns it into 0 (any other status but EXIT_TWO_STATUS means the launcher did not run to its
 # end, and the command denies).
 GUARDED_DONE_STATUS = 3
-# Variables naming a start-up file the client's `bash -c` (BASH_ENV) or a POSIX sh (ENV)
-# may read before the settings command runs: when one is set, stdout may hold its output.
+# Variables naming a start-up file the client's shell may read before the settings command
+# runs (BASH_ENV: Codex CLI's `/bin/bash -c`; ENV: a POSIX sh; Claude Code's `/bin/sh -c`
+# reads neither when measured, but /bin/sh is the user's): when one is set, stdout may hold
+# its output.
 START_UP_FILE_VARIABLES = ("BASH_ENV", "ENV")
 # In a settings entry's command: the launcher's file name (the runner finds its own entries
 # in settings.local.json by it, to learn a timeout changed by hand).

@@ -52,9 +52,10 @@ _keep_open: list[int] = []  # the pipe's write end: open for the runner's whole 
 
 
 _BASH_PATHS = ("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash", "/opt/homebrew/bin/bash")
-# The watchdog as a bash of its own (bash is what Claude Code runs hooks with, so it is
-# there): it reads the pipe with a timeout, and only a timeout (status > 128), not the end
-# of the pipe, kills the group. bash 3 (macOS's /bin/bash) takes whole seconds only.
+# The watchdog as a bash of its own (found at the paths above on nearly every Linux and
+# macOS; Claude Code runs hooks with /bin/sh, which may be dash): it reads the pipe with a
+# timeout, and only a timeout (status > 128), not the end of the pipe, kills the group.
+# bash 3 (macOS's /bin/bash) takes whole seconds only.
 # `${{BASH_VERSINFO[0]}}` is a syntax error in dash (the script ends before the byte on
 # fd 4); a shell with no BASH_VERSINFO (zsh, ksh) fails the case and exits unconfirmed too.
 _BASH_WATCH = (

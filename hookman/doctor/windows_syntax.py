@@ -1,6 +1,7 @@
-"""Windows-only syntax in a command the client runs with a POSIX shell: `%VAR%` (bash leaves
-it as text) and backslash paths (bash reads each backslash as an escape: `.claude\\hooks\\x.sh`
-becomes `.claudehooksx.sh`)."""
+"""Windows-only syntax in a command the client runs with a POSIX shell (Claude Code:
+`/bin/sh -c`; `"shell": "bash"` on Windows): `%VAR%` (the shell leaves it as text) and
+backslash paths (the shell reads each backslash as an escape: `.claude\\hooks\\x.sh` becomes
+`.claudehooksx.sh`)."""
 
 from __future__ import annotations
 

@@ -17,13 +17,21 @@ import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
-from hookman.bridge.protocol import ANSWER_END, ANSWER_START, deny_answer, guarded_subject
+from hookman.bridge.protocol import (
+    ANSWER_END,
+    ANSWER_START,
+    ASYNC_FLAG,
+    deny_answer,
+    guarded_subject,
+)
 from hookman.project.launcher import (
-    DONE_STATUS,
     STATUS_PLACEHOLDER,
     LauncherVariant,
-    launcher_text,
+    header_values,
+    render_launcher,
 )
+from hookman.project.settings_entries import async_command, guarded_command
+from hookman.project.shell_template import render, render_words
 
 RUNNER_DIR = "hookman-runner"
 LAUNCHER_NAME = "run.sh"
@@ -36,50 +44,34 @@ PYTHON = "python3"
 MIN_PYTHON = (3, 10)
 TOO_OLD_STATUS = 0  # start.py answers itself (a complete answer) when python3 is too old
 INSTALL_PYTHON = "install Python 3.10 or newer as `python3` on PATH"
+# The plugin's parts of the launcher, as files beside this module (the body is
+# hookman/project/launcher.sh).
+SHELL_DIR = Path(__file__).parent
 
 
 def launcher_variant(plugin: str, guarded_events: Sequence[str]) -> LauncherVariant:
-    header = f"""\
-# hookman plugin launcher (format {{format}}) of the plugin {plugin}, written by
-# `hookman plugin build`; rebuilt with the plugin, so do not edit. Claude Code runs:
-# sh "${{{{CLAUDE_PLUGIN_ROOT}}}}/{RUNNER_DIR}/{LAUNCHER_NAME}" EVENT [--async] (on a
-# guarded event inside a status test). It runs the plugin's copy of hookman's runner on
-# python3 and passes on its answer; when there is no complete answer it answers itself (a
-# deny on guarded events, a notice elsewhere). On a guarded event it exits {{done}} (or
-# {{two}} with a deny on stderr). The body is one function, read whole first.
-"""
+    notice = (
+        f"hookman: no hook of the plugin {plugin} ran, because its runner gave no answer "
+        f"(exit status {STATUS_PLACEHOLDER}): python3 may be missing or broken, or a hook "
+        f"ended it. It needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin "
+        f"if its files were changed."
+    )
+    header = {"plugin": plugin, "runner_dir": RUNNER_DIR, "launcher_name": LAUNCHER_NAME}
     return LauncherVariant(
-        header=header,
-        values=(
-            PYTHON,
-            f'"${{0%/*}}"/{MANIFEST_NAME}',
-            # A directory that never exists when the client gives no data dir: the launcher
-            # then makes a new file in ${TMPDIR:-/tmp} with noclobber.
-            '"${CLAUDE_PLUGIN_DATA:-${0%/*}/.no-data-dir}"',
+        header=render(SHELL_DIR / "launcher-header.sh", {**header_values(), **header}),
+        values=render(
+            SHELL_DIR / "launcher-values.sh", {"python": PYTHON, "manifest": MANIFEST_NAME}
         ),
-        runner=('"$python"', "-I", "-S", f'"${{0%/*}}"/{START_NAME}'),
+        runner=render_words(SHELL_DIR / "launcher-runner.sh", {"start": START_NAME}),
         no_answer=lambda event: _no_answer_text(plugin, event),
-        notice=json.dumps(
-            {
-                "systemMessage": f"hookman: no hook of the plugin {plugin} ran, because its "
-                f"runner gave no answer (exit status {STATUS_PLACEHOLDER}): python3 may be "
-                f"missing or broken, or a hook ended it. It needs Python 3.10 or newer as "
-                f"`python3` on PATH; reinstall the plugin if its files were changed."
-            },
-            ensure_ascii=False,
-        ),
+        notice=json.dumps({"systemMessage": notice}, ensure_ascii=False),
         prelude=_missing_python_prelude(plugin, guarded_events),
     )
 
 
 def plugin_launcher_text(plugin: str, guarded_events: Sequence[str]) -> str:
-    """The launcher of the plugin `plugin` (the project launcher's builder, plugin variant)."""
-    return launcher_text(
-        PYTHON,
-        Path(MANIFEST_NAME),  # unused: the variant names the manifest beside the launcher
-        guarded_events,
-        variant=launcher_variant(plugin, guarded_events),
-    )
+    """The launcher of the plugin `plugin` (hookman/project/launcher.sh, plugin variant)."""
+    return render_launcher(launcher_variant(plugin, guarded_events), guarded_events)
 
 
 def _no_answer_text(plugin: str, event: str) -> str:
@@ -121,15 +113,21 @@ def _python_notice(plugin: str, what: str) -> str:
 
 def _missing_python_prelude(plugin: str, guarded_events: Sequence[str]) -> str:
     arms = "".join(
-        f"\t{event}) printf '%s\\n' {shlex.quote(missing_python_deny(plugin, event))} ;;\n"
+        render(
+            SHELL_DIR / "launcher-python-arm.sh",
+            {"event": event, "deny": shlex.quote(missing_python_deny(plugin, event))},
+        )
         for event in guarded_events
     )
     notice = _python_notice(plugin, "there is no `python3` on PATH")
-    return (
-        f"if ! command -v {PYTHON} >/dev/null 2>&1; then\n"
-        f"\tcase $1 in\n{arms}"
-        f"\t*) [ \"$2\" = --async ] || printf '%s\\n' {shlex.quote(notice)} ;;\n"
-        f"\tesac\n\texit $finish\nfi\n"
+    return render(
+        SHELL_DIR / "launcher-prelude.sh",
+        {
+            "python": PYTHON,
+            "python_arms": arms,
+            "async_flag": ASYNC_FLAG,
+            "notice": shlex.quote(notice),
+        },
     )
 
 
@@ -183,20 +181,16 @@ launched()
 
 
 def hook_command(plugin: str, event: str, *, guarded: bool, run_async: bool = False) -> str:
-    """The hooks.json command for `event`, in the settings command's forms: on a guarded
-    event every test sits in an and-or list (errexit from SHELLOPTS or a start-up file cannot
-    end it before it decides), and a launcher that did not run to its end (gone, emptied, not
-    a regular file) makes the command block by exit 2 with one short line on stderr."""
+    """The hooks.json command for `event`, in the settings command's forms
+    (hookman/project/settings_entries.py): on a guarded event a launcher that did not run to
+    its end (gone, emptied, not a regular file) makes the command block by exit 2 with one
+    short line on stderr."""
     launcher = f'"{PLUGIN_ROOT}/{RUNNER_DIR}/{LAUNCHER_NAME}"'
-    command = f"sh {launcher} {event}" + (" --async" if run_async else "")
+    command = f"sh {launcher} {event}" + (f" {ASYNC_FLAG}" if run_async else "")
     if run_async:
-        return f"{command} || :"
+        return async_command(command)
     if guarded:
-        why = shlex.quote(missing_launcher_text(plugin))
-        return (
-            f"[ -f {launcher} ] && {command} && false || case $? in {DONE_STATUS}) ;; "
-            f"2) exit 2 ;; *) echo {why} >&2; exit 2 ;; esac"
-        )
+        return guarded_command(launcher, command, shlex.quote(missing_launcher_text(plugin)))
     return command
 
 

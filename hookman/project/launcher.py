@@ -1,5 +1,7 @@
 """The launcher: a small POSIX `sh` script in the project's state dir, next to the manifest,
-that every hookman settings entry runs (settings_entries.py builds the commands).
+that every hookman settings entry runs (settings_entries.py builds the commands). Its shell
+is launcher.sh and the launcher-*.sh parts beside this module, filled by shell_template.py;
+the plugin launcher (hookman/plugin/launcher.py) fills the same body with its own parts.
 
 It runs the runner under the interpreter recorded at install and passes its answer on. A
 process can only answer while it lives, so this outer layer answers for a runner that could
@@ -13,12 +15,14 @@ emptied, cut, not a regular file), and the command denies itself. Elsewhere it e
 the command is the launcher alone. The body is one function called on the last line, so `sh`
 has read it whole before it runs (bash reads a script as it runs it).
 
-The shell is the user's: the first line of the function turns off errexit, nounset and
-noclobber that SHELLOPTS may bring (a bash run as `sh`), and sets IFS. When a start-up file may
-have printed before the answer (BASH_ENV or ENV set: the client's `bash -c` reads BASH_ENV,
-and Claude Code reads a stdout that does not start with the JSON as plain text, deny and all),
-a deny goes out as exit 2 with its reason on stderr, which Claude Code honours whatever stdout
-holds; the runner marks such an answer line with EXIT_TWO_MARK.
+The shell is the user's: Claude Code runs the settings command with `/bin/sh -c` (dash, bash
+in POSIX mode, busybox ash, mksh, ...), Codex CLI with `/bin/bash -c`, and the command runs
+`sh` on the launcher. The first line of the function turns off errexit, nounset and noclobber
+that SHELLOPTS may bring (a bash run as `sh`), and sets IFS. When a start-up file may have
+printed before the answer (BASH_ENV or ENV set: Codex's `bash -c` reads BASH_ENV, and Claude
+Code reads a stdout that does not start with the JSON as plain text, deny and all), a deny
+goes out as exit 2 with its reason on stderr, which the client honours whatever stdout holds;
+the runner marks such an answer line with EXIT_TWO_MARK.
 
 The runner starts isolated (`-I -S`): no `.pth` file, `sitecustomize`, PYTHON* variable or
 user site runs before its clock does; hookman's own directory is on the command line
@@ -43,6 +47,7 @@ with the settings commands, so it always names the interpreter and the guarded e
 last install, and its format matches the commands that run it. A command is recognised by
 the launcher's file name (settings_entries.py), whatever launcher format wrote it; the runner
 still answers the words of a format-2 launcher (`-P -c ... run EVENT ... --launched`).
+tests/project/launcher_golden/ holds the bytes every variant renders.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ from hookman.bridge.protocol import (
     ANSWER_END,
     ANSWER_FILE_FLAG,
     ANSWER_START,
+    ASYNC_FLAG,
     EXIT_TWO_MARK,
     EXIT_TWO_STATUS,
     FRAMED_FLAG,
@@ -68,10 +74,12 @@ from hookman.bridge.protocol import (
     GUARDED_FLAG,
     LAUNCHED_FLAG,
     LAUNCHER_NAME,
+    MANIFEST_FLAG,
     START_UP_FILE_VARIABLES,
     deny_answer,
     guarded_subject,
 )
+from hookman.project.shell_template import render, render_words
 
 __all__ = ["LAUNCHER_NAME"]
 
@@ -81,17 +89,19 @@ LAUNCHER_FORMAT = 3
 # or 127; `sh` exits 2 on a syntax error, and then nothing was printed: the command's own
 # deny covers it, see settings_entries.build_command).
 DONE_STATUS = GUARDED_DONE_STATUS
-FUNCTION_NAME = "hookman_launch"
 # sys.argv[1] is hookman's own directory (the runner starts with -S: no site, no .pth).
 RUNNER_ENTRY = (
     "import sys; sys.path.append(sys.argv.pop(1)); "
     "from hookman.bridge.run_command import launched; launched()"
 )
+# The launcher's shell variables that read_launcher_words reads back (launcher-values.sh).
 PYTHON_VARIABLE = "python"
 ROOT_VARIABLE = "root"
 MANIFEST_VARIABLE = "manifest"
-ANSWERS_VARIABLE = "answers"
-ANSWER_NAME_TRIES = 4  # names per directory: $$-0 .. $$-3
+# The shell of the launcher, as files beside this module (shell_template.py fills them).
+SHELL_DIR = Path(__file__).parent
+BODY = SHELL_DIR / "launcher.sh"
+GUARDED_ARM = SHELL_DIR / "launcher-guarded-arm.sh"
 _STATUS = "\x00status\x00"
 _EVENT_NAME = re.compile(r"[A-Za-z0-9_]+")
 # What the settings command of a guarded event says (on stderr, exit 2) when the launcher did
@@ -108,38 +118,18 @@ def hookman_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(hookman.__file__)))
 
 
-def missing_launcher_answer(event: str) -> str:
-    """The deny the settings command of launcher format 2 printed when the launcher did not
-    run to its end (kept to recognise and test the old form)."""
-    reason = (
-        f"hookman blocked this {guarded_subject(event)} because the launcher hookman installed "
-        f"for this project is missing or broken (the hookman state directory was deleted or "
-        f"moved, or the file was emptied or cut), so the guards of the project could not run. "
-        f"Run `hookman install` in the project to write it again."
-    )
-    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
-
-
-def missing_launcher_notice() -> str:
-    """What the settings command of format 2 printed on an event that is not guarded."""
-    notice = (
-        "hookman: no hook ran, because the launcher hookman installed for this project is "
-        "missing or broken. Run `hookman install` in the project to write it again."
-    )
-    return json.dumps({"systemMessage": notice}, ensure_ascii=False)
-
-
 class LauncherVariant(NamedTuple):
-    """What a launcher that is not a project's differs in (a plugin's: hookman/plugin/).
+    """What one kind of launcher fills into launcher.sh (a project's here, a plugin's in
+    hookman/plugin/launcher.py).
 
-    `header` the comment block; `values` raw shell words for the python, manifest and answers
-    variables; `runner` the words that start the runner (before `run "$@"`); `no_answer` an
-    event's no-answer reason (STATUS_PLACEHOLDER where the exit status goes); `notice` the
-    JSON notice elsewhere; `prelude` shell lines run once `guarded` and `finish` are set."""
+    `header` its comment lines; `values` the lines setting python, manifest and answers
+    (and root); `runner` the words that start the runner (before `run "$@"`); `no_answer`
+    an event's no-answer reason (STATUS_PLACEHOLDER where the exit status goes); `notice`
+    the JSON notice elsewhere; `prelude` lines run once `guarded` and `finish` are set."""
 
     header: str
-    values: tuple[str, str, str]
-    runner: tuple[str, ...]
+    values: str
+    runner: str
     no_answer: Callable[[str], str]
     notice: str
     prelude: str = ""
@@ -154,146 +144,84 @@ def launcher_text(
     guarded_events: Sequence[str],
     *,
     root: str | None = None,
-    variant: LauncherVariant | None = None,
 ) -> str:
-    """The launcher script for this interpreter, manifest and set of guarded events; `root`
+    """The project launcher for this interpreter, manifest and set of guarded events; `root`
     is hookman's own directory (default: where this hookman is imported from)."""
+    root = hookman_root() if root is None else root
+    return render_launcher(project_variant(python, manifest, root), guarded_events)
+
+
+def project_variant(python: str, manifest: Path, root: str) -> LauncherVariant:
+    """What a project's launcher fills in: the interpreter of the install, hookman's own
+    directory, the manifest and the state dir beside it, each quoted for sh."""
+    values = {
+        "python": shlex.quote(python),
+        "root": shlex.quote(root),
+        "manifest": shlex.quote(str(manifest)),
+        "answers": shlex.quote(str(manifest.parent)),
+    }
+    notice = (
+        f"hookman: no hook ran, because the hookman runner gave no answer (exit status "
+        f"{_STATUS}): its Python ({python}) or hookman may be gone, or a hook ended it. See "
+        f"`hookman log`; run `hookman install` in the project to repair it."
+    )
+    return LauncherVariant(
+        header=render(SHELL_DIR / "launcher-header.sh", header_values()),
+        values=render(SHELL_DIR / "launcher-values.sh", values),
+        runner=render_words(SHELL_DIR / "launcher-runner.sh", {"entry": shlex.quote(RUNNER_ENTRY)}),
+        no_answer=lambda event: _no_answer_text(event, python),
+        notice=json.dumps({"systemMessage": notice}, ensure_ascii=False),
+    )
+
+
+def header_values() -> dict[str, object]:
+    """The numbers a launcher's header names."""
+    return {"format": LAUNCHER_FORMAT, "done": DONE_STATUS, "two": EXIT_TWO_STATUS}
+
+
+def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> str:
+    """launcher.sh filled for `variant` and this set of guarded events."""
     for event in guarded_events:
         if not _EVENT_NAME.fullmatch(event):
             raise ValueError(f"not an event name: {event!r}")
-    if variant is None:
-        runner = [f'"${PYTHON_VARIABLE}"', "-I", "-S", "-c", shlex.quote(RUNNER_ENTRY)]
-        runner += [f'"${ROOT_VARIABLE}"']
-    else:
-        runner = list(variant.runner)
-    runner += ["run", '"$@"', "--manifest", f'"${MANIFEST_VARIABLE}"']
-    runner += [LAUNCHED_FLAG, "$guarded", FRAMED_FLAG]
-    no_answer = variant.no_answer if variant else (lambda e: _no_answer_text(e, python))
-    start_up = "".join(f"${{{name}-}}" for name in START_UP_FILE_VARIABLES)
-    guarded_arms = "".join(
-        f"\t{event})\n"
-        f'\t\tif [ -n "{start_up}" ]; then\n'
-        f"\t\t\tprintf '%s%s%s\\n' {_answer_parts(no_answer(event))} >&2\n"
-        f"\t\t\texit {EXIT_TWO_STATUS}\n"
-        f"\t\tfi\n"
-        f"\t\tprintf '%s%s%s\\n' {_answer_parts(_deny_json(event, no_answer(event)))}\n"
-        f"\t\texit {DONE_STATUS} ;;\n"
-        for event in guarded_events
+    return render(
+        BODY,
+        {
+            "header": variant.header,
+            "values": variant.values,
+            "guarded_pattern": "|".join(guarded_events) or "-",
+            "prelude": variant.prelude,
+            "runner": variant.runner,
+            "guarded_arms": "".join(_guarded_arm(event, variant) for event in guarded_events),
+            "notice": _answer_parts(variant.notice),
+            "guarded_flag": GUARDED_FLAG,
+            "done": DONE_STATUS,
+            "two": EXIT_TWO_STATUS,
+            "async_flag": ASYNC_FLAG,
+            "manifest_flag": MANIFEST_FLAG,
+            "launched_flag": LAUNCHED_FLAG,
+            "framed_flag": FRAMED_FLAG,
+            "answer_file_flag": ANSWER_FILE_FLAG,
+            "answer_start": ANSWER_START.strip(),
+            "answer_end": ANSWER_END.strip(),
+            "exit_two_mark": EXIT_TWO_MARK,
+        },
     )
-    notice = (
-        variant.notice
-        if variant
-        else json.dumps(
-            {
-                "systemMessage": f"hookman: no hook ran, because the hookman runner gave no answer "
-                f"(exit status {_STATUS}): its Python ({python}) or hookman may be gone, or a hook "
-                f"ended it. See `hookman log`; run `hookman install` in the project to repair it."
-            },
-            ensure_ascii=False,
-        )
+
+
+def _guarded_arm(event: str, variant: LauncherVariant) -> str:
+    reason = variant.no_answer(event)
+    return render(
+        GUARDED_ARM,
+        {
+            "event": event,
+            "start_up": "".join(f"${{{name}-}}" for name in START_UP_FILE_VARIABLES),
+            "no_answer": _answer_parts(reason),
+            "deny": _answer_parts(json.dumps(deny_answer(event, reason), ensure_ascii=False)),
+            "two": EXIT_TWO_STATUS,
+            "done": DONE_STATUS,
+        },
     )
-    guarded_pattern = "|".join(guarded_events) or "-"
-    runner_words = " ".join(runner)
-    frame = f"0:{ANSWER_START.strip()}:{ANSWER_END.strip()}"
-    tries = ANSWER_NAME_TRIES
-    root = hookman_root() if root is None else root
-    if variant is None:
-        header = _PROJECT_HEADER
-        values = f"""\
-{PYTHON_VARIABLE}={shlex.quote(python)}
-{ROOT_VARIABLE}={shlex.quote(root)}
-{MANIFEST_VARIABLE}={shlex.quote(str(manifest))}
-{ANSWERS_VARIABLE}={shlex.quote(str(manifest.parent))}
-"""
-    else:
-        header = variant.header
-        values = "".join(
-            f"{name}={value}\n"
-            for name, value in zip(
-                (PYTHON_VARIABLE, MANIFEST_VARIABLE, ANSWERS_VARIABLE), variant.values, strict=True
-            )
-        )
-    prelude = variant.prelude if variant else ""
-    return f"""\
-{header.format(format=LAUNCHER_FORMAT, done=DONE_STATUS, two=EXIT_TWO_STATUS)}{FUNCTION_NAME}() {{
-set +euC
-IFS=' \t
-'
-{values}case $1 in
-{guarded_pattern}) guarded={GUARDED_FLAG} finish={DONE_STATUS} ;;
-*) guarded= finish=0 ;;
-esac
-[ "$2" = --async ] && guarded= finish=0
-{prelude}# The runner answers into a file of this invocation alone (it unlinks the name at once): no
-# process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
-# where nothing is (a planted file, or another launcher with this pid, takes the next name);
-# in the state dir, else ${{TMPDIR:-/tmp}}; where no file can be made at all, a pipe.
-umask 077
-file=
-for dir in "${ANSWERS_VARIABLE}" "${{TMPDIR:-/tmp}}"; do
-	n=0
-	while [ "$n" -lt {tries} ]; do
-		try="$dir/.hookman-answer-$$-$n"
-		if [ ! -e "$try" ] && [ ! -h "$try" ] && {{ set -C; true >"$try"; }} 2>/dev/null; then
-			file=$try
-			break 2
-		fi
-		n=$((n + 1))
-	done
-done
-set +C
-if [ -n "$file" ]; then
-	{{
-		{runner_words} {ANSWER_FILE_FLAG} "$file" <&4 4<&- >"$file" 2>/dev/null
-		status=$?
-		IFS= read -r start
-		IFS= read -r answer
-		IFS= read -r complete
-	}} 4<&0 <"$file"
-else
-	nl='
-'
-	answer=$({runner_words} 2>/dev/null)
-	status=$?
-	start=${{answer%%"$nl"*}}
-	answer=${{answer#*"$nl"}}
-	complete=${{answer#*"$nl"}}
-	answer=${{answer%%"$nl"*}}
-fi
-if [ "$status:$start:$complete" = "{frame}" ]; then
-	case $answer in
-	"{{"*"}}")
-		printf '%s\\n' "$answer"
-		exit $finish ;;
-	"{EXIT_TWO_MARK}"?*)
-		[ -n "$guarded" ] && printf '%s\\n' "${{answer#?}}" >&2 && exit {EXIT_TWO_STATUS} ;;
-	esac
-fi
-[ -n "$file" ] && rm -f "$file" 2>/dev/null
-[ "$2" = --async ] && exit 0
-case $1 in
-{guarded_arms}\t*) printf '%s%s%s\\n' {_answer_parts(notice)} ;;
-esac
-exit 0
-}}
-{FUNCTION_NAME} "$@"
-"""
-
-
-_PROJECT_HEADER = """\
-# hookman launcher (format {format}), written by `hookman install`; rewritten at every
-# install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async] (on a guarded
-# event, inside a status test). It runs hookman's runner and passes on its answer. When the
-# runner gives no complete answer (its Python or hookman gone, the process killed or ended
-# by a hook), it answers itself: a deny on guarded events, a notice elsewhere. On a guarded
-# event it exits {done} (or {two} with a deny on stderr), which the settings
-# command passes on as 0 (or {two}); any other status (this file emptied, cut or gone)
-# makes the command deny itself. The body is one function, read whole before it runs.
-"""
-
-
-def _deny_json(event: str, reason: str) -> str:
-    return json.dumps(deny_answer(event, reason), ensure_ascii=False)
 
 
 def _no_answer_text(event: str, python: str) -> str:
@@ -304,10 +232,6 @@ def _no_answer_text(event: str, python: str) -> str:
         f"runner. Run `hookman install` in the project (after reinstalling hookman if it is "
         f"gone); `hookman log` shows what ran."
     )
-
-
-def _no_answer_deny(event: str, python: str) -> str:
-    return json.dumps(deny_answer(event, _no_answer_text(event, python)), ensure_ascii=False)
 
 
 def _answer_parts(answer: str) -> str:

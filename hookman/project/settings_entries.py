@@ -2,7 +2,9 @@
 makes `settings["hooks"]` hold exactly hookman's entries while leaving everything else alone.
 
 The command runs the project's launcher (hookman/project/launcher.py), which answers for a runner
-that cannot. On a guarded event (launcher format 3):
+that cannot. Claude Code runs it with `/bin/sh -c` (dash, bash as sh, busybox ash, mksh, ...),
+Codex CLI with `/bin/bash -c`: plain POSIX sh. Its shell is command-guarded.sh and
+command-async.sh beside this module. On a guarded event (launcher format 3):
 
     [ -f L ] && sh L EVENT && false || case $? in 3) ;; 2) exit 2 ;;
         *) echo '<why>' >&2; exit 2 ;; esac          (one line)
@@ -38,13 +40,11 @@ import functools
 import json
 import re
 import shlex
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hookman.bridge.protocol import AGENT_FLAG, EXIT_TWO_STATUS
+from hookman.bridge.protocol import AGENT_FLAG, ASYNC_FLAG, EXIT_TWO_STATUS, MANIFEST_FLAG
 from hookman.errors import HookmanError
 from hookman.project.launcher import (
     DONE_STATUS,
@@ -53,15 +53,14 @@ from hookman.project.launcher import (
     read_launcher_words,
 )
 from hookman.project.settings_file import json_kind
+from hookman.project.shell_template import render_words
 
-RUNNER_CODE = "from hookman.__main__ import main; raise SystemExit(main())"
-ASYNC_FLAG = "--async"
-MANIFEST_OPTION = "--manifest"
-NO_SAFE_PATH_SINCE = (3, 11)
+# The settings commands, as shell files beside this module (shell_template.py fills them).
+GUARDED_COMMAND = Path(__file__).parent / "command-guarded.sh"
+ASYNC_COMMAND = Path(__file__).parent / "command-async.sh"
 
 _SHELL_SPECIALS = frozenset("'\"\\")
 _SHELL_SPECIALS_WITH_COMMENTS = _SHELL_SPECIALS | {"#"}
-_INTERPRETER_NAME_VERSION = re.compile(r"python(\d+)\.(\d+)")
 
 
 class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at every start
@@ -106,36 +105,27 @@ def build_command(
     entry only needs exit 0. `agent` ("codex") is the client an entry is for besides Claude
     Code: the launcher passes `--agent AGENT` on to the runner, which answers in its protocol
     (Claude Code's entries carry no such words)."""
-    quoted = shlex.quote(str(launcher))
     words = ["sh", str(launcher), event] + ([ASYNC_FLAG] if run_async else [])
     words += [] if agent is None else [AGENT_FLAG, agent]
     command = " ".join(shlex.quote(word) for word in words)
     if run_async:
-        return f"{command} || :"
+        return async_command(command)
     if not guarded:
         return command
-    why = shlex.quote(MISSING_LAUNCHER_TEXT)
-    two = EXIT_TWO_STATUS
-    return (
-        f"[ -f {quoted} ] && {command} && false || case $? in {DONE_STATUS}) ;; "
-        f"{two}) exit {two} ;; *) echo {why} >&2; exit {two} ;; esac"
-    )
+    return guarded_command(shlex.quote(str(launcher)), command, shlex.quote(MISSING_LAUNCHER_TEXT))
 
 
-def build_direct_command(
-    event: str, manifest_path: Path, *, python: str | None = None, run_async: bool = False
-) -> str:
-    """The runner without the launcher, as hookman wrote entries before it had one (still
-    recognised; the launcher runs the same words with `--launched`)."""
-    interpreter = python if python is not None else sys.executable
-    words = [interpreter]
-    if supports_safe_path_flag(interpreter):
-        words.append("-P")
-    words += ["-c", RUNNER_CODE, "run", event]
-    if run_async:
-        words.append(ASYNC_FLAG)
-    words += [MANIFEST_OPTION, str(manifest_path)]
-    return " ".join(shlex.quote(word) for word in words)
+def guarded_command(launcher: str, command: str, why: str) -> str:
+    """command-guarded.sh: `command` (which runs the launcher, the shell word `launcher`)
+    with the test of its status; `why` (quoted) is said on stderr when it did not run to
+    its end. The plugin's hooks.json commands are made here too."""
+    values = {"launcher": launcher, "command": command, "why": why}
+    return render_words(GUARDED_COMMAND, {**values, "done": DONE_STATUS, "two": EXIT_TWO_STATUS})
+
+
+def async_command(command: str) -> str:
+    """command-async.sh: `command` whose status does not matter."""
+    return render_words(ASYNC_COMMAND, {"command": command})
 
 
 def is_hookman_command(command: str) -> bool:
@@ -187,9 +177,9 @@ def hookman_command_runner(command: str) -> RunnerRef | None:
     manifest = None
     rest = words[event_index:]
     for index, word in enumerate(rest):
-        if word == MANIFEST_OPTION and index + 1 < len(rest):
+        if word == MANIFEST_FLAG and index + 1 < len(rest):
             manifest = rest[index + 1]
-        elif word.startswith(MANIFEST_OPTION + "="):
+        elif word.startswith(MANIFEST_FLAG + "="):
             manifest = word.split("=", 1)[1]
     return RunnerRef(interpreter, manifest)
 
@@ -429,37 +419,3 @@ def _own_words(words: list[str]) -> list[str]:
 
 def _base_name(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
-
-
-def supports_safe_path_flag(interpreter: str) -> bool:
-    """Whether the interpreter takes -P (no unsafe sys.path[0]): Python 3.11 and later."""
-    return _interpreter_version(interpreter) >= NO_SAFE_PATH_SINCE
-
-
-@functools.lru_cache(maxsize=16)
-def _interpreter_version(interpreter: str) -> tuple[int, int]:
-    """The interpreter's (major, minor), or (0, 0) when it cannot be learned cheaply."""
-    if _same_file(interpreter, sys.executable):
-        return sys.version_info[:2]
-    named = _INTERPRETER_NAME_VERSION.fullmatch(Path(interpreter).name)
-    if named:
-        return (int(named.group(1)), int(named.group(2)))
-    try:
-        done = subprocess.run(
-            [interpreter, "-I", "-S", "-c", "import sys; print(*sys.version_info[:2])"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-        major, minor = (int(part) for part in done.stdout.split())
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return (0, 0)
-    return (major, minor) if done.returncode == 0 else (0, 0)
-
-
-def _same_file(first: str, second: str) -> bool:
-    try:
-        return Path(first).samefile(second)
-    except OSError:
-        return False

@@ -19,7 +19,8 @@ from hookman.catalog.client_version import parse_version
 from hookman.catalog.event_catalog import guarded_events
 from hookman.project.launcher import LAUNCHER_NAME, launcher_text
 from hookman.project.manifest import client_facts
-from hookman.project.settings_entries import RUNNER_CODE, build_command
+from hookman.project.settings_entries import build_command
+from tests.direct_command import RUNNER_CODE
 
 SAMPLES = Path(__file__).resolve().parents[2] / "hookman" / "catalog" / "payloads"
 

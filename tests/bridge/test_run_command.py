@@ -28,7 +28,7 @@ from hookman.bridge.run_command import (
     parse_argv,
 )
 from hookman.project.launcher import MISSING_LAUNCHER_TEXT
-from hookman.project.settings_entries import RUNNER_CODE
+from tests.direct_command import RUNNER_CODE
 
 from .conftest import SAMPLES, RunnerProject
 

@@ -18,12 +18,12 @@ from hookman import paths
 from hookman.project.config import MAX_HOOK_TIMEOUT_S
 from hookman.project.settings_entries import (
     RunnerRef,
-    build_direct_command,
     find_hookman_entries,
     hookman_command_is_async,
     hookman_command_runner,
     is_hookman_command,
 )
+from tests.direct_command import build_direct_command
 
 from .helpers import (
     ASYNC_GUARD,

@@ -14,12 +14,10 @@ from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
 from hookman.project.settings_entries import (
-    RUNNER_CODE,
     HookmanEntry,
     RunnerRef,
     apply_hookman_entries,
     build_command,
-    build_direct_command,
     find_hookman_entries,
     hookman_command_event,
     hookman_command_is_async,
@@ -28,6 +26,7 @@ from hookman.project.settings_entries import (
     shell_words,
 )
 from hookman.project.settings_file import update_settings
+from tests.direct_command import RUNNER_CODE, build_direct_command
 
 MANIFEST = Path("/state/projects/p-0123/manifest.json")
 LAUNCHER = Path("/state/projects/p-0123/hookman-run.sh")
