@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman.agents.codex_app_server import CodexAppServerError, list_hooks, trust
 from hookman.agents.codex_files import codex_hooks_path
-from hookman.bridge.protocol import CODEX_AGENT
+from hookman.bridge.protocol import CODEX_AGENT, PRE_TOOL_USE
 from hookman.catalog import codex_catalog, event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 REWRITING_EVENT = "tool_result"  # the runtime event whose result may replace a tool's output
 POST_TOOL_USE = "PostToolUse"
-PRE_TOOL_USE = "PreToolUse"
 SHELL_TOOL = "Bash"  # the name Codex's hooks see for its shell tool, exec_command
 
 

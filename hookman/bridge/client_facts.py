@@ -10,11 +10,25 @@ Hot path: a plain class, no dataclasses/typing imports.
 
 from __future__ import annotations
 
-DENY_TEXT = "deny"
-DENY_EVENTS_TEXT = "deny_events"
-CONTEXT_TEXT = "additionalContext"
-BLOCK_TEXTS = "block"
-ANY_EVENT = "*"
+from hookman.bridge.protocol import (
+    ANY_EVENT,
+    BLOCK_TEXTS,
+    CONTEXT_TEXT,
+    DENY_EVENTS_TEXT,
+    DENY_TEXT,
+    EXIT2_BLOCKING_EVENTS,
+    GUARDED_EVENTS,
+    KNOWN_EVENTS,
+    MESSAGE_CHANNELS,
+    MODEL_TEXT,
+    PLAIN_STDOUT_EVENTS,
+    PRE_TOOL_USE,
+    TOOL_EVENTS,
+    TURN_CHANNELS,
+    UPDATED_INPUT_BLOCKS_EVENTS,
+    UPDATED_TOOL_OUTPUT,
+)
+
 _PLACEHOLDER = r"\{(label|reason|text)\}"
 STALE_MANIFEST_NOTICE = (
     "the manifest was written by an older hookman and lacks the client facts, so send_message "
@@ -24,7 +38,7 @@ STALE_MANIFEST_NOTICE = (
 GUARDED_BEFORE_THE_FACT = frozenset({"PreToolUse"})
 # What the runner fails closed on when it cannot read the manifest at all: hookman writes an
 # entry under these only for guards.
-GUARDED_WITHOUT_MANIFEST = frozenset({"PreToolUse", "PreSkillShellCommand"})
+GUARDED_WITHOUT_MANIFEST = frozenset({PRE_TOOL_USE, "PreSkillShellCommand"})
 
 
 class ClientFacts:
@@ -45,21 +59,21 @@ class ClientFacts:
     def __init__(self, data: object) -> None:
         facts = data if isinstance(data, dict) else {}
         self.present = isinstance(data, dict)
-        self.known_events = _names(facts, "known_events")
-        self.tool_events = _names(facts, "tool_events")
-        self.message_channels = _names(facts, "message_channels")
-        self.turn_channels = _names(facts, "turn_channels")
-        self.plain_stdout_events = _names(facts, "plain_stdout_events")
-        self.exit2_blocking_events = _names(facts, "exit2_blocking_events")
-        self.updated_input_blocks_events = _names(facts, "updated_input_blocks_events")
+        self.known_events = _names(facts, KNOWN_EVENTS)
+        self.tool_events = _names(facts, TOOL_EVENTS)
+        self.message_channels = _names(facts, MESSAGE_CHANNELS)
+        self.turn_channels = _names(facts, TURN_CHANNELS)
+        self.plain_stdout_events = _names(facts, PLAIN_STDOUT_EVENTS)
+        self.exit2_blocking_events = _names(facts, EXIT2_BLOCKING_EVENTS)
+        self.updated_input_blocks_events = _names(facts, UPDATED_INPUT_BLOCKS_EVENTS)
         self.guarded_events = (
-            _names(facts, "guarded_events")
-            if isinstance(facts.get("guarded_events"), list)
+            _names(facts, GUARDED_EVENTS)
+            if isinstance(facts.get(GUARDED_EVENTS), list)
             else GUARDED_BEFORE_THE_FACT
         )
-        updated = facts.get("updated_tool_output")
+        updated = facts.get(UPDATED_TOOL_OUTPUT)
         self.updated_tool_output: bool | None = updated if isinstance(updated, bool) else None
-        model_text = facts.get("model_text")
+        model_text = facts.get(MODEL_TEXT)
         self.model_text: dict[str, object] = model_text if isinstance(model_text, dict) else {}
 
     def is_guarded(self, event: str) -> bool:
@@ -74,7 +88,7 @@ class ClientFacts:
         """Whether additionalContext on `event` reaches the model by giving it another turn."""
         return event in self.turn_channels
 
-    def deny_text(self, label: str, reason: str, event: str = "PreToolUse") -> str:
+    def deny_text(self, label: str, reason: str, event: str = PRE_TOOL_USE) -> str:
         """What the model reads when a guarded event denies with `reason` (JSON, exit 0)."""
         per_event = self.model_text.get(DENY_EVENTS_TEXT)
         template = per_event.get(event) if isinstance(per_event, dict) else None

@@ -22,7 +22,8 @@ runner never loads it.
 
 from __future__ import annotations
 
-PRE_TOOL_USE = "PreToolUse"
+from hookman.bridge.protocol import PRE_TOOL_USE
+
 SPECIFIC = "hookSpecificOutput"
 DENY = "deny"
 # Without the manifest's facts: a PreToolUse deny is all that is certain to be honoured.

@@ -9,6 +9,7 @@ import os
 
 from hookman.bridge import lean_json
 from hookman.bridge.client_facts import ClientFacts
+from hookman.bridge.protocol import CLIENT_SECTION
 from hookman.bridge.state_file import read_regular
 
 TOOL_CALL = "tool_call"
@@ -213,7 +214,7 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         claude_version=data.get("claude_version") or None,
         hooks=hooks,
         entries={key: value for key, value in entries.items() if isinstance(value, dict)},
-        client=ClientFacts(data.get("client")),
+        client=ClientFacts(data.get(CLIENT_SECTION)),
         async_entries={
             key: value for key, value in async_entries.items() if isinstance(value, dict)
         },

@@ -1,6 +1,8 @@
-"""What the launcher and the runner agree on: the runner's flags, the line that proves an
-answer complete, and the deny a guarded event gets. Standard library only and import-free,
-so the launcher's writer (install) need not load the runner to know them."""
+"""What install (the launcher, the settings commands, the manifest) and the runner agree on:
+the runner's flags, the line that proves an answer complete, the statuses, the keys of the
+manifest's "client" section, and the deny a guarded event gets. Standard library only and
+import-free, so the writers need not load the runner to know them, and the runner's start
+pays nothing for them. One home: writer and reader both import these."""
 
 from __future__ import annotations
 
@@ -37,6 +39,25 @@ GUARDED_DONE_STATUS = 3
 # reads neither when measured, but /bin/sh is the user's): when one is set, stdout may hold
 # its output.
 START_UP_FILE_VARIABLES = ("BASH_ENV", "ENV")
+# The manifest's "client" section: the target client's facts, written by install
+# (project/manifest.py `client_facts`) and read by the runner and `fire`
+# (bridge/client_facts.py). Each fact is a list of event names unless noted.
+CLIENT_SECTION = "client"
+KNOWN_EVENTS = "known_events"
+TOOL_EVENTS = "tool_events"
+MESSAGE_CHANNELS = "message_channels"
+TURN_CHANNELS = "turn_channels"
+PLAIN_STDOUT_EVENTS = "plain_stdout_events"
+EXIT2_BLOCKING_EVENTS = "exit2_blocking_events"
+GUARDED_EVENTS = "guarded_events"
+UPDATED_INPUT_BLOCKS_EVENTS = "updated_input_blocks_events"
+UPDATED_TOOL_OUTPUT = "updated_tool_output"  # true, false or null (unknown)
+MODEL_TEXT = "model_text"  # what the model reads, as templates, under these keys:
+DENY_TEXT = "deny"
+DENY_EVENTS_TEXT = "deny_events"  # per guarded event, where its deny reads differently
+CONTEXT_TEXT = "additionalContext"  # per event, ANY_EVENT for the rest
+BLOCK_TEXTS = "block"  # per event: the texts a decision: block shows the model, in order
+ANY_EVENT = "*"
 # In a settings entry's command: the launcher's file name (the runner finds its own entries
 # in settings.local.json by it, to learn a timeout changed by hand).
 LAUNCHER_NAME = "hookman-run.sh"

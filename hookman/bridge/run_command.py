@@ -45,10 +45,12 @@ from hookman.bridge.protocol import (
     ANSWER_END,
     ANSWER_FILE_FLAG,
     ANSWER_START,
+    ASYNC_FLAG,
     CODEX_AGENT,
     FRAMED_FLAG,
     GUARDED_FLAG,
     LAUNCHED_FLAG,
+    MANIFEST_FLAG,
     deny_answer,
     guarded_subject,
 )
@@ -63,7 +65,6 @@ if TYPE_CHECKING:
     from hookman.json_shapes import FiringRecordJson, HookErrorJson, Outcome
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
-ASYNC_FLAG = "--async"
 # Characters of a guarded event's answer past which its texts are cut: the launcher's `read`
 # takes a byte per system call in dash (~2 MB/s), so a huge answer (another hook's
 # additionalContext) would reach the client after its timeout, deny and all.
@@ -126,7 +127,7 @@ def parse_options(argv: list[str]) -> RunOptions:
             options.guarded = True
         elif word == FRAMED_FLAG:
             options.framed = True
-        elif word == "--manifest" and index + 1 < len(argv):
+        elif word == MANIFEST_FLAG and index + 1 < len(argv):
             options.manifest = argv[index + 1]
             index += 1
         elif word == AGENT_FLAG and index + 1 < len(argv):

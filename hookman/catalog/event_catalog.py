@@ -14,12 +14,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from hookman.bridge.protocol import PRE_TOOL_USE as PRE_TOOL_USE  # one home; read here by doctor
 from hookman.catalog.client_version import ClientVersion, parse_version
 
 CATALOG_DIR = Path(__file__).parent
 TOOL_MATCHER_FIELD = "tool_name"
 CONTEXT_CHANNEL_FIELD = "additionalContext"
-PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
 UPDATED_TOOL_OUTPUT_FIELD = "updatedToolOutput"
 ALL_TOOLS = "*"

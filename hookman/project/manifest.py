@@ -17,6 +17,25 @@ from typing import Any
 
 from hookman import __version__, paths
 from hookman.atomic_file import write_text_if_changed
+from hookman.bridge.protocol import (
+    ANY_EVENT,
+    BLOCK_TEXTS,
+    CLIENT_SECTION,
+    CONTEXT_TEXT,
+    DENY_EVENTS_TEXT,
+    DENY_TEXT,
+    EXIT2_BLOCKING_EVENTS,
+    GUARDED_EVENTS,
+    KNOWN_EVENTS,
+    MESSAGE_CHANNELS,
+    MODEL_TEXT,
+    PLAIN_STDOUT_EVENTS,
+    PRE_TOOL_USE,
+    TOOL_EVENTS,
+    TURN_CHANNELS,
+    UPDATED_INPUT_BLOCKS_EVENTS,
+    UPDATED_TOOL_OUTPUT,
+)
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.errors import HookmanError
@@ -25,11 +44,6 @@ from hookman.project.install_plan import InstallPlan
 from hookman.project.location import config_path
 
 MANIFEST_FORMAT = 1
-DENY_TEXT = "deny"
-DENY_EVENTS_TEXT = "deny_events"  # per guarded event, where its deny reads differently
-CONTEXT_TEXT = "additionalContext"
-BLOCK_TEXTS = "block"  # per event: the texts a decision: block shows the model, in order
-ANY_EVENT = "*"
 FLAG_SOURCE = "flag"
 
 
@@ -72,7 +86,7 @@ def build_manifest(
             for event, entry in plan.async_entries.items()
         },
         "held_back": dict(plan.held_back),
-        "client": client_facts(version),
+        CLIENT_SECTION: client_facts(version),
     }
 
 
@@ -83,16 +97,16 @@ def client_facts(version: ClientVersion | None) -> dict[str, Any]:
     texts are then the newest measured ones.
     """
     return {
-        "known_events": event_catalog.claude_events(),
-        "tool_events": event_catalog.tool_events(),
-        "message_channels": event_catalog.message_channel_events(),
-        "turn_channels": event_catalog.turn_channel_events(),
-        "plain_stdout_events": event_catalog.plain_stdout_events(),
-        "exit2_blocking_events": event_catalog.exit2_blocking_events(),
-        "guarded_events": event_catalog.guarded_events(),
-        "updated_input_blocks_events": event_catalog.updated_input_blocks_events(),
-        "updated_tool_output": event_catalog.can_update_tool_output(version),
-        "model_text": _model_texts(version),
+        KNOWN_EVENTS: event_catalog.claude_events(),
+        TOOL_EVENTS: event_catalog.tool_events(),
+        MESSAGE_CHANNELS: event_catalog.message_channel_events(),
+        TURN_CHANNELS: event_catalog.turn_channel_events(),
+        PLAIN_STDOUT_EVENTS: event_catalog.plain_stdout_events(),
+        EXIT2_BLOCKING_EVENTS: event_catalog.exit2_blocking_events(),
+        GUARDED_EVENTS: event_catalog.guarded_events(),
+        UPDATED_INPUT_BLOCKS_EVENTS: event_catalog.updated_input_blocks_events(),
+        UPDATED_TOOL_OUTPUT: event_catalog.can_update_tool_output(version),
+        MODEL_TEXT: _model_texts(version),
     }
 
 
@@ -105,7 +119,7 @@ def _model_texts(version: ClientVersion | None) -> dict[str, Any]:
             text = event_catalog.model_text(event, CONTEXT_TEXT, version)
             if text != default_context:
                 contexts[event] = text
-    deny = event_catalog.model_text(event_catalog.PRE_TOOL_USE, DENY_TEXT, version)
+    deny = event_catalog.model_text(PRE_TOOL_USE, DENY_TEXT, version)
     deny_events = {
         event: text
         for event in event_catalog.guarded_events()

@@ -1,6 +1,7 @@
 """The settings commands the documents show are the ones install writes: ARCHITECTURE.md's
-entry, docs/claude-code-facts.md's command and the forms settings_entries.py's docstring
-names, rendered here with the documents' placeholders for paths and texts."""
+entry, docs/claude-code-facts.md's command, docs/plugins.md's hooks.json command and the forms
+settings_entries.py's docstring names, rendered here with the documents' placeholders for
+paths and texts."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import shlex
 from pathlib import Path
 
 import hookman.project.settings_entries as settings_entries
+from hookman.plugin.launcher import hook_command, missing_launcher_text
 from hookman.project.launcher import MISSING_LAUNCHER_TEXT
 from hookman.project.settings_entries import HookmanEntry, build_command
 
@@ -72,3 +74,15 @@ def test_a_changed_command_would_be_seen() -> None:
     text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
     assert "`sh L EVENT --async || true`" not in text
     assert not re.search(r"case \$\? in 3\) ;; 2\) exit 1", text)
+
+
+def test_the_plugin_guide_shows_the_guarded_command_a_build_writes() -> None:
+    text = (REPO / "docs" / "plugins.md").read_text(encoding="utf-8")
+    shown = text.split("A guarded event's entry is `", 1)[1].split("` with L =")[0]
+    shown = " ".join(shown.split())
+    launcher = '"${CLAUDE_PLUGIN_ROOT}/hookman-runner/run.sh"'
+    assert f"` with L = `{launcher}`" in text
+    command = hook_command("team-guards", "EVENT", guarded=True)
+    why = shlex.quote(missing_launcher_text("team-guards"))
+    assert command.count(launcher) == 2 and command.count(why) == 1
+    assert shown == command.replace(launcher, "L").replace(why, "'...'")
