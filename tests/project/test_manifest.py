@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from hookman import paths
+from hookman.bridge.client_facts import ClientFacts
 from hookman.bridge.manifest_reader import read_manifest
 from hookman.catalog.client_version import ClientVersion
 from hookman.errors import HookmanError
@@ -195,3 +196,17 @@ def test_the_remembered_flag_is_read_back_only_when_a_flag_wrote_the_manifest(
 
 def test_no_manifest_remembers_nothing(project: Path) -> None:
     assert remembered_flag(project) is None
+
+
+def test_the_runner_reads_back_every_client_fact_install_writes() -> None:
+    """Writer and reader share the section's keys (bridge/protocol.py): each fact written
+    comes back in ClientFacts as written, none as a default."""
+    written = client_facts(ClientVersion(2, 1, 332))
+    read = ClientFacts(written)
+    lists = {key: value for key, value in written.items() if isinstance(value, list)}
+    assert len(lists) == 8
+    for key, value in lists.items():
+        assert getattr(read, key) == frozenset(value), key
+    assert read.updated_tool_output is written["updated_tool_output"] is True
+    assert read.model_text == written["model_text"]
+    assert read.guarded_events == {"PreToolUse", "PreSkillShellCommand"}
