@@ -293,7 +293,7 @@ MUTATIONS = [
     (
         "manifest: guarded events written",
         "hookman/project/manifest.py",
-        '        "guarded_events": event_catalog.guarded_events(),\n',
+        "        GUARDED_EVENTS: event_catalog.guarded_events(),\n",
         "",
     ),
     (

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from hookman.bridge.protocol import (
     ANSWER_END,
+    ANSWER_FILE_FLAG,
     ANSWER_START,
     ASYNC_FLAG,
     deny_answer,
@@ -136,6 +137,7 @@ def start_text(plugin: str, guarded_events: Sequence[str]) -> str:
     Python 2 and 3.0+, so an old python3 (or a python3 that is Python 2) gets a deny."""
     denies = {event: too_old_python_deny(plugin, event) for event in guarded_events}
     notice = _python_notice(plugin, "`python3` on PATH is older than Python 3.10")
+    answer_file = json.dumps(ANSWER_FILE_FLAG)  # the runner's flags: bridge/protocol.py
     return f'''\
 # The entry of the plugin {plugin}'s runner, written by `hookman plugin build`; do not edit.
 # Parses in Python 2: an interpreter too old for the runner still gets an answer.
@@ -150,13 +152,13 @@ ANSWER_END = {json.dumps(ANSWER_END, ensure_ascii=True)}
 
 def answer_for_old_python():
     words = sys.argv[1:]
-    if "--answer-file" in words and words.index("--answer-file") + 1 < len(words):
+    if {answer_file} in words and words.index({answer_file}) + 1 < len(words):
         try:
-            os.unlink(words[words.index("--answer-file") + 1])
+            os.unlink(words[words.index({answer_file}) + 1])
         except OSError:
             pass
     event = words[1] if len(words) > 1 else ""
-    if "--async" in words:
+    if {json.dumps(ASYNC_FLAG)} in words:
         answer = "{{}}"
     else:
         answer = DENIES.get(event, NOTICE)

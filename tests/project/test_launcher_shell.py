@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hookman.plugin.launcher import hook_command, plugin_launcher_text
+from hookman.plugin.launcher import hook_command, plugin_launcher_text, start_text
 from hookman.project import shell_template
 from hookman.project.launcher import launcher_text
 from hookman.project.settings_entries import build_command
@@ -101,6 +101,11 @@ def test_every_launcher_renders_the_bytes_installs_have(variant: str, name: str)
     """Recorded from the launcher builder before the shell moved into launcher.sh: a project
     installed then, or a plugin built then, keeps its launcher byte for byte."""
     assert _launcher(variant, name).encode() == (GOLDEN / f"{variant}-{name}.sh").read_bytes()
+
+
+def test_the_plugin_start_script_is_the_bytes_built_plugins_have() -> None:
+    golden = (GOLDEN / "plugin-start-all.py.golden").read_text()
+    assert start_text(PLUGIN, GUARDED_SETS["all"]) == golden
 
 
 def test_the_settings_commands_are_the_bytes_installs_have() -> None:
