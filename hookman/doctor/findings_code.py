@@ -116,7 +116,7 @@ def _check_variables(ctx: Context, handler: Handler, text: HookText) -> None:
 def _windows(ctx: Context, handler: Handler, piece: str) -> None:
     variable = piece.startswith("%") and piece.endswith("%")
     fix = (
-        f'write it as "${piece.strip("%")}" (bash syntax).'
+        f'write it as "${piece.strip("%")}" (POSIX shell syntax).'
         if variable
         else 'use forward slashes, e.g. "$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh.'
     )
@@ -125,7 +125,8 @@ def _windows(ctx: Context, handler: Handler, piece: str) -> None:
             handler,
             "command-windows-syntax",
             "warning",
-            f"the command uses {shown(piece)}, Windows syntax, but Claude Code runs it with bash "
+            f"the command uses {shown(piece)}, Windows syntax, but Claude Code runs it with "
+            "/bin/sh "
             + (
                 "here, which leaves it as plain text."
                 if variable

@@ -150,6 +150,10 @@ def test_variables_that_are_set_or_have_a_fallback_stay_quiet(project: Path, tex
 def test_windows_only_syntax_under_a_posix_shell_is_reported_once(project: Path, text: str) -> None:
     ctx = one(project, "PostToolUse", text, "Edit")
     assert codes(ctx) == ["command-windows-syntax"]
+    # Claude Code runs a command with /bin/sh -c (dash, bash as sh, busybox ...), not bash
+    (finding,) = ctx.findings
+    assert "runs it with /bin/sh here" in finding.message
+    assert "with bash" not in finding.message
 
 
 @pytest.mark.parametrize(
