@@ -13,7 +13,6 @@ the rest).
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 from collections.abc import Callable, Sequence
@@ -35,7 +34,7 @@ def build_index(functions: Sequence[str], groups: Sequence[str]) -> dict[str, An
     """The index of the commands `functions` ("hookman.commands.MODULE:FUNCTION", in help
     order) and the groups `groups` ("hookman.commands.MODULE", whose GROUP it is)."""
     return {
-        "groups": [_group_entry(importlib.import_module(module).GROUP) for module in groups],
+        "groups": [_group_entry(_module(module).GROUP) for module in groups],
         "commands": [_command_entry(reference) for reference in functions],
     }
 
@@ -50,13 +49,19 @@ def read_index() -> dict[str, Any]:
     return index
 
 
+def _module(name: str) -> Any:
+    """Import module `name` as an import statement does (so `-X importtime` lists it, which
+    importlib.import_module does not)."""
+    return __import__(name, fromlist=["__name__"])
+
+
 def _group_entry(group: Group) -> dict[str, Any]:
     return {"name": group.name, "help": group.help, "examples": list(group.examples)}
 
 
 def _command_entry(reference: str) -> dict[str, Any]:
     module, _, name = reference.partition(":")
-    function = getattr(importlib.import_module(module), name)
+    function = getattr(_module(module), name)
     declared: Command = function.cli[-1]
     signature = inspect.signature(function)
     params = [_param_entry(param, signature) for param in declared.params]
@@ -129,15 +134,15 @@ def example(*lines: str) -> str:
 def register(target: typer.Typer, entry: dict[str, Any], debug: Callable[[Any], bool]) -> None:
     """Add the command `entry` to `target`: typer reads its parameters from the signature
     made here; running it imports the command's module and calls its function."""
-    parameters = [
-        inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)
-    ]
-    parameters += [_typer_parameter(p) for p in entry["params"] if not p.get("passthrough")]
     declared = [p for p in entry["params"] if not p.get("passthrough")]
+    parameters = [
+        inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
+        *(_typer_parameter(p) for p in declared),
+    ]
 
     def callback(ctx: typer.Context, **values: Any) -> None:
         module, _, name = entry["function"].partition(":")
-        function = getattr(importlib.import_module(module), name)
+        function = getattr(_module(module), name)
         run_command(debug(ctx), function, **_arguments(ctx, entry, declared, values))
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -62,7 +62,7 @@ def add(
     module = Path(path).expanduser()
     if not module.is_file() or module.suffix != ".py":
         raise HookmanError(
-            f"{str(path)!r} is not a .py file.",
+            f"{str(Path(path))!r} is not a .py file.",  # as a path: `./x` is 'x'
             "give the path to a Python module that defines `def hook(pi): ...`.",
         )
     entry_name = name if name is not None else module.stem
