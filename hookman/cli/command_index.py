@@ -62,7 +62,7 @@ def _group_entry(group: Group) -> dict[str, Any]:
 def _command_entry(reference: str) -> dict[str, Any]:
     module, _, name = reference.partition(":")
     function = getattr(_module(module), name)
-    declared: Command = function.cli[-1]
+    declared: Command = function.cli
     signature = inspect.signature(function)
     params = [_param_entry(param, signature) for param in declared.params]
     if declared.rest is not None and declared.rest not in signature.parameters:
@@ -94,6 +94,8 @@ def _param_entry(param: Option | Argument, signature: inspect.Signature) -> dict
         default = signature.parameters[param.dest].default
     else:
         raise ValueError(f"the function has no parameter {param.dest!r}")
+    if param.type not in VALUE_TYPES:
+        raise ValueError(f"{param.dest}: type {param.type!r} is not one of {list(VALUE_TYPES)}")
     required = default is inspect.Parameter.empty
     if isinstance(default, tuple):
         default = list(default)

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
     Function = TypeVar("Function", bound=Callable[..., Any])
 
-# What an option's value is (click's type): `str` unless said.
-VALUE_TYPES = ("str", "int", "path")
 # What a value completes to on TAB: a `hookman __complete` KIND (hookman/cli/complete_words.py),
 # or one the scripts complete themselves.
 SCRIPT_KINDS = ("dirs", "files", "events", "shells")
@@ -34,10 +32,11 @@ SCRIPT_KINDS = ("dirs", "files", "events", "shells")
 
 class Option:
     """`--flag VALUE` (or a flag: `flag=True`). `dest` is the function's parameter (default:
-    the long flag's name); `value` is what a flag passes when given (`--no-codex-trust`:
-    False); `secondary` is a flag's opposite (`--async/--no-async`); `multiple`: repeatable, a
-    list; `complete`: what its value completes to on TAB; `passthrough`: the command reads it
-    itself (`run --manifest`), so only the completions know it."""
+    the long flag's name); `type`: "str", "int" or "path"; `value`: what a flag passes when
+    given (`--no-codex-trust`: False); `secondary`: a flag's opposite (`--async/--no-async`);
+    `multiple`: repeatable, a list; `complete`: what its value completes to on TAB;
+    `passthrough`: the command reads it itself (`run --manifest`), so only the completions
+    know it; `show_default`: click's "[default: ...]"."""
 
     __slots__ = (
         "complete",
@@ -85,7 +84,8 @@ class Option:
 
 
 class Argument:
-    """A positional argument: `dest` is the function's parameter; `variadic`: any number
+    """A positional argument: `dest` is the function's parameter (`type` as an Option's);
+    `variadic`: any number
     (a list); required when the function gives it no default; `show_default`: False hides
     click's "[required]"."""
 
@@ -159,7 +159,7 @@ def cli_command(
 
     def declare(function: Function) -> Function:
         declared = Command(tuple(name.split()), help, examples, params, rest, rest_text)
-        function.cli = (*getattr(function, "cli", ()), declared)  # type: ignore[attr-defined]
+        function.cli = declared  # type: ignore[attr-defined]
         return function
 
     return declare

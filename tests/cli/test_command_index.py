@@ -80,7 +80,7 @@ def test_each_option_string_is_declared_once_per_meaning() -> None:
     different meanings, like install's and fire's --agent, is two declarations.)"""
     seen: dict[tuple[tuple[str, ...], str], Option] = {}
     for function in _declared_functions():
-        for param in function.cli[-1].params:
+        for param in function.cli.params:
             if not isinstance(param, Option):
                 continue
             key = (param.flags, param.help)
@@ -99,7 +99,7 @@ def test_each_option_string_is_declared_once_per_meaning() -> None:
 def test_every_declared_parameter_is_a_parameter_of_its_function() -> None:
     for function in _declared_functions():
         signature = inspect.signature(function)
-        declared = function.cli[-1]
+        declared = function.cli
         for param in declared.params:
             if isinstance(param, Option) and param.passthrough:
                 continue
@@ -112,16 +112,14 @@ def test_every_cli_parameter_comes_from_a_declaration() -> None:
     """The click tree the CLI runs: each command's parameters are its declaration's, in
     order, with the function's defaults."""
     root = typer.main.get_command(cli_app.build_app(command_index.read_index()))
-    by_path = {tuple(f.cli[-1].path): f for f in _declared_functions()}
+    by_path = {tuple(f.cli.path): f for f in _declared_functions()}
     checked = 0
     for path, function in by_path.items():
         node: Any = root
         for word in path:
             node = node.commands[word]
         params = [p for p in node.params if p.name != "help"]
-        declared = [
-            p for p in function.cli[-1].params if not (isinstance(p, Option) and p.passthrough)
-        ]
+        declared = [p for p in function.cli.params if not (isinstance(p, Option) and p.passthrough)]
         assert [p.name for p in params] == [p.dest for p in declared], path
         signature = inspect.signature(function)
         for click_param, param in zip(params, declared, strict=True):
@@ -142,7 +140,7 @@ def test_every_completion_kind_declared_is_one_the_scripts_or_the_helper_know() 
     kinds = {
         param.complete
         for function in _declared_functions()
-        for param in function.cli[-1].params
+        for param in function.cli.params
         if param.complete
     }
     helper = set()
