@@ -1,46 +1,26 @@
-"""The command index: every command's declaration (hookman/commands/options.py) as data, and
-the typer commands made from it.
+"""The commands of the CLI as typer commands, made from the command index.
 
-The declarations sit on the command functions in hookman/commands/, whose modules import
-what their commands need: importing all of them for `hookman --help` would cost more than
-the command itself. So `build_index` reads them once, with the defaults of the functions'
-signatures, into hookman/cli/command_index.json (written with the completions by
-`python -m hookman.cli.completion_scripts`; tests/cli fail while it is stale), and the CLI
-reads only that file until it runs a command: then it imports the command's module and calls
-its function with the values given on the command line (the function's defaults stand for
-the rest).
+hookman/cli/command_index.json holds every command's declaration as data (written from the
+declarations by cli/declarations.py; tests/cli fail while it is stale). The CLI reads only
+that file until it runs a command: then it imports the command's module and calls its
+function with the values given on the command line (the function's defaults stand for the
+rest). So `hookman --help` and a command's help import no command module.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from hookman.cli.error_handler import run_command
-from hookman.commands.options import Argument, Command, Group, Option
 
 INDEX_FILE = Path(__file__).with_name("command_index.json")
 VALUE_TYPES: dict[str, type] = {"str": str, "int": int, "path": Path}
-
-# --- the index, from the declarations ----------------------------------------------------
-
-
-def build_index(functions: Sequence[str], groups: Sequence[str]) -> dict[str, Any]:
-    """The index of the commands `functions` ("hookman.commands.MODULE:FUNCTION", in help
-    order) and the groups `groups` ("hookman.commands.MODULE", whose GROUP it is)."""
-    return {
-        "groups": [_group_entry(_module(module).GROUP) for module in groups],
-        "commands": [_command_entry(reference) for reference in functions],
-    }
-
-
-def index_text(index: dict[str, Any]) -> str:
-    return json.dumps(index, indent=1, ensure_ascii=False) + "\n"
 
 
 def read_index() -> dict[str, Any]:
@@ -49,82 +29,10 @@ def read_index() -> dict[str, Any]:
     return index
 
 
-def _module(name: str) -> Any:
+def import_module(name: str) -> Any:
     """Import module `name` as an import statement does (so `-X importtime` lists it, which
     importlib.import_module does not)."""
     return __import__(name, fromlist=["__name__"])
-
-
-def _group_entry(group: Group) -> dict[str, Any]:
-    return {"name": group.name, "help": group.help, "examples": list(group.examples)}
-
-
-def _command_entry(reference: str) -> dict[str, Any]:
-    module, _, name = reference.partition(":")
-    function = getattr(_module(module), name)
-    declared: Command = function.cli
-    signature = inspect.signature(function)
-    params = [_param_entry(param, signature) for param in declared.params]
-    if declared.rest is not None and declared.rest not in signature.parameters:
-        raise ValueError(f"{reference}: no parameter {declared.rest!r} for the other words")
-    missing = [
-        p.name
-        for p in signature.parameters.values()
-        if p.default is inspect.Parameter.empty
-        and p.name not in {param["dest"] for param in params}
-        and p.name != declared.rest
-    ]
-    if missing:
-        raise ValueError(f"{reference}: parameters {missing} are not declared")
-    return {
-        "path": list(declared.path),
-        "function": reference,
-        "help": inspect.cleandoc(declared.help),
-        "examples": list(declared.examples),
-        "rest": declared.rest,
-        "rest_text": declared.rest_text,
-        "params": params,
-    }
-
-
-def _param_entry(param: Option | Argument, signature: inspect.Signature) -> dict[str, Any]:
-    if isinstance(param, Option) and param.passthrough:
-        default = None  # read by the command itself, not a parameter of the function
-    elif param.dest in signature.parameters:
-        default = signature.parameters[param.dest].default
-    else:
-        raise ValueError(f"the function has no parameter {param.dest!r}")
-    if param.type not in VALUE_TYPES:
-        raise ValueError(f"{param.dest}: type {param.type!r} is not one of {list(VALUE_TYPES)}")
-    required = default is inspect.Parameter.empty
-    if isinstance(default, tuple):
-        default = list(default)
-    entry: dict[str, Any] = {
-        "kind": "option" if isinstance(param, Option) else "argument",
-        "dest": param.dest,
-        "metavar": param.metavar,
-        "help": param.help,
-        "type": param.type,
-        "show_default": param.show_default,
-        "complete": param.complete,
-        "required": required,
-        "default": None if required else default,
-    }
-    if isinstance(param, Option):
-        entry.update(
-            flags=list(param.flags),
-            flag=param.flag,
-            value=param.value,
-            secondary=param.secondary,
-            multiple=param.multiple,
-            passthrough=param.passthrough,
-        )
-    else:
-        entry["variadic"] = param.variadic
-    return entry
-
-
-# --- typer commands, from the index ------------------------------------------------------
 
 
 def example(*lines: str) -> str:
@@ -144,7 +52,7 @@ def register(target: typer.Typer, entry: dict[str, Any], debug: Callable[[Any], 
 
     def callback(ctx: typer.Context, **values: Any) -> None:
         module, _, name = entry["function"].partition(":")
-        function = getattr(_module(module), name)
+        function = getattr(import_module(module), name)
         run_command(debug(ctx), function, **_arguments(ctx, entry, declared, values))
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hookman.cli import command_index
+from hookman.cli import command_index, declarations
 from hookman.commands.completions import FILE_NAMES
 
 COMPLETIONS_DIR = Path(__file__).resolve().parents[2] / "completions"
@@ -41,13 +41,6 @@ class CommandSpec:
     value_options: tuple[str, ...]  # options that take a value
     subcommands: tuple[str, ...]
     argument_kind: str | None  # what its positional arguments complete to
-
-
-def declared_index() -> dict[str, Any]:
-    """The command index as the declarations say now (not the file written from them)."""
-    from hookman.cli import app
-
-    return command_index.build_index(app.COMMANDS, app.GROUPS)
 
 
 def argument_kinds(index: dict[str, Any]) -> dict[str, str]:
@@ -80,7 +73,7 @@ def command_specs(index: dict[str, Any] | None = None) -> list[CommandSpec]:
 
     from hookman.cli.app import build_app
 
-    index = index or declared_index()
+    index = index or declarations.declared_index()
     root = typer.main.get_command(build_app(index))
     kinds = argument_kinds(index)
     specs: list[CommandSpec] = []
@@ -125,7 +118,7 @@ def event_names() -> list[str]:
 
 
 def render(shell: str, index: dict[str, Any] | None = None) -> str:
-    index = index or declared_index()
+    index = index or declarations.declared_index()
     specs = command_specs(index)
     events = event_names()
     kinds = option_kinds(index)
@@ -366,9 +359,9 @@ def main() -> int:
     from the declarations (a directory argument: the completions go there instead)."""
     directory = Path(sys.argv[1]) if len(sys.argv) > 1 else COMPLETIONS_DIR
     directory.mkdir(parents=True, exist_ok=True)
-    index = declared_index()
+    index = declarations.declared_index()
     if len(sys.argv) == 1:
-        command_index.INDEX_FILE.write_text(command_index.index_text(index), encoding="utf-8")
+        command_index.INDEX_FILE.write_text(declarations.index_text(index), encoding="utf-8")
     for shell in SHELLS:
         completion_file(directory, shell).write_text(render(shell, index), encoding="utf-8")
     return 0

@@ -6,11 +6,11 @@ decorators sit on the function). The decorator only records the declaration on t
 (`function.cli`); the function stays a plain Python function that tests call with keyword
 arguments and that returns the exit code. Defaults are the function's own.
 
-The CLI layer (hookman/cli/command_index.py) turns the declarations into typer/click
-commands and the shell completions. So that a command's help and `hookman --help` import no
-command module (the start-up budget), it reads them from the generated
-hookman/cli/command_index.json; `python -m hookman.cli.completion_scripts` regenerates it
-with the completions, and tests/cli fail while either is stale.
+The CLI layer turns the declarations into typer/click commands and the shell completions.
+So that a command's help and `hookman --help` import no command module (the start-up
+budget), it reads them from the generated hookman/cli/command_index.json (written by
+hookman/cli/declarations.py when `python -m hookman.cli.completion_scripts` regenerates the
+completions; tests/cli fail while either is stale).
 
 Lean: `hookman statusline` imports this module on its fast path (no typing, no dataclasses,
 no pathlib).

@@ -13,7 +13,7 @@ import pytest
 import typer.main
 
 from hookman.cli import app as cli_app
-from hookman.cli import command_index, complete_words, completion_scripts
+from hookman.cli import command_index, complete_words, declarations
 from hookman.commands import options
 from hookman.commands.options import Argument, Option
 
@@ -32,7 +32,7 @@ def _declared_functions() -> list[Any]:
 
 def test_the_index_the_cli_reads_is_the_declarations() -> None:
     written = command_index.INDEX_FILE.read_text(encoding="utf-8")
-    assert written == command_index.index_text(completion_scripts.declared_index()), (
+    assert written == declarations.index_text(declarations.declared_index()), (
         "hookman/cli/command_index.json is stale: run `python -m hookman.cli.completion_scripts`"
     )
 
