@@ -4,6 +4,7 @@ hookman/bridge/run_command.py before the CLI layer loads; the CLI sees it only f
 
 from __future__ import annotations
 
+from hookman.bridge.protocol import MANIFEST_FLAG
 from hookman.commands.options import Argument, Option, cli_command
 
 
@@ -11,7 +12,7 @@ from hookman.commands.options import Argument, Option, cli_command
     "run",
     Argument("event", "EVENT", complete="events", help="The Claude Code event name."),
     Option(
-        "--manifest",
+        MANIFEST_FLAG,
         metavar="FILE",
         complete="files",
         passthrough=True,
