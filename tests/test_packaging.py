@@ -43,6 +43,8 @@ def test_the_wheel_ships_the_templates_and_the_catalog(wheel_files: dict[str, by
         == (REPO / "templates" / "bash_guard.py").read_bytes()
     )
     assert "hookman/catalog/claude_code_events.json" in wheel_files
+    index = REPO / "hookman" / "cli" / "command_index.json"  # the CLI reads its commands there
+    assert wheel_files["hookman/cli/command_index.json"] == index.read_bytes()
     assert "hookman/runtime/__init__.py" in wheel_files
 
 

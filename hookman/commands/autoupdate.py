@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from hookman.commands.install import exit_code_of, print_sync_report
+from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
@@ -44,6 +45,21 @@ class Update(NamedTuple):
     changed: bool
 
 
+@cli_command(
+    "autoupdate",
+    Option("--freeze", flag=True, help="Write the full commit SHA with a `# frozen: TAG` comment."),
+    Option(
+        "--repo", metavar="REPO", help="Update only this repository (as hookman.toml names it)."
+    ),
+    PROJECT,
+    CLAUDE_VERSION,
+    JSON,
+    help="Move each hook repository's rev to its newest release tag.",
+    examples=(
+        "hookman autoupdate",
+        "hookman autoupdate --freeze --repo https://example.org/acme/agent-hooks.git",
+    ),
+)
 def autoupdate(
     *,
     freeze: bool = False,

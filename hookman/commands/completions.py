@@ -8,11 +8,22 @@ import os
 import sys
 
 from hookman import shipped_dir
+from hookman.commands.options import Argument, cli_command
 from hookman.errors import HookmanError
 
 FILE_NAMES = {"bash": "hookman.bash", "zsh": "_hookman", "fish": "hookman.fish"}
 
 
+@cli_command(
+    "completions",
+    Argument("shell", "SHELL", show_default=False, complete="shells", help="bash, zsh or fish."),
+    help="Print the shell completion script for bash, zsh or fish.",
+    examples=(
+        "hookman completions bash > ~/.local/share/bash-completion/completions/hookman",
+        "hookman completions zsh > ~/.zfunc/_hookman",
+        "hookman completions fish > ~/.config/fish/completions/hookman.fish",
+    ),
+)
 def print_completions(shell: str) -> int:
     name = FILE_NAMES.get(shell)
     if name is None:

@@ -10,11 +10,37 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, Option, cli_command
 from hookman.doctor.report import DoctorOptions, exit_code, report_json, run_doctor
 from hookman.errors import HookmanError
 from hookman.project.location import find_project_dir
 
 
+@cli_command(
+    "doctor",
+    Option("--probe", flag=True, help="Also run hookman's hooks on sample payloads (via fire)."),
+    Option(
+        "--probe-commands",
+        flag=True,
+        help="Also run foreign command hooks on sample payloads, in a throwaway directory "
+        "with a timeout, and classify what their exit code and output do.",
+    ),
+    Option(
+        "--managed-settings",
+        metavar="PATH",
+        type="path",
+        help="Managed settings file (or directory) to read instead of this platform's.",
+    ),
+    PROJECT,
+    CLAUDE_VERSION,
+    JSON,
+    help="Explain every silent hook: read every source Claude Code merges and report findings.",
+    examples=(
+        "hookman doctor",
+        "hookman doctor --probe --json",
+        "hookman doctor --probe-commands",
+    ),
+)
 def doctor(
     *,
     project: Path | None = None,

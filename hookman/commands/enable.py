@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from hookman.catalog.client_version import resolve_target
 from hookman.commands.install import exit_code_of, print_sync_report
+from hookman.commands.options import CLAUDE_VERSION, DRY_RUN, JSON, PROJECT, Argument, cli_command
 from hookman.errors import HookmanError
 from hookman.install.sync import sync_project
 from hookman.output import console, print_json
@@ -91,4 +92,62 @@ def _unknown_hook(config: ProjectConfigView, name: str) -> HookmanError:
     return HookmanError(
         f"the project has no hook named {name!r}.",
         f"{guess}`hookman list` shows the project's hooks.",
+    )
+
+
+@cli_command(
+    "enable",
+    Argument("name", "NAME", complete="hooks", help="The hook to switch on."),
+    PROJECT,
+    CLAUDE_VERSION,
+    DRY_RUN,
+    JSON,
+    help="Switch a hook on in hookman.toml and rewrite settings.",
+    examples=("hookman enable guard",),
+)
+def enable(
+    name: str,
+    *,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    dry_run: bool = False,
+    json_output: bool = False,
+) -> int:
+    """`hookman enable NAME`: set_enabled(NAME, True)."""
+    return set_enabled(
+        name,
+        True,
+        project=project,
+        claude_version=claude_version,
+        dry_run=dry_run,
+        json_output=json_output,
+    )
+
+
+@cli_command(
+    "disable",
+    Argument("name", "NAME", complete="hooks", help="The hook to switch off."),
+    PROJECT,
+    CLAUDE_VERSION,
+    DRY_RUN,
+    JSON,
+    help="Switch a hook off in hookman.toml (it stays listed) and rewrite settings.",
+    examples=("hookman disable guard",),
+)
+def disable(
+    name: str,
+    *,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    dry_run: bool = False,
+    json_output: bool = False,
+) -> int:
+    """`hookman disable NAME`: set_enabled(NAME, False)."""
+    return set_enabled(
+        name,
+        False,
+        project=project,
+        claude_version=claude_version,
+        dry_run=dry_run,
+        json_output=json_output,
     )

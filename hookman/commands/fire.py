@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.catalog import event_catalog
+from hookman.commands.options import JSON, PROJECT, Argument, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
@@ -31,6 +32,26 @@ if TYPE_CHECKING:
     from hookman.json_shapes import FireJson
 
 
+@cli_command(
+    "fire",
+    Argument("event", "EVENT", complete="events", help="Claude Code event name (e.g. PreToolUse)."),
+    Option(
+        "--payload",
+        metavar="FILE",
+        type="path",
+        complete="files",
+        help="Payload JSON file (default: a bundled sample).",
+    ),
+    Option(
+        "--agent",
+        metavar="AGENT",
+        help="Show what this agent and its model get (codex; default Claude Code).",
+    ),
+    PROJECT,
+    JSON,
+    help="Run the hooks on a sample event; show what Claude Code and the model get.",
+    examples=("hookman fire PreToolUse", "hookman fire PreToolUse --payload rm-rf.json"),
+)
 def fire(
     event: str,
     *,

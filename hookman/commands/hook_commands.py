@@ -14,6 +14,7 @@ from hookman.bridge.content_text import message_text
 from hookman.bridge.manifest_reader import Manifest
 from hookman.bridge.session_state import SessionState
 from hookman.commands.fire import load_installed_manifest
+from hookman.commands.options import JSON, PROJECT, Argument, cli_command
 from hookman.errors import HookmanError
 from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
 COMMAND_LINE_SESSION = "command-line"
 
 
+@cli_command(
+    "commands",
+    PROJECT,
+    JSON,
+    help="List the commands hooks registered with register_command.",
+    examples=("hookman commands", "hookman commands --json"),
+)
 def list_hook_commands(*, project: Path | None = None, json_output: bool = False) -> int:
     """`hookman commands`; `--json` prints a `HookCommandsJson` (hookman/json_shapes.py)."""
     manifest = load_installed_manifest(find_project_dir(project))
@@ -49,6 +57,17 @@ def list_hook_commands(*, project: Path | None = None, json_output: bool = False
     return 0
 
 
+@cli_command(
+    "command",
+    Argument("name", "NAME", help="A command registered with register_command."),
+    PROJECT,
+    rest="args",
+    rest_text=True,
+    help="""Run a command that a hook registered with register_command.
+
+    Words after NAME are passed to the command as its argument text.""",
+    examples=("hookman command deploy staging",),
+)
 def run_hook_command(name: str, args: str = "", *, project: Path | None = None) -> int:
     manifest = load_installed_manifest(find_project_dir(project))
     named_hooks, load_errors = _load_named_hooks(manifest)

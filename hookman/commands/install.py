@@ -12,6 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hookman.commands.options import (
+    CLAUDE_VERSION,
+    DRY_RUN,
+    JSON,
+    PROJECT,
+    Argument,
+    Option,
+    cli_command,
+)
 from hookman.errors import HookmanError
 from hookman.hooks.sources import HookChoice, choose_hook, choose_repo_hook
 from hookman.install.report import project_target
@@ -32,8 +41,74 @@ if TYPE_CHECKING:
     from hookman.json_shapes import InstallJson
 
 
+@cli_command(
+    "install",
+    Argument(
+        "hooks",
+        "[HOOK]...",
+        variadic=True,
+        show_default=False,
+        complete="installable",
+        help="Hooks to add: a path to a .py factory, or a name known to hookman.toml, the "
+        "user registry or the bundled templates. None: rewrite settings from hookman.toml.",
+    ),
+    Option(
+        "--name", metavar="NAME", help="Name for a single path hook (default: the file's stem)."
+    ),
+    Option(
+        "--allow-unknown-event",
+        flag=True,
+        help="Keep event names no Claude Code version knows (inert).",
+    ),
+    Option(
+        "--async",
+        secondary="--no-async",
+        dest="run_async",
+        help="Observe-only: run the hooks given in a separate entry Claude Code does not "
+        "wait for (--no-async: wait again). Default: keep each hook's setting.",
+    ),
+    Option(
+        "--repo",
+        metavar="REPO",
+        help="Install the named hooks from this hook repository (a git URL or a path).",
+    ),
+    Option("--rev", metavar="REV", help="With --repo: the tag or full commit SHA to pin."),
+    Option(
+        "--agent",
+        dest="agents",
+        metavar="AGENT",
+        multiple=True,
+        help="Also write this agent's hooks from now on (codex), recorded as `agents` in "
+        "hookman.toml.",
+    ),
+    Option(
+        "--codex-version",
+        metavar="V",
+        help="Target Codex CLI version (default: `codex --version`).",
+    ),
+    Option(
+        "--no-codex-trust",
+        dest="codex_trust",
+        flag=True,
+        value=False,
+        help="Do not record Codex's trust in hookman's own hooks; only say what to do.",
+    ),
+    PROJECT,
+    CLAUDE_VERSION,
+    DRY_RUN,
+    JSON,
+    help="""Add hooks to the project and write its Claude Code settings.
+
+    Writes .claude/hookman.toml and .claude/settings.local.json (and, when the project's
+    agents include Codex CLI, .codex/hooks.json).""",
+    examples=(
+        "hookman install hooks/guard.py",
+        "hookman install guard --async",
+        "hookman install          # rewrite settings from hookman.toml",
+    ),
+)
 def install(
-    hooks: Sequence[str],
+    hooks: Sequence[str] = (),
     *,
     name: str | None = None,
     allow_unknown_event: bool = False,

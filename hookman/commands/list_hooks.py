@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.firing_log import read_records
+from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.hooks.sources import shadowed_sources
 from hookman.install.report import (
     claude_events_of,
@@ -35,6 +36,14 @@ if TYPE_CHECKING:
     )
 
 
+@cli_command(
+    "list",
+    PROJECT,
+    CLAUDE_VERSION,
+    JSON,
+    help="The project's hooks in dispatch order.",
+    examples=("hookman list", "hookman list --json"),
+)
 def list_hooks(
     *, project: Path | None = None, claude_version: str | None = None, json_output: bool = False
 ) -> int:

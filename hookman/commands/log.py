@@ -18,6 +18,7 @@ from hookman import paths
 from hookman.bridge.firing_log import parse_lines, read_records
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.commands.log_room import MAIN_AGENT, agent_of, build_rooms, refusal_text
+from hookman.commands.options import JSON, PROJECT, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
@@ -64,6 +65,32 @@ class RecordFilter:
         return self.event is None or record.get("event") == self.event
 
 
+@cli_command(
+    "log",
+    Option(
+        "--follow",
+        "-f",
+        flag=True,
+        help="Stay open: a live view on a terminal, new lines when piped.",
+    ),
+    Option(
+        "-n", "--lines", metavar="N", type="int", show_default=True, help="How many recent lines."
+    ),
+    Option("--session", metavar="ID", help="Only this session (a prefix)."),
+    Option("--agent", metavar="ID", help="Only this agent id ('main' for the main agent)."),
+    Option("--event", metavar="EVENT", complete="events", help="Only this event."),
+    Option(
+        "--all",
+        dest="all_projects",
+        flag=True,
+        help="Every project's lines, not only this project's.",
+    ),
+    PROJECT,
+    JSON,
+    help="""The firing log as a room: per session and agent, counts by event and outcome, the
+    last denies, then the latest lines (this project; --all for every project).""",
+    examples=("hookman log -n 50", "hookman log --follow --event PreToolUse"),
+)
 def show_log(
     *,
     follow: bool = False,

@@ -14,7 +14,10 @@ from hookman.commands.new import (
     _check_name,
     _chosen_template,
     _write_new_files,
+    list_templates,
+    new,
 )
+from hookman.commands.options import CLAUDE_VERSION, PROJECT, Argument, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.hooks.repository import MANIFEST_NAME
 from hookman.output import console, escape
@@ -92,3 +95,64 @@ def _git_init(root: Path) -> bool:
     if inside.returncode == 0 and inside.stdout.strip() == "true":
         return False
     return run_git(["init", "-q", str(root)]).returncode == 0
+
+
+@cli_command(
+    "new",
+    Argument(
+        "name",
+        "NAME",
+        show_default=False,
+        help="Name of the new hook (its file is .claude/hooks/NAME.py).",
+    ),
+    Option(
+        "--template",
+        "-t",
+        metavar="TEMPLATE",
+        complete="templates",
+        help="The template to start from.",
+    ),
+    Option("--list", dest="list_only", flag=True, help="List the templates and what each does."),
+    Option("--install", flag=True, help="Also install it now (write the settings)."),
+    Option(
+        "--repo",
+        dest="repo_dir",
+        metavar="DIR",
+        type="path",
+        help="Scaffold a hook repository in DIR (hookman-hooks.toml, the hook, its test).",
+    ),
+    PROJECT,
+    CLAUDE_VERSION,
+    Option(
+        "--json",
+        dest="json_output",
+        flag=True,
+        help="With --list: print the templates as JSON.",
+    ),
+    help="Create a hook and its test from a template, and record it in hookman.toml.",
+    examples=("hookman new block_rm --template bash_guard --install", "hookman new --list --json"),
+)
+def new_command(
+    name: str | None = None,
+    *,
+    template: str | None = None,
+    list_only: bool = False,
+    install: bool = False,
+    repo_dir: Path | None = None,
+    project: Path | None = None,
+    claude_version: str | None = None,
+    json_output: bool = False,
+) -> int:
+    """`hookman new`: list the templates (`--list`), scaffold a hook repository (`--repo`,
+    new_repo) or a hook in this project (new.py `new`). Here, where both are in reach."""
+    if list_only:
+        return list_templates(json_output=json_output)
+    if json_output:
+        raise HookmanError(
+            "--json works with --list only.", "`hookman new --list --json`.", exit_code=2
+        )
+    if repo_dir is not None:
+        return new_repo(name, repo_dir, template=template)
+    return new(
+        name, template=template, install=install, project=project, claude_version=claude_version
+    )

@@ -7,13 +7,55 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hookman.commands.options import JSON, PROJECT, Argument, Group, Option, cli_command
 from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
 
 if TYPE_CHECKING:
     from hookman.json_shapes import PluginJson
 
+GROUP = Group(
+    "plugin",
+    help="This project's hooks as a Claude Code plugin.",
+    examples=("hookman plugin build ../team-hooks/guards --marketplace ../team-hooks",),
+)
 
+
+@cli_command(
+    "plugin build",
+    Argument("out_dir", "OUT_DIR", type="path", help="Directory to build the plugin in."),
+    Option("--name", metavar="NAME", help="Plugin name, kebab-case (default: PROJECT-hooks)."),
+    Option(
+        "--version",
+        metavar="V",
+        help="Plugin version (default: 0.1.0; a rebuild that changes it bumps the patch).",
+    ),
+    Option(
+        "--hooks",
+        metavar="NAME",
+        multiple=True,
+        help="A hook to put in the plugin (repeat it; default: every enabled hook).",
+    ),
+    Option(
+        "--marketplace",
+        metavar="DIR",
+        type="path",
+        help="Also write or update a local marketplace in DIR listing the plugin.",
+    ),
+    PROJECT,
+    Option(
+        "--claude-version",
+        metavar="V",
+        help="Newest Claude Code version the plugin serves (default: claude_version in "
+        "hookman.toml, else the newest hookman knows); older clients run it too.",
+    ),
+    JSON,
+    help="Build a self-contained Claude Code plugin from the project's hooks.",
+    examples=(
+        "hookman plugin build ../team-hooks/guards --marketplace ../team-hooks",
+        "hookman plugin build dist/guard-plugin --name team-guard --hooks guard",
+    ),
+)
 def build(
     out_dir: Path,
     *,

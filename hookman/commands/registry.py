@@ -6,6 +6,7 @@ import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hookman.commands.options import JSON, Argument, Group, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.hooks.registry import (
     add_registry_entry,
@@ -23,7 +24,30 @@ from hookman.scaffold.template_files import bundled_templates
 if TYPE_CHECKING:
     from hookman.json_shapes import RegistryHookJson, RegistryJson, RegistryRepoJson
 
+GROUP = Group(
+    "registry",
+    help="The user registry: named hooks any project can install.",
+    examples=("hookman registry add ~/hooks/guard.py", "hookman registry list"),
+)
 
+
+@cli_command(
+    "registry add",
+    Argument(
+        "path",
+        "FILE",
+        help="Path to a .py hook factory; with --rev and --hook, a hook repository.",
+    ),
+    Option(
+        "--name",
+        metavar="NAME",
+        help="Registry name (default: the file's stem, or the --hook name).",
+    ),
+    Option("--rev", metavar="REV", help="The repository's tag or full SHA."),
+    Option("--hook", metavar="NAME", help="The hook the repository offers."),
+    help="Add a hook to the user registry.",
+    examples=("hookman registry add ~/hooks/guard.py --name guard",),
+)
 def add(
     path: Path | str,
     *,
@@ -38,7 +62,7 @@ def add(
     module = Path(path).expanduser()
     if not module.is_file() or module.suffix != ".py":
         raise HookmanError(
-            f"{str(path)!r} is not a .py file.",
+            f"{str(Path(path))!r} is not a .py file.",  # as a path: `./x` is 'x'
             "give the path to a Python module that defines `def hook(pi): ...`.",
         )
     entry_name = name if name is not None else module.stem
@@ -96,6 +120,12 @@ def _add_repo(repo: str, rev: str | None, hook: str | None, name: str | None) ->
     return 0
 
 
+@cli_command(
+    "registry remove",
+    Argument("name", "NAME", complete="registry", help="Registry name to remove."),
+    help="Remove a hook from the user registry.",
+    examples=("hookman registry remove guard",),
+)
 def remove(name: str) -> int:
     """Take `name` out of the user registry (projects listing it keep their entry)."""
     try:
@@ -112,6 +142,12 @@ def remove(name: str) -> int:
     return 0
 
 
+@cli_command(
+    "registry list",
+    JSON,
+    help="List the user registry.",
+    examples=("hookman registry list --json",),
+)
 def list_entries(*, json_output: bool = False) -> int:
     """Show the user registry.
 

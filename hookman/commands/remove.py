@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman.commands.install import exit_code_of, print_sync_report
+from hookman.commands.options import CLAUDE_VERSION, DRY_RUN, JSON, PROJECT, Argument, cli_command
 from hookman.commands.try_repo import trial_hook_names
 from hookman.errors import HookmanError
 from hookman.install.report import project_target
@@ -29,6 +30,18 @@ if TYPE_CHECKING:
     from hookman.json_shapes import RemoveJson
 
 
+@cli_command(
+    "remove",
+    Argument(
+        "hooks", "HOOK...", variadic=True, complete="hooks", help="Names of hooks to take out."
+    ),
+    PROJECT,
+    CLAUDE_VERSION,
+    DRY_RUN,
+    JSON,
+    help="Take hooks out of the project and rewrite settings.",
+    examples=("hookman remove guard", "hookman remove guard notes --dry-run"),
+)
 def remove(
     hooks: Sequence[str],
     *,

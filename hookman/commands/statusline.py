@@ -17,6 +17,7 @@ from hookman import user_dirs
 from hookman.bridge import lean_json
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.session_state import SessionState, read_status_file
+from hookman.commands.options import PROJECT, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.project.location import checked_project_dir, project_root
 from hookman.runtime.status_line import render_status_line
@@ -31,6 +32,15 @@ LEAN_USAGE = (
 )
 
 
+@cli_command(
+    "statusline",
+    Option("--width", metavar="N", type="int", help="Columns (default: terminal width)."),
+    PROJECT,
+    help="""Print the status line built from the hooks' set_status texts.
+
+    Use it as Claude Code's statusLine command: Claude Code pipes its status JSON on stdin.""",
+    examples=("hookman statusline --width 60 < status.json",),
+)
 def statusline(
     *, width: int | None = None, project: Any = None, stdin: TextIO | None = None
 ) -> int:

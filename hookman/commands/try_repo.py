@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman.commands.install import exit_code_of, print_sync_report
+from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, Argument, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
@@ -31,6 +32,27 @@ if TYPE_CHECKING:
     from hookman.json_shapes import TrialJson, TryRepoJson
 
 
+@cli_command(
+    "try-repo",
+    Argument("repo", "REPO", help="A hook repository (URL or path)."),
+    Argument(
+        "hooks",
+        "[HOOK]...",
+        variadic=True,
+        show_default=False,
+        help="Hooks to try (default: all it offers).",
+    ),
+    Option(
+        "--rev",
+        metavar="REV",
+        help="A tag, branch or full SHA (default: the repository's HEAD).",
+    ),
+    PROJECT,
+    CLAUDE_VERSION,
+    JSON,
+    help="Try a repository's hooks in this project without adding them to hookman.toml.",
+    examples=("hookman try-repo ../agent-hooks", "hookman try-repo URL no-rm-rf --rev v1.2.0"),
+)
 def try_repo(
     repo: str,
     hooks: Sequence[str] = (),
