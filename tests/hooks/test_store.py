@@ -90,13 +90,17 @@ def test_an_unreachable_or_non_git_url_is_one_sentence(tmp_path: Path, kind: str
 
 
 def test_the_callers_git_environment_is_ignored(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("GIT_DIR", "/nonexistent")
-    monkeypatch.setenv("GIT_WORK_TREE", "/nonexistent")
-    monkeypatch.setenv("GIT_INDEX_FILE", "/nonexistent/index")
+    # A trap of the test's own (never a path outside it): a store that let git read these
+    # would write into it, and nothing may.
+    trap = tmp_path / "trap"
+    monkeypatch.setenv("GIT_DIR", str(trap))
+    monkeypatch.setenv("GIT_WORK_TREE", str(trap))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(trap / "index"))
     sha = store.resolve_rev(str(repo), "v1.0.0").commit
     assert (store.ensure_stored(str(repo), sha) / "guards").is_dir()
+    assert not trap.exists()
 
 
 def test_a_changed_store_copy_is_seen(repo: Path) -> None:
