@@ -29,6 +29,17 @@ def test_probed_commands_run_in_a_throwaway_directory_on_sample_input(
     assert payload["tool_input"]["command"] == "rm -rf ./build"  # the last sample input
 
 
+def test_probed_commands_run_under_bin_sh_as_claude_code_runs_them(
+    project: Path, tmp_path: Path
+) -> None:
+    # Claude Code runs a hook command with /bin/sh -c (measured on 2.1.197-2.1.332), not bash:
+    # a command that works only under bash must fail in the probe where it fails in the client.
+    seen = tmp_path / "shell"
+    settings(project, {"Stop": [group(command(f'printf %s "$0" > {seen}'))]})
+    diagnose(project, probe_commands=True)
+    assert seen.read_text() == "/bin/sh"
+
+
 def test_a_stop_hook_that_ignores_stop_hook_active_can_loop(project: Path) -> None:
     settings(project, {"Stop": [group(command("echo keep going >&2; exit 2"))]})
     assert the(diagnose(project, probe_commands=True), "stop-ignores-stop-hook-active")
