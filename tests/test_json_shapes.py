@@ -260,7 +260,7 @@ def test_the_shapes_are_imported_for_type_checkers_only() -> None:
         for node, guarded in _imports_of_json_shapes(ast.parse(path.read_text("utf-8"))):
             users.append(path.relative_to(PACKAGE).as_posix())
             assert guarded, f"{path}:{node.lineno} imports hookman.json_shapes at run time"
-    assert "install/sync.py" in users and "bridge/run_command.py" in users
+    assert "commands/sync_report.py" in users and "bridge/run_command.py" in users
 
 
 def test_the_import_check_sees_an_import_outside_type_checking() -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.errors import HookmanError
-from hookman.project.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored, is_tracked
+from hookman.project.git_exclude import Excluded, GitExclusion, ensure_git_ignored, is_tracked
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
@@ -64,10 +64,10 @@ def update_codex_hooks(
     return update_settings(path, edit, dry_run=False)
 
 
-def keep_out_of_git(project_dir: Path) -> str | None:
+def keep_out_of_git(project_dir: Path) -> GitExclusion | None:
     """Make git ignore .codex/hooks.json; what was done (None outside a git work tree)."""
-    outcome = ensure_git_ignored(project_dir, HOOKS_RELATIVE, EXCLUDE_COMMENT)
-    return None if outcome == NOT_A_WORK_TREE else outcome
+    done = ensure_git_ignored(project_dir, HOOKS_RELATIVE, EXCLUDE_COMMENT)
+    return None if done.outcome is Excluded.NOT_A_WORK_TREE else done
 
 
 def has_hookman_entries(project_dir: Path) -> bool:

@@ -11,8 +11,8 @@ child), without Claude Code's `"async": true` key.
 Trust: Codex skips a non-managed hook until CODEX_HOME/config.toml trusts its current hash,
 and a rewritten definition has a new hash. After a write that changed the file, hookman
 records trust for its own entries through `codex app-server` (codex_app_server.py), which the
-user asked for by installing them, and says exactly which; where it cannot, it says what the
-user must do in Codex.
+user asked for by installing them, and reports exactly which; where it cannot, what is left
+to the user (a TrustTodo). The sentences are the commands' (commands/codex_wording.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hookman.agents.codex_app_server import CodexAppServerError, list_hooks, trust
 from hookman.agents.codex_files import codex_hooks_path
@@ -32,12 +33,17 @@ from hookman.project.config import HookSpec
 from hookman.project.install_plan import InstallPlan
 from hookman.project.settings_entries import HookmanEntry, build_command, is_hookman_command
 
-if TYPE_CHECKING:
-    from hookman.json_shapes import CodexTrustJson
-
 REWRITING_EVENT = "tool_result"  # the runtime event whose result may replace a tool's output
 POST_TOOL_USE = "PostToolUse"
 SHELL_TOOL = "Bash"  # the name Codex's hooks see for its shell tool, exec_command
+
+
+class VersionFacts(Enum):
+    """The Codex version whose facts (catalog/codex_events.json) a plan uses."""
+
+    CHECKED = "checked"  # the target's own: hookman has facts for it
+    OLDEST = "oldest"  # `codex --version` gave no answer: the oldest version checked
+    NEWEST = "newest"  # the target is newer than every version checked: the newest's
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,15 @@ class CodexPlan:
     @property
     def events(self) -> list[str]:
         return list(dict.fromkeys(entry.event for entry in self.entries))
+
+    @property
+    def facts(self) -> VersionFacts:
+        """Which of hookman's Codex facts the entries were planned from."""
+        if self.version is None:
+            return VersionFacts.OLDEST
+        if self.version > codex_catalog.newest_checked():
+            return VersionFacts.NEWEST
+        return VersionFacts.CHECKED
 
 
 def plan_codex(
@@ -126,70 +141,27 @@ def manifest_section(codex: CodexPlan) -> dict[str, Any]:
     }
 
 
-def plan_sentences(codex: CodexPlan) -> list[str]:
-    """Plain sentences about what Codex will not run (install, list)."""
-    sentences: list[str] = []
-    target = "unknown" if codex.version is None else str(codex.version)
-    if codex.version is None:
-        sentences.append(
-            f"`codex --version` gave no answer, so hookman wrote the events of Codex "
-            f"{codex_catalog.oldest_checked()}, the oldest version it has facts for."
-        )
-    elif codex.version > codex_catalog.newest_checked():
-        sentences.append(
-            f"Codex {codex.version} is newer than {codex_catalog.newest_checked()}, the newest "
-            "version hookman has facts for, so hookman assumes it has the same events."
-        )
-    for event in codex.not_in_codex:
-        sentences.append(f"Codex {target} has no {event} event: not written for Codex.")
-    for name in codex.output_rewriters:
-        sentences.append(
-            f"the hook {name!r} listens to 'tool_result': under Codex hookman passes on only "
-            "its additionalContext, so a tool output it rewrites (a redaction) reaches "
-            "Codex's model unchanged."
-        )
-    for name, pairs in codex.codex_tool_names.items():
-        for asked, seen in pairs:
-            sentences.append(
-                f"the hook {name!r} asks for the tool {asked!r}, Codex's own name for a tool "
-                f"its hooks see as {seen!r}, so it never runs for it (in Codex or Claude "
-                f"Code): ask for {seen!r} in the hook (or in hookman.toml) and run "
-                "`hookman install`."
-            )
-    for name in codex.shell_guards:
-        sentences.append(
-            f"the hook {name!r} guards shell commands: under Codex it sees each command the "
-            "model starts, but Codex runs no hook for the text the model then types into a "
-            "running command (its write_stdin tool), so a guard that lets `bash` or `python` "
-            "start in a terminal does not see what runs inside it (Codex 0.171.0 refuses "
-            "terminals with `[features] unified_exec_tty = false`)."
-        )
-    for name, subscriptions in codex.without_counterpart.items():
-        listed = ", ".join(repr(item) for item in subscriptions)
-        sentences.append(
-            f"the hook {name!r} listens to {listed}, which has no Codex counterpart: it "
-            "never runs under Codex for it."
-        )
-    return sentences
+class TrustTodo(Enum):
+    """What is left to the user when hookman could not make Codex trust its hooks."""
+
+    ASK_FAILED = "ask-failed"  # Codex's app server did not list its hooks (`error`)
+    NONE_LISTED = "none-listed"  # Codex trusts the project, yet lists none of hookman's hooks
+    PROJECT_NOT_TRUSTED = "project-not-trusted"  # so Codex does not read .codex/hooks.json
+    NOT_RECORDED = "not-recorded"  # --no-codex-trust: `untrusted` stay untrusted
+    RECORD_FAILED = "record-failed"  # the app server did not record the trust (`error`)
 
 
 @dataclass
 class CodexTrust:
     """What the trust step did: keys trusted now, hookman entries already trusted, and what
-    the user must do when hookman could not (None: nothing)."""
+    the user must do when hookman could not (None: nothing), with what it is about: the keys
+    left untrusted, or the app server's error."""
 
     trusted: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
-    todo: str | None = None
-
-    def sentences(self) -> list[str]:
-        lines = [f"trusted in Codex: {key}" for key in self.trusted]
-        if self.already and not self.trusted and self.todo is None:
-            lines.append(f"Codex already trusts hookman's {len(self.already)} hook(s) here")
-        return lines + ([] if self.todo is None else [self.todo])
-
-    def to_json(self) -> CodexTrustJson:
-        return {"trusted": self.trusted, "already_trusted": self.already, "todo": self.todo}
+    todo: TrustTodo | None = None
+    untrusted: list[str] = field(default_factory=list)
+    error: str | None = None
 
 
 def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust:
@@ -197,10 +169,6 @@ def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust
     (with `record`), through Codex's app server; say what is left to the user."""
     source = os.path.realpath(codex_hooks_path(project_dir))
     outcome = CodexTrust()
-    manual = (
-        "Until Codex trusts hookman's hooks it skips them silently: with `codex` on PATH, run "
-        "`hookman install` again (it records the trust through `codex app-server`)."
-    )
     try:
         hooks = [
             hook
@@ -209,7 +177,7 @@ def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust
             and is_hookman_command(hook.command)
         ]
     except CodexAppServerError as error:
-        outcome.todo = f"hookman could not ask Codex which hooks it trusts: {error} {manual}"
+        outcome.todo, outcome.error = TrustTodo.ASK_FAILED, str(error)
         return outcome
     if not hooks:
         outcome.todo = project_trust_todo(project_dir)
@@ -219,40 +187,24 @@ def trust_hookman_hooks(project_dir: Path, *, record: bool = True) -> CodexTrust
     if not untrusted:
         return outcome
     if not record:
-        keys = ", ".join(hook.key for hook in untrusted)
-        outcome.todo = (
-            f"Codex does not trust these hookman hooks yet, so it skips them silently: {keys}. "
-            "Run `hookman install` without --no-codex-trust to record the trust through "
-            "`codex app-server`."
-        )
+        outcome.todo, outcome.untrusted = TrustTodo.NOT_RECORDED, [hook.key for hook in untrusted]
         return outcome
     try:
         trust([(hook.key, hook.current_hash) for hook in untrusted])
     except CodexAppServerError as error:
-        outcome.todo = f"hookman could not record the trust: {error} {manual}"
+        outcome.todo, outcome.error = TrustTodo.RECORD_FAILED, str(error)
         return outcome
     outcome.trusted = [hook.key for hook in untrusted]
     return outcome
 
 
-def project_trust_todo(project_dir: Path) -> str:
+def project_trust_todo(project_dir: Path) -> TrustTodo:
     """What to do when Codex lists none of hookman's hooks: it reads the project's .codex/
     only for a project it trusts (`[projects."DIR"] trust_level = "trusted"` in
     $CODEX_HOME/config.toml, measured on 0.150.0 and 0.171.0)."""
-    path = codex_hooks_path(project_dir)
     if _trusted_in_config(project_dir):
-        return (
-            f"Codex trusts {project_dir} but lists none of hookman's hooks in {path}, so "
-            "hookman could not record their trust: check that `codex` on PATH is the one you "
-            "run, then run `hookman install` again."
-        )
-    return (
-        f"Codex reads {path} only when it trusts the project, and it does not trust "
-        f'{project_dir}: trust the project in Codex (add [projects."{project_dir}"] '
-        'trust_level = "trusted" to $CODEX_HOME/config.toml; Codex 0.171.0 also offers '
-        "`codex exec --trust`), "
-        "then run `hookman install` again to trust hookman's hooks."
-    )
+        return TrustTodo.NONE_LISTED
+    return TrustTodo.PROJECT_NOT_TRUSTED
 
 
 def _trusted_in_config(project_dir: Path) -> bool:

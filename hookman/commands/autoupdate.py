@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, Option, cli_command
+from hookman.commands.sync_report import sync_json
 from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
@@ -123,7 +124,7 @@ def autoupdate(
             for u in updates
         ]
         shown: AutoupdateJson | AutoupdateUnchangedJson = (
-            {"updates": moved} if result is None else {**result.to_json(), "updates": moved}
+            {"updates": moved} if result is None else {**sync_json(result), "updates": moved}
         )
         print_json(shown)
         return 0 if result is None else exit_code_of(result)

@@ -16,6 +16,7 @@ from rich.markup import escape
 from hookman.catalog.client_version import resolve_target
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.commands.options import CLAUDE_VERSION, DRY_RUN, JSON, PROJECT, Argument, cli_command
+from hookman.commands.sync_report import sync_json
 from hookman.errors import HookmanError
 from hookman.install.sync import sync_project
 from hookman.output import console, print_json
@@ -75,9 +76,9 @@ def set_enabled(
         result = sync_project(project_dir, config, target, dry_run=dry_run)
     if json_output:
         shown: EnableJson | DisableJson = (
-            {**result.to_json(), "enabled": [name], "unchanged": []}
+            {**sync_json(result), "enabled": [name], "unchanged": []}
             if enabled
-            else {**result.to_json(), "disabled": [name], "unchanged": []}
+            else {**sync_json(result), "disabled": [name], "unchanged": []}
         )
         print_json(shown)
     else:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hookman.commands.git_wording import exclusion_sentence
 from hookman.commands.options import (
     CLAUDE_VERSION,
     DRY_RUN,
@@ -21,6 +22,8 @@ from hookman.commands.options import (
     Option,
     cli_command,
 )
+from hookman.commands.plan_wording import held_back_sentences
+from hookman.commands.sync_report import codex_sentences, sync_json, sync_warnings
 from hookman.errors import HookmanError
 from hookman.hooks.sources import HookChoice, choose_hook, choose_repo_hook
 from hookman.install.report import project_target
@@ -142,6 +145,52 @@ def install(
     "installed", the names given on this command line.
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
+    _check_options(hooks, name, run_async, repo, rev, agents)
+    project_dir = find_project_dir(project)
+    if not hooks and not (project_dir / CLAUDE_DIR).exists():
+        raise HookmanError(
+            f"there is nothing to install in {project_dir}: it has no .claude/ directory, so no "
+            "hookman.toml lists a hook.",
+            "start with `hookman new NAME --template bash_guard --install` (`hookman new --list` "
+            "shows the templates), or `hookman install PATH.py` for a hook you have.",
+        )
+    preview = read_project_config(project_dir)
+    target = project_target(project_dir, claude_version, preview)
+    origin = None if repo is None or rev is None else (repo, rev)
+    learned = _learn_all(
+        hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run, origin=origin
+    )
+    result = None
+    new_agents = [agent for agent in agents if agent not in preview.agents]
+    codex = {"codex_version": codex_version, "trust_codex": codex_trust}
+    if not dry_run:  # most repeated installs change nothing: then no lock is needed
+        edited = learned or new_agents
+        unlocked = (
+            _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
+        )
+        result = sync_if_nothing_changes(project_dir, unlocked, target, **codex)
+    if result is None:
+        with edit_lock(project_dir, dry_run=dry_run):
+            config = _edited_config(project_dir, learned, run_async, new_agents)
+            result = sync_project(project_dir, config, target, dry_run=dry_run, **codex)
+    installed = [choice.name for choice, _ in learned]
+    if json_output:
+        shown: InstallJson = {**sync_json(result), "installed": installed}
+        print_json(shown)
+    else:
+        print_sync_report(result, verb="installed", names=installed)
+    return exit_code_of(result)
+
+
+def _check_options(
+    hooks: Sequence[str],
+    name: str | None,
+    run_async: bool | None,
+    repo: str | None,
+    rev: str | None,
+    agents: Sequence[str],
+) -> None:
+    """Refuse options that do not go together (exit 2) before anything is read."""
     if run_async is not None and not hooks:
         raise HookmanError(
             f"--{'' if run_async else 'no-'}async applies to the hooks given, but none was.",
@@ -174,40 +223,6 @@ def install(
                 "pass one of: " + ", ".join(KNOWN_AGENTS) + ".",
                 exit_code=2,
             )
-    project_dir = find_project_dir(project)
-    if not hooks and not (project_dir / CLAUDE_DIR).exists():
-        raise HookmanError(
-            f"there is nothing to install in {project_dir}: it has no .claude/ directory, so no "
-            "hookman.toml lists a hook.",
-            "start with `hookman new NAME --template bash_guard --install` (`hookman new --list` "
-            "shows the templates), or `hookman install PATH.py` for a hook you have.",
-        )
-    preview = read_project_config(project_dir)
-    target = project_target(project_dir, claude_version, preview)
-    origin = None if repo is None or rev is None else (repo, rev)
-    learned = _learn_all(
-        hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run, origin=origin
-    )
-    result = None
-    new_agents = [agent for agent in agents if agent not in preview.agents]
-    codex = {"codex_version": codex_version, "trust_codex": codex_trust}
-    if not dry_run:  # most repeated installs change nothing: then no lock is needed
-        edited = learned or new_agents
-        unlocked = (
-            _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
-        )
-        result = sync_if_nothing_changes(project_dir, unlocked, target, **codex)
-    if result is None:
-        with edit_lock(project_dir, dry_run=dry_run):
-            config = _edited_config(project_dir, learned, run_async, new_agents)
-            result = sync_project(project_dir, config, target, dry_run=dry_run, **codex)
-    installed = [choice.name for choice, _ in learned]
-    if json_output:
-        shown: InstallJson = {**result.to_json(), "installed": installed}
-        print_json(shown)
-    else:
-        print_sync_report(result, verb="installed", names=installed)
-    return exit_code_of(result)
 
 
 def _edited_config(
@@ -336,7 +351,7 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
         )
     if not result.plan.entries and not result.plan.async_entries:
         out.print("  no hookman entries (no enabled hook needs a Claude Code event)")
-    for sentence in result.held_back_sentences():
+    for sentence in held_back_sentences(result.plan, result.target):
         out.print(f"[yellow]{escape(sentence)}[/]")
     if result.target.version is None and result.plan.held_back:
         out.print(
@@ -349,10 +364,11 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
         settings_state = "changed" if result.settings_change.changed else "unchanged"
         out.print(f".claude/settings.local.json {settings_state}")
     if result.git:
-        out.print(f"git: .claude/settings.local.json {escape(result.git)}")
-    for sentence in result.codex_sentences():
+        said = exclusion_sentence(result.git)
+        out.print(f"git: .claude/settings.local.json {escape(said)}")
+    for sentence in codex_sentences(result):
         out.print(escape(sentence), highlight=False)
-    for warning in result.warnings:
+    for warning in sync_warnings(result):
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     print_missing(result)
     print_broken(result)

@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any
 from hookman import paths
 from hookman.bridge.firing_log import read_records
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
+from hookman.commands.plan_wording import target_warnings, tool_name_warnings
 from hookman.hooks.sources import shadowed_sources
 from hookman.install.report import (
     claude_events_of,
     hook_json,
     installed_trial_hooks,
     project_target,
-    target_warnings,
-    tool_name_warnings,
 )
 from hookman.install.resolution import hook_problems
 from hookman.output import console, escape, print_json
@@ -114,8 +113,9 @@ def _codex_view(
     if "codex" not in agents:
         return None
     from hookman.agents.codex_files import codex_hooks_path
-    from hookman.agents.codex_sync import plan_codex, plan_sentences
+    from hookman.agents.codex_sync import plan_codex
     from hookman.catalog.codex_catalog import detect_codex_version
+    from hookman.commands.codex_wording import plan_sentences
     from hookman.project.launcher import launcher_path
 
     codex = plan_codex(hooks, plan, launcher_path(project_dir), detect_codex_version())

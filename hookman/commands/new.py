@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
+from hookman.commands.git_wording import exclusion_sentence
 from hookman.errors import HookmanError
 from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
 from hookman.output import console, print_json
@@ -126,7 +127,7 @@ def new(
         highlight=False,
     )
     for written_path in chosen.writes:  # files the hook will write: never committed by mistake
-        kept = ensure_git_ignored(project_dir, written_path)
+        kept = exclusion_sentence(ensure_git_ignored(project_dir, written_path))
         out.print(f"{escape(written_path)} (the hook writes it): {escape(kept)}", highlight=False)
     if install:
         from hookman.commands.install import install as install_hooks

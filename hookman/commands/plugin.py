@@ -71,6 +71,7 @@ def build(
 
     `--json` prints a `PluginJson` (hookman/json_shapes.py).
     """
+    from hookman.commands.plan_wording import held_back_sentences, plan_warnings, target_warnings
     from hookman.plugin.build import build_plugin
     from hookman.plugin.marketplace import list_plugin
 
@@ -87,9 +88,12 @@ def build(
     if marketplace is not None:
         description = f"Claude Code hooks ({', '.join(result.hooks)}) built with hookman"
         listed = list_plugin(marketplace, result.out_dir, result.name, result.version, description)
+    plan, target = result.plan, result.target
+    warnings = target_warnings(plan, target) + plan_warnings(plan) + result.warnings
     if json_output:
         data: PluginJson = {
             **result.to_json(),
+            "warnings": warnings,
             "marketplace": None
             if listed is None
             else {"path": str(listed.path), "name": listed.name, "changed": listed.changed},
@@ -104,14 +108,9 @@ def build(
         f"{escape(', '.join([*result.plan.entries, *result.plan.async_entries]))}",
         highlight=False,
     )
-    target = "unknown" if result.target.version is None else str(result.target.version)
-    for event, since in result.plan.held_back.items():
-        out.print(
-            f"held back {escape(event)}: needs Claude Code >= {escape(since)}, target is "
-            f"{escape(target)}",
-            highlight=False,
-        )
-    for warning in result.warnings:
+    for sentence in held_back_sentences(plan, target):
+        out.print(escape(sentence), highlight=False)
+    for warning in warnings:
         out.print(f"warning: {escape(warning)}", highlight=False)
     if listed is not None:
         state = "updated" if listed.changed else "already lists it"

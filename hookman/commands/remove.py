@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.commands.options import CLAUDE_VERSION, DRY_RUN, JSON, PROJECT, Argument, cli_command
+from hookman.commands.sync_report import sync_json
 from hookman.commands.try_repo import trial_hook_names
 from hookman.errors import HookmanError
 from hookman.install.report import project_target
@@ -72,7 +73,7 @@ def remove(
             _remove_listed(config, name)
         result = sync_project(project_dir, config, target, dry_run=dry_run)
     if json_output:
-        shown: RemoveJson = {**result.to_json(), "removed": names}
+        shown: RemoveJson = {**sync_json(result), "removed": names}
         print_json(shown)
     else:
         print_sync_report(result, verb="removed", names=names)

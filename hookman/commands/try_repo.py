@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, Argument, Option, cli_command
+from hookman.commands.sync_report import sync_json
 from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
@@ -109,7 +110,7 @@ def try_repo(
     shown_rev = rev or f"HEAD ({pin.commit[:12]})"
     trial: TrialJson = {"repo": repo, "rev": pin.rev, "commit": pin.commit, "hooks": names}
     if json_output:
-        shown: TryRepoJson = {**result.to_json(), "trial": trial}
+        shown: TryRepoJson = {**sync_json(result), "trial": trial}
         print_json(shown)
         return exit_code_of(result)
     print_sync_report(result, verb="trying", names=names)

@@ -1,23 +1,31 @@
 """Makes settings.local.json and the manifest match an (edited) hookman.toml.
 
-One transaction, run by `install` and `remove` while they hold `project_lock`: plan the
-entries, check the settings file can be edited (a malformed one stops everything before any
-write), then write the manifest and the launcher (the runner needs them before an entry
-points at them), hookman.toml, and settings.local.json; when one of these writes fails
-(e.g. a read-only .claude/), the ones already done are put back. Every write is skipped
-when the bytes would not change, so a repeated install touches nothing. With `dry_run`
-nothing is written.
+One transaction, run by `install` and `remove` while they hold `project_lock`, in named
+steps, each returning a value:
+
+- plan (`plan_sync`): the hooks, and the entries of Claude Code's settings for them;
+- resolve (`resolve_hooks`): each hook's module (repository hooks fetched and pinned), and
+  the hooks missing or broken here;
+- preview (`preview_sync`): what each file would become; a malformed settings file stops
+  everything here, before any write; Codex CLI's plan is made here too;
+- write (`write_sync`): the manifest and the launcher (the runner needs them before an entry
+  points at them), hookman.toml, the pins, settings.local.json and .codex/hooks.json; when
+  one of these writes fails (e.g. a read-only .claude/), the ones already done are put back;
+- after the write (`after_write`): the written files kept out of git, and Codex's trust.
+
+Every write is skipped when the bytes would not change, so a repeated install touches
+nothing. With `dry_run` nothing is written. `sync_if_nothing_changes` runs plan, resolve and
+preview without the lock, and finishes (after-write only) when nothing is to be written.
 """
 
 from __future__ import annotations
 
-import difflib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman import paths
 from hookman.agents import codex_files
@@ -26,15 +34,15 @@ from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, TargetVersion
 from hookman.errors import HookmanError
-from hookman.install.report import hook_json, plan_warnings, target_warnings, tool_name_warnings
-from hookman.install.resolution import broken_modules, resolve_modules, used_pins
+from hookman.install.resolution import Resolution, broken_modules, resolve_modules, used_pins
 from hookman.project.config import (
     HookSpec,
     ProjectConfigView,
     remember_parsed_config,
     save_project_config,
 )
-from hookman.project.git_exclude import NOT_A_WORK_TREE, ensure_git_ignored
+from hookman.project.file_diff import file_diff
+from hookman.project.git_exclude import Excluded, GitExclusion, ensure_git_ignored
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.launcher import launcher_path, launcher_text
 from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
@@ -50,18 +58,19 @@ from hookman.project.settings_entries import (
     apply_hookman_entries,
     build_command,
 )
-from hookman.project.settings_file import SettingsChange, lines_with_ends, update_settings
+from hookman.project.settings_file import SettingsChange, update_settings
 
 if TYPE_CHECKING:  # Codex's modules load only for a project whose agents include it
     from hookman.agents.codex_sync import CodexPlan, CodexTrust
-    from hookman.json_shapes import CodexSyncJson, SyncJson
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 
 
 @dataclass(frozen=True)
 class SyncResult:
-    """What an install or remove wrote (or, for a dry run, would write)."""
+    """What an install or remove wrote (or, for a dry run, would write), as data the commands
+    word (commands/sync_report.py); only `repo_warnings`, `missing` and `broken` hold
+    sentences already (the store's, and the errors' that name a missing or broken module)."""
 
     project_dir: Path
     target: TargetVersion
@@ -70,8 +79,10 @@ class SyncResult:
     settings_change: SettingsChange
     config_diff: str
     dry_run: bool
-    git: str | None = None  # what ensure_git_ignored did; None outside a git work tree
-    warnings: list[str] = field(default_factory=list)
+    git: GitExclusion | None = None  # keeping settings out of git; None outside a work tree
+    # What the store said about repository hooks (e.g. a moved tag); the plan's warnings are
+    # the commands' (commands/plan_wording.py).
+    repo_warnings: list[str] = field(default_factory=list)
     # Hooks whose module this machine lacks: name -> (what is wrong, how to get it).
     missing: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Hooks whose module is there but does not compile: name -> (what is wrong, how to fix).
@@ -80,88 +91,8 @@ class SyncResult:
     # .codex/hooks.json holds no hookman entry), the change to that file, git, and trust.
     codex: CodexPlan | None = None
     codex_change: SettingsChange | None = None
-    codex_git: str | None = None
+    codex_git: GitExclusion | None = None
     codex_trust: CodexTrust | None = None
-
-    def codex_sentences(self) -> list[str]:
-        """What install says about Codex: what it wrote, what it could not, the trust."""
-        if self.codex_change is None:
-            return []
-        path = self.codex_change.path
-        if self.codex is None:
-            return (
-                [f"removed hookman's Codex entries from {path}"]
-                if self.codex_change.changed
-                else []
-            )
-        events = ", ".join(self.codex.events) or "no events"
-        verb = "would write" if self.dry_run else ("wrote" if self.codex_change.changed else "kept")
-        lines = [f"Codex: {verb} {events} in {path}"]
-        if self.codex_git:
-            lines.append(f"{codex_files.HOOKS_RELATIVE}: {self.codex_git}")
-        from hookman.agents.codex_sync import plan_sentences
-
-        lines += plan_sentences(self.codex)
-        if self.codex_trust is not None:
-            lines += self.codex_trust.sentences()
-        return lines
-
-    def held_back_sentences(self) -> list[str]:
-        target = "unknown" if self.target.version is None else str(self.target.version)
-        return [
-            f"held back {event}: needs Claude Code >= {since}, target is {target}"
-            for event, since in self.plan.held_back.items()
-        ]
-
-    def to_json(self) -> SyncJson:
-        """What `install --json`, `remove --json`, ... print (hookman/json_shapes.py)."""
-        shown: SyncJson = {
-            "project": str(self.project_dir),
-            "claude_version": None if self.target.version is None else str(self.target.version),
-            "claude_version_source": self.target.source,
-            "hooks": [hook_json(hook, self.plan) for hook in self.hooks],
-            "written": {
-                event: {"matcher": entry.matcher, "timeout": entry.timeout}
-                for event, entry in self.plan.entries.items()
-            },
-            "written_async": {
-                event: {"matcher": entry.matcher, "timeout": entry.timeout}
-                for event, entry in self.plan.async_entries.items()
-            },
-            "held_back": {event: {"since": since} for event, since in self.plan.held_back.items()},
-            "settings_changed": self.settings_change.changed,
-            "dry_run": self.dry_run,
-            "diff": self.settings_change.diff(),
-            "config_diff": self.config_diff,
-            "git": self.git,
-            "warnings": list(self.warnings),
-            "missing": [
-                {"name": name, "problem": problem, "fix": fix}
-                for name, (problem, fix) in self.missing.items()
-            ],
-            "broken": [
-                {"name": name, "problem": problem, "fix": fix}
-                for name, (problem, fix) in self.broken.items()
-            ],
-        }
-        if self.codex_change is not None:
-            shown["codex"] = self._codex_json()
-        return shown
-
-    def _codex_json(self) -> CodexSyncJson:
-        assert self.codex_change is not None
-        codex = self.codex
-        return {
-            "path": str(self.codex_change.path),
-            "version": None if codex is None or codex.version is None else str(codex.version),
-            "written": [] if codex is None else codex.events,
-            "not_in_codex": [] if codex is None else codex.not_in_codex,
-            "without_counterpart": {} if codex is None else codex.without_counterpart,
-            "changed": self.codex_change.changed,
-            "diff": self.codex_change.diff(),
-            "git": self.codex_git,
-            "trust": None if self.codex_trust is None else self.codex_trust.to_json(),
-        }
 
 
 class Trial:
@@ -171,6 +102,47 @@ class Trial:
     def __init__(self, hooks: Sequence[HookSpec], pins: dict[tuple[str, str], Pin]) -> None:
         self.hooks = list(hooks)
         self.pins = pins
+
+
+class Planned(NamedTuple):
+    """Step 1: the hooks (hookman.toml's, then a trial's) and Claude Code's entries."""
+
+    hooks: list[HookSpec]
+    enabled: list[HookSpec]
+    plan: InstallPlan
+    entries: list[HookmanEntry]
+
+
+class Resolved(NamedTuple):
+    """Step 2: each enabled hook's module, the pins as read, and the hooks that cannot load."""
+
+    resolution: Resolution
+    pins: dict[tuple[str, str], Pin]  # .claude/hookman-pins.json before this sync
+    broken: dict[str, tuple[str, str]]
+
+
+class Preview(NamedTuple):
+    """Step 3: what each file would become (nothing written yet)."""
+
+    settings: SettingsChange
+    config_diff: str
+    codex: CodexPlan | None
+    codex_file: SettingsChange | None  # None: .codex/hooks.json is not hookman's concern
+
+
+class Written(NamedTuple):
+    """Step 4: what the write did to settings.local.json and .codex/hooks.json."""
+
+    settings: SettingsChange
+    codex_file: SettingsChange | None
+
+
+class AfterWrite(NamedTuple):
+    """Step 5: the written files kept out of git, and Codex's trust."""
+
+    git: GitExclusion | None
+    codex_git: GitExclusion | None
+    codex_trust: CodexTrust | None
 
 
 def sync_project(
@@ -191,18 +163,49 @@ def sync_project(
     the target, else `codex --version`), and with `trust_codex` its trust in hookman's
     entries is recorded (agents/codex_sync.py)."""
     check_paths_are_utf8(project_dir)
-    hooks = config.hooks + ([] if trial is None else trial.hooks)
-    enabled = [hook for hook in hooks if hook.enabled]
-    pins = read_pins(project_dir)
+    planned = plan_sync(project_dir, config, target, trial)
     given = {**(known_pins or {}), **({} if trial is None else trial.pins)}
-    resolution = resolve_modules(enabled, project_dir, {**pins, **given}, fetch=not dry_run)
-    module_paths, missing = resolution.paths, resolution.missing
-    for hook in [] if trial is None else trial.hooks:
-        resolution.origins.setdefault(hook.name, {})["trial"] = True
-    for name, path in module_paths.items():
-        _check_utf8(f"the module of the hook {name!r},", path)
+    resolved = resolve_hooks(project_dir, planned, trial, given, fetch=not dry_run)
+    preview = preview_sync(project_dir, config, planned, codex_version)
+    if dry_run:
+        unwritten = Written(preview.settings, preview.codex_file)
+        return _result(project_dir, target, planned, resolved, preview, unwritten, None)
+    written = write_sync(project_dir, config, target, planned, resolved, preview)
+    after = after_write(project_dir, written, preview.codex, trust_codex=trust_codex)
+    return _result(project_dir, target, planned, resolved, preview, written, after)
+
+
+def sync_if_nothing_changes(
+    project_dir: Path,
+    config: ProjectConfigView,
+    target: TargetVersion,
+    *,
+    codex_version: str | None = None,
+    trust_codex: bool = True,
+) -> SyncResult | None:
+    """The result of `sync_project` when it would write nothing, found without the project
+    lock (filelock costs more than the rest of a repeated install); None when something
+    must be written, and the caller then locks and syncs. Sound without the lock: every
+    writer replaces files atomically, so each file read here is whole, and a result that
+    changes nothing is right as of the moment it was read."""
+    check_paths_are_utf8(project_dir)
+    planned = plan_sync(project_dir, config, target, None)
+    resolved = resolve_hooks(project_dir, planned, None, {}, fetch=False)
+    preview = preview_sync(project_dir, config, planned, codex_version)
+    if not _nothing_to_write(project_dir, config, target, planned, resolved, preview):
+        return None
+    # Also when nothing changed: the user may have trusted the project in Codex since.
+    unchanged = Written(preview.settings, preview.codex_file)
+    after = after_write(project_dir, unchanged, preview.codex, trust_codex=trust_codex)
+    return _result(project_dir, target, planned, resolved, preview, unchanged, after)
+
+
+def plan_sync(
+    project_dir: Path, config: ProjectConfigView, target: TargetVersion, trial: Trial | None
+) -> Planned:
+    """Step 1: the hooks and the settings entries hookman writes for Claude Code."""
+    hooks = config.hooks + ([] if trial is None else trial.hooks)
     plan = plan_install(hooks, target.version)
-    manifest_file = paths.manifest_path(project_dir)
     launcher = launcher_path(project_dir)
     guarded = event_catalog.guarded_events()
     entries = [
@@ -223,90 +226,180 @@ def sync_project(
         )
         for event, entry in plan.async_entries.items()
     ]
+    return Planned(hooks, [hook for hook in hooks if hook.enabled], plan, entries)
 
-    def edit(settings: dict[str, Any]) -> None:
-        apply_hookman_entries(settings, entries)
 
-    settings_path = local_settings_path(project_dir)
-    preview = update_settings(settings_path, edit, dry_run=True)
-    codex = _codex_plan(project_dir, config, hooks, plan, launcher, codex_version)
-    codex_entries = [] if codex is None else codex.entries
-    codex_wanted = codex is not None or codex_files.has_hookman_entries(project_dir)
-    codex_preview = (
-        codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=True)
-        if codex_wanted
-        else None
+def resolve_hooks(
+    project_dir: Path,
+    planned: Planned,
+    trial: Trial | None,
+    given: dict[tuple[str, str], Pin],
+    *,
+    fetch: bool,
+) -> Resolved:
+    """Step 2: each enabled hook's module (`given` pins before the pins file's; with `fetch`,
+    repository hooks fetched into the store), and which of them are missing or broken."""
+    pins = read_pins(project_dir)
+    resolution = resolve_modules(planned.enabled, project_dir, {**pins, **given}, fetch=fetch)
+    for hook in [] if trial is None else trial.hooks:
+        resolution.origins.setdefault(hook.name, {})["trial"] = True
+    for name, path in resolution.paths.items():
+        _check_utf8(f"the module of the hook {name!r},", path)
+    broken = broken_modules(planned.enabled, resolution.paths, resolution.missing)
+    return Resolved(resolution, pins, broken)
+
+
+def preview_sync(
+    project_dir: Path, config: ProjectConfigView, planned: Planned, codex_version: str | None
+) -> Preview:
+    """Step 3: what settings.local.json, hookman.toml and (for Codex CLI) .codex/hooks.json
+    would become. A settings file hookman cannot edit stops the sync here."""
+    settings = update_settings(
+        local_settings_path(project_dir), _settings_edit(planned.entries), dry_run=True
     )
-    config_diff = _config_diff(config)
-    warnings = target_warnings(plan, target) + plan_warnings(plan) + tool_name_warnings(hooks)
-    warnings += resolution.warnings
-    broken = broken_modules(enabled, module_paths, missing)
-    if dry_run:
-        return SyncResult(
-            project_dir,
-            target,
-            hooks,
-            plan,
-            preview,
-            config_diff,
-            True,
-            None,
-            warnings,
-            missing,
-            broken,
-            codex,
-            codex_preview,
-        )
+    launcher = launcher_path(project_dir)
+    codex = _codex_plan(project_dir, config, planned.hooks, planned.plan, launcher, codex_version)
+    codex_file = None
+    if codex is not None or codex_files.has_hookman_entries(project_dir):
+        codex_entries = [] if codex is None else codex.entries
+        codex_file = codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=True)
+    return Preview(settings, _config_diff(config), codex, codex_file)
 
+
+def write_sync(
+    project_dir: Path,
+    config: ProjectConfigView,
+    target: TargetVersion,
+    planned: Planned,
+    resolved: Resolved,
+    preview: Preview,
+) -> Written:
+    """Step 4: write every file, in order, under one rollback (see the module docstring)."""
+    resolution = resolved.resolution
     manifest = _manifest_for(
-        project_dir, hooks, module_paths, plan, target, resolution.origins, codex
+        project_dir,
+        planned.hooks,
+        resolution.paths,
+        planned.plan,
+        target,
+        resolution.origins,
+        preview.codex,
     )
-    new_pins = used_pins(config.hooks, pins, resolution.pins)
+    new_pins = used_pins(config.hooks, resolved.pins, resolution.pins)
     codex_path = codex_files.codex_hooks_path(project_dir)
+    manifest_file = paths.manifest_path(project_dir)
+    launcher = launcher_path(project_dir)
     with _restored_on_failure(
         manifest_file, launcher, config.path, pins_path(project_dir), codex_path
     ):
         write_manifest(project_dir, manifest)
         _write_launcher(project_dir)
         save_project_config(config)
-        if new_pins != pins:
+        if new_pins != resolved.pins:
             write_pins(project_dir, new_pins)
-        change = update_settings(settings_path, edit, dry_run=False)
-        codex_change = (
-            codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=False)
-            if codex_wanted
-            else None
+        settings = update_settings(
+            local_settings_path(project_dir), _settings_edit(planned.entries), dry_run=False
         )
+        codex_file = None
+        if preview.codex_file is not None:
+            codex_entries = [] if preview.codex is None else preview.codex.entries
+            codex_file = codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=False)
     remember_parsed_config(project_dir)
+    return Written(settings, codex_file)
+
+
+def after_write(
+    project_dir: Path, written: Written, codex: CodexPlan | None, *, trust_codex: bool
+) -> AfterWrite:
+    """Step 5: keep the files written out of git; record (with `trust_codex`) or check
+    Codex's trust in hookman's entries."""
     git = None
-    if change.after is not None:
-        outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
-        git = None if outcome == NOT_A_WORK_TREE else outcome
+    if written.settings.after is not None:
+        done = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
+        git = None if done.outcome is Excluded.NOT_A_WORK_TREE else done
     codex_git = None
-    if codex_change is not None and codex_change.after is not None:
+    if written.codex_file is not None and written.codex_file.after is not None:
         codex_git = codex_files.keep_out_of_git(project_dir)
     codex_trust = None
     if codex is not None and codex.entries:
         from hookman.agents.codex_sync import trust_hookman_hooks
 
         codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
+    return AfterWrite(git=git, codex_git=codex_git, codex_trust=codex_trust)
+
+
+def _result(
+    project_dir: Path,
+    target: TargetVersion,
+    planned: Planned,
+    resolved: Resolved,
+    preview: Preview,
+    written: Written,
+    after: AfterWrite | None,
+) -> SyncResult:
+    """The steps' values as one result; `after` None for a dry run (nothing was written)."""
+    resolution = resolved.resolution
     return SyncResult(
-        project_dir,
-        target,
-        hooks,
-        plan,
-        change,
-        config_diff,
-        False,
-        git,
-        warnings,
-        missing,
-        broken,
-        codex,
-        codex_change,
-        codex_git,
-        codex_trust,
+        project_dir=project_dir,
+        target=target,
+        hooks=planned.hooks,
+        plan=planned.plan,
+        settings_change=written.settings,
+        config_diff=preview.config_diff,
+        dry_run=after is None,
+        git=None if after is None else after.git,
+        repo_warnings=resolution.warnings,
+        missing=resolution.missing,
+        broken=resolved.broken,
+        codex=preview.codex,
+        codex_change=written.codex_file,
+        codex_git=None if after is None else after.codex_git,
+        codex_trust=None if after is None else after.codex_trust,
     )
+
+
+def _nothing_to_write(
+    project_dir: Path,
+    config: ProjectConfigView,
+    target: TargetVersion,
+    planned: Planned,
+    resolved: Resolved,
+    preview: Preview,
+) -> bool:
+    """Whether a locked sync would leave every file as it is: settings, hookman.toml,
+    .codex/hooks.json, the pins, the manifest and the launcher."""
+    if preview.settings.changed or preview.config_diff:
+        return False
+    if preview.codex_file is not None and preview.codex_file.changed:
+        return False
+    resolution = resolved.resolution
+    if resolution.missing and any(hook.source.kind == "repo" for hook in planned.enabled):
+        # A store entry to fetch, or a rev to pin: that needs the locked sync. (The manifest
+        # would differ too: a missing entry's module path is a placeholder.)
+        return False
+    if used_pins(config.hooks, resolved.pins, resolution.pins) != resolved.pins:
+        return False
+    manifest = _manifest_for(
+        project_dir,
+        planned.hooks,
+        resolution.paths,
+        planned.plan,
+        target,
+        resolution.origins,
+        preview.codex,
+    )
+    try:
+        written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return written == manifest_text(manifest) and _launcher_is_current(project_dir)
+
+
+def _settings_edit(entries: list[HookmanEntry]) -> Callable[[dict[str, Any]], None]:
+    def edit(settings: dict[str, Any]) -> None:
+        apply_hookman_entries(settings, entries)
+
+    return edit
 
 
 def _codex_plan(
@@ -387,63 +480,6 @@ def _check_utf8(what: str, path: Path) -> None:
         ) from None
 
 
-def sync_if_nothing_changes(
-    project_dir: Path,
-    config: ProjectConfigView,
-    target: TargetVersion,
-    *,
-    codex_version: str | None = None,
-    trust_codex: bool = True,
-) -> SyncResult | None:
-    """The result of `sync_project` when it would write nothing, found without the project
-    lock (filelock costs more than the rest of a repeated install); None when something
-    must be written, and the caller then locks and syncs. Sound without the lock: every
-    writer replaces files atomically, so each file read here is whole, and a result that
-    changes nothing is right as of the moment it was read."""
-    preview = sync_project(project_dir, config, target, dry_run=True, codex_version=codex_version)
-    if preview.settings_change.changed or preview.config_diff:
-        return None
-    if preview.codex_change is not None and preview.codex_change.changed:
-        return None
-    enabled = [hook for hook in config.hooks if hook.enabled]
-    pins = read_pins(project_dir)
-    resolution = resolve_modules(enabled, project_dir, pins, fetch=False)
-    if resolution.missing and any(hook.source.kind == "repo" for hook in enabled):
-        # A store entry to fetch, or a rev to pin: that needs the locked sync. (The manifest
-        # would differ too: a missing entry's module path is a placeholder.)
-        return None
-    if used_pins(config.hooks, pins, resolution.pins) != pins:
-        return None
-    manifest = _manifest_for(
-        project_dir,
-        config.hooks,
-        resolution.paths,
-        preview.plan,
-        target,
-        resolution.origins,
-        preview.codex,
-    )
-    try:
-        written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    if written != manifest_text(manifest) or not _launcher_is_current(project_dir):
-        return None
-    git = None
-    if preview.settings_change.after is not None:
-        outcome = ensure_git_ignored(project_dir, LOCAL_SETTINGS_RELATIVE)
-        git = None if outcome == NOT_A_WORK_TREE else outcome
-    codex_git, codex_trust = None, None
-    if preview.codex_change is not None and preview.codex_change.after is not None:
-        codex_git = codex_files.keep_out_of_git(project_dir)
-    if preview.codex is not None and preview.codex.entries:
-        from hookman.agents.codex_sync import trust_hookman_hooks
-
-        # Also when nothing changed: the user may have trusted the project since.
-        codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
-    return replace(preview, dry_run=False, git=git, codex_git=codex_git, codex_trust=codex_trust)
-
-
 def _manifest_for(
     project_dir: Path,
     hooks: Sequence[HookSpec],
@@ -517,14 +553,5 @@ def _write_launcher(project_dir: Path) -> None:
 
 
 def _config_diff(config: ProjectConfigView) -> str:
-    before = config.original_text() or ""
-    after = config.text()
-    if before == after:
-        return ""
-    lines = difflib.unified_diff(
-        lines_with_ends(before),
-        lines_with_ends(after),
-        fromfile=str(config.path) if config.exists else "/dev/null",
-        tofile=str(config.path),
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    before = config.original_text() if config.exists else None
+    return file_diff(config.path, before, config.text(), mark_no_newline=False)

@@ -38,7 +38,6 @@ from hookman.catalog.client_version import ClientVersion, TargetVersion, resolve
 from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.errors import HookmanError
 from hookman.hooks.sources import module_path
-from hookman.install.report import plan_warnings, target_warnings
 from hookman.plugin.build_record import BUILT_BY, RECORD, read_build_record
 from hookman.plugin.carry import carried_files, check_hook_imports
 from hookman.plugin.launcher import (
@@ -80,6 +79,8 @@ class BuildResult:
     plan: InstallPlan
     rebuilt: bool
     changed: bool
+    # what the hooks' modules import that a plugin cannot carry; the plan's warnings are the
+    # commands' (commands/plan_wording.py), and `hookman plugin build` puts them first
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> PluginBuildJson:
@@ -149,7 +150,6 @@ def build_plugin(
         warnings += check_hook_imports(hook.name, path, text)
         modules[hook.name] = text
     plan = plan_install(hooks, target.version)
-    warnings = target_warnings(plan, target) + plan_warnings(plan) + warnings
     if not plan.entries and not plan.async_entries:
         raise HookmanError(
             "none of the chosen hooks subscribes to an event this Claude Code target can "

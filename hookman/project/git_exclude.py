@@ -7,14 +7,38 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from enum import Enum
 from pathlib import Path
+from typing import NamedTuple
 
-NOT_A_WORK_TREE = "not a git work tree"
-ALREADY_IGNORED = "already ignored by git"
 EXCLUDE_COMMENT = "# added by hookman: machine-local Claude Code settings"
 
 _GIT_TIMEOUT_SECONDS = 10
 _GITIGNORE_SPECIAL = re.compile(r"[\\*?\[\]]")
+
+
+class Excluded(Enum):
+    """What `ensure_git_ignored` found or did."""
+
+    ADDED = "added"  # a pattern appended to `exclude_file`
+    ALREADY_IGNORED = "already-ignored"
+    NOT_A_WORK_TREE = "not-a-work-tree"
+    NO_GIT = "no-git"  # git is not installed
+    TRACKED = "tracked"  # committed to git: ignoring it has no effect
+    ASK_FAILED = "ask-failed"  # git did not answer (`error`)
+    NEWLINE = "newline"  # a path with a newline: no exclude pattern can hold it
+    WRITE_FAILED = "write-failed"  # `exclude_file` could not be appended to (`error`)
+    STILL_NOT_IGNORED = "still-not-ignored"  # appended, yet git does not ignore it ('!')
+
+
+class GitExclusion(NamedTuple):
+    """The outcome for `path` (relative to the project); `exclude_file` as shown to the user
+    (relative to the project when inside it), `error` what failed."""
+
+    outcome: Excluded
+    path: str
+    exclude_file: str = ""
+    error: str = ""
 
 
 class _GitFailed(Exception):
@@ -31,49 +55,47 @@ def is_tracked(project_dir: Path, relative_path: str) -> bool:
 
 def ensure_git_ignored(
     project_dir: Path, relative_path: str, comment: str = EXCLUDE_COMMENT
-) -> str:
-    """Make git ignore `relative_path` (relative to `project_dir`) if it does not already.
+) -> GitExclusion:
+    """Make git ignore `relative_path` (relative to `project_dir`) if it does not already;
+    what was found or done (commands/git_wording.py says it)."""
 
-    Returns a short sentence saying what happened, for the user to read: "already ignored by
-    git", "added to .git/info/exclude", "not a git work tree", or why it could not be done.
-    """
+    def outcome(excluded: Excluded, exclude_file: str = "", error: str = "") -> GitExclusion:
+        return GitExclusion(excluded, relative_path, exclude_file, error)
+
     try:  # the common case, answered by one git process (check-ignore needs a work tree)
         if _is_ignored(project_dir, relative_path):
-            return ALREADY_IGNORED
+            return outcome(Excluded.ALREADY_IGNORED)
     except (_GitFailed, OSError):
         pass  # not a work tree, or no git: told apart below
     try:
         if _git(project_dir, "rev-parse", "--is-inside-work-tree").strip() != "true":
-            return NOT_A_WORK_TREE
+            return outcome(Excluded.NOT_A_WORK_TREE)
     except _GitFailed:
-        return NOT_A_WORK_TREE
+        return outcome(Excluded.NOT_A_WORK_TREE)
     except FileNotFoundError:
-        return "git is not installed, so hookman could not check whether git ignores it"
+        return outcome(Excluded.NO_GIT)
     try:
         if _is_ignored(project_dir, relative_path):
-            return ALREADY_IGNORED
+            return outcome(Excluded.ALREADY_IGNORED)
         if _is_tracked(project_dir, relative_path):
-            return (
-                "committed to git, so ignoring it has no effect "
-                f"(untrack it with: git rm --cached {relative_path})"
-            )
+            return outcome(Excluded.TRACKED)
         prefix = _git(project_dir, "rev-parse", "--show-prefix").strip()
         exclude_file = _exclude_file(project_dir)
     except (_GitFailed, OSError) as error:
-        return f"could not ask git whether it is ignored ({error})"
+        return outcome(Excluded.ASK_FAILED, error=str(error))
     if "\n" in relative_path or "\n" in prefix:
-        return "not added to .git/info/exclude: git exclude patterns cannot hold a newline"
+        return outcome(Excluded.NEWLINE)
     shown = _display_path(exclude_file, project_dir)
     try:
         _append_pattern(exclude_file, _anchored_pattern(prefix + relative_path), comment)
     except OSError as error:
-        return f"could not add it to {shown}: {error.strerror or error}"
+        return outcome(Excluded.WRITE_FAILED, shown, str(error.strerror or error))
     try:
         if not _is_ignored(project_dir, relative_path):
-            return f"added to {shown}, but git still does not ignore it (a '!' rule?)"
+            return outcome(Excluded.STILL_NOT_IGNORED, shown)
     except (_GitFailed, OSError):
         pass
-    return f"added to {shown}"
+    return outcome(Excluded.ADDED, shown)
 
 
 def _git(project_dir: Path, *args: str) -> str:

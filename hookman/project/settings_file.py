@@ -28,7 +28,6 @@ Callers hold `project_lock` around `update_settings`.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -39,6 +38,7 @@ from typing import Any, NamedTuple
 
 from hookman.atomic_file import atomic_write_text
 from hookman.errors import HookmanError
+from hookman.project.file_diff import file_diff
 from hookman.project.location import LOCAL_SETTINGS_NAME
 
 BOM = "\ufeff"
@@ -63,17 +63,7 @@ class SettingsChange(NamedTuple):  # not a dataclass: those compile methods at e
 
     def diff(self) -> str:
         """A unified diff of the change; empty when nothing changes."""
-        if not self.changed:
-            return ""
-        before_lines = lines_with_ends(self.before or "")
-        after_lines = lines_with_ends(self.after or "")
-        diff_lines = difflib.unified_diff(
-            before_lines,
-            after_lines,
-            fromfile="/dev/null" if self.before is None else str(self.path),
-            tofile=str(self.path),
-        )
-        return "".join(_terminated(line) for line in diff_lines)
+        return file_diff(self.path, self.before, self.after)
 
 
 class JsonFloat(float):
@@ -192,14 +182,6 @@ def detect_style(text: str) -> JsonStyle:
         bom,
         ensure_ascii,
     )
-
-
-def lines_with_ends(text: str) -> list[str]:
-    """`text` split after each "\n" (and only there), for diffs of files whose strings may
-    hold other line-breaking characters."""
-    lines = text.split("\n")
-    with_ends = [line + "\n" for line in lines[:-1]]
-    return [*with_ends, lines[-1]] if lines[-1] else with_ends
 
 
 def _detect_item_separator(compact_text: str, *, default: str) -> str:
@@ -613,10 +595,6 @@ def _write(path: Path, text: str) -> None:
             f"hookman cannot write {path}: {error.strerror or error}; the file is unchanged.",
             "check that the file and its directory are writable, then run the command again.",
         ) from error
-
-
-def _terminated(line: str) -> str:
-    return line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
 
 
 def _kind(name: str) -> str:

@@ -20,6 +20,7 @@ from hookman.agents.codex_files import (
     written_events,
 )
 from hookman.errors import HookmanError
+from hookman.project.git_exclude import Excluded, GitExclusion
 from hookman.project.settings_entries import HookmanEntry, build_command, find_hookman_entries
 
 LAUNCHER = Path("/state/projects/p-0123/hookman-run.sh")
@@ -109,10 +110,11 @@ def test_a_file_git_tracks_is_refused_and_kept(tmp_path: Path) -> None:
 def test_the_file_is_kept_out_of_git_through_info_exclude(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q")
     update_codex_hooks(tmp_path, [entry()], dry_run=False)
-    assert keep_out_of_git(tmp_path) == "added to .git/info/exclude"
+    added = keep_out_of_git(tmp_path)
+    assert added == GitExclusion(Excluded.ADDED, ".codex/hooks.json", ".git/info/exclude")
     exclude = (tmp_path / ".git" / "info" / "exclude").read_text()
     assert "/.codex/hooks.json" in exclude and "Codex CLI" in exclude
-    assert keep_out_of_git(tmp_path) == "already ignored by git"
+    assert keep_out_of_git(tmp_path) == GitExclusion(Excluded.ALREADY_IGNORED, ".codex/hooks.json")
     assert not (tmp_path / ".gitignore").exists()
 
 

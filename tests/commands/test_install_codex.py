@@ -208,3 +208,18 @@ def test_a_guard_that_names_codex_s_shell_tool_is_told_it_never_runs(
     assert "the hook 'named' asks for the tool 'exec_command'" in said, result.output
     assert "'Bash'" in said
     assert "'Bash'" in " ".join(hookman("list").output.split())
+
+
+def test_a_dry_run_says_what_it_would_write_for_codex_and_writes_nothing(
+    project: Path, codex_home: Path
+) -> None:
+    write_hook(project, "guard", GUARD)
+    result = hookman("install", "hooks/guard.py", "--agent", "codex", "--dry-run")
+    assert result.exit_code == 0, result.output
+    path = project / ".codex" / "hooks.json"
+    assert f"Codex: would write PreToolUse in {path}" in result.output
+    assert "trusted in Codex" not in result.output and "does not trust" not in result.output
+    assert not path.exists() and trust_state(codex_home) == {}
+    data = hookman_json("install", "hooks/guard.py", "--agent", "codex", "--dry-run")
+    assert data["codex"]["written"] == ["PreToolUse"] and data["codex"]["trust"] is None
+    assert data["codex"]["diff"].startswith("--- /dev/null\n")

@@ -66,3 +66,21 @@ def test_a_bad_version_is_a_usage_error(project: Path, tmp_path: Path) -> None:
     assert done.exit_code == 2
     assert "'one' is not a plugin version" in done.output
     assert not (tmp_path / "p").exists()
+
+
+def test_json_carries_the_plans_warnings_before_the_marketplace(
+    project: Path, tmp_path: Path
+) -> None:
+    """The plan's warnings (commands/plan_wording.py) are put into the object build_plugin
+    returns, in its place: a held-back guard event for an older target."""
+    _project(project)
+    done = hookman(
+        "plugin", "build", str(tmp_path / "plug"), "--project", str(project),
+        "--claude-version", "2.1.197", "--json",
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert list(data)[-2:] == ["warnings", "marketplace"]
+    assert [warning.split(" (")[0] for warning in data["warnings"]] == [
+        "PreSkillShellCommand is held back"
+    ]

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from hookman.project.git_exclude import ALREADY_IGNORED, NOT_A_WORK_TREE, ensure_git_ignored
+from hookman.project.git_exclude import Excluded, GitExclusion, ensure_git_ignored
 
 SETTINGS = ".claude/settings.local.json"
+ADDED = GitExclusion(Excluded.ADDED, SETTINGS, ".git/info/exclude")
 
 
 @pytest.fixture(autouse=True)
@@ -41,16 +42,16 @@ def repo(tmp_path: Path) -> Path:
 
 def test_outside_git_says_so(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
-    assert ensure_git_ignored(tmp_path / "plain", SETTINGS) == NOT_A_WORK_TREE
+    assert ensure_git_ignored(tmp_path / "plain", SETTINGS).outcome is Excluded.NOT_A_WORK_TREE
 
 
 def test_adds_to_info_exclude_when_not_ignored(repo: Path) -> None:
     gitignore_before = (repo / ".gitignore").exists()
-    assert ensure_git_ignored(repo, SETTINGS) == "added to .git/info/exclude"
+    assert ensure_git_ignored(repo, SETTINGS) == ADDED
     assert _is_ignored(repo, SETTINGS)
     assert f"/{SETTINGS}\n" in (repo / ".git/info/exclude").read_text()
     assert (repo / ".gitignore").exists() == gitignore_before
-    assert ensure_git_ignored(repo, SETTINGS) == ALREADY_IGNORED
+    assert ensure_git_ignored(repo, SETTINGS) == GitExclusion(Excluded.ALREADY_IGNORED, SETTINGS)
     assert (repo / ".git/info/exclude").read_text().count(SETTINGS) == 1
 
 
@@ -58,7 +59,7 @@ def test_already_ignored_by_gitignore_changes_nothing(repo: Path) -> None:
     (repo / ".gitignore").write_text("settings.local.json\n")
     exclude = repo / ".git/info/exclude"
     before = exclude.read_bytes() if exclude.exists() else None
-    assert ensure_git_ignored(repo, SETTINGS) == ALREADY_IGNORED
+    assert ensure_git_ignored(repo, SETTINGS).outcome is Excluded.ALREADY_IGNORED
     assert (exclude.read_bytes() if exclude.exists() else None) == before
     assert (repo / ".gitignore").read_text() == "settings.local.json\n"
 
@@ -79,7 +80,7 @@ def test_creates_missing_info_dir(repo: Path) -> None:
         child.unlink()
     if info.exists():
         info.rmdir()
-    assert ensure_git_ignored(repo, SETTINGS) == "added to .git/info/exclude"
+    assert ensure_git_ignored(repo, SETTINGS) == ADDED
     assert _is_ignored(repo, SETTINGS)
 
 
@@ -87,7 +88,7 @@ def test_project_in_a_subdirectory_gets_an_anchored_pattern(repo: Path) -> None:
     project = repo / "packages" / "app"
     (project / ".claude").mkdir(parents=True)
     message = ensure_git_ignored(project, SETTINGS)
-    assert message == f"added to {repo / '.git/info/exclude'}"
+    assert message == GitExclusion(Excluded.ADDED, SETTINGS, str(repo / ".git/info/exclude"))
     assert _is_ignored(project, SETTINGS)
     assert f"/packages/app/{SETTINGS}" in (repo / ".git/info/exclude").read_text()
     # Anchored: the same path elsewhere in the repository is not ignored.
@@ -101,7 +102,7 @@ def test_glob_characters_in_the_path_are_matched_literally(repo: Path) -> None:
     (project / ".claude").mkdir(parents=True)
     sibling = repo / "wei dir1"
     (sibling / ".claude").mkdir(parents=True)
-    assert ensure_git_ignored(project, SETTINGS).startswith("added to")
+    assert ensure_git_ignored(project, SETTINGS).outcome is Excluded.ADDED
     assert _is_ignored(project, SETTINGS)
     assert not _is_ignored(sibling, SETTINGS)
 
@@ -112,7 +113,7 @@ def test_linked_worktree_uses_the_shared_exclude_file(repo: Path, tmp_path: Path
     _git(repo, "worktree", "add", "-q", str(worktree))
     (worktree / ".claude").mkdir()
     message = ensure_git_ignored(worktree, SETTINGS)
-    assert message == f"added to {repo / '.git/info/exclude'}"
+    assert message == GitExclusion(Excluded.ADDED, SETTINGS, str(repo / ".git/info/exclude"))
     assert _is_ignored(worktree, SETTINGS)
     assert (worktree / ".git").is_file()
 
@@ -120,20 +121,18 @@ def test_linked_worktree_uses_the_shared_exclude_file(repo: Path, tmp_path: Path
 def test_tracked_file_is_reported_not_excluded(repo: Path) -> None:
     (repo / SETTINGS).write_text("{}")
     _git(repo, "add", SETTINGS)
-    message = ensure_git_ignored(repo, SETTINGS)
-    assert message.startswith("committed to git")
-    assert "git rm --cached" in message
+    assert ensure_git_ignored(repo, SETTINGS) == GitExclusion(Excluded.TRACKED, SETTINGS)
 
 
 def test_negation_rule_is_reported(repo: Path) -> None:
     (repo / ".gitignore").write_text(f"!/{SETTINGS}\n")
     message = ensure_git_ignored(repo, SETTINGS)
-    assert "still does not ignore it" in message
+    assert message == GitExclusion(Excluded.STILL_NOT_IGNORED, SETTINGS, ".git/info/exclude")
 
 
 def test_missing_git_is_reported(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(repo / "no-bin-here"))
-    assert "git is not installed" in ensure_git_ignored(repo, SETTINGS)
+    assert ensure_git_ignored(repo, SETTINGS).outcome is Excluded.NO_GIT
 
 
 NOT_UTF8 = "caf\udce9"  # the bytes b"caf\xe9" (Latin-1), as Python carries such a name
@@ -147,7 +146,7 @@ def test_a_work_tree_whose_path_is_not_utf8_gets_its_exclude_line(tmp_path: Path
 
     said = ensure_git_ignored(project, SETTINGS)
 
-    assert said.startswith("added to ") and said.endswith("/.git/info/exclude")
+    assert said.outcome is Excluded.ADDED and said.exclude_file.endswith("/.git/info/exclude")
     assert _is_ignored(project, SETTINGS)
     exclude = (root / ".git" / "info" / "exclude").read_bytes()
     assert exclude.endswith(b"\n/caf\xe9/.claude/settings.local.json\n")
@@ -157,4 +156,4 @@ def test_a_directory_whose_path_is_not_utf8_outside_git_is_no_work_tree(tmp_path
     project = tmp_path / NOT_UTF8
     (project / ".claude").mkdir(parents=True)
 
-    assert ensure_git_ignored(project, SETTINGS) == NOT_A_WORK_TREE
+    assert ensure_git_ignored(project, SETTINGS).outcome is Excluded.NOT_A_WORK_TREE

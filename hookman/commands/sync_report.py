@@ -1,0 +1,109 @@
+"""What an install, remove, enable, disable, autoupdate or try-repo says about the sync it ran
+(install/sync.py's SyncResult): the sentences about held-back events and Codex CLI, and the
+`--json` object they share (see `hookman install`'s docstring)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hookman.agents import codex_files
+from hookman.commands.git_wording import exclusion_sentence
+from hookman.commands.plan_wording import plan_warnings, target_warnings, tool_name_warnings
+from hookman.install.report import hook_json
+from hookman.install.sync import SyncResult
+
+if TYPE_CHECKING:
+    from hookman.json_shapes import CodexSyncJson, CodexTrustJson, SyncJson
+
+
+def sync_warnings(result: SyncResult) -> list[str]:
+    """What the target, the plan and the store mean for hooks that will not run as written."""
+    warnings = target_warnings(result.plan, result.target) + plan_warnings(result.plan)
+    return warnings + tool_name_warnings(result.hooks) + result.repo_warnings
+
+
+def codex_sentences(result: SyncResult) -> list[str]:
+    """What install says about Codex: what it wrote, what it could not, the trust."""
+    if result.codex_change is None:
+        return []
+    path = result.codex_change.path
+    if result.codex is None:
+        changed = result.codex_change.changed
+        return [f"removed hookman's Codex entries from {path}"] if changed else []
+    events = ", ".join(result.codex.events) or "no events"
+    written = "wrote" if result.codex_change.changed else "kept"
+    lines = [f"Codex: {'would write' if result.dry_run else written} {events} in {path}"]
+    if result.codex_git:
+        lines.append(f"{codex_files.HOOKS_RELATIVE}: {exclusion_sentence(result.codex_git)}")
+    from hookman.commands.codex_wording import plan_sentences, trust_sentences
+
+    lines += plan_sentences(result.codex)
+    if result.codex_trust is not None:
+        lines += trust_sentences(result.codex_trust, result.project_dir)
+    return lines
+
+
+def sync_json(result: SyncResult) -> SyncJson:
+    """What `install --json`, `remove --json`, ... print (hookman/json_shapes.py)."""
+    plan = result.plan
+    shown: SyncJson = {
+        "project": str(result.project_dir),
+        "claude_version": None if result.target.version is None else str(result.target.version),
+        "claude_version_source": result.target.source,
+        "hooks": [hook_json(hook, plan) for hook in result.hooks],
+        "written": {
+            event: {"matcher": entry.matcher, "timeout": entry.timeout}
+            for event, entry in plan.entries.items()
+        },
+        "written_async": {
+            event: {"matcher": entry.matcher, "timeout": entry.timeout}
+            for event, entry in plan.async_entries.items()
+        },
+        "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
+        "settings_changed": result.settings_change.changed,
+        "dry_run": result.dry_run,
+        "diff": result.settings_change.diff(),
+        "config_diff": result.config_diff,
+        "git": None if result.git is None else exclusion_sentence(result.git),
+        "warnings": sync_warnings(result),
+        "missing": [
+            {"name": name, "problem": problem, "fix": fix}
+            for name, (problem, fix) in result.missing.items()
+        ],
+        "broken": [
+            {"name": name, "problem": problem, "fix": fix}
+            for name, (problem, fix) in result.broken.items()
+        ],
+    }
+    if result.codex_change is not None:
+        shown["codex"] = _codex_json(result)
+    return shown
+
+
+def _codex_json(result: SyncResult) -> CodexSyncJson:
+    assert result.codex_change is not None
+    codex = result.codex
+    return {
+        "path": str(result.codex_change.path),
+        "version": None if codex is None or codex.version is None else str(codex.version),
+        "written": [] if codex is None else codex.events,
+        "not_in_codex": [] if codex is None else codex.not_in_codex,
+        "without_counterpart": {} if codex is None else codex.without_counterpart,
+        "changed": result.codex_change.changed,
+        "diff": result.codex_change.diff(),
+        "git": None if result.codex_git is None else exclusion_sentence(result.codex_git),
+        "trust": _trust_json(result),
+    }
+
+
+def _trust_json(result: SyncResult) -> CodexTrustJson | None:
+    trust = result.codex_trust
+    if trust is None:
+        return None
+    from hookman.commands.codex_wording import trust_todo_sentence
+
+    return {
+        "trusted": trust.trusted,
+        "already_trusted": trust.already,
+        "todo": trust_todo_sentence(trust, result.project_dir),
+    }
