@@ -107,12 +107,6 @@ class RunOptions:
         self.answer_file: str | None = None
 
 
-def parse_argv(argv: list[str]) -> tuple[str | None, str | None, bool]:
-    """EVENT, the --manifest path and whether --async was given."""
-    options = parse_options(argv)
-    return options.event, options.manifest, options.run_async
-
-
 def parse_options(argv: list[str]) -> RunOptions:
     """The runner's words (hand-parsed: argparse costs milliseconds)."""
     options = RunOptions()

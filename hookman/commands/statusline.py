@@ -27,9 +27,6 @@ if TYPE_CHECKING:
     from typing import Any, TextIO
 
 DEFAULT_WIDTH = 80
-LEAN_USAGE = (
-    "usage: hookman statusline [--width N] [--project DIR] (see `hookman statusline --help`)"
-)
 
 
 @cli_command(

@@ -18,7 +18,6 @@ EVENT_CODES = ("unknown-event", "event-too-new")
 class Context:
     project_dir: Path
     version: ClientVersion | None
-    version_description: str
     sources: SourceSet
     handlers: list[Handler] = field(default_factory=list)
     invalid: dict[str, list[InvalidEntry]] = field(default_factory=dict)  # by source path

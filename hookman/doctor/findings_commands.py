@@ -26,7 +26,6 @@ PLUGIN_ROOT_VARS = ("$CLAUDE_PLUGIN_ROOT", "${CLAUDE_PLUGIN_ROOT}")
 EXEC_FORM_PLACEHOLDERS = ("${CLAUDE_PROJECT_DIR}", "${CLAUDE_PLUGIN_ROOT}")
 _RUN_TIME_MARKS = ("$", "`", "*", "?")
 DAY_S = 86400
-EXEC_FORM_NOTE = " (exec form runs no shell: only ${CLAUDE_...} placeholders are filled in)."
 
 
 def check_commands(ctx: Context) -> None:

@@ -48,7 +48,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
     target, version_finding = _target(options)
     sources = collect_sources(options.project_dir, options.managed_settings)
     sources.sources.extend(_hookman_sources(options.project_dir))
-    ctx = Context(options.project_dir, target.version, target.describe(), sources)
+    ctx = Context(options.project_dir, target.version, sources)
     if version_finding is not None:
         ctx.add(version_finding)
     for source in sources.hook_sources():

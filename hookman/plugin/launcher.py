@@ -43,7 +43,6 @@ HOOKS_DIR = "hooks"
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
 PYTHON = "python3"
 MIN_PYTHON = (3, 10)
-TOO_OLD_STATUS = 0  # start.py answers itself (a complete answer) when python3 is too old
 INSTALL_PYTHON = "install Python 3.10 or newer as `python3` on PATH"
 # The plugin's parts of the launcher, as files beside this module (the body is
 # hookman/project/launcher.sh).

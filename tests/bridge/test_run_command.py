@@ -25,7 +25,7 @@ from hookman.bridge.run_command import (
     EXIT_NO_ANSWER,
     NO_ANSWER_NOTICE,
     TEXT_LIMIT,
-    parse_argv,
+    parse_options,
 )
 from hookman.project.launcher import MISSING_LAUNCHER_TEXT
 from tests.direct_command import RUNNER_CODE
@@ -655,14 +655,23 @@ def test_the_run_path_imports_nothing_heavy(runner_project: RunnerProject, tmp_p
     assert not top_level & (FORBIDDEN_ON_THE_RUN_PATH | {"json", "re", "enum", "typing"})
 
 
-def test_parse_argv_reads_event_and_manifest() -> None:
-    assert parse_argv(["PreToolUse", "--manifest", "/m.json"]) == (
+def _event_manifest_async(argv: list[str]) -> tuple[str | None, str | None, bool]:
+    options = parse_options(argv)
+    return options.event, options.manifest, options.run_async
+
+
+def test_parse_options_reads_event_and_manifest() -> None:
+    assert _event_manifest_async(["PreToolUse", "--manifest", "/m.json"]) == (
         "PreToolUse",
         "/m.json",
         False,
     )
-    assert parse_argv(["Stop", "--async", "--manifest=/a b.json"]) == ("Stop", "/a b.json", True)
-    assert parse_argv([]) == (None, None, False)
+    assert _event_manifest_async(["Stop", "--async", "--manifest=/a b.json"]) == (
+        "Stop",
+        "/a b.json",
+        True,
+    )
+    assert _event_manifest_async([]) == (None, None, False)
 
 
 def test_hook_bytecode_is_cached_in_the_state_dir_not_the_project(
