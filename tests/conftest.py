@@ -1,5 +1,21 @@
-"""Shared fixtures. Every test runs with its own HOOKMAN_HOME so no test touches the real
-user registry, state or logs.
+"""Shared fixtures. Every test runs in a world of its own, so nothing of the developer's
+machine changes a result and no test touches the real user's files:
+
+- HOOKMAN_HOME: an empty directory of its own (registry, state, logs, store);
+- HOME: an empty directory of its own. CLAUDE_CONFIG_DIR and CODEX_HOME are unset, so Claude
+  Code's user layer is `$HOME/.claude` and Codex's `$HOME/.codex`, both in that directory
+  (a user's plugins, hooks and Codex trust are not seen); XDG_CONFIG_HOME, XDG_DATA_HOME,
+  XDG_STATE_HOME, XDG_CACHE_HOME and XDG_RUNTIME_DIR point inside it too;
+- git: GIT_CONFIG_GLOBAL is a minimal file in that HOME (a user name and e-mail, so commits
+  work) and GIT_CONFIG_NOSYSTEM is set; the variables that point git at another repository or
+  add configuration (GIT_DIR, GIT_CONFIG_COUNT, ...) are unset;
+- the variables a client or a shell would hand a hook (CLAUDE_PROJECT_DIR, the plugin
+  variables, BASH_ENV, ENV) are unset.
+
+What must stay real is resolved once, here, before any test moves HOME: the pinned clients
+of the E2E suite (HOOKMAN_E2E_CACHE, default `~/.cache/hookman-e2e` of the real home) and a
+user site (PYTHONUSERBASE) that a `pip install --user` put hookman's dependencies in.
+tests/test_hermetic.py proves it: it plants a hostile home and runs a slice of the suite in it.
 
 Under CI=true the property tests run derandomized (the same examples on every run, from
 each test's own seed), so CI cannot fail on one run and pass on the next, whatever the
@@ -10,6 +26,7 @@ once found live next to them as plain tests.
 from __future__ import annotations
 
 import os
+import site
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +38,80 @@ settings.register_profile(CI_PROFILE, derandomize=True, database=None, print_blo
 if os.environ.get("CI", "").lower() == "true":
     settings.load_profile(CI_PROFILE)
 
+# Resolved once, at import, from the real home: every test then runs with a HOME of its own.
+REAL_HOME = Path(os.path.expanduser("~"))
+os.environ.setdefault("HOOKMAN_E2E_CACHE", str(REAL_HOME / ".cache" / "hookman-e2e"))
+if site.ENABLE_USER_SITE and os.path.isdir(site.getusersitepackages()):
+    os.environ.setdefault("PYTHONUSERBASE", site.getuserbase())
+
+# A user's own configuration, or a client or shell around the test run: none of it may reach
+# a test. CLAUDE_CONFIG_DIR and CODEX_HOME unset = `.claude` and `.codex` in the test's HOME.
+UNSET = (
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_PLUGIN_DATA",
+    "CLAUDE_ENV_FILE",
+    "BASH_ENV",
+    "ENV",
+    # git: another repository, work tree or index, or configuration given in the environment
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_TEMPLATE_DIR",
+    "GIT_EXEC_PATH",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+)
+XDG_DIRS = {
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_STATE_HOME": ".local/state",
+    "XDG_CACHE_HOME": ".cache",
+}
+GITCONFIG = "[user]\n\tname = hookman tests\n\temail = tests@hookman.invalid\n"
+
 
 @pytest.fixture(autouse=True)
 def hookman_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path_factory.mktemp("hookman_home")
     monkeypatch.setenv("HOOKMAN_HOME", str(home))
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    return home
+
+
+@pytest.fixture(autouse=True)
+def user_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's HOME (empty but for a minimal .gitconfig), with the user-level directories
+    of Claude Code, Codex, XDG and git inside it."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for variable in UNSET:
+        monkeypatch.delenv(variable, raising=False)
+    for variable in [name for name in os.environ if name.startswith("GIT_CONFIG_KEY_")]:
+        monkeypatch.delenv(variable)
+    for variable in [name for name in os.environ if name.startswith("GIT_CONFIG_VALUE_")]:
+        monkeypatch.delenv(variable)
+    for variable, relative in XDG_DIRS.items():
+        monkeypatch.setenv(variable, str(home / relative))
+    runtime = home / ".run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text(GITCONFIG, encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     return home
 
 

@@ -11,13 +11,12 @@ from hypothesis import strategies as st
 
 from hookman.runtime.hook_paths import resolve_hook_path
 
-HOME = os.path.expanduser("~")
 
-
-def test_tilde_forms_expand_to_the_home_directory() -> None:
-    assert resolve_hook_path("~", "/cwd") == HOME
-    assert resolve_hook_path("~/hooks/a.py", "/cwd") == os.path.join(HOME, "hooks/a.py")
-    assert resolve_hook_path("~bob/x.py", "/cwd") == os.path.join(HOME, "bob/x.py")
+def test_tilde_forms_expand_to_the_home_directory(user_home: Path) -> None:
+    home = str(user_home)  # the test's own HOME (tests/conftest.py), read when the test runs
+    assert resolve_hook_path("~", "/cwd") == home
+    assert resolve_hook_path("~/hooks/a.py", "/cwd") == os.path.join(home, "hooks/a.py")
+    assert resolve_hook_path("~bob/x.py", "/cwd") == os.path.join(home, "bob/x.py")
 
 
 def test_relative_paths_resolve_against_cwd_and_are_normalised() -> None:
