@@ -1,8 +1,10 @@
 """Hand-made mutation testing of hookman's fail-closed paths.
 
 Each mutation removes or weakens one fail-closed branch; the script applies it, runs the
-tests that guard it (TESTS, or the mutation's own list), puts the file back, and prints "killed" (a test failed, as it must) or
-"SURVIVED". Run from a clean checkout, and let it finish: it edits hookman's files in place.
+tests that guard it (TESTS, or the mutation's own list), puts the file back, and prints
+"killed" (a test failed, as it must) or "SURVIVED" (tools/mutation.py, shared with
+tools/mutants.py, which does the same beyond the guard path). Run from a clean checkout, and
+let it finish: it edits hookman's files in place.
 
 One survivor is known and equivalent: "run: broken channel exits non-zero". When a hook closes
 the runner's output, restoring fds 1/2 afterwards fails too and `launched` exits 70 all the
@@ -15,15 +17,10 @@ same; the launcher denies on the missing end line whatever the status.
 
 from __future__ import annotations
 
-import pathlib
-import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-# One process (-n 0): a mutant's run stops at its first failing test, and several mutant
-# runs side by side would each start a worker per core.
-PYTEST = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not e2e"]
-PYTEST += ["-n", "0"]
+from mutation import Mutant, run_mutant  # tools/ is sys.path[0] when this script runs
+
 MUTATIONS = [
     (
         "dispatch: load failure of a guard fails closed",
@@ -648,31 +645,10 @@ def main() -> int:
     for index, (name, path, old, new, *tests) in enumerate(MUTATIONS):
         if only and str(index) not in only:
             continue
-        survived += _try(index, name, ROOT / path, old, new, tests[0] if tests else TESTS)
+        mutant = Mutant(name, path, old, new, tuple(tests[0]) if tests else ())
+        verdict = run_mutant(f"{index:2}", mutant, TESTS)
+        survived += verdict != "killed"
     return 1 if survived else 0
-
-
-def _try(index: int, name: str, file: pathlib.Path, old: str, new: str, tests: list[str]) -> int:
-    text = file.read_text()
-    if text.count(old) != 1:
-        print(f"{index:2} NOT APPLICABLE ({text.count(old)} matches): {name}", flush=True)
-        return 1
-    file.write_text(text.replace(old, new))
-    try:
-        done = subprocess.run(
-            [*PYTEST, *tests],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=900,
-            check=False,
-        )
-    finally:
-        file.write_text(text)
-    failed = [line for line in done.stdout.splitlines() if line.startswith("FAILED")]
-    verdict = "killed" if done.returncode != 0 else "SURVIVED"
-    print(f"{index:2} {verdict}: {name}  {failed[:1]}", flush=True)
-    return 0 if failed or done.returncode != 0 else 1
 
 
 if __name__ == "__main__":
