@@ -2,7 +2,8 @@
 that hookman/agents/codex_app_server.py uses (as measured on Codex 0.150.0 and 0.171.0).
 
 It lists the hooks of `<cwd>/.codex/hooks.json` when `$CODEX_HOME/trusted-projects` names
-the cwd, with a hash of each handler's command (a stand-in: hookman never computes it), and
+the cwd, and those of the user layer's `$CODEX_HOME/hooks.json` always (as Codex does), with a
+hash of each handler's command (a stand-in: hookman never computes it), and
 records `config/batchWrite` upserts of `hooks.state` in `$CODEX_HOME/hooks-state.json`.
 """
 
@@ -41,9 +42,13 @@ def trust_state(codex_home: Path) -> dict[str, str]:
 def _hooks(cwd: str, home: Path) -> list[dict[str, object]]:
     trusted_projects = home / "trusted-projects"
     projects = trusted_projects.read_text().split("\n") if trusted_projects.exists() else []
-    path = Path(cwd) / ".codex" / "hooks.json"
-    if cwd not in projects or not path.exists():
-        return []
+    files = [home / "hooks.json"]
+    if cwd in projects:
+        files.append(Path(cwd) / ".codex" / "hooks.json")
+    return [hook for path in files if path.exists() for hook in _file_hooks(path, home)]
+
+
+def _file_hooks(path: Path, home: Path) -> list[dict[str, object]]:
     state = trust_state(home)
     found = []
     events = json.loads(path.read_text()).get("hooks", {})

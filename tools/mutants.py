@@ -60,7 +60,10 @@ MODULES = (
     Module(
         "settings_file",
         SETTINGS_FILE,
-        ("tests/project/test_settings_file.py", "tests/test_writers_notice.py"),
+        (
+            "tests/project/test_settings_noticed.py",
+            "tests/project/test_settings_file.py",
+        ),
         _mutants(
             SETTINGS_FILE,
             (
@@ -124,8 +127,8 @@ MODULES = (
         "settings_entries",
         SETTINGS_ENTRIES,
         (
+            "tests/project/test_settings_noticed.py",
             "tests/project/test_settings_entries.py",
-            "tests/test_writers_notice.py",
             "tests/commands/test_remove.py",
         ),
         _mutants(
@@ -191,10 +194,10 @@ MODULES = (
         "config",
         CONFIG,
         (
+            "tests/project/test_config_noticed.py",
             "tests/project/test_config.py",
             "tests/project/test_config_repo.py",
             "tests/project/test_config_agents.py",
-            "tests/test_writers_notice.py",
         ),
         _mutants(
             CONFIG,
@@ -262,7 +265,7 @@ MODULES = (
         "store",
         STORE,
         (
-            "tests/test_writers_notice.py",
+            "tests/hooks/test_store_noticed.py",
             "tests/hooks/test_store.py",
             "tests/commands/test_repo_hooks.py",
             "tests/commands/test_try_repo.py",
@@ -330,7 +333,10 @@ MODULES = (
     Module(
         "repository",
         REPOSITORY,
-        ("tests/hooks/test_repository.py", "tests/test_writers_notice.py"),
+        (
+            "tests/hooks/test_store_noticed.py",
+            "tests/hooks/test_repository.py",
+        ),
         _mutants(
             REPOSITORY,
             (
@@ -388,7 +394,10 @@ MODULES = (
     Module(
         "codex_sync",
         CODEX_SYNC,
-        ("tests/commands/test_install_codex.py", "tests/test_writers_notice.py"),
+        (
+            "tests/commands/test_codex_trust_noticed.py",
+            "tests/commands/test_install_codex.py",
+        ),
         _mutants(
             CODEX_SYNC,
             (
@@ -446,7 +455,10 @@ MODULES = (
     Module(
         "plugin_build",
         PLUGIN_BUILD,
-        ("tests/plugin/test_build.py", "tests/test_writers_notice.py"),
+        (
+            "tests/plugin/test_build_noticed.py",
+            "tests/plugin/test_build.py",
+        ),
         _mutants(
             PLUGIN_BUILD,
             (
@@ -474,10 +486,14 @@ MODULES = (
                 '        elif previous.get("content") == content:\n',
                 "        elif False:\n",
             ),
-            (
+            Mutant(
                 "a README the user wrote is kept",
+                "",
                 '    if not (out_dir / README).exists() or (previous and README in previous.get("files", {})):\n',
                 "    if True:\n",
+                equivalent="no build reaches it with a README hookman did not record: a first "
+                "build needs an empty OUT_DIR, every build records the README it writes, and a "
+                "recorded README changed by hand stops the rebuild before this line",
             ),
             (
                 "plugin.json's other keys are kept",
@@ -504,7 +520,10 @@ MODULES = (
     Module(
         "findings_matchers",
         FINDINGS_MATCHERS,
-        ("tests/doctor/test_findings_matchers.py", "tests/test_writers_notice.py"),
+        (
+            "tests/doctor/test_matchers_noticed.py",
+            "tests/doctor/test_findings_matchers.py",
+        ),
         _mutants(
             FINDINGS_MATCHERS,
             (

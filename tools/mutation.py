@@ -4,12 +4,14 @@ notice it, put the file back, and say whether a test failed ("killed", as it mus
 ("SURVIVED").
 
 It edits hookman's files in place: run it from a clean checkout, one run at a time, and let
-it finish (the file is restored when a run is interrupted, but not when it is killed).
+it finish (the file is restored when a run is interrupted or terminated, not when it is
+killed with SIGKILL).
 """
 
 from __future__ import annotations
 
 import pathlib
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -46,6 +48,8 @@ def run_mutant(label: str, mutant: Mutant, tests: Sequence[str]) -> str:
     if text.count(mutant.old) != 1:
         print(f"{label} NOT APPLICABLE ({text.count(mutant.old)} matches): {mutant.name}")
         return "NOT APPLICABLE"
+    # A SIGTERM ends the run through the `finally` below, which puts the file back.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     file.write_text(text.replace(mutant.old, mutant.new))
     try:
         done = subprocess.run(

@@ -29,15 +29,21 @@ def test_the_deadline_interrupts_a_sleeping_handler() -> None:
 
 
 def test_a_cancelled_deadline_never_fires() -> None:
-    deadline = Deadline(0.05, _raise)
+    fired: list[str] = []
+    deadline = Deadline(0.05, lambda: fired.append("expired"))
     deadline.start()
     deadline.cancel()
     time.sleep(0.1)
+    assert fired == []
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # the timer is disarmed too
 
 
 def test_no_deadline_without_seconds() -> None:
-    Deadline(None, _raise).start()
+    fired: list[str] = []
+    Deadline(None, lambda: fired.append("expired")).start()
     time.sleep(0.01)
+    assert fired == []
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no timer was armed
 
 
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")

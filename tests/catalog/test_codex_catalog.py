@@ -20,7 +20,9 @@ def test_an_unknown_or_older_version_gets_the_oldest_checked_set() -> None:
 
 
 def test_every_event_hookman_writes_for_codex_is_a_claude_code_event() -> None:
-    for event in codex_catalog.hookman_codex_events(codex_catalog.newest_checked()):
+    events = codex_catalog.hookman_codex_events(codex_catalog.newest_checked())
+    assert "PreToolUse" in events and "Stop" in events
+    for event in events:
         assert event_catalog.is_claude_event(event)
         assert codex_catalog.snake_name(event).islower()
 

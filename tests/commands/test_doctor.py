@@ -168,6 +168,7 @@ def test_any_settings_content_gives_findings_never_an_exception(
 ) -> None:
     write_settings(project, {"hooks": hooks, **extra})
     ctx = run_doctor(DoctorOptions(project_dir=project, claude_version="2.1.328"))
+    assert ctx.sources.sources  # the settings file it wrote was read (findings may be none)
     for finding in ctx.findings:
         assert finding.severity in ("error", "warning", "info") and finding.fix
 
@@ -175,6 +176,19 @@ def test_any_settings_content_gives_findings_never_an_exception(
 def run_doctor_on(project: Path, hooks: object) -> list[object]:
     write_settings(project, {"hooks": hooks})
     return run_doctor(DoctorOptions(project_dir=project, claude_version="2.1.328")).findings
+
+
+def _strict_json(text: str) -> bool:
+    """Whether Claude Code (and doctor) can read the text: JSON without NaN or Infinity."""
+
+    def refuse(constant: str) -> object:
+        raise ValueError(constant)
+
+    try:
+        json.loads(text, parse_constant=refuse)
+    except ValueError:
+        return False
+    return True
 
 
 def _apply(data: dict[str, object], edit: dict[str, object]) -> None:
@@ -199,12 +213,18 @@ def _apply(data: dict[str, object], edit: dict[str, object]) -> None:
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(hooks=hooks_objects)
-def test_applying_a_findings_edit_removes_that_finding(project: Path, hooks: object) -> None:
+def test_applying_a_findings_edit_removes_that_finding(
+    project: Path, hooks: dict[str, object]
+) -> None:
+    # A miscased matcher on an event the strategy never draws: one edit every example has.
+    planted = {"matcher": "bash", "hooks": [{"type": "command", "command": "true"}]}
+    hooks = {"PermissionRequest": [planted], **hooks}
     write_settings(project, {"hooks": hooks})
     options = DoctorOptions(project_dir=project, claude_version="2.1.328")
-    for finding in run_doctor(options).findings:
-        if finding.edit is None:
-            continue
+    edited = [finding for finding in run_doctor(options).findings if finding.edit is not None]
+    if _strict_json((project / ".claude" / "settings.json").read_text()):  # else: unreadable
+        assert "hooks.PermissionRequest[0].matcher" in [finding.path for finding in edited]
+    for finding in edited:
         data = json.loads((project / ".claude" / "settings.json").read_text())
         _apply(data, finding.edit)
         write_settings(project, data)

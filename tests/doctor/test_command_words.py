@@ -54,7 +54,10 @@ def test_commands_doctor_cannot_judge_give_nothing(command: str) -> None:
 @given(st.text(max_size=60), st.one_of(st.none(), st.lists(st.text(max_size=10), max_size=3)))
 def test_any_command_is_read_without_raising(command: str, args: list[str] | None) -> None:
     raw = {} if args is None else {"args": args}
-    invocation(handler(command, **raw))
+    found = invocation(handler(command, **raw))
+    assert found is None or (
+        isinstance(found.program, str) and found.exec_form == (args is not None)
+    )
 
 
 @given(

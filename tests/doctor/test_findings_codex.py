@@ -111,7 +111,9 @@ def test_an_empty_codex_hooks_file_is_not_an_opt_in(
 ) -> None:
     write_json(user_codex(isolated_user) / "hooks.json", {"hooks": {}})
     monkeypatch.setattr(findings_codex, "check_codex", lambda ctx: pytest.fail("ran"))
-    diagnose(project)
+    ctx = diagnose(project)
+    assert not [s for s in ctx.sources.sources if s.kind == "codex"]
+    assert not [f for f in ctx.findings if f.code.startswith("codex")]
 
 
 def test_codex_files_are_sources_and_their_handlers_are_in_the_merged_view(

@@ -75,8 +75,10 @@ def test_permission_rule_syntax_is_recognised() -> None:
 @given(st.text(max_size=30), st.sampled_from(["2.1.100", "2.1.191", "2.1.195", "2.1.328"]))
 def test_reading_any_matcher_never_raises(text: str, version: str) -> None:
     matcher = read_matcher(text, V(version))
-    for tool in ("Bash", "Edit", "mcp__x__y"):
-        matcher.matches(tool)
+    matched = [matcher.matches(tool) for tool in ("Bash", "Edit", "mcp__x__y")]
+    assert all(isinstance(answer, bool) for answer in matched) and len(matched) == 3
+    assert matcher.kind in ("all", "exact", "regex", "invalid")
+    assert matcher.kind != "invalid" or matched == [False, False, False]
 
 
 @given(st.lists(st.from_regex(r"[A-Za-z0-9_]{1,8}", fullmatch=True), min_size=1, max_size=4))

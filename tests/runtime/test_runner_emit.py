@@ -303,8 +303,8 @@ def test_initialize_gives_every_hook_the_same_message_and_entry_sinks(runner_for
         return None
 
     runner.initialize(send_message_handler=send, append_entry_handler=append)
-    assert all(hook.send_message_handler is send for hook in hooks)
-    assert all(hook.append_entry_handler is append for hook in hooks)
+    assert [hook.send_message_handler for hook in hooks] == [send, send]
+    assert [hook.append_entry_handler for hook in hooks] == [append, append]
 
 
 def test_command_context_has_session_controls_with_defaults(runner_for: Build) -> None:
