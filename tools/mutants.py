@@ -40,7 +40,7 @@ def _mutants(path: str, *items: tuple[str, ...] | Mutant) -> tuple[Mutant, ...]:
     made = []
     for item in items:
         if isinstance(item, Mutant):
-            made.append(item._replace(path=path))
+            made.append(item if item.path else item._replace(path=path))
         else:
             name, old, new, *tests = item
             made.append(Mutant(name, path, old, new, tuple(tests)))
@@ -55,6 +55,7 @@ REPOSITORY = "hookman/hooks/repository.py"
 CODEX_SYNC = "hookman/agents/codex_sync.py"
 PLUGIN_BUILD = "hookman/plugin/build.py"
 FINDINGS_MATCHERS = "hookman/doctor/findings_matchers.py"
+TOML_DATA = "hookman/toml_data.py"  # hookman.toml's and the manifests' kept parses (since 0377b2c)
 
 MODULES = (
     Module(
@@ -254,10 +255,11 @@ MODULES = (
                 "        if spec.name in seen:\n",
                 "        if False:\n",
             ),
-            (
-                "a parsed copy of an older hookman.toml is not used",
-                '    if not isinstance(cached, dict) or cached.get("text") != text:\n',
-                "    if not isinstance(cached, dict):\n",
+            Mutant(
+                "a parsed copy of an older hookman.toml is not used (toml_data.py, as list reads it)",
+                TOML_DATA,
+                '    if not isinstance(kept, dict) or kept.get("text") != text:\n',
+                "    if not isinstance(kept, dict):\n",
             ),
         ),
     ),
@@ -305,7 +307,7 @@ MODULES = (
             ),
             (
                 "a live fetch's work directory is kept",
-                "            if pid_text.isdigit() and not _alive(int(pid_text)):\n",
+                "            if pid_text.isdigit() and not process_alive(int(pid_text)):\n",
                 "            if pid_text.isdigit():\n",
             ),
             (
@@ -376,17 +378,18 @@ MODULES = (
             ),
             (
                 "min_hookman equal to this version is enough",
-                "    return version_tuple(offer.min_hookman) > version_tuple(version)\n",
-                "    return version_tuple(offer.min_hookman) >= version_tuple(version)\n",
+                "    return version_numbers(offer.min_hookman) > version_numbers(version)\n",
+                "    return version_numbers(offer.min_hookman) >= version_numbers(version)\n",
             ),
-            (
-                "a parsed copy of another manifest text is not used",
+            Mutant(
+                "a parsed copy of another manifest text is not used (toml_data.py, as the store reads it)",
+                TOML_DATA,
                 '    if not isinstance(kept, dict) or kept.get("text") != text:\n',
                 "    if not isinstance(kept, dict):\n",
             ),
             (
                 "min_hookman must be a version",
-                '        not isinstance(min_hookman, str) or not re.fullmatch(r"\\d+(\\.\\d+)*", min_hookman)\n',
+                "        not isinstance(min_hookman, str) or not is_dotted_version(min_hookman)\n",
                 "        not isinstance(min_hookman, str)\n",
             ),
         ),
