@@ -8,7 +8,7 @@ file back, and prints "killed" or "SURVIVED" (tools/mutation.py). A mutant marke
 `equivalent` behaves exactly as the code does; it is not run, and says why. The last run's
 results are in tools/MUTANTS.md.
 
-    python tools/mutants.py                   every module (about 25 minutes on two cores)
+    python tools/mutants.py                   every module (7 minutes on two cores, more when many survive)
     python tools/mutants.py 3 store           the modules with these indexes or names
     python tools/mutants.py store.4           one mutant
     python tools/mutants.py --list            the modules and their mutants, nothing run
