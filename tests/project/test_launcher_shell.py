@@ -127,7 +127,9 @@ def test_every_launcher_parses_under_every_shell(
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_every_settings_command_parses_under_every_shell(shell: str) -> None:
-    for command in _commands():
+    commands = _commands()
+    assert len(commands) >= 3  # guarded, plain and async: the loop below runs
+    for command in commands:
         done = subprocess.run(
             [*_tool(SHELLS[shell]), "-c", command], capture_output=True, text=True, timeout=30
         )
@@ -138,9 +140,12 @@ def test_a_shell_here_refuses_what_does_not_parse(tmp_path: Path) -> None:
     """The parse check can fail: a launcher cut mid-function is refused by every shell."""
     script = tmp_path / "hookman-run.sh"
     script.write_text(_launcher("project", "all").split("exit 0\n}")[0])
-    for argv in SHELLS.values():
-        done = subprocess.run([*_tool(argv), str(script)], capture_output=True, timeout=30)
-        assert done.returncode != 0, argv
+    runs = {
+        name: subprocess.run([*_tool(argv), str(script)], capture_output=True, timeout=30)
+        for name, argv in SHELLS.items()
+    }
+    statuses = {name: done.returncode for name, done in runs.items()}
+    assert sorted(statuses) == sorted(SHELLS) and 0 not in statuses.values(), statuses
 
 
 @pytest.mark.parametrize(("variant", "name"), LAUNCHERS)
