@@ -50,4 +50,5 @@ def test_each_outcome_is_one_sentence(done: GitExclusion, said: str) -> None:
 
 
 def test_every_outcome_has_a_sentence() -> None:
-    assert all(exclusion_sentence(GitExclusion(kind, SETTINGS)) for kind in Excluded)
+    sentences = {kind: exclusion_sentence(GitExclusion(kind, SETTINGS)) for kind in Excluded}
+    assert len(sentences) == len(Excluded) > 1 and all(sentences.values()), sentences
