@@ -1,136 +1,32 @@
 """The suite is hermetic (tests/conftest.py): a user's Claude Code plugins and hooks, Codex
 config and trust, git configuration and environment change no test's result.
 
-The proof plants all of them in a hostile home, checks they are live there (hookman doctor
-and git, run with that home, see them), then runs a slice of the suite with HOME, the
-client variables and the XDG directories pointing into it, and wants every test to pass.
-Before tests/conftest.py gave each test a HOME of its own, 9 tests of test_new.py failed so.
+The proof plants all of them in a hostile home (tests/hostile_home.py), checks they are live
+there (hookman doctor and git, run with that home, see them), then runs a slice of the suite
+with HOME, the client variables and the XDG directories pointing into it, and wants every
+test to pass. Before tests/conftest.py gave each test a HOME of its own, 9 tests of
+test_new.py failed so. CI runs the whole suite without the real clients in such a home,
+under each Python but the main one (.ci/other_pythons).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.hostile_home import hostile_home
+
 REPO = Path(__file__).resolve().parent.parent
-# The tests that read the user's layers (doctor, new --install's check, Codex trust) and
-# those that run git (the hook store, repository hooks).
+# One test file per kind of user state a test could read by mistake: a user-scope plugin
+# (test_new.py: 9 of its tests failed so), the Codex layer and trust, git's configuration.
+# CI runs the whole suite without the real clients in such a home (.ci/other_pythons).
 SLICE = (
     "tests/commands/test_new.py",
-    "tests/commands/test_doctor.py",
     "tests/commands/test_install_codex.py",
-    "tests/doctor",
     "tests/hooks/test_store.py",
-    "tests/commands/test_repo_hooks.py",
-    "tests/runtime/test_hook_paths.py",
 )
-BLOCK = "echo hostile >&2; exit 2"
-
-
-def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def _hooks(*events: str) -> dict[str, object]:
-    handler = {"type": "command", "command": BLOCK}
-    return {event: [{"matcher": "", "hooks": [handler]}] for event in events}
-
-
-def _plant_claude(config_dir: Path) -> None:
-    """User hooks that block, every hook disabled, and an enabled user-scope plugin whose
-    hooks block every tool and a Stop hook that ignores stop_hook_active."""
-    plugin = config_dir / "plugins" / "cache" / "hostile" / "evil" / "1.0.0"
-    _write(plugin / ".claude-plugin" / "plugin.json", '{"name": "evil", "version": "1.0.0"}')
-    plugin_hooks = _hooks("PreToolUse", "PostToolUse", "Stop", "SessionStart", "UserPromptSubmit")
-    _write(plugin / "hooks" / "hooks.json", json.dumps({"hooks": plugin_hooks}))
-    install = {"scope": "user", "installPath": str(plugin)}
-    installed = {"version": 2, "plugins": {"evil@hostile": [install]}}
-    _write(config_dir / "plugins" / "installed_plugins.json", json.dumps(installed))
-    user = {
-        "enabledPlugins": {"evil@hostile": True},
-        "hooks": _hooks("PreToolUse", "PostToolUse", "Stop", "Notification"),
-        "statusLine": {"type": "command", "command": "exit 3"},
-    }
-    _write(config_dir / "settings.json", json.dumps(user))
-    _write(config_dir / "skills" / "evil" / "SKILL.md", "---\nname: evil\nhooks: 3\n---\nx\n")
-
-
-def _plant_codex(codex_home: Path) -> None:
-    """Every directory trusted, user hooks in config.toml and hooks.json, trust records."""
-    _write(
-        codex_home / "config.toml",
-        '[projects."/"]\ntrust_level = "trusted"\n\n'
-        '[projects."/tmp"]\ntrust_level = "trusted"\n\n'
-        '[[hooks.PreToolUse]]\nmatcher = ""\n'
-        f'[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "{BLOCK}"\n\n'
-        '[hooks.state]\n"/tmp/x/.codex/hooks.json:pre_tool_use:0:0" = "sha256:00"\n',
-    )
-    _write(codex_home / "hooks.json", json.dumps({"hooks": _hooks("PreToolUse", "Stop")}))
-    _write(codex_home / "trusted-projects", "/\n/tmp\n")  # tests/fake_codex.py's trust list
-
-
-def _plant_git(home: Path, xdg_config: Path) -> None:
-    """A configuration under which commits, local clones and branch names all go wrong."""
-    hooks = home / "git-hooks"
-    _write(hooks / "pre-commit", "#!/bin/sh\necho hostile pre-commit >&2\nexit 1\n").chmod(0o755)
-    _write(hooks / "post-checkout", "#!/bin/sh\nexit 1\n").chmod(0o755)
-    odd = (
-        "[user]\n\tuseConfigOnly = true\n"
-        "[commit]\n\tgpgsign = true\n[tag]\n\tgpgSign = true\n\tsort = -version:refname\n"
-        "[gpg]\n\tprogram = false\n"
-        f"[core]\n\thooksPath = {hooks}\n\tautocrlf = true\n"
-        f"[init]\n\tdefaultBranch = hostile\n\ttemplateDir = {hooks}\n"
-        '[protocol "file"]\n\tallow = never\n'
-        '[url "file:///nonexistent/"]\n\tinsteadOf = /\n'
-        "[advice]\n\tdetachedHead = true\n[fetch]\n\tfsckObjects = true\n"
-    )
-    _write(home / ".gitconfig", odd)
-    _write(xdg_config / "git" / "config", odd)
-
-
-def hostile_home(root: Path) -> dict[str, str]:
-    """Plant the hostile home under `root`; return the environment of a developer whose
-    home it is (their HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, XDG and shell variables)."""
-    home = root / "home"
-    xdg = root / "xdg"
-    _plant_claude(home / ".claude")
-    _plant_claude(root / "claude-config")  # CLAUDE_CONFIG_DIR
-    _plant_codex(home / ".codex")
-    _plant_codex(root / "codex-home")  # CODEX_HOME
-    _plant_git(home, xdg / "config")
-    _write(xdg / "config" / "hookman" / "registry.toml", "this is [not toml\n")
-    _write(home / ".config" / "hookman" / "registry.toml", "this is [not toml\n")
-    noisy = _write(root / "startup.sh", "echo hostile start-up file\n")
-    runtime = root / "runtime"
-    runtime.mkdir(mode=0o700)
-    outside = {"HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOOKMAN_HOME"}
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in outside and not key.startswith(("PYTEST_", "XDG_"))
-    }
-    env.update(
-        HOME=str(home),
-        CLAUDE_CONFIG_DIR=str(root / "claude-config"),
-        CODEX_HOME=str(root / "codex-home"),
-        XDG_CONFIG_HOME=str(xdg / "config"),
-        XDG_DATA_HOME=str(xdg / "data"),
-        XDG_STATE_HOME=str(xdg / "state"),
-        XDG_CACHE_HOME=str(xdg / "cache"),
-        XDG_RUNTIME_DIR=str(runtime),
-        CLAUDE_PROJECT_DIR=str(root),
-        BASH_ENV=str(noisy),
-        ENV=str(noisy),
-        GIT_CONFIG_COUNT="1",
-        GIT_CONFIG_KEY_0="commit.gpgSign",
-        GIT_CONFIG_VALUE_0="true",
-    )
-    return env
 
 
 def test_the_hostile_home_is_live_without_the_fixtures(tmp_path: Path) -> None:
