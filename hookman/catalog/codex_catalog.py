@@ -74,8 +74,3 @@ def answer_fields() -> dict[str, dict[str, list[str]]]:
 def detect_codex_version() -> ClientVersion | None:
     """`codex --version` ("codex-cli 0.171.0"), cached per binary like Claude Code's."""
     return detect_version("codex", VERSION_CACHE_NAME)
-
-
-# Codex's versions are MAJOR.MINOR.PATCH like Claude Code's: the same parser, under the name
-# install's --codex-version reads it by.
-parse_codex_version = parse_version

@@ -32,7 +32,7 @@ from hookman.agents import codex_files
 from hookman.atomic_file import atomic_write_text, write_text_if_changed
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import event_catalog
-from hookman.catalog.client_version import ClientVersion, TargetVersion
+from hookman.catalog.client_version import ClientVersion, TargetVersion, parse_version
 from hookman.errors import HookmanError
 from hookman.install.resolution import Resolution, broken_modules, resolve_modules, used_pins
 from hookman.project.config import (
@@ -419,7 +419,7 @@ def _codex_plan(
     version: ClientVersion | None
     if version_flag is not None:
         try:
-            version = codex_catalog.parse_codex_version(version_flag)
+            version = parse_version(version_flag)
         except ValueError:
             raise HookmanError(
                 f"--codex-version {version_flag!r} is not a version such as 0.171.0.",

@@ -7,7 +7,6 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.catalog import codex_catalog
 from hookman.catalog.client_version import (
     ClientVersion,
     find_version,
@@ -34,7 +33,6 @@ def test_a_written_version_parses_back_to_its_numbers(
     version = parse_version(f"{prefix}{_text(parts)}{label}")
     assert version == ClientVersion(*parts)
     assert parse_version(str(version)) == version
-    assert codex_catalog.parse_codex_version(str(version)) == version
 
 
 @given(triples, st.text(alphabet="abc -(", max_size=8))
