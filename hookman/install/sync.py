@@ -275,17 +275,8 @@ def write_sync(
     preview: Preview,
 ) -> Written:
     """Step 4: write every file, in order, under one rollback (see the module docstring)."""
-    resolution = resolved.resolution
-    manifest = _manifest_for(
-        project_dir,
-        planned.hooks,
-        resolution.paths,
-        planned.plan,
-        target,
-        resolution.origins,
-        preview.codex,
-    )
-    new_pins = used_pins(config.hooks, resolved.pins, resolution.pins)
+    manifest = _planned_manifest(project_dir, target, planned, resolved, preview)
+    new_pins = used_pins(config.hooks, resolved.pins, resolved.resolution.pins)
     codex_path = codex_files.codex_hooks_path(project_dir)
     manifest_file = paths.manifest_path(project_dir)
     launcher = launcher_path(project_dir)
@@ -379,7 +370,25 @@ def _nothing_to_write(
         return False
     if used_pins(config.hooks, resolved.pins, resolution.pins) != resolved.pins:
         return False
-    manifest = _manifest_for(
+    manifest = _planned_manifest(project_dir, target, planned, resolved, preview)
+    try:
+        written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return written == manifest_text(manifest) and _launcher_is_current(project_dir)
+
+
+def _planned_manifest(
+    project_dir: Path,
+    target: TargetVersion,
+    planned: Planned,
+    resolved: Resolved,
+    preview: Preview,
+) -> dict[str, Any]:
+    """The manifest the plan, the resolved modules and the Codex plan make (what the write
+    step writes and what the nothing-to-write check compares)."""
+    resolution = resolved.resolution
+    return _manifest_for(
         project_dir,
         planned.hooks,
         resolution.paths,
@@ -388,11 +397,6 @@ def _nothing_to_write(
         resolution.origins,
         preview.codex,
     )
-    try:
-        written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return written == manifest_text(manifest) and _launcher_is_current(project_dir)
 
 
 def _settings_edit(entries: list[HookmanEntry]) -> Callable[[dict[str, Any]], None]:
