@@ -141,6 +141,7 @@ class CodexProject(E2EProject):
             }
         base["PATH"] = os.pathsep.join([str(self.codex.bin_dir), base["PATH"]])
         base.update(CODEX_HOME=str(self.codex_home), MOCK_KEY="mock-key", NO_COLOR="1")
+        base.update(self.extra_env)
         return base
 
     @cached_property

@@ -221,6 +221,8 @@ class E2EProject:
             directory.mkdir(parents=True, exist_ok=True)
         (self.scratch / "runtime").mkdir(mode=0o700, exist_ok=True)
         self.runs: list[ClaudeRun] = []
+        self.extra_env: dict[str, str] = {}  # what a test adds to the client's environment
+        self.client_prefix: list[str] = []  # words run before the client (e.g. a mount)
 
     @property
     def version(self) -> str:
@@ -251,6 +253,7 @@ class E2EProject:
             "DISABLE_ERROR_REPORTING": "1",
             "IS_SANDBOX": "1",
             **_user_site_env(),
+            **self.extra_env,
         }
 
     def write(self, relative: str, text: str) -> Path:
@@ -340,7 +343,7 @@ class E2EProject:
         command += list(extra_args)
         try:
             done = subprocess.run(
-                self._isolated(command),
+                self._isolated([*self.client_prefix, *command]),
                 cwd=self.root,
                 env=self.env(),
                 stdin=subprocess.DEVNULL,
