@@ -146,8 +146,11 @@ def _anonymous_file(scratch_dir: str | None) -> int:
             pass
     directory = scratch_dir or os.environ.get("TMPDIR") or "/tmp"
     os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f".hookman-capture-{os.getpid()}")
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    # A new file of this process alone: made exclusively (a planted file or symlink at the
+    # name is never opened, let alone truncated), under a name no one can guess.
+    path = os.path.join(directory, f".hookman-capture-{os.getpid()}-{os.urandom(8).hex()}")
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags, 0o600)
     try:
         os.remove(path)  # POSIX keeps the open file
     except OSError:

@@ -5,7 +5,8 @@
 whole lines. Rotation happens under a lock with the size checked again inside it, so runners
 that find the log full at the same moment rotate it once, not once each (which would push a
 fresh, nearly empty file into `.1` and drop history early). The free-form texts of a record
-are capped, so one line never outgrows the cap.
+are capped, so one line never outgrows the cap. The log is only written in a directory no
+other user can write (private_dir.py), and never through a symlink or into a FIFO.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import os
 
 from hookman.bridge import lean_json
+from hookman.bridge.private_dir import make_private_dir
+from hookman.bridge.state_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,11 +33,12 @@ def append_record(log_path: str, record: Mapping[str, object]) -> None:
     line = (lean_json.dumps(record, ensure_ascii=False, default=repr) + "\n").encode(
         "utf-8", "replace"
     )
-    directory = os.path.dirname(log_path)
-    if directory:
-        os.makedirs(directory, exist_ok=True)
+    directory, problem = make_private_dir(os.path.dirname(os.path.abspath(log_path)))
+    if problem:  # another user could plant a symlink or a FIFO there: no line at all
+        raise OSError(problem)
+    log_path = os.path.join(directory, os.path.basename(log_path))
     _rotate_if_full(log_path, len(line))
-    descriptor = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    descriptor = open_regular(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         os.write(descriptor, line)
     finally:
@@ -79,7 +83,7 @@ def _rotate_if_full(log_path: str, incoming: int) -> None:
         _rotate(log_path)
         return
     try:
-        descriptor = os.open(f"{log_path}{LOCK_SUFFIX}", os.O_WRONLY | os.O_CREAT, 0o600)
+        descriptor = open_regular(f"{log_path}{LOCK_SUFFIX}", os.O_WRONLY | os.O_CREAT)
     except OSError:
         return
     try:

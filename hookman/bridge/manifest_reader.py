@@ -9,17 +9,20 @@ import os
 
 from hookman.bridge import lean_json
 from hookman.bridge.client_facts import ClientFacts
+from hookman.bridge.private_dir import plugin_state_base
 from hookman.bridge.protocol import CLIENT_SECTION
 from hookman.bridge.state_file import read_regular
 
 TOOL_CALL = "tool_call"
 # A plugin's manifest (hookman plugin build) has a "plugin" section: its hook paths are
 # relative to the manifest (the plugin root moves into the client's cache), the project is
-# the session's, and state goes to the data dir the client gives the plugin.
+# the session's, and state goes to the data dir the client gives the plugin (else to
+# hookman's per-user state directory: plugin_state_dir).
 PLUGIN_SECTION = "plugin"
 PLUGIN_DATA_VARIABLE = "CLAUDE_PLUGIN_DATA"
 PROJECT_DIR_VARIABLE = "CLAUDE_PROJECT_DIR"
 PLUGIN_LOG_NAME = "firing.jsonl"
+PLUGINS_DIR = "plugins"  # under hookman's state directory, when the client gives no data dir
 CODEX_SECTION = "codex"  # Codex CLI's facts, when the project's agents include it
 
 
@@ -239,13 +242,21 @@ def _codex_answer_fields(section: object) -> dict[str, dict[str, list[str]]] | N
 
 
 def plugin_state_dir(name: str) -> str:
-    """The plugin's writable state: the client's data dir for it, else one per user in
-    ${TMPDIR:-/tmp} (never the plugin's own directory, which may be a team's checkout)."""
+    """The plugin's writable state: the client's data dir for it, else hookman's per-user
+    state directory's `plugins/NAME` (private_dir.plugin_state_base). Never the plugin's own
+    directory (it may be a team's checkout), never a shared temporary directory (another
+    user could make it first); the runner checks it before use (private_dir.py)."""
     data = os.environ.get(PLUGIN_DATA_VARIABLE)
     if data and os.path.isabs(data):
         return data
-    temp = os.environ.get("TMPDIR") or "/tmp"
-    return os.path.join(temp, f"hookman-plugin-{os.getuid()}-{name}")
+    return os.path.join(plugin_state_base(), PLUGINS_DIR, _file_name(name))
+
+
+def _file_name(name: str) -> str:
+    """The plugin's name as one path component (a name is checked at build; this keeps a
+    hand-edited manifest from reaching outside `plugins/`)."""
+    cleaned = name.replace("/", "_").replace(os.sep, "_")
+    return cleaned if cleaned.strip(".") else "_"
 
 
 def _relative_to(hook: ManifestHook, base: str) -> ManifestHook:

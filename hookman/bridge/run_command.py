@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import stat
 import sys
 import time
 
@@ -82,6 +83,14 @@ OUTCOME_BAD_PAYLOAD: Outcome = "bad-payload"
 OUTCOME_UNKNOWN_EVENT: Outcome = "unknown-event"
 OUTCOME_NO_MANIFEST: Outcome = "no-manifest"
 OUTCOME_INTERNAL_ERROR: Outcome = "internal-error"
+OUTCOME_FAILED_CLOSED: Outcome = "failed-closed"
+OUTCOME_ERRORS: Outcome = "errors"
+UNSAFE_STATE_FIX = (
+    "hookman keeps state and bytecode only where no other user can write: remove that "
+    "directory, or make it yours and writable by you alone (`chmod go-w`), or set HOOKMAN_HOME "
+    "to a directory only you can write."
+)
+EXIT_UNSAFE_ANSWER_FILE = 71  # the answer file lies where another user could swap it
 
 
 class RunOptions:
@@ -141,6 +150,9 @@ def parse_options(argv: list[str]) -> RunOptions:
 def main(argv: list[str]) -> int:
     options = parse_options(argv)
     if options.answer_file:  # our stdout: the launcher reads it through its own descriptor
+        if _answer_file_problem(options.answer_file) is not None:
+            _make_state_dir(options.manifest)  # where the next call's launcher answers
+            return EXIT_UNSAFE_ANSWER_FILE  # nothing written: the launcher denies
         _release_answer_file(options.answer_file)
     if options.event is None:
         sys.stderr.write(USAGE + "\n")
@@ -197,6 +209,7 @@ class _Run:
         self.started = time.monotonic()
         self.capture = OutputCapture()
         self.manifest: Manifest | None = None
+        self.state_problem: str | None = None  # the state dir another user could write
         self.payload: dict[str, object] = {}
         self.tracker: CallTracker | None = None
         self.deadline: Deadline | None = None
@@ -234,6 +247,8 @@ class _Run:
             self.manifest = read_manifest(self.manifest_path)
         except ManifestError as error:
             manifest_problem = str(error)
+        if self.manifest is not None:
+            self.state_problem = _private_state(self.manifest)
         if self.manifest is not None and not self.run_async:
             self._arm_deadlines(self.manifest)  # before stdin: a payload may never end
         self._reading_payload = True
@@ -260,6 +275,8 @@ class _Run:
         if not self.manifest.knows_event(self.event):
             note = f"{self.event!r} is not a Claude Code event hookman knows; nothing ran"
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
+        if self.state_problem is not None:  # before any hook loads bytecode from there
+            return self._unsafe_state(self.state_problem)
         if self.run_async and self._detach():
             return 0
         if self.deadline is None:  # async: armed in the child, after the fork
@@ -454,6 +471,23 @@ class _Run:
         errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
         return self._finish(answer, OUTCOME_NO_MANIFEST, errors=errors)
 
+    def _unsafe_state(self, problem: str) -> int:
+        """No hook runs when another user could write hookman's state directory (they could
+        plant the bytecode the hooks load): a deny on guarded events, a notice elsewhere."""
+        note = f"{problem}, so another user could change what the hooks run"
+        if self.guarded:
+            answer = deny_answer(
+                self.event,
+                f"hookman blocked this {guarded_subject(self.event)} because {note}; no guard "
+                f"ran. {UNSAFE_STATE_FIX}",
+            )
+            outcome: Outcome = OUTCOME_FAILED_CLOSED
+        else:
+            answer = {"systemMessage": f"hookman: no hook ran, because {note}. {UNSAFE_STATE_FIX}"}
+            outcome = OUTCOME_ERRORS
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
+        return self._finish(answer, outcome, errors=errors)
+
     def _deadline_passed(self) -> None:
         """Called from the timer while a hook still runs: answer now and exit the process.
 
@@ -575,6 +609,21 @@ def _cut_texts(holder: dict[str, object], keys: tuple[str, ...]) -> None:
             holder[key] = value[:TEXT_LIMIT] + " [cut by hookman]"
 
 
+def _answer_file_problem(path: str) -> str | None:
+    """Why the answer file cannot be trusted: it lies in a directory where another user
+    could rename it and put their own in its place (the launcher would read theirs), or it
+    is not the user's own regular file. None when it is sound."""
+    from hookman.bridge.private_dir import shared_dir_problem
+
+    try:
+        ours = os.fstat(1)
+    except OSError as error:
+        return f"the answer file cannot be examined ({error.strerror})"
+    if hasattr(os, "getuid") and (ours.st_uid != os.getuid() or not stat.S_ISREG(ours.st_mode)):
+        return f"the answer file {path} is not the user's own regular file"
+    return shared_dir_problem(os.path.dirname(os.path.abspath(path)))
+
+
 def _release_answer_file(path: str) -> None:
     """Unlink the name of the answer file, only when it is our stdout (a regular file that
     nothing has written to yet); anything else is left alone and the launcher sees no
@@ -631,6 +680,31 @@ def _has_lone_surrogate(raw: bytes, payload: dict[str, object]) -> bool:
 def _fallback_log_path() -> str | None:
     home = os.environ.get("HOOKMAN_HOME")
     return os.path.join(home, "log", "firing.jsonl") if home else None
+
+
+def _private_state(manifest: Manifest) -> str | None:
+    """Make and check the manifest's state directory (private_dir.py); the problem, or None
+    (then the manifest holds the resolved path, which no symlink can move any more)."""
+    if not manifest.state_dir:
+        return None
+    from hookman.bridge.private_dir import make_private_dir
+
+    resolved, problem = make_private_dir(manifest.state_dir)
+    if problem is None and resolved != manifest.state_dir:
+        if manifest.log_path and os.path.dirname(manifest.log_path) == manifest.state_dir:
+            manifest.log_path = os.path.join(resolved, os.path.basename(manifest.log_path))
+        manifest.state_dir = resolved
+    return problem
+
+
+def _make_state_dir(manifest_path: str | None) -> None:
+    """Make (and check) the manifest's state directory, quietly: a plugin's launcher answers
+    there from the next call on (hookman/plugin/launcher-values.sh)."""
+    try:
+        if manifest_path:
+            _private_state(read_manifest(manifest_path))
+    except (ManifestError, OSError, ValueError):
+        pass
 
 
 def _cache_hook_bytecode(state_dir: str) -> None:

@@ -5,7 +5,9 @@ Appends are single small writes in append mode; status.json is replaced atomical
 queue is claimed by renaming it away. Claiming races with appending (a runner that opened the
 queue just before another renamed it would append to the claimed file after it was read),
 so queue writers and the claimer take a lock on the file (flock) and a writer whose file was
-claimed meanwhile appends to the new queue instead.
+claimed meanwhile appends to the new queue instead. The runner checks the state directory
+before any of this (private_dir.py); the files are still opened without following a symlink
+or waiting on a FIFO (state_file.py).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import time
 
 from hookman.bridge import lean_json
+from hookman.bridge.state_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,13 +97,14 @@ class SessionState:
     def write_statuses(self, statuses: dict[str, str]) -> None:
         os.makedirs(self.directory, exist_ok=True)
         temporary = f"{self.status_path}.{os.getpid()}.tmp"
-        with open(temporary, "w", encoding="utf-8") as handle:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        with open(open_regular(temporary, flags), "w", encoding="utf-8") as handle:
             handle.write(lean_json.dumps(statuses, ensure_ascii=False, sort_keys=True))
         os.replace(temporary, self.status_path)
 
     def _append(self, path: str, text: str) -> None:
         os.makedirs(self.directory, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        descriptor = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         try:
             os.write(descriptor, text.encode("utf-8", "replace"))
         finally:
@@ -111,7 +115,7 @@ def _append_to_queue(path: str, data: bytes) -> None:
     """Append under the queue's lock, to the file that is the queue when the lock is held."""
     lock = _flock()
     while True:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        descriptor = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         try:
             if lock is not None:
                 lock(descriptor)

@@ -188,16 +188,37 @@ def test_a_plugin_manifest_resolves_hooks_beside_it_and_state_in_the_plugin_data
     assert manifest.project_dir == str(tmp_path / "project")
 
 
-def test_without_a_plugin_data_dir_state_goes_to_a_per_user_temp_dir(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("hookman_home", "xdg", "expected"),
+    [
+        ("hh", "xdg", "hh/state/plugins/team-guards"),
+        (None, "xdg", "xdg/hookman/plugins/team-guards"),
+        (None, "relative/xdg", "home/.local/state/hookman/plugins/team-guards"),
+        (None, None, "home/.local/state/hookman/plugins/team-guards"),
+    ],
+)
+def test_without_a_plugin_data_dir_state_goes_to_hookmans_per_user_state_dir(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    hookman_home: str | None,
+    xdg: str | None,
+    expected: str,
 ) -> None:
+    """Never $TMPDIR: another user could make the directory there first (issue 23)."""
     path = _plugin_manifest(tmp_path, {"name": "team-guards"})
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for variable, value in (("HOOKMAN_HOME", hookman_home), ("XDG_STATE_HOME", xdg)):
+        if value is None:
+            monkeypatch.delenv(variable, raising=False)
+        else:
+            monkeypatch.setenv(variable, value if "/" in value else str(tmp_path / value))
 
     manifest = read_manifest(path)
 
-    assert manifest.state_dir == str(tmp_path / "tmp" / f"hookman-plugin-{os.getuid()}-team-guards")
+    assert manifest.state_dir == str(tmp_path / expected)
+    assert manifest.log_path == str(tmp_path / expected / "firing.jsonl")
 
 
 @pytest.mark.parametrize("plugin", [[], "x", {"name": 3}, {}])

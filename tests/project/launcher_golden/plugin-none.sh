@@ -11,7 +11,18 @@ IFS='
 '
 python=python3
 manifest="${0%/*}"/manifest.json
-answers="${CLAUDE_PLUGIN_DATA:-${0%/*}/.no-data-dir}"
+case ${XDG_STATE_HOME-} in
+/*) answers=$XDG_STATE_HOME/hookman/plugins ;;
+*) answers=${HOME-}/.local/state/hookman/plugins ;;
+esac
+case ${HOOKMAN_HOME-} in
+?*) answers=$HOOKMAN_HOME/state/plugins ;;
+esac
+case ${POSH_VERSION-} in
+'') [ -O "$answers" ] || answers="${0%/*}/.no-data-dir" ;;
+*) answers="${0%/*}/.no-data-dir" ;;
+esac
+answers="${CLAUDE_PLUGIN_DATA:-$answers}"
 case $1 in
 -) guarded=--guarded finish=3 ;;
 *) guarded= finish=0 ;;
