@@ -48,7 +48,10 @@ def make_private_dir(path: str) -> tuple[str, str | None]:
         return path, f"the directory {path!r} is not an absolute path"
     missing = _missing(path)
     if missing:
-        problem = shared_dir_problem(os.path.dirname(missing[-1]))
+        existing = os.path.dirname(missing[-1])
+        if not os.path.isdir(existing):
+            return path, f"the directory {path} cannot be made ({existing} is not a directory)"
+        problem = shared_dir_problem(existing)
         if problem:
             return path, problem
     try:
@@ -59,6 +62,18 @@ def make_private_dir(path: str) -> tuple[str, str | None]:
         return path, f"the directory {path} cannot be made ({_why(error)})"
     problem = _chain_problem(path, resolved, own_last=True)
     return (path, problem) if problem else (resolved, None)
+
+
+def private_dir_problem(path: str) -> str | None:
+    """The check of make_private_dir without making anything: None when `path` is a private
+    directory, else the problem (a missing directory is one)."""
+    if not hasattr(os, "getuid"):
+        return None
+    try:
+        resolved = os.path.realpath(path)
+    except (OSError, ValueError) as error:
+        return f"the directory {path} cannot be resolved ({_why(error)})"
+    return _chain_problem(path, resolved, own_last=True)
 
 
 def shared_dir_problem(path: str) -> str | None:

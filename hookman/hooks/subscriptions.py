@@ -167,16 +167,27 @@ def remember(module_path: Path, project_dir: Path, answer: dict[str, Any]) -> No
         return
     cache = _read_cache(project_dir)
     cache[str(module_path)] = {"key": _cache_key(project_dir), "sources": sources, "answer": answer}
-    path = Path(_cache_path(project_dir))
+    from hookman import paths
+    from hookman.bridge.private_dir import make_private_dir
+
+    state_dir, problem = make_private_dir(str(paths.project_state_dir(project_dir)))
+    if problem is not None:  # another user could write there: no cache
+        return
+    path = Path(state_dir) / CACHE_FILE_NAME
     with contextlib.suppress(OSError):  # atomic_file's sweeper knows its temporary files
-        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, json.dumps({"format": CACHE_FORMAT, "modules": cache}))
 
 
-def _cache_path(project_dir: Path) -> str:
+def _cache_path(project_dir: Path) -> str | None:
+    """The cache, only in a state directory no other user can write (they could plant what
+    a hook subscribes to); else None."""
     from hookman import paths
+    from hookman.bridge.private_dir import private_dir_problem
 
-    return str(paths.project_state_dir(project_dir) / CACHE_FILE_NAME)
+    state_dir = paths.project_state_dir(project_dir)
+    if private_dir_problem(str(state_dir)) is not None:
+        return None
+    return str(state_dir / CACHE_FILE_NAME)
 
 
 def _cache_key(project_dir: Path) -> list[str]:
@@ -184,8 +195,11 @@ def _cache_key(project_dir: Path) -> list[str]:
 
 
 def _read_cache(project_dir: Path) -> dict[str, Any]:
+    path = _cache_path(project_dir)
+    if path is None:
+        return {}
     try:
-        with open(_cache_path(project_dir), encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except (OSError, ValueError):
         return {}

@@ -404,14 +404,21 @@ def remember_parsed_config(project_dir: Path) -> None:
     except HookmanError:
         return
     document = parse_toml_or_none(text)
-    if document is not None:
-        keep_parse(_parsed_cache_path(project_dir), text, document)
+    cache = _parsed_cache_path(project_dir)
+    if document is not None and cache is not None:
+        keep_parse(cache, text, document)
 
 
-def _parsed_cache_path(project_dir: Path) -> Path:
+def _parsed_cache_path(project_dir: Path) -> Path | None:
+    """The parse cache, only in a state directory no other user can write (they could make
+    hookman read another configuration than hookman.toml's); else None: no cache."""
     from hookman import paths
+    from hookman.bridge.private_dir import private_dir_problem
 
-    return paths.project_state_dir(project_dir) / PARSED_CACHE_NAME
+    state_dir = paths.project_state_dir(project_dir)
+    if private_dir_problem(str(state_dir)) is not None:
+        return None
+    return state_dir / PARSED_CACHE_NAME
 
 
 def _read_config_text(path: Path) -> str | None:

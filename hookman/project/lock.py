@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 from hookman import paths
+from hookman.bridge.private_dir import make_private_dir
 from hookman.errors import HookmanError
 
 LOCK_FILE_NAME = "project.lock"
@@ -30,14 +31,7 @@ def project_lock(project_dir: Path, *, timeout: float = 30.0) -> Iterator[None]:
     processes wait.
     """
     lock_path = project_lock_path(project_dir)
-    try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise HookmanError(
-            f"hookman cannot create its state directory {str(lock_path.parent)!r}: "
-            f"{error.strerror or error}.",
-            "check the permissions of that directory, or set HOOKMAN_HOME to a writable one.",
-        ) from error
+    _check_state_dir(lock_path.parent)
     import filelock  # here: it costs about 1.5x a bare Python start; only writers lock
 
     # One instance per lock path in this process, so a nested project_lock (a command calling
@@ -61,6 +55,27 @@ def project_lock(project_dir: Path, *, timeout: float = 30.0) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def _check_state_dir(state_dir: Path) -> None:
+    """Make the project's state directory (mode 0700) and refuse, before anything is written
+    there, one another user could write: the launcher and manifest live in it, and the runner
+    loads the hooks' bytecode from it (bridge/private_dir.py)."""
+    _resolved, problem = make_private_dir(str(state_dir))
+    if problem is None:
+        return
+    if "cannot be made" in problem:
+        raise HookmanError(
+            f"hookman cannot create its state directory {str(state_dir)!r}: "
+            f"{problem.split(' cannot be made ', 1)[1].strip('()')}.",
+            "check the permissions of that directory, or set HOOKMAN_HOME to a writable one.",
+        )
+    raise HookmanError(
+        f"hookman will not keep this project's launcher and state in {str(state_dir)!r}: "
+        f"{problem}, so another user could change what the hooks run; nothing was changed.",
+        "remove that directory, or make it yours and writable by you alone (`chmod go-w`), "
+        "or set HOOKMAN_HOME (or XDG_STATE_HOME) to a directory only you can write.",
+    )
 
 
 def edit_lock(project_dir: Path, *, dry_run: bool) -> AbstractContextManager[None]:

@@ -13,7 +13,6 @@ reads it.
 
 from __future__ import annotations
 
-import importlib._bootstrap_external as bootstrap
 import json
 import os
 import shutil
@@ -27,10 +26,10 @@ import pytest
 from hookman.bridge.private_dir import make_private_dir, shared_dir_problem
 from tests.bridge.attack_support import DENY, Verdict, run_settings_command
 from tests.commands.helpers import hookman
+from tests.state_attack_support import OTHER, needs_root, plant_bytecode, theirs
 
 from .conftest import VERSION
 
-OTHER = 65534  # nobody: the other user
 PLUGIN = "project-hooks"  # the name build gives the fixture's project
 PAYLOAD = {
     "session_id": "s1",
@@ -39,7 +38,6 @@ PAYLOAD = {
     "tool_input": {"command": "rm -rf /tmp/x"},
     "cwd": "/tmp",
 }
-ALLOWING_HOOK = 'def hook(pi):\n    pi.on("tool_call", lambda event, ctx: None, tools=["Bash"])\n'
 TIMEOUT = 20.0  # seconds the client waits here (a hang shows as "killed at the timeout")
 # The `/bin/sh` family (Debian packages), each run as `sh`.
 FAMILY = {
@@ -53,10 +51,7 @@ FAMILY = {
     "posh": ["posh"],
 }
 
-pytestmark = pytest.mark.skipif(
-    not hasattr(os, "getuid") or os.getuid() != 0,
-    reason="another user's files are made with chown, which needs root",
-)
+pytestmark = needs_root
 
 
 def _as_sh(name: str, bin_dir: Path) -> str:
@@ -82,31 +77,10 @@ def _build(project: Path, out: Path) -> str:
     return hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
 
 
-def _theirs(path: Path, mode: int = 0o777) -> Path:
-    """A directory of the other user's (made with its parents as needed)."""
-    path.mkdir(parents=True, exist_ok=True)
-    os.chown(path, OTHER, OTHER)
-    path.chmod(mode)
-    return path
-
-
 def _plant_state(state: Path, plugin_root: Path) -> None:
-    """The other user's state directory: bytecode that makes the guard allow everything,
-    and a symlink at the log's name to a file of the victim's."""
-    hook = plugin_root / "hookman-runner" / "hooks" / "guard.py"
-    source = hook.stat()
-    code = compile(ALLOWING_HOOK, str(hook), "exec")
-    data = bootstrap._code_to_timestamp_pyc(code, int(source.st_mtime), source.st_size)  # type: ignore[attr-defined]
-    cached = state / "pycache" / str(hook.parent).lstrip("/")
-    for directory in [
-        state,
-        *reversed(cached.relative_to(state).parents),
-        cached.relative_to(state),
-    ]:
-        _theirs(state / directory)
-    pyc = cached / f"guard.{sys.implementation.cache_tag}.pyc"
-    pyc.write_bytes(bytes(data))
-    os.chown(pyc, OTHER, OTHER)
+    """The other user's state directory, with bytecode that makes the guard allow."""
+    theirs(state)
+    plant_bytecode(state, plugin_root / "hookman-runner" / "hooks" / "guard.py")
 
 
 def _run(command: str, shell: str, env: dict[str, str], cwd: Path) -> Verdict:
@@ -165,7 +139,7 @@ def test_a_fifo_at_the_logs_name_does_not_hold_the_answer(
     shell = _as_sh(shell_name, tmp_path / "bin")
     plugin_root = tmp_path / "plug"
     command = _build(built_project, plugin_root)
-    planted = _theirs(shared_tmp / f"hookman-plugin-{os.getuid()}-{PLUGIN}")
+    planted = theirs(shared_tmp / f"hookman-plugin-{os.getuid()}-{PLUGIN}")
     os.mkfifo(planted / "firing.jsonl")
     own = Path(os.environ["HOOKMAN_HOME"]) / "state" / "plugins" / PLUGIN
     own.mkdir(parents=True, mode=0o700)
@@ -196,7 +170,7 @@ def test_a_per_user_state_dir_another_user_made_first_denies_naming_it(
     shell = _as_sh(shell_name, tmp_path / "bin")
     plugin_root = tmp_path / "plug"
     command = _build(built_project, plugin_root)
-    shared = _theirs(tmp_path / "shared")
+    shared = theirs(tmp_path / "shared")
     base = {
         "HOOKMAN_HOME": shared / "state",
         "XDG_STATE_HOME": shared / "hookman",
@@ -209,8 +183,8 @@ def test_a_per_user_state_dir_another_user_made_first_denies_naming_it(
     victim = tmp_path / "victim.txt"
     victim.write_text("the victim's own file\n")
     for directory in reversed((base / "plugins").relative_to(shared).parents):
-        _theirs(shared / directory)
-    _theirs(base / "plugins")
+        theirs(shared / directory)
+    theirs(base / "plugins")
     for state in (base / "plugins" / PLUGIN, shared_tmp / f"hookman-plugin-0-{PLUGIN}"):
         _plant_state(state, plugin_root)
         (state / "firing.jsonl").symlink_to(victim)
@@ -254,7 +228,7 @@ def test_a_tmpdir_others_can_write_never_carries_an_answer(
     shell = _as_sh(shell_name, tmp_path / "bin")
     plugin_root = tmp_path / "plug"
     command = _build(built_project, plugin_root)
-    open_tmp = _theirs(tmp_path / "open-tmp")
+    open_tmp = theirs(tmp_path / "open-tmp")
     env = _client_env(plugin_root, tmp_path / "bin", TMPDIR=str(open_tmp))
 
     verdicts = [_run(command, shell, env, tmp_path) for _ in range(2)]
@@ -273,7 +247,7 @@ def test_the_runner_writes_no_answer_into_a_file_others_can_swap(
     nothing into it and ends with the status that makes the launcher deny."""
     plugin_root = tmp_path / "plug"
     _build(built_project, plugin_root)
-    open_tmp = _theirs(tmp_path / "open-tmp")
+    open_tmp = theirs(tmp_path / "open-tmp")
     answer = open_tmp / ".hookman-answer-1-0"
     runner = plugin_root / "hookman-runner"
     with answer.open("wb") as out:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import string
 import time
 from pathlib import Path
@@ -9,6 +10,7 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hookman import paths
 from hookman.errors import HookmanError
 from hookman.project.config import (
     HookSource,
@@ -538,8 +540,9 @@ def test_a_broken_or_foreign_parse_cache_is_ignored(project: Path) -> None:
     from hookman.project import config as project_config
 
     (project / ".claude" / "hookman.toml").write_text('[[hooks]]\nname = "a"\npath = "a.py"\n')
+    paths.project_state_dir(project).mkdir(parents=True, mode=0o700)
     cache = project_config._parsed_cache_path(project)
-    cache.parent.mkdir(parents=True, exist_ok=True)
+    assert cache is not None
     for junk in ("{not json", '{"text": "other", "data": {"hooks": []}}', '{"text": 1}', "[]"):
         cache.write_text(junk)
         assert [hook.name for hook in read_project_config(project).hooks] == ["a"]
@@ -549,5 +552,25 @@ def test_values_json_cannot_hold_exactly_are_not_kept(project: Path) -> None:
     from hookman.project import config as project_config
 
     (project / ".claude" / "hookman.toml").write_text("when = 1979-05-27\n")
+    paths.project_state_dir(project).mkdir(parents=True, mode=0o700)
     project_config.remember_parsed_config(project)
-    assert not project_config._parsed_cache_path(project).exists()
+    cache = project_config._parsed_cache_path(project)
+    assert cache is not None and not cache.exists()
+
+
+def test_a_parse_cache_where_others_can_write_is_neither_read_nor_written(project: Path) -> None:
+    """Another user who can write the state directory could keep another configuration
+    there under hookman.toml's own text (issue 23, class 6)."""
+    from hookman.project import config as project_config
+
+    text = '[[hooks]]\nname = "a"\npath = "a.py"\n'
+    (project / ".claude" / "hookman.toml").write_text(text)
+    state = paths.project_state_dir(project)
+    state.mkdir(parents=True)
+    state.chmod(0o777)
+    planted = state / project_config.PARSED_CACHE_NAME
+    planted.write_text(json.dumps({"text": text, "data": {"hooks": []}}))
+
+    assert [hook.name for hook in read_project_config(project).hooks] == ["a"]
+    project_config.remember_parsed_config(project)
+    assert json.loads(planted.read_text())["data"] == {"hooks": []}  # not rewritten either
