@@ -21,6 +21,13 @@ import sys
 
 from mutation import Mutant, run_mutant  # tools/ is sys.path[0] when this script runs
 
+# issue 23, class 6: the tests that attack where state lives (run as root: chown)
+_STATE_TESTS = [
+    "tests/plugin/test_state_attack.py",
+    "tests/bridge/test_attack_state_dir.py",
+    "tests/bridge/test_manifest_reader.py",
+]
+
 MUTATIONS = [
     (
         "dispatch: load failure of a guard fails closed",
@@ -624,6 +631,134 @@ MUTATIONS = [
         "        start = command.find(LAUNCHER_NAME, start + 1)\n",
         "        break\n",
     ),
+    # --- issue 23, class 6: where state lives (bridge/private_dir.py and its users) ---
+    (
+        "state: the runner checks its state dir",
+        "hookman/bridge/run_command.py",
+        "            self.state_problem = _private_state(self.manifest)\n",
+        "            self.state_problem = None\n",
+        _STATE_TESTS,
+    ),
+    (
+        "state: an unsafe state dir fails closed",
+        "hookman/bridge/run_command.py",
+        "        if self.state_problem is not None:  # before any hook loads bytecode from there",
+        "        if False:",
+        _STATE_TESTS,
+    ),
+    (
+        "state: an answer file others could swap is refused",
+        "hookman/bridge/run_command.py",
+        "        if _answer_file_problem(options.answer_file) is not None:",
+        "        if False:",
+        _STATE_TESTS,
+    ),
+    (
+        "state: the answer file must be the user's own",
+        "hookman/bridge/run_command.py",
+        "(ours.st_uid != os.getuid() or not stat.S_ISREG(ours.st_mode)):",
+        "False:",
+        _STATE_TESTS,
+    ),
+    (
+        "state: a plugin's state is not in $TMPDIR",
+        "hookman/bridge/manifest_reader.py",
+        "    return os.path.join(plugin_state_base(), PLUGINS_DIR, _file_name(name))",
+        '    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"hookman-plugin-{os.getuid()}-{name}")',
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: the directory itself is the user's",
+        "hookman/bridge/private_dir.py",
+        "    if info.st_uid != uid:",
+        "    if False:",
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: the directory itself is not others', even sticky",
+        "hookman/bridge/private_dir.py",
+        "    if info.st_mode & 0o002:  # even sticky",
+        "    if False:  # even sticky",
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: a directory above is the user's or root's",
+        "hookman/bridge/private_dir.py",
+        "    if info.st_uid not in (uid, 0):",
+        "    if False:",
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: no directory is writable by others",
+        "hookman/bridge/private_dir.py",
+        "    if mode & 0o002 or (mode & 0o020 and not _private_group(gid)):",
+        "    if False:",
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: only a sticky directory may be others'",
+        "hookman/bridge/private_dir.py",
+        "    if mode & stat.S_ISVTX:",
+        "    if True:",
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: a group-writable directory only of the user's private group",
+        "hookman/bridge/private_dir.py",
+        "    if gid != os.getgid():\n        return False\n",
+        "",
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: another user's symlink on the way is refused",
+        "hookman/bridge/private_dir.py",
+        "    if link.st_uid not in (uid, 0):",
+        "    if False:",
+        _STATE_TESTS,
+    ),
+    (
+        "private_dir: nothing is made below a bad directory",
+        "hookman/bridge/private_dir.py",
+        "        problem = shared_dir_problem(existing)\n        if problem:\n",
+        "        problem = shared_dir_problem(existing)\n        if False:\n",
+        _STATE_TESTS,
+    ),
+    (
+        "firing_log: no line where others can write",
+        "hookman/bridge/firing_log.py",
+        "    if problem:  # another user could plant a symlink or a FIFO there: no line at all",
+        "    if False:",
+        _STATE_TESTS,
+    ),
+    (
+        "firing_log: never waits on a FIFO",
+        "hookman/bridge/firing_log.py",
+        "    descriptor = open_regular(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)",
+        "    descriptor = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)",
+        _STATE_TESTS,
+    ),
+    (
+        "lock: install refuses a state dir others can write",
+        "hookman/project/lock.py",
+        "    _check_state_dir(lock_path.parent)\n",
+        "    lock_path.parent.mkdir(parents=True, exist_ok=True)\n",
+        _STATE_TESTS,
+    ),
+    (
+        "config: no parse cache where others can write",
+        "hookman/project/config.py",
+        "    if private_dir_problem(str(state_dir)) is not None:\n        return None\n    return state_dir / PARSED_CACHE_NAME",
+        "    return state_dir / PARSED_CACHE_NAME",
+        ["tests/project/test_config.py"],
+    ),
+    (
+        "plugin launcher: answers only in the user's own state dir",
+        "hookman/plugin/launcher-values.sh",
+        """'') [ -O "$answers" ] || answers="${0%/*}/.no-data-dir" ;;""",
+        "'') ;;",
+        _STATE_TESTS,
+    ),
+    # --- end of issue 23, class 6 ---
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

@@ -118,11 +118,12 @@ def test_a_state_dir_opened_to_others_after_install_denies_unloaded(
     assert "no guard ran" in reason and "chmod go-w" in reason, reason
 
 
+@pytest.mark.parametrize("planted", [True, False])
 def test_the_project_log_is_not_written_where_others_can_write(
-    project: Path, tmp_path: Path, hookman_home: Path
+    project: Path, tmp_path: Path, hookman_home: Path, planted: bool
 ) -> None:
-    """The firing log's directory opened to others, with their symlink at the log's name:
-    the guard still answers, and nothing is appended through the symlink."""
+    """The firing log's directory opened to others, with (or without) their symlink at the
+    log's name: the guard still answers, and no line is written there at all."""
     guard = _guard(project)
     settings = hookman_install(project, str(guard), "--claude-version", "2.1.332")
     command = installed_handlers(settings, "PreToolUse")[0]["command"]
@@ -133,8 +134,9 @@ def test_the_project_log_is_not_written_where_others_can_write(
     victim.write_text("the victim's own file\n")
     log = log_dir / "firing.jsonl"
     log.unlink(missing_ok=True)
-    log.symlink_to(victim)
-    os.chown(log, OTHER, OTHER, follow_symlinks=False)
+    if planted:
+        log.symlink_to(victim)
+        os.chown(log, OTHER, OTHER, follow_symlinks=False)
 
     verdict = run_settings_command(
         command, "PreToolUse", PAYLOAD, timeout=30, cwd=project, shell="/bin/sh"
@@ -142,3 +144,4 @@ def test_the_project_log_is_not_written_where_others_can_write(
 
     assert (verdict.decision, verdict.why) == (DENY, "no"), verdict
     assert victim.read_text() == "the victim's own file\n"
+    assert log.is_symlink() == planted and (planted or not log.exists())

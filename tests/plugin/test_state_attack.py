@@ -240,15 +240,21 @@ def test_a_tmpdir_others_can_write_never_carries_an_answer(
     assert not list(open_tmp.iterdir())
 
 
+@pytest.mark.parametrize("whose", ["directory", "file"])
 def test_the_runner_writes_no_answer_into_a_file_others_can_swap(
-    built_project: Path, tmp_path: Path
+    built_project: Path, tmp_path: Path, whose: str
 ) -> None:
-    """The runner itself, given an answer file in a directory others can write: it writes
-    nothing into it and ends with the status that makes the launcher deny."""
+    """The runner itself, given an answer file in a directory others can write, or a file
+    of another user's: it writes nothing into it and ends with the status that makes the
+    launcher deny."""
     plugin_root = tmp_path / "plug"
     _build(built_project, plugin_root)
-    open_tmp = theirs(tmp_path / "open-tmp")
-    answer = open_tmp / ".hookman-answer-1-0"
+    if whose == "directory":
+        answer = theirs(tmp_path / "open-tmp") / ".hookman-answer-1-0"
+    else:
+        answer = tmp_path / ".hookman-answer-1-0"
+        answer.touch()
+        os.chown(answer, OTHER, OTHER)
     runner = plugin_root / "hookman-runner"
     with answer.open("wb") as out:
         done = subprocess.run(
