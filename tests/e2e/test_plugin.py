@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.state_attack_support import needs_root, plant_bytecode
+
 from .harness import E2EProject
 from .mock_anthropic import bash, say
 
@@ -191,3 +193,30 @@ def test_a_rebuild_runs_at_once_from_a_directory_marketplace_and_update_sees_its
     name = json.loads((marketplace / ".claude-plugin" / "marketplace.json").read_text())["name"]
     updated = e2e.claude_cli("plugin", "update", f"{PLUGIN}@{name}")
     assert "updated from 0.1.0 to 0.1.1" in updated.stdout, updated.stdout
+
+
+@needs_root
+def test_a_data_dir_others_can_write_denies_without_loading_what_they_planted(
+    e2e: E2EProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23, class 6, in the real client: `${CLAUDE_PLUGIN_DATA}` opened to every user
+    (a shared HOME), with another user's bytecode for the guard in its cache (a guard that
+    allows everything). The runner checks the directory before any hook loads: denied, and
+    the victim stays."""
+    marketplace, plugin = build_plugin(e2e)
+    use_clean_path(e2e, monkeypatch, clean_path(e2e))
+    install_from_marketplace(e2e, marketplace, "user")
+    first = e2e.run_claude("go", turns=[bash("echo warm-$((40+2))"), say("ok")])
+    assert first.tool_results()[0]["content"] == "warm-42", first.describe()
+    [data] = (e2e.home / ".claude" / "plugins" / "data").iterdir()
+    plant_bytecode(data, plugin.resolve() / "hookman-runner" / "hooks" / "guard.py")
+    data.chmod(0o777)
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    run = e2e.run_claude("tidy up", turns=[bash(f"rm -rf {victim}"), say("ok")])
+
+    [denied] = run.tool_results()
+    assert denied["is_error"] is True, run.describe()
+    assert "hookman blocked" in denied["content"], run.describe()
+    assert victim.is_dir()

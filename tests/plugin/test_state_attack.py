@@ -350,3 +350,19 @@ def test_make_private_dir_refuses_another_users_symlink_on_the_way(tmp_path: Pat
 
     assert problem is not None and "belongs to another user" in problem, problem
     assert not (target / "plugins").exists()
+
+
+def test_a_group_writable_directory_above_passes_only_for_the_users_primary_group(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Root's group is named as root and has no other members, so a 0775 directory of group
+    0 passes while 0 is the primary group, and fails once it is not."""
+    above = tmp_path / "above"
+    above.mkdir()
+    above.chmod(0o775)
+    os.chown(above, 0, 0)
+    target = str(above / "state")
+
+    assert make_private_dir(target)[1] is None
+    monkeypatch.setattr(os, "getgid", lambda: OTHER)
+    assert "can be written by other users (mode 775)" in (shared_dir_problem(str(above)) or "")
