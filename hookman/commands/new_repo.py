@@ -1,14 +1,19 @@
 """`hookman new NAME --repo DIR [--template T]`: scaffold a hook repository.
 
 Writes DIR/hookman-hooks.toml offering the hook NAME, DIR/hooks/MODULE.py from the template
-(default bash_guard) and, beside it, its test; then `git init` when DIR is in no git work
-tree. Refused before anything is written when DIR holds any of these files already.
+(default bash_guard) and, beside it, its test, and a `.gitignore` keeping `__pycache__/` out
+of git; then `git init` when DIR is in no git work tree. When DIR already holds a
+hookman-hooks.toml, the hook is added to it (its text kept, a `[[hooks]]` table appended).
+Refused before anything is written when the repository already offers NAME, or its module or
+test is already there, or the manifest there is not valid.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from hookman.atomic_file import atomic_write_text
 from hookman.commands.new import (
     TEST_FILE_LINE,
     _check_name,
@@ -19,10 +24,12 @@ from hookman.commands.new import (
 )
 from hookman.commands.options import CLAUDE_VERSION, PROJECT, Argument, Option, cli_command
 from hookman.errors import HookmanError
-from hookman.hooks.repository import MANIFEST_NAME
+from hookman.hooks.repository import MANIFEST_NAME, read_repository_manifest
 from hookman.output import console, escape
 
 DEFAULT_TEMPLATE = "bash_guard"
+VERSION_TAG = re.compile(r"(v?)(\d+)\.(\d+)(?:\.(\d+))?")
+PYCACHE_IGNORE = "# bytecode Python writes when the hooks or their tests run\n__pycache__/\n"
 
 
 def new_repo(name: str | None, directory: Path, *, template: str | None = None) -> int:
@@ -41,51 +48,125 @@ def new_repo(name: str | None, directory: Path, *, template: str | None = None) 
     manifest = root / MANIFEST_NAME
     hook_file = root / "hooks" / f"{module}.py"
     test_file = root / "hooks" / f"test_{module}.py"
-    for path in (manifest, hook_file, test_file):
-        if path.exists() or path.is_symlink():
-            raise HookmanError(
-                f"{path} already exists; hookman never overwrites it, and nothing was written.",
-                "choose another directory for the new hook repository.",
-            )
+    existing = _existing_manifest(manifest, root)
+    _check_no_clash(name, existing, (hook_file, test_file), root)
     description = chosen.description.replace('"', "'")
-    manifest_text = (
-        "# The hooks this repository offers. A project installs one with\n"
-        "#   hookman install NAME --repo URL --rev TAG\n"
-        "[[hooks]]\n"
-        f'name = "{name}"\n'
-        f'path = "hooks/{module}.py"\n'
-        f'description = "{description}"\n'
+    offer = (
+        f'[[hooks]]\nname = "{name}"\npath = "hooks/{module}.py"\ndescription = "{description}"\n'
     )
+    if existing is None:
+        manifest_text = (
+            "# The hooks this repository offers. A project installs one with\n"
+            "#   hookman install NAME --repo URL --rev TAG\n" + offer
+        )
+    else:
+        manifest_text = existing + ("" if existing.endswith("\n") else "\n") + "\n" + offer
     test_text = None
     if chosen.test_path is not None:
         text = chosen.test_path.read_text(encoding="utf-8")
         line = TEST_FILE_LINE.format(module=chosen.path.name)
         if line in text:
             test_text = text.replace(line, TEST_FILE_LINE.format(module=f"{module}.py"))
-    _write_new_files(
-        [
-            (manifest, manifest_text),
-            (hook_file, chosen.path.read_text(encoding="utf-8")),
-            (test_file, test_text),
-        ]
+    written = _write_new_files(
+        [(hook_file, chosen.path.read_text(encoding="utf-8")), (test_file, test_text)]
     )
-    initialised = _git_init(root)
+    try:
+        if existing is None:
+            written += _write_new_files([(manifest, manifest_text)])
+        else:
+            atomic_write_text(manifest, manifest_text)
+        gitignore = _keep_pycache_out(root)
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+    initialised = _git_init(root) if existing is None else False
+    _print_created(root, name, existing is not None, [manifest, *written, gitignore], initialised)
+    return 0
+
+
+def _existing_manifest(manifest: Path, root: Path) -> str | None:
+    """The text of the repository's hookman-hooks.toml, checked (None: there is none yet);
+    a manifest hookman cannot read is refused, since adding to it would hide the problem."""
+    if not manifest.exists() and not manifest.is_symlink():
+        return None
+    try:
+        read_repository_manifest(root, str(root))
+        return manifest.read_text(encoding="utf-8")
+    except (HookmanError, OSError, UnicodeDecodeError) as error:
+        problem = error.message if isinstance(error, HookmanError) else str(error)
+        raise HookmanError(
+            f"hookman cannot add a hook to {manifest}, so nothing was written: "
+            f"{problem.rstrip('.')}.",
+            f"fix {MANIFEST_NAME} by hand (`hookman new --repo` appends to a valid one), "
+            "then run the command again.",
+        ) from None
+
+
+def _check_no_clash(name: str, existing: str | None, files: tuple[Path, ...], root: Path) -> None:
+    """Refuse a hook the repository already offers, or a module or test already there."""
+    if existing is not None and read_repository_manifest(root, str(root)).find(name):
+        raise HookmanError(
+            f"{root / MANIFEST_NAME} already offers a hook named {name!r}; nothing was written.",
+            f"choose another name: `hookman new OTHER_NAME --repo {root}`.",
+        )
+    for path in files:
+        if path.exists() or path.is_symlink():
+            raise HookmanError(
+                f"{path} already exists; hookman never overwrites it, and nothing was written.",
+                f"choose another name: `hookman new OTHER_NAME --repo {root}`.",
+            )
+
+
+def _keep_pycache_out(root: Path) -> Path | None:
+    """Write `.gitignore` (`__pycache__/`) at the repository's root when there is none:
+    running the hook's test writes bytecode beside it. The file written, or None."""
+    gitignore = root / ".gitignore"
+    if gitignore.exists() or gitignore.is_symlink():
+        return None
+    written = _write_new_files([(gitignore, PYCACHE_IGNORE)])
+    return written[0] if written else None
+
+
+def _print_created(
+    root: Path, name: str, added: bool, files: list[Path | None], initialised: bool
+) -> None:
     out = console()
-    out.print(f"created the hook repository {escape(str(root))}", highlight=False)
-    for path in (manifest, hook_file, test_file if test_text is not None else None):
+    if added:
+        out.print(
+            f"added the hook {escape(name)} to the hook repository {escape(str(root))}",
+            highlight=False,
+        )
+    else:
+        out.print(f"created the hook repository {escape(str(root))}", highlight=False)
+    for path in dict.fromkeys(files):
         if path is not None:
             out.print(f"  {escape(str(path.relative_to(root)))}", highlight=False)
     if initialised:
         out.print("  (git init: a new git repository)", highlight=False)
     out.print("next:", highlight=False)
-    if test_text is not None:
+    if any(path is not None and path.name.startswith("test_") for path in files):
         out.print(f"  python -m pytest {escape(str(root))}", highlight=False)
-    out.print("  git add -A && git commit -m 'first hook' && git tag v0.1.0", highlight=False)
+    message = f"add {name}" if added else "first hook"
+    tag = _next_tag(root) if added else "v0.1.0"
+    out.print(f"  git add -A && git commit -m '{message}' && git tag {tag}", highlight=False)
     out.print(
-        f"  hookman install {escape(name)} --repo {escape(str(root.resolve()))} --rev v0.1.0",
+        f"  hookman install {escape(name)} --repo {escape(str(root.resolve()))} --rev {tag}",
         highlight=False,
     )
-    return 0
+
+
+def _next_tag(root: Path) -> str:
+    """The release after the repository's newest version tag (v0.1.0 when it has none)."""
+    from hookman.hooks.store import run_git
+
+    tags = run_git(["tag", "--list", "--sort=-v:refname"], cwd=root).stdout.split()
+    for tag in tags:
+        found = VERSION_TAG.fullmatch(tag)
+        if found:
+            prefix, major, minor, patch = found.groups()
+            return f"{prefix}{major}.{minor}.{int(patch or 0) + 1}"
+    return "v0.1.0"
 
 
 def _git_init(root: Path) -> bool:
