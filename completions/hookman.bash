@@ -37,7 +37,7 @@ _hookman_complete() {
         fi
     done
     case "$path" in
-        "") words="install remove list new autoupdate try-repo enable disable run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
+        "") words="install remove list new autoupdate try-repo enable disable uninstall run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
         "install") words=""; options="--agent --allow-unknown-event --async --claude-version --codex-version --dry-run --json --name --no-async --no-codex-trust --project --repo --rev --help -h"; kind="installable" ;;
         "remove") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "list") words=""; options="--claude-version --json --project --help -h"; kind="" ;;
@@ -46,6 +46,7 @@ _hookman_complete() {
         "try-repo") words=""; options="--claude-version --json --project --rev --help -h"; kind="" ;;
         "enable") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "disable") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
+        "uninstall") words=""; options="--dry-run --json --project --help -h"; kind="" ;;
         "run") words="${events}"; options="--help -h"; kind="" ;;
         "fire") words="${events}"; options="--agent --json --payload --project --help -h"; kind="" ;;
         "log") words=""; options="--agent --all --event --follow --json --lines --project --session -f -n --help -h"; kind="" ;;

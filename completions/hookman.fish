@@ -76,6 +76,12 @@ complete -c hookman -n '__fish_seen_subcommand_from disable' -l project -r -f -a
 complete -c hookman -n '__fish_seen_subcommand_from disable' -l help
 complete -c hookman -n '__fish_seen_subcommand_from disable' -s h
 complete -c hookman -n '__fish_seen_subcommand_from disable' -a '(hookman __complete hooks)'
+complete -c hookman -n '__fish_use_subcommand' -a uninstall -d 'Take out everything hookman wrote for this project on this machine.'
+complete -c hookman -n '__fish_seen_subcommand_from uninstall' -l dry-run
+complete -c hookman -n '__fish_seen_subcommand_from uninstall' -l json
+complete -c hookman -n '__fish_seen_subcommand_from uninstall' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from uninstall' -l help
+complete -c hookman -n '__fish_seen_subcommand_from uninstall' -s h
 complete -c hookman -n '__fish_use_subcommand' -a run -d 'The runner Claude Code invokes (`hookman install` writes it into the settings).'
 complete -c hookman -n '__fish_seen_subcommand_from run' -l help
 complete -c hookman -n '__fish_seen_subcommand_from run' -s h

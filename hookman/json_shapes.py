@@ -176,6 +176,30 @@ class RemoveJson(SyncJson):
     removed: list[str]
 
 
+class UninstalledFileJson(TypedDict):
+    """hookman's part of one settings-shaped file, taken out by `hookman uninstall`."""
+
+    path: str
+    entries: int  # hookman's hook entries in it
+    status_line: bool  # its statusLine was hookman's (a command running `hookman statusline`)
+    file_removed: bool  # nothing else was in it: the file went
+    diff: str  # unified diff of the file (empty when it is removed)
+
+
+class UninstallJson(TypedDict):
+    """`hookman uninstall --json` (a null or empty value: nothing of that kind was there)."""
+
+    project: str
+    dry_run: bool
+    settings: UninstalledFileJson | None  # .claude/settings.local.json
+    codex_hooks: UninstalledFileJson | None  # .codex/hooks.json
+    codex_trust: dict[str, Any] | None  # {"config": PATH, "keys": [KEY, ...]}
+    git_exclude: dict[str, Any] | None  # {"file": PATH, "patterns": [PATTERN, ...]}
+    state_dir: str | None  # hookman's state directory for the project (removed)
+    kept: list[str]  # files of the project hookman leaves (committed: hookman.toml, ...)
+    shared: dict[str, str]  # what every project shares and stays: {"store", "log", "cache"}
+
+
 class EnableJson(SyncJson):
     """`hookman enable NAME --json` when the hook was disabled."""
 

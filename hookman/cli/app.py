@@ -46,6 +46,7 @@ COMMANDS = tuple(
         "try_repo:try_repo",
         "enable:enable",
         "enable:disable",
+        "uninstall:uninstall",
         "run:run",
         "fire:fire",
         "log:show_log",

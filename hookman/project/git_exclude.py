@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import subprocess
@@ -168,3 +169,54 @@ def _append_pattern(exclude_file: Path, pattern: str, comment: str = EXCLUDE_COM
 
 def _display_path(path: Path, project_dir: Path) -> str:
     return os.path.relpath(path, project_dir) if path.is_relative_to(project_dir) else str(path)
+
+
+HOOKMAN_COMMENT_PREFIX = "# added by hookman"
+
+
+class HookmanExclusions(NamedTuple):
+    """The lines hookman added to the exclude file (`hookman uninstall`): each comment and
+    the pattern after it, and the project file each pattern keeps out of git."""
+
+    exclude_file: Path
+    shown: str  # as shown to the user (relative to the project when inside it)
+    patterns: dict[str, Path]  # pattern -> the file it names
+
+
+def hookman_exclusions(project_dir: Path) -> HookmanExclusions | None:
+    """The exclusions hookman added for this project's work tree (None: none, or no git)."""
+    try:
+        exclude_file = _exclude_file(project_dir)
+        top = Path(_git(project_dir, "rev-parse", "--show-toplevel").rstrip("\n"))
+        lines = exclude_file.read_text(encoding="utf-8").splitlines()
+    except (_GitFailed, OSError, UnicodeDecodeError):
+        return None
+    patterns: dict[str, Path] = {}
+    for comment, pattern in itertools.pairwise(lines):
+        if comment.startswith(HOOKMAN_COMMENT_PREFIX) and pattern.startswith("/"):
+            patterns[pattern] = top / _unescaped(pattern[1:])
+    if not patterns:
+        return None
+    return HookmanExclusions(exclude_file, _display_path(exclude_file, project_dir), patterns)
+
+
+def remove_exclusions(exclusions: HookmanExclusions, patterns: list[str]) -> None:
+    """Take `patterns` and the hookman comment above each out of the exclude file, every
+    other byte kept (atomically)."""
+    from hookman.atomic_file import atomic_write_text
+
+    lines = exclusions.exclude_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept: list[str] = []
+    index = 0
+    while index < len(lines):
+        pair = [line.rstrip("\r\n") for line in lines[index : index + 2]]
+        if len(pair) == 2 and pair[0].startswith(HOOKMAN_COMMENT_PREFIX) and pair[1] in patterns:
+            index += 2
+            continue
+        kept.append(lines[index])
+        index += 1
+    atomic_write_text(exclusions.exclude_file, "".join(kept))
+
+
+def _unescaped(pattern: str) -> str:
+    return re.sub(r"\\(.)", r"\1", pattern)
