@@ -20,11 +20,18 @@ JsonValue: TypeAlias = Any  # any JSON value: a client's answer, a hook's result
 
 # --- enumerations -------------------------------------------------------------------------
 
-# Where the Claude Code target came from ("earlier flag": the last write's --claude-version).
+# Where the Claude Code target came from ("earlier flag": the last write's --claude-version;
+# "last install": no client answered, so the version the last write was for).
 # "newest checked" (the newest version hookman's facts cover) is `plugin build`'s target, so
 # install and list never print it; it is here because their target has the same type.
 ClaudeVersionSource: TypeAlias = Literal[
-    "flag", "hookman.toml", "earlier flag", "claude --version", "newest checked", "unknown"
+    "flag",
+    "hookman.toml",
+    "earlier flag",
+    "claude --version",
+    "last install",
+    "newest checked",
+    "unknown",
 ]
 # What one run of the runner came to (the firing log's `outcome`, `fire`'s "outcome").
 Outcome: TypeAlias = Literal[

@@ -27,7 +27,13 @@ VERSION_CACHE_NAME = "claude-version.json"
 VERSION_CACHE_SIZE = 8
 
 VersionSource = Literal[
-    "flag", "hookman.toml", "earlier flag", "claude --version", "newest checked", "unknown"
+    "flag",
+    "hookman.toml",
+    "earlier flag",
+    "claude --version",
+    "last install",
+    "newest checked",
+    "unknown",
 ]
 
 # Compiled on first use (re caches them): most commands never parse a version text.
@@ -121,6 +127,11 @@ class TargetVersion(NamedTuple):
             )
         if self.source == "earlier flag":
             return f"{self.version} (from --claude-version, remembered from the last install)"
+        if self.source == "last install":
+            return (
+                f"{self.version} (what the last install wrote for: `claude --version` did not "
+                "answer)"
+            )
         return f"{self.version} (from {self.source})"
 
 
@@ -272,10 +283,15 @@ def resolve_target(
     config_value: str | None,
     *,
     remembered: str | None = None,
+    last_written: str | None = None,
     detect: Callable[[], ClientVersion | None] = detect_claude_version,
 ) -> TargetVersion:
     """flag > hookman.toml `claude_version` > the remembered earlier flag > `claude --version`
-    > unknown. `remembered` is ignored when it is not a version (a hand-edited manifest)."""
+    > the version the settings were last written for (`last_written`: no client answers
+    here now, so what was written stays what is written: a guard an earlier install wrote
+    for the installed client is never dropped because `claude` is not on this PATH) >
+    unknown. `remembered` and `last_written` are ignored when not a version (a hand-edited
+    manifest). install, list, enable, fire and doctor all resolve through here."""
     if flag is not None:
         return TargetVersion(_parse_or_refuse(flag, "--claude-version", exit_code=2), "flag")
     if config_value is not None:
@@ -295,6 +311,9 @@ def resolve_target(
     detected = detect()
     if detected is not None:
         return TargetVersion(detected, "claude --version")
+    written = _parse_or_none(last_written)
+    if written is not None:
+        return TargetVersion(written, "last install")
     return TargetVersion(None, "unknown")
 
 

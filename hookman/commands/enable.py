@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from hookman.catalog.client_version import resolve_target
 from hookman.commands.install import exit_code_of, print_sync_report
 from hookman.commands.options import CLAUDE_VERSION, DRY_RUN, JSON, PROJECT, Argument, cli_command
 from hookman.commands.sync_report import sync_json
 from hookman.errors import HookmanError
+from hookman.install.report import project_target
 from hookman.install.sync import sync_project
 from hookman.output import console, print_json
 from hookman.project.config import ProjectConfigView, load_project_config
@@ -52,7 +52,7 @@ def set_enabled(
     verb = "enabled" if enabled else "disabled"
     project_dir = find_project_dir(project)
     preview = load_project_config(project_dir)
-    target = resolve_target(claude_version, preview.claude_version)
+    target = project_target(project_dir, claude_version, preview)
     with edit_lock(project_dir, dry_run=dry_run):
         config = load_project_config(project_dir)
         hook = config.find(name)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman import paths
-from hookman.catalog.client_version import TargetVersion, resolve_target
+from hookman.catalog.client_version import TargetVersion
 from hookman.doctor.codex_sources import wants_codex
 from hookman.doctor.context import Context
 from hookman.doctor.findings_code import check_code
@@ -26,7 +26,6 @@ from hookman.doctor.model import SEVERITIES, Finding, Source
 from hookman.doctor.sources import collect_sources
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
-from hookman.project.manifest import remembered_flag
 
 if TYPE_CHECKING:
     from hookman.doctor.probe import Progress
@@ -99,14 +98,15 @@ def _add_lines(ctx: Context) -> None:
 
 
 def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
-    """The target client, resolved as install and `hookman list` resolve it (flag >
-    hookman.toml > the --claude-version the last install remembered > `claude --version`);
-    a bad claude_version in hookman.toml is a finding, not a stop."""
+    """The target client, resolved as install and `hookman list` resolve it (one rule:
+    install/report.py `version_target`); a bad claude_version in hookman.toml is a finding,
+    not a stop."""
+    from hookman.install.report import version_target
+
     configured = _configured_version(options.project_dir)
     flag = options.claude_version
-    remembered = remembered_flag(options.project_dir) if flag is None else None
     try:
-        return resolve_target(flag, configured, remembered=remembered), None
+        return version_target(options.project_dir, flag, configured), None
     except HookmanError as error:
         if options.claude_version is not None:
             raise
@@ -117,7 +117,7 @@ def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
             error.message,
             error.hint or "",
         )
-        return resolve_target(None, None, remembered=remembered), finding
+        return version_target(options.project_dir, None, None), finding
 
 
 def _configured_version(project_dir: Path) -> str | None:

@@ -12,7 +12,7 @@ from hookman.catalog import event_catalog
 from hookman.catalog.client_version import TargetVersion, resolve_target
 from hookman.project.config import HookSpec, ProjectConfigView
 from hookman.project.install_plan import InstallPlan
-from hookman.project.manifest import remembered_flag
+from hookman.project.manifest import remembered_versions
 
 if TYPE_CHECKING:
     from hookman.json_shapes import HookJson, PathSourceJson, RepoSourceJson
@@ -64,10 +64,21 @@ def installed_trial_hooks(project_dir: Path) -> list[HookSpec]:
 
 def project_target(project_dir: Path, flag: str | None, config: ProjectConfigView) -> TargetVersion:
     """The client version a command writes (or, for `list`, reports) the project's settings
-    for: --claude-version, hookman.toml, the --claude-version of the last write, or
-    `claude --version` (client_version.resolve_target)."""
-    remembered = remembered_flag(project_dir) if flag is None else None
-    return resolve_target(flag, config.claude_version, remembered=remembered)
+    for: --claude-version, hookman.toml, the --claude-version of the last write,
+    `claude --version`, or the version the last write was for (client_version.resolve_target)."""
+    return version_target(project_dir, flag, config.claude_version)
+
+
+def version_target(project_dir: Path, flag: str | None, configured: str | None) -> TargetVersion:
+    """project_target from hookman.toml's `claude_version` as read (doctor reads it itself:
+    a bad value is a finding there)."""
+    remembered, last_written = remembered_versions(project_dir)
+    return resolve_target(
+        flag,
+        configured,
+        remembered=None if flag is not None else remembered,
+        last_written=last_written,
+    )
 
 
 def claude_events_of(hook: HookSpec) -> list[str]:

@@ -141,15 +141,22 @@ def _model_texts(version: ClientVersion | None) -> dict[str, Any]:
 def remembered_flag(project_dir: Path) -> str | None:
     """The `--claude-version` the project's settings were last written for, if they were
     written for one (None otherwise, or when the manifest cannot be read)."""
+    flag, _written = remembered_versions(project_dir)
+    return flag
+
+
+def remembered_versions(project_dir: Path) -> tuple[str | None, str | None]:
+    """(the remembered `--claude-version` or None, the version the settings were last
+    written for, whatever its source, or None), from the project's manifest."""
     try:
         with paths.manifest_path(project_dir).open(encoding="utf-8") as handle:
             manifest = json.load(handle)
     except (OSError, ValueError):
-        return None
-    if not isinstance(manifest, dict) or manifest.get("claude_version_source") != FLAG_SOURCE:
-        return None
-    version = manifest.get("claude_version")
-    return version if isinstance(version, str) else None
+        return None, None
+    version = manifest.get("claude_version") if isinstance(manifest, dict) else None
+    if not isinstance(version, str):
+        return None, None
+    return (version if manifest.get("claude_version_source") == FLAG_SOURCE else None), version
 
 
 def manifest_text(manifest: Mapping[str, Any]) -> str:

@@ -294,14 +294,14 @@ def json_safe(value: Any) -> Any:
 def rehearsal_manifest(project_dir: Path) -> Manifest:
     """Before the first `hookman install`: the manifest install would write, from
     hookman.toml, so a hook made with `hookman new` can be fired at once."""
-    from hookman.catalog.client_version import resolve_target
+    from hookman.install.report import project_target
     from hookman.install.sync import preview_manifest
     from hookman.project.config import load_project_config
 
     config = load_project_config(project_dir)
     if not any(hook.enabled for hook in config.hooks):
         return load_installed_manifest(project_dir)  # the "nothing installed" error
-    target = resolve_target(None, config.claude_version)
+    target = project_target(project_dir, None, config)
     return parse_manifest(
         preview_manifest(project_dir, config, target), str(paths.manifest_path(project_dir))
     )

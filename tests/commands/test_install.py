@@ -1004,6 +1004,34 @@ def test_without_a_flag_the_target_is_detected_again_each_time(
     assert "PreSkillShellCommand" not in local_settings(project)["hooks"]
 
 
+def test_without_claude_on_path_install_list_doctor_and_fire_keep_the_last_target(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One rule: no client answers here now, so the target is what the last install wrote
+    for; doctor does not call that stale, and following doctor never drops the skill-shell
+    guard."""
+    _claude_on_path(tmp_path, monkeypatch, "2.1.332")
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py")
+    _claude_on_path(tmp_path, monkeypatch, None)
+
+    listed = hookman_json("list")
+    report = hookman_json("doctor")
+    again = hookman_json("install")
+
+    assert (listed["claude_version"], listed["claude_version_source"]) == (
+        "2.1.332",
+        "last install",
+    )
+    assert "hookman-stale" not in [finding["code"] for finding in report["findings"]]
+    assert "target-version-unknown" not in [finding["code"] for finding in report["findings"]]
+    assert again["settings_changed"] is False and again["held_back"] == {}
+    assert set(local_settings(project)["hooks"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert "2.1.332 (what the last install wrote for: `claude --version` did not answer)" in (
+        hookman("install").stdout
+    )
+
+
 def test_a_dry_run_with_a_flag_is_not_remembered(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
