@@ -50,7 +50,7 @@ _hookman_complete() {
         "run") words="${events}"; options="--help -h"; kind="" ;;
         "fire") words="${events}"; options="--agent --json --payload --project --help -h"; kind="" ;;
         "log") words=""; options="--agent --all --event --follow --json --lines --project --session -f -n --help -h"; kind="" ;;
-        "statusline") words=""; options="--project --width --help -h"; kind="" ;;
+        "statusline") words=""; options="--install --project --width --help -h"; kind="" ;;
         "command") words=""; options="--project --help -h"; kind="" ;;
         "commands") words=""; options="--json --project --help -h"; kind="" ;;
         "doctor") words=""; options="--claude-version --json --managed-settings --probe --probe-commands --project --help -h"; kind="" ;;

@@ -108,6 +108,7 @@ complete -c hookman -n '__fish_seen_subcommand_from log' -s n -r -f
 complete -c hookman -n '__fish_seen_subcommand_from log' -l help
 complete -c hookman -n '__fish_seen_subcommand_from log' -s h
 complete -c hookman -n '__fish_use_subcommand' -a statusline -d 'Print the status line built from the hooks\' set_status texts.'
+complete -c hookman -n '__fish_seen_subcommand_from statusline' -l install
 complete -c hookman -n '__fish_seen_subcommand_from statusline' -l project -r -f -a '(__fish_complete_directories)'
 complete -c hookman -n '__fish_seen_subcommand_from statusline' -l width -r -f
 complete -c hookman -n '__fish_seen_subcommand_from statusline' -l help

@@ -188,7 +188,7 @@ class UninstalledFileJson(TypedDict):
 
     path: str
     entries: int  # hookman's hook entries in it
-    status_line: bool  # its statusLine was hookman's (a command running `hookman statusline`)
+    status_line: bool  # its statusLine was hookman's (`hookman statusline --install`)
     file_removed: bool  # nothing else was in it: the file went
     diff: str  # unified diff of the file (empty when it is removed)
 

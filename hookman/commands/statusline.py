@@ -32,16 +32,34 @@ DEFAULT_WIDTH = 80
 @cli_command(
     "statusline",
     Option("--width", metavar="N", type="int", help="Columns (default: terminal width)."),
+    Option(
+        "--install",
+        flag=True,
+        help="Write Claude Code's statusLine for it into .claude/settings.local.json, with "
+        "this Python's absolute path (the client's PATH may lack hookman).",
+    ),
     PROJECT,
     help="""Print the status line built from the hooks' set_status texts.
 
-    Use it as Claude Code's statusLine command: Claude Code pipes its status JSON on stdin.""",
-    examples=("hookman statusline --width 60 < status.json",),
+    Use it as Claude Code's statusLine command: Claude Code pipes its status JSON on stdin.
+    `--install` writes that statusLine for this project.""",
+    examples=("hookman statusline --install", "hookman statusline --width 60 < status.json"),
 )
 def statusline(
-    *, width: int | None = None, project: Any = None, stdin: TextIO | None = None
+    *,
+    width: int | None = None,
+    install: bool = False,
+    project: Any = None,
+    stdin: TextIO | None = None,
 ) -> int:
-    """Print the line; `project` is the --project directory (str or Path) or None."""
+    """Print the line; `project` is the --project directory (str or Path) or None.
+    `install`: write the statusLine instead (commands/statusline_install.py)."""
+    if install:
+        from pathlib import Path
+
+        from hookman.commands.statusline_install import install_status_line
+
+        return install_status_line(None if project is None else Path(project))
     status_input = _read_status_input(stdin if stdin is not None else sys.stdin)
     project_dir = _project_dir(None if project is None else str(project), status_input)
     state_dir = _state_dir(project_dir)

@@ -19,6 +19,7 @@ from hookman.doctor.findings_matchers import check_matchers
 from hookman.doctor.findings_plugins import check_plugins
 from hookman.doctor.findings_repos import check_repositories
 from hookman.doctor.findings_skills import check_inline_shell
+from hookman.doctor.findings_status_line import check_status_line
 from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
 from hookman.doctor.locate import json_line
@@ -65,6 +66,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
     check_plugins(ctx)
     check_repositories(ctx)
     check_inline_shell(ctx)
+    check_status_line(ctx, run=options.probe or options.probe_commands)
     if options.probe or options.probe_commands:
         from hookman.doctor.probe import probe
 
