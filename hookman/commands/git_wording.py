@@ -5,6 +5,7 @@ writes."""
 from __future__ import annotations
 
 from hookman.project.git_exclude import Excluded, GitExclusion
+from hookman.project.hooks_gitignore import gitignore_relative
 
 
 def exclusion_sentence(done: GitExclusion) -> str:
@@ -28,3 +29,11 @@ def exclusion_sentence(done: GitExclusion) -> str:
         ),
     }
     return sentences[done.outcome]
+
+
+def pycache_sentence() -> str:
+    """Said when hookman wrote .claude/hooks/.gitignore (project/hooks_gitignore.py)."""
+    return (
+        f"wrote {gitignore_relative()} (`__pycache__/`): Python's bytecode beside the hooks "
+        "stays out of git; commit it with the hooks"
+    )

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookman.commands.git_wording import exclusion_sentence
+from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.commands.options import (
     CLAUDE_VERSION,
     DRY_RUN,
@@ -36,6 +36,7 @@ from hookman.project.config import (
     load_project_config,
     read_project_config,
 )
+from hookman.project.hooks_gitignore import PycacheIgnore
 from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import edit_lock
 
@@ -366,6 +367,8 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     if result.git:
         said = exclusion_sentence(result.git)
         out.print(f"git: .claude/settings.local.json {escape(said)}")
+    if result.pycache is PycacheIgnore.WRITTEN:
+        out.print(f"git: {escape(pycache_sentence())}", highlight=False)
     for sentence in codex_sentences(result):
         out.print(escape(sentence), highlight=False)
     for warning in sync_warnings(result):

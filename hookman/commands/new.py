@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
-from hookman.commands.git_wording import exclusion_sentence
+from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.errors import HookmanError
 from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
 from hookman.output import console, print_json
 from hookman.project.config import HookSource, load_project_config, save_project_config
 from hookman.project.git_exclude import ensure_git_ignored
+from hookman.project.hooks_gitignore import HOOKS_DIR, PycacheIgnore, keep_pycache_out
 from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import project_lock
 from hookman.scaffold.template_catalog import Template, templates
@@ -30,7 +31,6 @@ from hookman.scaffold.template_catalog import Template, templates
 if TYPE_CHECKING:
     from hookman.json_shapes import TemplateJson
 
-HOOKS_DIR = f"{CLAUDE_DIR}/hooks"
 # A module file name and a hook name at once: no dots or slashes (no path tricks), no
 # leading digit or dash, and not test_* (that is where the generated tests go).
 NEW_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
@@ -126,6 +126,8 @@ def new(
         f"recorded [bold]{escape(name)}[/] in {CLAUDE_DIR}/hookman.toml ({escape(events)}{mode})",
         highlight=False,
     )
+    if keep_pycache_out(project_dir) is PycacheIgnore.WRITTEN:
+        out.print(pycache_sentence(), highlight=False)
     for written_path in chosen.writes:  # files the hook will write: never committed by mistake
         kept = exclusion_sentence(ensure_git_ignored(project_dir, written_path))
         out.print(f"{escape(written_path)} (the hook writes it): {escape(kept)}", highlight=False)

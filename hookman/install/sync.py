@@ -11,7 +11,8 @@ steps, each returning a value:
 - write (`write_sync`): the manifest and the launcher (the runner needs them before an entry
   points at them), hookman.toml, the pins, settings.local.json and .codex/hooks.json; when
   one of these writes fails (e.g. a read-only .claude/), the ones already done are put back;
-- after the write (`after_write`): the written files kept out of git, and Codex's trust.
+- after the write (`after_write`): the written files kept out of git, and Codex's trust;
+  `.claude/hooks/.gitignore` keeping `__pycache__/` out of git, written once.
 
 Every write is skipped when the bytes would not change, so a repeated install touches
 nothing. With `dry_run` nothing is written. `sync_if_nothing_changes` runs plan, resolve and
@@ -43,6 +44,7 @@ from hookman.project.config import (
 )
 from hookman.project.file_diff import file_diff
 from hookman.project.git_exclude import Excluded, GitExclusion, ensure_git_ignored
+from hookman.project.hooks_gitignore import PycacheIgnore, keep_pycache_out
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.launcher import launcher_path, launcher_text
 from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
@@ -93,6 +95,9 @@ class SyncResult:
     codex_change: SettingsChange | None = None
     codex_git: GitExclusion | None = None
     codex_trust: CodexTrust | None = None
+    # .claude/hooks/.gitignore keeping __pycache__/ out of git (project/hooks_gitignore.py);
+    # None for a dry run
+    pycache: PycacheIgnore | None = None
 
 
 class Trial:
@@ -143,6 +148,7 @@ class AfterWrite(NamedTuple):
     git: GitExclusion | None
     codex_git: GitExclusion | None
     codex_trust: CodexTrust | None
+    pycache: PycacheIgnore | None = None
 
 
 def sync_project(
@@ -316,7 +322,8 @@ def after_write(
         from hookman.agents.codex_sync import trust_hookman_hooks
 
         codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
-    return AfterWrite(git=git, codex_git=codex_git, codex_trust=codex_trust)
+    pycache = keep_pycache_out(project_dir)
+    return AfterWrite(git=git, codex_git=codex_git, codex_trust=codex_trust, pycache=pycache)
 
 
 def _result(
@@ -346,6 +353,7 @@ def _result(
         codex_change=written.codex_file,
         codex_git=None if after is None else after.codex_git,
         codex_trust=None if after is None else after.codex_trust,
+        pycache=None if after is None else after.pycache,
     )
 
 

@@ -262,6 +262,8 @@ def test_without_install_it_records_the_hook_and_names_the_next_step(project: Pa
         "created .claude/hooks/guard.py from the template bash_guard\n"
         "created .claude/hooks/test_guard.py\n"
         "recorded guard in .claude/hookman.toml (tool_call)\n"
+        "wrote .claude/hooks/.gitignore (`__pycache__/`): Python's bytecode beside the hooks "
+        "stays out of git; commit it with the hooks\n"
         "next:\n"
         "  hookman install guard\n"
         "  python -m pytest .claude/hooks/test_guard.py\n"
