@@ -169,6 +169,11 @@ class SyncJson(_SyncJsonKeys, total=False):
     # only when the project's agents include Codex CLI, or .codex/hooks.json holds hookman
     # entries (then `install` removes them)
     codex: CodexSyncJson
+    # only when the sync fetched a repository commit into the store: {"repo", "rev", "commit"}
+    fetched: list[dict[str, str]]
+    # only when .claude/hookman-pins.json changes: {"repo", "rev", "old", "new"} (commits;
+    # old None: a new pin, new None: a pin no hook uses any more)
+    pins_changed: list[dict[str, str | None]]
 
 
 class InstallJson(SyncJson):

@@ -18,6 +18,7 @@ from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
 from hookman.hooks.subscriptions import learn_subscriptions
+from hookman.install.fetched import store_snapshot
 from hookman.install.report import project_target
 from hookman.install.sync import sync_project
 from hookman.output import console, escape, print_json
@@ -98,6 +99,7 @@ def autoupdate(
     with edit_lock(project_dir, dry_run=False):
         config = load_project_config(project_dir)
         pins = read_pins(project_dir)
+        stored_before = store_snapshot(repos, project_dir)
         updates = [_newest(config, project_dir, url, pins, freeze=freeze) for url in repos]
         new_pins: dict[tuple[str, str], Pin] = {}
         for update in updates:
@@ -111,7 +113,14 @@ def autoupdate(
                 _relearn(config, hook, project_dir, new_pins)
         result = None
         if any(update.changed for update in updates):
-            result = sync_project(project_dir, config, target, dry_run=False, known_pins=new_pins)
+            result = sync_project(
+                project_dir,
+                config,
+                target,
+                dry_run=False,
+                known_pins=new_pins,
+                stored_before=stored_before,
+            )
     if json_output:
         moved: list[UpdateJson] = [
             {

@@ -23,9 +23,15 @@ from hookman.commands.options import (
     cli_command,
 )
 from hookman.commands.plan_wording import held_back_sentences
-from hookman.commands.sync_report import codex_sentences, sync_json, sync_warnings
+from hookman.commands.sync_report import (
+    codex_sentences,
+    store_sentences,
+    sync_json,
+    sync_warnings,
+)
 from hookman.errors import HookmanError
 from hookman.hooks.sources import HookChoice, choose_hook, choose_repo_hook
+from hookman.install.fetched import repos_of, store_snapshot
 from hookman.install.report import project_target
 from hookman.install.sync import SyncResult, sync_if_nothing_changes, sync_project
 from hookman.output import console, escape, print_json
@@ -158,6 +164,10 @@ def install(
     preview = read_project_config(project_dir)
     target = project_target(project_dir, claude_version, preview)
     origin = None if repo is None or rev is None else (repo, rev)
+    # What the store holds before anything is fetched (learning a new repository hook does).
+    stored_before = store_snapshot(
+        [*repos_of(preview.hooks), *([repo] if repo else [])], project_dir
+    )
     learned = _learn_all(
         hooks, name, preview, project_dir, allow_unknown_event, keep=not dry_run, origin=origin
     )
@@ -173,7 +183,9 @@ def install(
     if result is None:
         with edit_lock(project_dir, dry_run=dry_run):
             config = _edited_config(project_dir, learned, run_async, new_agents)
-            result = sync_project(project_dir, config, target, dry_run=dry_run, **codex)
+            result = sync_project(
+                project_dir, config, target, dry_run=dry_run, stored_before=stored_before, **codex
+            )
     installed = [choice.name for choice, _ in learned]
     if json_output:
         shown: InstallJson = {**sync_json(result), "installed": installed}
@@ -367,6 +379,8 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     if result.git:
         said = exclusion_sentence(result.git)
         out.print(f"git: .claude/settings.local.json {escape(said)}")
+    for sentence in store_sentences(result):
+        out.print(escape(sentence), highlight=False)
     if result.pycache is PycacheIgnore.WRITTEN:
         out.print(f"git: {escape(pycache_sentence())}", highlight=False)
     for sentence in codex_sentences(result):

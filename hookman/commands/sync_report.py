@@ -11,6 +11,10 @@ from hookman.commands.git_wording import exclusion_sentence
 from hookman.commands.plan_wording import plan_warnings, target_warnings, tool_name_warnings
 from hookman.install.report import hook_json
 from hookman.install.sync import SyncResult
+from hookman.project.location import CLAUDE_DIR
+from hookman.project.pins import PINS_NAME
+
+PINS_RELATIVE = f"{CLAUDE_DIR}/{PINS_NAME}"
 
 if TYPE_CHECKING:
     from hookman.json_shapes import CodexSyncJson, CodexTrustJson, SyncJson
@@ -20,6 +24,28 @@ def sync_warnings(result: SyncResult) -> list[str]:
     """What the target, the plan and the store mean for hooks that will not run as written."""
     warnings = target_warnings(result.plan, result.target) + plan_warnings(result.plan)
     return warnings + tool_name_warnings(result.hooks) + result.repo_warnings
+
+
+def store_sentences(result: SyncResult) -> list[str]:
+    """What the sync fetched into the store and how it changed the committed pins file."""
+    lines = [
+        f"fetched {fetched.repo} at {fetched.rev} ({fetched.commit[:12]}) into the store"
+        for fetched in result.fetched
+    ]
+    if result.pin_changes:
+        verb = "would rewrite" if result.dry_run else "rewrote"
+        lines.append(f"{verb} {PINS_RELATIVE} (commit it, so teammates run the same code):")
+        for change in result.pin_changes:
+            lines.append(f"  {change.repo} {change.rev}: {_pin_move(change.old, change.new)}")
+    return lines
+
+
+def _pin_move(old: str | None, new: str | None) -> str:
+    if old is None:
+        return f"pinned to {new[:12] if new else '?'}"
+    if new is None:
+        return f"pin dropped (was {old[:12]}; no hook uses it now)"
+    return f"{old[:12]} -> {new[:12]}"
 
 
 def codex_sentences(result: SyncResult) -> list[str]:
@@ -77,6 +103,14 @@ def sync_json(result: SyncResult) -> SyncJson:
     }
     if result.codex_change is not None:
         shown["codex"] = _codex_json(result)
+    if result.fetched:
+        shown["fetched"] = [
+            {"repo": f.repo, "rev": f.rev, "commit": f.commit} for f in result.fetched
+        ]
+    if result.pin_changes:
+        shown["pins_changed"] = [
+            {"repo": c.repo, "rev": c.rev, "old": c.old, "new": c.new} for c in result.pin_changes
+        ]
     return shown
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -35,6 +35,15 @@ from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, TargetVersion, parse_version
 from hookman.errors import HookmanError
+from hookman.install.fetched import (
+    Fetched,
+    PinChange,
+    StoreSnapshot,
+    fetched_since,
+    pin_changes,
+    repos_of,
+    store_snapshot,
+)
 from hookman.install.resolution import Resolution, broken_modules, resolve_modules, used_pins
 from hookman.project.config import (
     HookSpec,
@@ -98,6 +107,10 @@ class SyncResult:
     # .claude/hooks/.gitignore keeping __pycache__/ out of git (project/hooks_gitignore.py);
     # None for a dry run
     pycache: PycacheIgnore | None = None
+    # Repository commits this sync fetched into the store, and how it changed (or, dry run,
+    # would change) .claude/hookman-pins.json (install/fetched.py)
+    fetched: list[Fetched] = field(default_factory=list)
+    pin_changes: list[PinChange] = field(default_factory=list)
 
 
 class Trial:
@@ -161,24 +174,36 @@ def sync_project(
     known_pins: dict[tuple[str, str], Pin] | None = None,
     codex_version: str | None = None,
     trust_codex: bool = True,
+    stored_before: StoreSnapshot | None = None,
 ) -> SyncResult:
     """Write what `config` asks for (see the module docstring). Caller holds project_lock.
     Repository hooks are fetched into the store and their revs pinned (not in a dry run);
-    `known_pins` are pins just resolved (by autoupdate), used before asking git again.
+    `known_pins` are pins just resolved (by autoupdate), used before asking git again, and
+    `stored_before` what the store held before the command fetched anything itself.
     When the project's agents include Codex CLI, its .codex/hooks.json too (`codex_version`
     the target, else `codex --version`), and with `trust_codex` its trust in hookman's
     entries is recorded (agents/codex_sync.py)."""
     check_paths_are_utf8(project_dir)
     planned = plan_sync(project_dir, config, target, trial)
     given = {**(known_pins or {}), **({} if trial is None else trial.pins)}
+    if stored_before is None:
+        stored_before = store_snapshot(repos_of(planned.enabled), project_dir)
     resolved = resolve_hooks(project_dir, planned, trial, given, fetch=not dry_run)
     preview = preview_sync(project_dir, config, planned, codex_version)
+    new_pins = used_pins(config.hooks, resolved.pins, resolved.resolution.pins)
+    moved = {
+        "fetched": fetched_since(stored_before, resolved.resolution.pins, project_dir),
+        "pin_changes": pin_changes(resolved.pins, new_pins),
+    }
     if dry_run:
         unwritten = Written(preview.settings, preview.codex_file)
-        return _result(project_dir, target, planned, resolved, preview, unwritten, None)
+        result = _result(project_dir, target, planned, resolved, preview, unwritten, None)
+        return replace(result, **moved)
     written = write_sync(project_dir, config, target, planned, resolved, preview)
     after = after_write(project_dir, written, preview.codex, trust_codex=trust_codex)
-    return _result(project_dir, target, planned, resolved, preview, written, after)
+    return replace(
+        _result(project_dir, target, planned, resolved, preview, written, after), **moved
+    )
 
 
 def sync_if_nothing_changes(
