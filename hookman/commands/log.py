@@ -10,14 +10,20 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from hookman import paths
 from hookman.bridge.firing_log import parse_lines, read_records
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
-from hookman.commands.log_room import MAIN_AGENT, agent_of, build_rooms, refusal_text
+from hookman.commands.log_room import (
+    MAIN_AGENT,
+    agent_of,
+    build_rooms,
+    refusal_text,
+    unique_prefixes,
+)
 from hookman.commands.options import JSON, PROJECT, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.output import console, escape, print_json
@@ -162,17 +168,24 @@ def _print_room(
         if show_all_hint:
             out.print("  `hookman log --all` shows every project.", highlight=False)
         return
-    for line in room_lines(records, scope):
+    recent_sessions = [_session_of(record) for record in recent]
+    for line in room_lines(records, scope, also_shown=recent_sessions):
         out.print(line, highlight=False)
     if recent:
+        shown = {room.session for room in build_rooms(records)[-MAX_SESSIONS:]}
+        prefixes = unique_prefixes([*shown, *recent_sessions], SESSION_CHARS)
         out.print(f"\n[bold]last {len(recent)} lines[/]", highlight=False)
         for record in recent:
-            _print_record(record, json_output=False)
+            _print_record(record, json_output=False, session=prefixes[_session_of(record)])
 
 
-def room_lines(records: list[dict[str, Any]], scope: str) -> list[str]:
-    """The room view as rich markup lines: a header, then per session its agents' counts
-    and its last denies. Only the most recent sessions are shown in full."""
+def room_lines(
+    records: list[dict[str, Any]], scope: str, *, also_shown: Iterable[str] = ()
+) -> list[str]:
+    """The room view as rich markup lines: a header, then per session its client (Claude
+    Code, Codex CLI), its agents' counts and its last denies. Only the most recent sessions
+    are shown in full, each by a prefix of its id unique among those shown (and
+    `also_shown`, the sessions of the lines printed after it)."""
     rooms = build_rooms(records)
     shown = rooms[-MAX_SESSIONS:]
     lines = [
@@ -184,27 +197,30 @@ def room_lines(records: list[dict[str, Any]], scope: str) -> list[str]:
             f"[dim]{len(rooms) - len(shown)} older sessions not shown "
             "(`hookman log --session ID` shows one)[/]"
         )
+    sessions = unique_prefixes([*(room.session for room in shown), *also_shown], SESSION_CHARS)
     for room in shown:
         lines.append("")
         lines.append(
-            f"[bold]session {escape(room.session[:SESSION_CHARS])}[/]  "
+            f"[bold]session {escape(sessions[room.session])}[/]  "
+            f"{escape(' + '.join(room.clients))}  "
             f"{escape(_clock(room.first_time))} - {escape(_clock(room.last_time))}  "
             f"{_count(room.total, 'event')}"
         )
-        width = max(len(_agent_label(name)) for name in room.agents)
+        labels = _agent_labels(room.agents)
+        width = max(len(label) for label in labels.values())
         for name, activity in room.agents.items():
             counts = "  ".join(
                 f"{escape(event)} {_styled_counts(outcomes)}"
                 for event, outcomes in activity.events.items()
             )
-            lines.append(f"  {escape(_agent_label(name).ljust(width))}  {counts}")
+            lines.append(f"  {escape(labels[name].ljust(width))}  {counts}")
         if room.refusals:
             lines.append("  [bold]last denies[/]")
         for record in room.refusals:
             outcome = str(record.get("outcome"))
             lines.append(
                 f"    {escape(_clock(str(record.get('time') or '')))}  "
-                f"{escape(_agent_label(agent_of(record)))}  {escape(str(record.get('event')))}  "
+                f"{escape(labels[agent_of(record)])}  {escape(str(record.get('event')))}  "
                 f"[{_OUTCOME_STYLE.get(outcome, 'yellow')}]{escape(outcome)}[/]  "
                 f"{escape(_one_line(refusal_text(record)))}"
             )
@@ -224,8 +240,11 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def _agent_label(agent: str) -> str:
-    return agent if agent == MAIN_AGENT else f"agent {agent[:SESSION_CHARS]}"
+def _agent_labels(agents: Iterable[str]) -> dict[str, str]:
+    """Each agent's label: `main`, or `agent` and a prefix of its id unique in the room."""
+    names = list(agents)
+    prefixes = unique_prefixes((name for name in names if name != MAIN_AGENT), SESSION_CHARS)
+    return {name: name if name == MAIN_AGENT else f"agent {prefixes[name]}" for name in names}
 
 
 def _clock(time_text: str) -> str:
@@ -328,9 +347,11 @@ def _file_state(path: str) -> tuple[tuple[int, int] | None, int]:
     return (stat.st_dev, stat.st_ino), stat.st_size
 
 
-def format_record(record: dict[str, Any]) -> str:
-    """One plain line: time, event, outcome, duration, session/agent, hooks."""
-    session = str(record.get("session") or "-")[:8]
+def format_record(record: dict[str, Any], *, session: str | None = None) -> str:
+    """One plain line: time, event, outcome, duration, session/agent, hooks. `session`: the
+    session's id as shown (a prefix unique among those on screen; default its first
+    SESSION_CHARS characters)."""
+    session = session or _session_of(record)[:SESSION_CHARS]
     agent = record.get("agent_id") or MAIN_AGENT
     hooks = ",".join(str(name) for name in record.get("hooks") or []) or "-"
     duration = record.get("duration_ms")
@@ -342,13 +363,17 @@ def format_record(record: dict[str, Any]) -> str:
     )
 
 
-def _print_record(record: dict[str, Any], *, json_output: bool) -> None:
+def _session_of(record: dict[str, Any]) -> str:
+    return str(record.get("session") or "-")
+
+
+def _print_record(record: dict[str, Any], *, json_output: bool, session: str | None = None) -> None:
     if json_output:
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
         sys.stdout.flush()
         return
     out = console()
-    line = escape(format_record(record))
+    line = escape(format_record(record, session=session))
     outcome = str(record.get("outcome", ""))
     style = _OUTCOME_STYLE.get(outcome)
     if style:

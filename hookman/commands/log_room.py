@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MAIN_AGENT = "main"
+# Which client a record's session belongs to: its `agent` field (written by Codex CLI's
+# entries, `--agent codex`), absent for Claude Code's.
+CLIENT_NAMES = {"codex": "Codex CLI"}
+CLAUDE_CODE = "Claude Code"
 REFUSED_OUTCOMES = frozenset({"denied", "blocked", "failed-closed"})
 LAST_REFUSALS = 3
 
@@ -32,6 +36,7 @@ class SessionRoom:
     first_time: str
     last_time: str
     agents: dict[str, AgentActivity] = field(default_factory=dict)  # main first, then by arrival
+    clients: list[str] = field(default_factory=list)  # Claude Code, Codex CLI: by arrival
     refusals: list[dict[str, Any]] = field(default_factory=list)  # the last few, oldest first
 
     @property
@@ -41,6 +46,38 @@ class SessionRoom:
 
 def agent_of(record: dict[str, Any]) -> str:
     return str(record.get("agent_id") or MAIN_AGENT)
+
+
+def client_of(record: dict[str, Any]) -> str:
+    """The client whose entry wrote the record (Claude Code unless it says otherwise)."""
+    agent = record.get("agent")
+    if not agent:
+        return CLAUDE_CODE
+    return CLIENT_NAMES.get(str(agent), str(agent))
+
+
+def unique_prefixes(ids: Iterable[str], minimum: int) -> dict[str, str]:
+    """Each id cut to its shortest prefix of at least `minimum` characters that no other of
+    `ids` starts with (the whole id when another one starts with all of it). Codex CLI's
+    session ids are time-ordered (UUIDv7): sessions of one day share their first characters."""
+    distinct = list(dict.fromkeys(ids))
+    prefixes: dict[str, str] = {}
+    for one in distinct:
+        length = minimum
+        for other in distinct:
+            if other != one:
+                length = max(length, _common_length(one, other) + 1)
+        prefixes[one] = one[:length]
+    return prefixes
+
+
+def _common_length(first: str, second: str) -> int:
+    length = 0
+    for a, b in zip(first, second, strict=False):
+        if a != b:
+            break
+        length += 1
+    return length
 
 
 def build_rooms(records: Iterable[dict[str, Any]]) -> list[SessionRoom]:
@@ -54,6 +91,9 @@ def build_rooms(records: Iterable[dict[str, Any]]) -> list[SessionRoom]:
             room = rooms[session] = SessionRoom(session, time, time)
         room.last_time = max(room.last_time, time)
         room.first_time = min(room.first_time, time) if room.first_time else time
+        client = client_of(record)
+        if client not in room.clients:
+            room.clients.append(client)
         agent = agent_of(record)
         activity = room.agents.get(agent)
         if activity is None:

@@ -161,7 +161,7 @@ ROOM_RECORDS = [
 ROOM = """\
 project {project}: 6 events in 2 sessions
 
-session s-one-12  2026-11-30 05:00:00 - 2026-11-30 05:00:04  5 events
+session s-one-12  Claude Code  2026-11-30 05:00:00 - 2026-11-30 05:00:04  5 events
   main            SessionStart 1 (1 ok)  PreToolUse 3 (1 ok, 1 denied, 1 failed-closed)
   agent sub-agen  PreToolUse 1 (1 ok)
   last denies
@@ -169,7 +169,7 @@ session s-one-12  2026-11-30 05:00:00 - 2026-11-30 05:00:04  5 events
 without asking.
     2026-11-30 05:00:04  main  PreToolUse  failed-closed  g: boom
 
-session s-two  2026-11-30 06:00:00 - 2026-11-30 06:00:00  1 event
+session s-two  Claude Code  2026-11-30 06:00:00 - 2026-11-30 06:00:00  1 event
   main  Stop 1 (1 blocked)
   last denies
     2026-11-30 06:00:00  main  Stop  blocked  (no reason recorded)
@@ -189,6 +189,35 @@ def test_the_room_view_piped(project: Path) -> None:
 
     assert done.exit_code == 0
     assert done.output == ROOM.format(project=here)
+
+
+# Codex CLI's session ids are UUIDv7: two sessions a few seconds apart share "0192f0c1-a".
+CODEX_ONE = "0192f0c1-a3b4-7c00-8000-000000000001"
+CODEX_TWO = "0192f0c1-a9e2-7c00-8000-000000000002"
+
+
+def test_the_room_names_each_sessions_agent_with_prefixes_unique_among_those_shown(
+    project: Path,
+) -> None:
+    here = str(project.resolve())
+    _write(
+        _record(project=here, session=CODEX_ONE, agent="codex", time="2026-11-30T05:00:00.000Z"),
+        _record(project=here, session=CODEX_TWO, agent="codex", time="2026-11-30T05:00:05.000Z"),
+        _record(project=here, session="c1a9d7e0-claude", time="2026-11-30T05:00:09.000Z"),
+    )
+
+    done = _log("--project", str(project), "-n", "1")
+
+    assert done.exit_code == 0, done.output
+    headers = [line for line in done.output.splitlines() if line.startswith("session ")]
+    assert headers == [
+        "session 0192f0c1-a3  Codex CLI  2026-11-30 05:00:00 - 2026-11-30 05:00:00  1 event",
+        "session 0192f0c1-a9  Codex CLI  2026-11-30 05:00:05 - 2026-11-30 05:00:05  1 event",
+        "session c1a9d7e0  Claude Code  2026-11-30 05:00:09 - 2026-11-30 05:00:09  1 event",
+    ]
+    assert done.output.rstrip("\n").endswith("session c1a9d7e0  agent main  hooks guard")
+    one = _log("--project", str(project), "--session", "0192f0c1-a9")  # the shown prefix
+    assert ": 1 event in 1 session" in one.output and "Codex CLI" in one.output
 
 
 def test_follow_on_a_terminal_redraws_the_room(
