@@ -72,7 +72,9 @@ def remove_trust_records(records: TrustRecords) -> None:
             del hooks[STATE_TABLE]  # type: ignore[union-attr]
         if not hooks:
             del document[HOOKS_TABLE]
-        text = tomlkit.dumps(document)  # the blank line above a table taken out stays:
+        text = tomlkit.dumps(document)
+        # Codex puts a blank line above each table it adds (measured on 0.150.0 and
+        # 0.171.0); tomlkit keeps it as the end of the table before, so it goes here.
         atomic_write_text(path, text.rstrip("\n") + "\n" if text.strip() else "")
     except (OSError, ValueError, KeyError, tomlkit.exceptions.TOMLKitError) as error:
         raise HookmanError(

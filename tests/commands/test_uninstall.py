@@ -55,13 +55,15 @@ def codex_home(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 
 def record_trust_as_codex_does(codex_home: Path) -> None:
     """What the real Codex's `config/batchWrite` leaves in config.toml (the stand-in keeps it
-    in hooks-state.json): a `[hooks.state."KEY"]` table per trusted hook."""
+    in hooks-state.json), as 0.150.0 and 0.171.0 write it: `[hooks.state]`, then a
+    `[hooks.state."KEY"]` table per trusted hook, each after a blank line
+    (tests/e2e/test_uninstall_codex.py runs the real binaries)."""
     config = codex_home / "config.toml"
     tables = "".join(
         f'\n[hooks.state."{key}"]\ntrusted_hash = "{value}"\n'
         for key, value in trust_state(codex_home).items()
     )
-    config.write_text(config.read_text() + tables)
+    config.write_text(config.read_text() + "\n[hooks.state]\n" + tables)
 
 
 def fire_hookman_entry(settings_file: Path, project: Path) -> str | None:
