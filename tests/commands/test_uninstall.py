@@ -155,6 +155,11 @@ def test_uninstall_leaves_the_project_and_homes_as_they_were(
     again = hookman("uninstall")
     assert again.exit_code == 0
     assert "hookman has nothing of its own to remove" in again.output
+    # What it says puts hookman back does: the kept hookman.toml is enough.
+    assert "(`hookman install` puts hookman back from them)" in result.output
+    back = hookman("install", "--no-codex-trust", *VERSION)
+    assert back.exit_code == 0, back.output
+    assert fire_hookman_entry(claude / "settings.local.json", project) == "deny"
 
 
 def test_a_settings_file_hookman_created_goes_and_json_says_what_went(
@@ -210,3 +215,25 @@ def test_a_status_line_hookman_wrote_goes_and_a_foreign_one_stays(
     shown = hookman_json("uninstall")
     assert shown["settings"]["status_line"] is True
     assert not settings.exists()
+
+
+def test_the_commands_it_prints_for_what_stays_work(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    assert hookman("new", "guard", "--template", "bash_guard", "--install", *VERSION).exit_code == 0
+    subprocess.run(["git", "add", ".claude/hookman.toml", ".claude/hooks"], cwd=project, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "hooks"], cwd=project, check=True)
+    result = hookman("uninstall")
+    assert result.exit_code == 0, result.output
+    printed = [
+        line.split(": ", 1)[1]
+        for line in result.output.splitlines()
+        if line.startswith("  to drop them from the repository too: ")
+    ]
+    assert printed == [f"git -C {project} rm -r .claude/hookman.toml .claude/hooks"]
+    done = subprocess.run(["sh", "-c", printed[0]], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not (project / ".claude" / "hookman.toml").exists()
+    assert not (project / ".claude" / "hooks").exists()
