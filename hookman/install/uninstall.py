@@ -126,12 +126,20 @@ def _holds_more_than_the_lock(state_dir: Path) -> bool:
 
 
 def remove_lock_file(project_dir: Path) -> None:
-    """After the lock is released: its file, and the state directory when that is empty."""
+    """After the lock is released: its file, and the state directory when that is empty,
+    and the directories above it up to hookman's state root when they are left empty (no
+    other project's state, no firing log there)."""
     state_dir = paths.project_state_dir(project_dir)
     with suppress(OSError):
         (state_dir / LOCK_FILE_NAME).unlink(missing_ok=True)
-    with suppress(OSError):
-        state_dir.rmdir()
+    root = paths.state_dir()
+    for directory in (state_dir, state_dir.parent, root):
+        if directory != state_dir and not state_dir.is_relative_to(directory):
+            break
+        try:
+            directory.rmdir()
+        except OSError:
+            break
 
 
 def _file_edit(path: Path, *, status_line: bool) -> FileEdit | None:
@@ -144,7 +152,10 @@ def _file_edit(path: Path, *, status_line: bool) -> FileEdit | None:
     change = update_settings(path, _strip(status_line=ours), dry_run=True)
     if not change.changed:
         return None
-    remove_file = change.after is not None and json.loads(change.after.lstrip("\ufeff")) == {}
+    # A file left holding nothing goes; a symlink stays (its target, a dotfiles copy, is the
+    # user's file: it is written through, as install writes it).
+    emptied = change.after is not None and json.loads(change.after.lstrip("\ufeff")) == {}
+    remove_file = emptied and not path.is_symlink()
     return FileEdit(path, found, ours, change, remove_file)
 
 

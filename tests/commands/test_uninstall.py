@@ -113,6 +113,7 @@ def test_uninstall_leaves_the_project_and_homes_as_they_were(
     exclude_before = (project / ".git" / "info" / "exclude").read_bytes()
     codex_before = tree(codex_home)
     user_before = tree(user_home)
+    hookman_before = tree(hookman_home)
 
     installed = hookman("install", "hooks/guard.py", "--agent", "codex", *VERSION)
     assert installed.exit_code == 0, installed.output
@@ -152,6 +153,8 @@ def test_uninstall_leaves_the_project_and_homes_as_they_were(
     # hookman's home: no state for the project; the firing log (shared) stays.
     assert not state_dir.exists()
     assert paths.firing_log_path().is_file()
+    # ... and nothing else of hookman's home is left but what every project shares.
+    assert tree(hookman_home, skip=("log", "cache")) == hookman_before, tree(hookman_home)
     again = hookman("uninstall")
     assert again.exit_code == 0
     assert "hookman has nothing of its own to remove" in again.output
