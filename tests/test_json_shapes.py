@@ -166,6 +166,7 @@ SAMPLES = {"null": None, "boolean": True, "number": 7, "string": "s", "array": [
 COMMAND_SHAPES = [
     json_shapes.InstallJson,
     json_shapes.RemoveJson,
+    json_shapes.UninstallJson,
     json_shapes.EnableJson,
     json_shapes.DisableJson,
     json_shapes.EnableUnchangedJson,

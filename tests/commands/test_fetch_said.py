@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from hookman.json_shapes import InstallJson
 from tests.hook_repos import git, make_repo, release
+from tests.shape_check import assert_shape
 
 from .helpers import hookman, hookman_json
 from .test_repo_hooks import VERSION
@@ -44,6 +46,7 @@ def test_json_carries_them_only_when_something_moved(project: Path, repo: Path) 
     v1 = git(repo, "rev-parse", "v1.0.0")
     args = ("--project", str(project), *VERSION)
     shown = hookman_json("install", "no-rm-rf", "--repo", str(repo), "--rev", "v1.0.0", *args)
+    assert_shape(shown, InstallJson)
     assert shown["fetched"] == [{"repo": str(repo), "rev": "v1.0.0", "commit": v1}]
     assert shown["pins_changed"] == [{"repo": str(repo), "rev": "v1.0.0", "old": None, "new": v1}]
     again = hookman_json("install", *args)

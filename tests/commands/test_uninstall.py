@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from hookman import paths
+from hookman.json_shapes import UninstallJson
 from hookman.project.settings_entries import is_hookman_command
 from tests.fake_codex import install_fake_codex, trust_project, trust_state
+from tests.shape_check import assert_shape
 
 from .helpers import GUARD, hookman, hookman_json, write_hook
 
@@ -174,7 +176,11 @@ def test_a_settings_file_hookman_created_goes_and_json_says_what_went(
     assert hookman("install", "hooks/guard.py", *VERSION).exit_code == 0
     settings = project / ".claude" / "settings.local.json"
     assert settings.is_file()
+    dry = hookman_json("uninstall", "--dry-run")
+    assert_shape(dry, UninstallJson)
+    assert dry["dry_run"] is True and settings.is_file()
     shown = hookman_json("uninstall")
+    assert_shape(shown, UninstallJson)
     assert shown["settings"]["file_removed"] is True and shown["settings"]["entries"] == 1
     assert shown["git_exclude"]["patterns"] == ["/.claude/settings.local.json"]
     assert shown["state_dir"] == str(paths.project_state_dir(project))
