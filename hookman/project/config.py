@@ -258,8 +258,11 @@ class ProjectConfigDocument(ProjectConfigView):
         index = next((i for i, hook in enumerate(self._hooks) if hook.name == name), None)
         if index is None:
             table = _new_hook_table(name, source, events, tools, inline=_is_inline(tables))
-            tables.append(table)
-            table = tables[-1]
+            if _ends_with_hook_tables(self._document):
+                self._document = _with_table_appended(self._document, table)
+            else:
+                tables.append(table)
+            table = self._hook_tables()[-1]
         else:
             table = tables[index]
             _set_if_changed(table, "events", list(events))
@@ -322,11 +325,20 @@ class ProjectConfigDocument(ProjectConfigView):
         self._hooks = _validate(self._document)
 
     def remove_hook(self, name: str) -> None:
+        """Take the hook `name` out, with the blank lines before it; the file keeps its own
+        ending, so removing a hook `put_hook` added gives back the file's bytes before it."""
+        import tomlkit
+
         index = self._index(name)
+        ending = _trailing_space(tomlkit.dumps(self._document))
         tables = self._hook_tables()
         del tables[index]
         if not len(tables):
             del self._document["hooks"]
+        text = tomlkit.dumps(self._document)
+        trimmed = text.rstrip(_SPACE)
+        if text != trimmed + ending:
+            self._document = tomlkit.parse(trimmed + ending)
         self._hooks = _validate(self._document)
 
     def _index(self, name: str) -> int:
@@ -497,6 +509,42 @@ def _new_hook_table(
     if tools:
         table["tools"] = _tools_table(tools)
     return table
+
+
+# What tomlkit leaves as whitespace between and after tables.
+_SPACE = " \t\r\n"
+
+
+def _trailing_space(text: str) -> str:
+    return text[len(text.rstrip(_SPACE)) :]
+
+
+def _ends_with_hook_tables(document: tomlkit.TOMLDocument) -> bool:
+    """Whether the file ends with its [[hooks]] tables (a new one then goes at its end)."""
+    from tomlkit.items import AoT
+
+    body = document.body
+    return bool(body) and body[-1][0] is not None and isinstance(body[-1][1], AoT)
+
+
+def _with_table_appended(document: tomlkit.TOMLDocument, table: Table) -> tomlkit.TOMLDocument:
+    """The document with `table` as its last [[hooks]] table, as text: one blank line before
+    it, and after it the whitespace the file ended with (tomlkit's own append adds a newline
+    to the table before, which a later removal leaves behind: one more blank line per cycle).
+    """
+    import tomlkit
+
+    if not len(document["hooks"]):  # made empty by _hook_tables: written with the table
+        del document["hooks"]
+    text = tomlkit.dumps(document)
+    trimmed = text.rstrip(_SPACE)
+    table.trivia.indent = ""
+    added = tomlkit.document()
+    added.append("hooks", tomlkit.aot())
+    added["hooks"].append(table)
+    table_text = tomlkit.dumps(added).strip(_SPACE)
+    separator = "\n\n" if trimmed else ""
+    return tomlkit.parse(trimmed + separator + table_text + _trailing_space(text))
 
 
 def _string_array(strings: Sequence[str]) -> Array:
