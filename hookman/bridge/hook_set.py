@@ -14,6 +14,10 @@ from hookman.runtime import load_hooks
 from hookman.runtime.awaiting import is_awaitable
 from hookman.runtime.js_values import error_class_name, error_message
 
+# The words of hookman.runtime.verified_import.StoreCopyChanged (that module loads only when a
+# repository hook is imported).
+STORE_CHANGED_TEXT = "changed in the hookman store since it was fetched"
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -120,7 +124,7 @@ def load_hook_set(
     hook_set = HookSet()
     for hook in hooks:
         tracker.current_hook = hook.name
-        result = load_hooks([hook.path], cwd, hook.package_root)
+        result = load_hooks([hook.path], cwd, hook.package_root, digests=hook.digests)
         if result.errors:
             hook_set.failures.append(LoadFailure(hook, _load_error_text(hook, result.errors[0])))
             continue
@@ -151,6 +155,17 @@ def _load_error_text(hook: ManifestHook, error: object) -> str:
             return (
                 f"its repository {hook.repo} is not in this machine's hookman store; "
                 "run `hookman install` to fetch it"
+            )
+        if STORE_CHANGED_TEXT in text:
+            changed = text.split(": ", 1)[-1]
+            return (
+                f"its repository {hook.repo}: {changed}; run `hookman "
+                "install` to fetch the pinned commit again"
+            )
+        if hook.digests == {}:
+            return (
+                f"its repository {hook.repo} was installed without the digests its store "
+                "copy is checked against; run `hookman install` to record them"
             )
     return text
 

@@ -33,6 +33,7 @@ class ManifestError(Exception):
 class ManifestHook:
     __slots__ = (
         "claude_events",
+        "digests",
         "events",
         "is_async",
         "name",
@@ -52,13 +53,17 @@ class ManifestHook:
         is_async: bool = False,
         package_root: str | None = None,
         repo: str | None = None,
+        digests: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         self.path = path
         # A hook from a repository: the store tree its sibling imports resolve against,
-        # and "URL at REV" for the deny when the store entry is gone.
+        # "URL at REV" for the deny when the store entry is gone, and the sha256 of each of
+        # its modules as fetched (the runner imports only those bytes; {} when install
+        # recorded none, so none is imported).
         self.package_root = package_root
         self.repo = repo
+        self.digests = digests
         self.events = events
         self.claude_events = claude_events
         self.tools = tools
@@ -277,7 +282,19 @@ def _parse_hook(item: dict[str, object]) -> ManifestHook:
         is_async=item.get("async") is True,
         package_root=_text_or_none(item.get("package_root")),
         repo=_repo_text(item),
+        digests=_digests(item),
     )
+
+
+def _digests(item: dict[str, object]) -> dict[str, str] | None:
+    """A repository hook's module digests: {} when the manifest has none (an older
+    install): nothing of the store is then imported unchecked. None for other hooks."""
+    if _text_or_none(item.get("package_root")) is None or _repo_text(item) is None:
+        return None
+    digests = item.get("digests")
+    if not isinstance(digests, dict):
+        return {}
+    return {key: value for key, value in digests.items() if isinstance(value, str)}
 
 
 def _text_or_none(value: object) -> str | None:

@@ -23,7 +23,20 @@ if TYPE_CHECKING:
 def sync_warnings(result: SyncResult) -> list[str]:
     """What the target, the plan and the store mean for hooks that will not run as written."""
     warnings = target_warnings(result.plan, result.target) + plan_warnings(result.plan)
-    return warnings + tool_name_warnings(result.hooks) + result.repo_warnings
+    warnings += tool_name_warnings(result.hooks) + result.repo_warnings
+    return warnings + repaired_sentences(result)
+
+
+def repaired_sentences(result: SyncResult) -> list[str]:
+    """One sentence per store entry fetched again because its files had changed."""
+    sentences = []
+    for pin, files in result.repaired.items():
+        shown = ", ".join(files[:5]) + (" ..." if len(files) > 5 else "")
+        sentences.append(
+            f"the store copy of {pin.repo} at {pin.rev} had changed since it was fetched "
+            f"({shown}): hookman fetched the pinned commit {pin.commit[:12]} again in its place."
+        )
+    return sentences
 
 
 def store_sentences(result: SyncResult) -> list[str]:

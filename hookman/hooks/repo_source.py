@@ -18,15 +18,24 @@ from hookman.project.pins import Pin
 
 
 class RepoHook:
-    """A repository hook resolved: its module, its store tree, its pin, what was said."""
+    """A repository hook resolved: its module, its store tree, its pin, what was said, and
+    the store files restored from the pinned commit because they had changed (with fetch)."""
 
-    __slots__ = ("module_path", "pin", "tree", "warnings")
+    __slots__ = ("module_path", "pin", "repaired", "tree", "warnings")
 
-    def __init__(self, module_path: Path, tree: Path, pin: Pin, warnings: list[str]) -> None:
+    def __init__(
+        self,
+        module_path: Path,
+        tree: Path,
+        pin: Pin,
+        warnings: list[str],
+        repaired: list[str] | None = None,
+    ) -> None:
         self.module_path = module_path
         self.tree = tree
         self.pin = pin
         self.warnings = warnings
+        self.repaired = repaired or []
 
 
 def resolve_repo_hook(
@@ -37,6 +46,7 @@ def resolve_repo_hook(
     pin = pin_for(hook, project_dir, pins, fetch=fetch)
     tree = store.tree_dir(url, pin.commit)
     warnings: list[str] = []
+    repaired: list[str] = []
     if not store.is_stored(url, pin.commit):
         if not fetch:
             raise HookmanError(
@@ -47,6 +57,8 @@ def resolve_repo_hook(
         if pin.ref == "tag" and (source.value, source.rev) in pins:
             warnings.extend(_moved_tag_warning(url, pin))
         store.ensure_stored(url, pin.commit, rev=source.rev)
+    elif fetch:  # an entry edited since its fetch is fetched again from the pinned commit
+        repaired = store.ensure_intact(url, pin.commit, rev=source.rev).repaired
     offered = source.offered_name(hook.name)
     where = f"{source.value} at {source.rev}"
     manifest = read_repository_manifest(tree, where, store.manifest_cache(url, pin.commit))
@@ -63,7 +75,7 @@ def resolve_repo_hook(
             f"and this is hookman {__version__}.",
             "upgrade hookman, or pin an older rev of the repository.",
         )
-    return RepoHook(tree / offer.path, tree, pin, warnings)
+    return RepoHook(tree / offer.path, tree, pin, warnings, repaired)
 
 
 def pin_for(

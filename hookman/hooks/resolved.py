@@ -34,7 +34,7 @@ class HookSet:
     """`resolve_hook_set`'s answer: every hook asked for, in order (not a dataclass: those
     compile methods at every start)."""
 
-    __slots__ = ("hooks", "missing", "pins", "warnings")
+    __slots__ = ("hooks", "missing", "pins", "repaired", "warnings")
 
     def __init__(self) -> None:
         self.hooks: dict[str, ResolvedHook] = {}
@@ -43,6 +43,8 @@ class HookSet:
         # every pin the set used, including new ones made by this resolution
         self.pins: dict[tuple[str, str], Pin] = {}
         self.warnings: list[str] = []
+        # store entries fetched again because their files had changed: pin -> those files
+        self.repaired: dict[Pin, list[str]] = {}
 
 
 def resolve_hook_set(
@@ -59,6 +61,8 @@ def resolve_hook_set(
                 found = resolve_repo_hook(hook, project_dir, pins, fetch=fetch)
                 result.pins[(found.pin.repo, found.pin.rev)] = found.pin
                 result.warnings.extend(found.warnings)
+                if found.repaired:
+                    result.repaired[found.pin] = found.repaired
                 resolved = ResolvedHook(hook.name, found.module_path, found.tree, found.pin)
             else:
                 resolved = ResolvedHook(hook.name, module_path(hook, project_dir))

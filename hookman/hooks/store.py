@@ -230,6 +230,115 @@ def ensure_stored(url: str, commit: str, *, rev: str | None = None) -> Path:
     return tree_dir(url, commit)
 
 
+class StoreCheck:
+    """What `ensure_intact` found: `repaired` lists the files of an entry that had changed
+    since its fetch (added, edited or gone) and were restored from the pinned commit."""
+
+    __slots__ = ("repaired", "tree")
+
+    def __init__(self, tree: Path, repaired: list[str]) -> None:
+        self.tree = tree
+        self.repaired = repaired
+
+
+def ensure_intact(url: str, commit: str, *, rev: str | None = None) -> StoreCheck:
+    """The tree of `url` at `commit` as fetched: fetched first when it is not stored; when
+    its files no longer match the digests recorded at the fetch (doctor's
+    `hookman-repo-store-changed`), fetched again from the pinned commit in its place. A
+    HookmanError when that fetch fails (the changed entry is then left as it was, so the
+    runner keeps refusing it)."""
+    if not is_stored(url, commit):
+        return StoreCheck(ensure_stored(url, commit, rev=rev), [])
+    if not changed_files(url, commit):
+        return StoreCheck(tree_dir(url, commit), [])
+    with _locked(url):
+        changed = changed_files(url, commit)
+        if changed:
+            _refetch(url, commit, rev or commit, changed)
+    return StoreCheck(tree_dir(url, commit), changed or [])
+
+
+def _refetch(url: str, commit: str, rev: str, changed: list[str]) -> None:
+    """Replace a changed entry by a fresh fetch of its commit (under the URL's lock): the
+    changed one is set aside as a `.fetch-PID-*` directory, put back when the fetch fails,
+    removed when it worked (or by a later fetch, if this process is killed meanwhile)."""
+    import shutil
+
+    entry = entry_dir(url, commit)
+    aside = Path(_make_work_dir(entry.parent))
+    try:
+        os.rename(entry, aside / commit)
+    except OSError as error:
+        shutil.rmtree(aside, ignore_errors=True)
+        raise _store_write_error(entry.parent, error) from error
+    try:
+        _fetch(url, commit, rev)
+    except HookmanError as error:
+        with contextlib.suppress(OSError):
+            os.rename(aside / commit, entry)
+        shown = ", ".join(changed[:3]) + (" ..." if len(changed) > 3 else "")
+        raise HookmanError(
+            f"the store copy of {url} at {rev} changed since it was fetched ({shown}), and "
+            f"hookman cannot fetch the pinned commit {commit[:12]} again: {error.message}",
+            f"make the repository reachable and run `hookman install` again; until then its "
+            f"hooks do not run (a guard among them denies). {error.hint or ''}".strip(),
+        ) from None
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def _store_write_error(parent: Path, error: OSError) -> HookmanError:
+    return HookmanError(
+        f"hookman cannot write its store {parent}: {error.strerror or error}.",
+        "check the permissions of your cache directory, or set HOOKMAN_HOME.",
+    )
+
+
+def module_digests(url: str, commit: str) -> dict[str, str]:
+    """POSIX relative path -> sha256 of each Python module (`*.py`) of a store entry, as its
+    fetch recorded them (never as the tree is now: a copy edited since must not be blessed
+    by the next install or remove); a module that is a symlink to another recorded file of
+    the entry gets that file's digest, the bytes reading it gives. What the runner compares
+    with the bytes it compiles (hookman/runtime/verified_import.py); {} when the record is
+    unreadable (the runner then refuses every module of the entry)."""
+    fetched = _fetched_files(url, commit)
+    tree = tree_dir(url, commit)
+    digests: dict[str, str] = {}
+    for relative, digest in fetched.items():
+        if not relative.endswith(".py"):
+            continue
+        target = _link_target(tree, relative, digest)
+        if target is None:
+            digests[relative] = digest
+        elif target in fetched:
+            digests[relative] = fetched[target]
+    return digests
+
+
+def _fetched_files(url: str, commit: str) -> dict[str, str]:
+    try:
+        record = json.loads((entry_dir(url, commit) / FETCHED_NAME).read_text(encoding="utf-8"))
+        files = record["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {str(key): str(value) for key, value in files.items()}
+
+
+def _link_target(tree: Path, relative: str, digest: str) -> str | None:
+    """For a module that is a symlink whose text is the recorded one: the POSIX relative
+    path of the file it names in the tree (None for a regular file; "" when it leaves it)."""
+    full = tree / relative
+    try:
+        text = os.readlink(full)
+    except OSError:
+        return None
+    if sha256_hex(text.encode("utf-8", "surrogateescape")) != digest:
+        return ""  # retargeted since the fetch: no digest, so the runner refuses it
+    joined = os.path.normpath(os.path.join(os.path.dirname(relative), text))
+    return "" if joined.startswith("..") or os.path.isabs(joined) else joined.replace(os.sep, "/")
+
+
 def _fetch(url: str, commit: str, rev: str) -> None:
     import shutil
 
@@ -275,10 +384,7 @@ def _fetch(url: str, commit: str, rev: str) -> None:
             if not is_stored(url, commit):
                 raise
     except OSError as error:
-        raise HookmanError(
-            f"hookman cannot write its store {parent}: {error.strerror or error}.",
-            "check the permissions of your cache directory, or set HOOKMAN_HOME.",
-        ) from error
+        raise _store_write_error(parent, error) from error
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
@@ -339,10 +445,10 @@ def tree_digests(tree: Path) -> dict[str, str]:
 def changed_files(url: str, commit: str) -> list[str] | None:
     """The files of a store entry that differ from what was fetched (added, changed or
     gone), or None when the entry is not stored or its record is unreadable."""
-    try:
-        record = json.loads((entry_dir(url, commit) / FETCHED_NAME).read_text(encoding="utf-8"))
-        fetched = record["files"]
-    except (OSError, ValueError, KeyError, TypeError):
+    if not is_stored(url, commit):
+        return None
+    fetched = _fetched_files(url, commit)
+    if not fetched:
         return None
     try:
         now = tree_digests(tree_dir(url, commit))

@@ -22,7 +22,7 @@ class Resolution:
     """Each hook's module path, the hooks missing here with what is wrong and how to fix it,
     and for repository hooks their manifest keys, the pins they used and any warnings."""
 
-    __slots__ = ("missing", "origins", "paths", "pins", "warnings")
+    __slots__ = ("missing", "origins", "paths", "pins", "repaired", "warnings")
 
     def __init__(self) -> None:
         self.paths: dict[str, Path] = {}
@@ -31,6 +31,8 @@ class Resolution:
         self.origins: dict[str, dict[str, Any]] = {}
         self.pins: dict[tuple[str, str], Pin] = {}
         self.warnings: list[str] = []
+        # store entries fetched again because their files had changed: pin -> those files
+        self.repaired: dict[Pin, list[str]] = {}
 
 
 def used_pins(
@@ -95,6 +97,7 @@ def resolve_modules(
 
         resolved = resolve_hook_set(repo_hooks, project_dir, pins, fetch=fetch)
         result.pins, result.warnings = resolved.pins, resolved.warnings
+        result.repaired = resolved.repaired
     for hook in hooks:
         if hook.source.kind == "repo":
             _add_repo_hook(hook, project_dir, pins, resolved, result)
@@ -141,6 +144,8 @@ def _add_repo_hook(
         "rev": source.rev,
         "commit": None if pin is None else pin.commit,
         "package_root": str(tree),
+        # what the runner checks each module it imports from the tree against
+        "digests": {} if pin is None else store.module_digests(url, pin.commit),
     }
 
 

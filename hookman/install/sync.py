@@ -94,6 +94,9 @@ class SyncResult:
     # What the store said about repository hooks (e.g. a moved tag); the plan's warnings are
     # the commands' (commands/plan_wording.py).
     repo_warnings: list[str] = field(default_factory=list)
+    # Store entries fetched again because their files had changed since their fetch: the
+    # pin -> those files (commands/sync_report.py says so).
+    repaired: dict[Pin, list[str]] = field(default_factory=dict)
     # Hooks whose module this machine lacks: name -> (what is wrong, how to get it).
     missing: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Hooks whose module is there but does not compile: name -> (what is wrong, how to fix).
@@ -372,6 +375,7 @@ def _result(
         dry_run=after is None,
         git=None if after is None else after.git,
         repo_warnings=resolution.warnings,
+        repaired=resolution.repaired,
         missing=resolution.missing,
         broken=resolved.broken,
         codex=preview.codex,
@@ -379,6 +383,21 @@ def _result(
         codex_git=None if after is None else after.codex_git,
         codex_trust=None if after is None else after.codex_trust,
         pycache=None if after is None else after.pycache,
+    )
+
+
+def _store_changed(project_dir: Path, origins: dict[str, dict[str, Any]]) -> bool:
+    """Whether a store entry a repository hook runs from has files that changed since its
+    fetch (doctor's `hookman-repo-store-changed`)."""
+    entries = {(origin["repo"], origin["commit"]) for origin in origins.values()}
+    if not entries:
+        return False
+    from hookman.hooks import store
+
+    return any(
+        store.changed_files(store.fetch_url(repo, project_dir), commit)
+        for repo, commit in entries
+        if commit is not None
     )
 
 
@@ -403,6 +422,8 @@ def _nothing_to_write(
         return False
     if used_pins(config.hooks, resolved.pins, resolution.pins) != resolved.pins:
         return False
+    if _store_changed(project_dir, resolution.origins):
+        return False  # the locked sync fetches it again from the pinned commit
     manifest = _planned_manifest(project_dir, target, planned, resolved, preview)
     try:
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")

@@ -17,7 +17,7 @@ from hookman.runtime.records import LoadError, Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
     from types import ModuleType
     from typing import Any
 
@@ -46,17 +46,28 @@ class _HookExited(Exception):
     """A hook module called sys.exit() while loading; reported as a load error."""
 
 
-def load_hooks(paths: Iterable[str], cwd: str, package_root: str | None = None) -> LoadHooksResult:
+def load_hooks(
+    paths: Iterable[str],
+    cwd: str,
+    package_root: str | None = None,
+    *,
+    digests: Mapping[str, str] | None = None,
+) -> LoadHooksResult:
     """Load each hook in order; `paths` relative to `cwd`. Never raises; no de-duplication.
 
     `package_root`: the root of the hook repository the paths belong to. A module under it
     is imported as part of a package made for that root, so it imports its siblings
     relatively (`from . import rules`, `from .lib import words`), and two repositories'
-    modules of the same name never meet in sys.modules."""
+    modules of the same name never meet in sys.modules.
+
+    `digests` (with `package_root`): the sha256 of each module of the repository as it was
+    fetched (POSIX path relative to the root); then every module imported from it, the hook
+    and its siblings, is compiled from bytes whose digest matched, or refused
+    (hookman/runtime/verified_import.py)."""
     hooks: list[LoadedHook] = []
     errors: list[LoadError] = []
     for path in paths:
-        loaded_or_error = _load_hook(path, cwd, package_root)
+        loaded_or_error = _load_hook(path, cwd, package_root, digests)
         if isinstance(loaded_or_error, LoadError):
             errors.append(loaded_or_error)
         else:
@@ -82,10 +93,15 @@ def discover_and_load_hooks(configured_paths: Iterable[str], cwd: str) -> LoadHo
     return load_hooks(paths_by_key.values(), cwd)
 
 
-def _load_hook(path: str, cwd: str, package_root: str | None = None) -> LoadedHook | LoadError:
+def _load_hook(
+    path: str,
+    cwd: str,
+    package_root: str | None = None,
+    digests: Mapping[str, str] | None = None,
+) -> LoadedHook | LoadError:
     try:
         resolved_path = resolve_hook_path(path, cwd)
-        module = _import_once(resolved_path, package_root)
+        module = _import_once(resolved_path, package_root, digests)
     except Exception as error:
         return LoadError(_as_text(path), LOAD_FAILED_PREFIX + error_message(error))
     factory = getattr(module, FACTORY_NAME, None)
@@ -102,11 +118,34 @@ def _load_hook(path: str, cwd: str, package_root: str | None = None) -> LoadedHo
     return loaded
 
 
-def _import_once(resolved_path: str, package_root: str | None = None) -> ModuleType:
-    module = _modules_by_path.get(resolved_path)
+def _import_once(
+    resolved_path: str, package_root: str | None = None, digests: Mapping[str, str] | None = None
+) -> ModuleType:
+    verified = package_root is not None and digests is not None
+    key = f"verified:{resolved_path}" if verified else resolved_path
+    module = _modules_by_path.get(key)
     if module is None:
-        module = _guard_exit(lambda: _import_module(resolved_path, package_root))
-        _modules_by_path[resolved_path] = module
+        if verified:
+            module = _guard_exit(lambda: _import_verified(resolved_path, package_root, digests))
+        else:
+            module = _guard_exit(lambda: _import_module(resolved_path, package_root))
+        _modules_by_path[key] = module
+    return module
+
+
+def _import_verified(resolved_path: str, package_root: Any, digests: Any) -> ModuleType:
+    """Import a repository's module from the bytes its recorded digest matches."""
+    from hookman.runtime.verified_import import module_spec
+
+    module_from_spec = _import_machinery()[0]
+    spec = module_spec(package_root, digests, resolved_path, _module_name(resolved_path))
+    module = module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(spec.name, None)
+        raise
     return module
 
 

@@ -50,16 +50,16 @@ def test_dry_run_writes_nothing_but_reports_the_diffs(project: Path) -> None:
     assert not paths.manifest_path(project).exists()
 
 
-def test_a_hookman_toml_without_final_newline_is_diffed_as_install_always_showed_it(
+def test_a_new_hookman_toml_ends_with_a_newline_and_is_diffed_without_a_mark(
     project: Path,
 ) -> None:
-    """tomlkit writes a hook without `tools` with no final newline; its diff shows the last
-    line ended, without diff's "no newline" mark (the settings diffs carry the mark)."""
+    """A new hookman.toml ends its last line (tomlkit's own append left it open); its diff
+    has no "no newline" mark."""
     (project / "hooks").mkdir()
     (project / "hooks" / "notes.py").write_text("def hook(pi):\n    pass\n")
     config = load_project_config(project)
     config.put_hook("notes", HookSource("path", "hooks/notes.py"), ["session_start"], {})
-    assert not config.text().endswith("\n")
+    assert config.text().endswith('events = ["session_start"]\n')
     result = sync_project(project, config, TARGET, dry_run=True)
     assert result.config_diff.startswith("--- /dev/null\n")
     assert result.config_diff.endswith('\n+events = ["session_start"]\n')

@@ -1,0 +1,208 @@
+"""Importing a hook repository's modules only as they were fetched (docs/hook-repositories.md,
+"The store"): each module's file is read once, its bytes hashed and compared with the digest
+install recorded for it, and those same bytes compiled. No bytecode cache is read (a planted
+`__pycache__/*.pyc` with a matching source timestamp never runs) or written, and a file that
+changes between the check and the compile cannot slip in: nothing is read twice.
+
+A repository imported this way is a package of its own (`hookman_repo_vN`) whose
+`__path__` is empty: its submodules (`from .words import X`, `from .lib import rules`) are
+found only by the finder here, only among the recorded modules, and any other name under it
+is refused, so no other finder can load a file the record does not name (a sourceless
+`.pyc`, an extension module, a module added after the fetch).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from types import ModuleType
+    from typing import Any
+
+PACKAGE_PREFIX = "hookman_repo_v"
+CHANGED_TEXT = "changed in the hookman store since it was fetched"
+
+
+class StoreCopyChanged(ImportError):
+    """A module of a hook repository whose bytes are not the ones recorded at its fetch."""
+
+    def __init__(self, relative: str, how: str = "differs from the pinned commit") -> None:
+        super().__init__(f"{relative} {CHANGED_TEXT} ({how})")
+        self.relative = relative
+
+
+def _sha256_hex(data: bytes) -> str:
+    # The built-in SHA-256 (hashlib would load OpenSSL on the runner's path).
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data).hexdigest()
+
+
+class _Repository:
+    __slots__ = ("digests", "name", "root")
+
+    def __init__(self, name: str, root: str, digests: Mapping[str, str]) -> None:
+        self.name = name
+        self.root = root
+        self.digests = digests
+
+
+# absolute repository root -> its package; package name -> its repository
+_by_root: dict[str, _Repository] = {}
+_by_name: dict[str, _Repository] = {}
+
+
+class VerifiedLoader:
+    """Executes one recorded module from the bytes whose digest matched."""
+
+    def __init__(self, repository: _Repository, relative: str, path: str) -> None:
+        self.repository = repository
+        self.relative = relative
+        self.path = path
+        self.source: bytes | None = None
+
+    def create_module(self, spec: object) -> None:
+        return None
+
+    def exec_module(self, module: ModuleType) -> None:
+        data = read_verified(self.repository.digests, self.relative, self.path)
+        self.source = data
+        code = compile(data, self.path, "exec", dont_inherit=True)
+        exec(code, module.__dict__)
+
+    def get_source(self, fullname: str) -> str | None:
+        """The checked source, for tracebacks (linecache asks the module's loader)."""
+        return None if self.source is None else self.source.decode("utf-8", "replace")
+
+
+def read_verified(digests: Mapping[str, str], relative: str, path: str) -> bytes:
+    """The bytes of `path`, read once, when their digest is the one recorded for
+    `relative`; StoreCopyChanged otherwise."""
+    expected = digests.get(relative)
+    if expected is None:
+        raise StoreCopyChanged(relative, "not a module of the pinned commit")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise StoreCopyChanged(relative, f"cannot be read: {error.strerror or error}") from None
+    if _sha256_hex(data) != expected:
+        raise StoreCopyChanged(relative)
+    return data
+
+
+def relative_in(path: str, root: str) -> str | None:
+    """`path` relative to `root` as the record spells it (POSIX), taken lexically: a
+    symlink is never resolved to pick the digest (a module replaced by a symlink to another
+    recorded module is checked against its own digest). None when it is not under `root`."""
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    if relative == os.curdir or relative.startswith(os.pardir):
+        return None
+    return relative.replace(os.sep, "/")
+
+
+def repository_package(root: str, digests: Mapping[str, str]) -> str:
+    """The package made for the repository at `root` (made once, with these digests)."""
+    key = os.path.abspath(root)
+    repository = _by_root.get(key)
+    if repository is None:
+        name = f"{PACKAGE_PREFIX}{len(_by_root) + 1}"
+        repository = _Repository(name, key, dict(digests))
+        _by_root[key] = repository
+        _by_name[name] = repository
+        _install_finder()
+        sys.modules[name] = _package_module(name, None)
+    return repository.name
+
+
+def module_spec(root: str, digests: Mapping[str, str], path: str, fallback_name: str) -> Any:
+    """The spec that imports the hook module `path` of the repository at `root` verified:
+    named in the repository's package when its path is made of identifiers (so its
+    relative imports work), else `fallback_name`."""
+    package = repository_package(root, digests)
+    repository = _by_name[package]
+    relative = relative_in(path, root)
+    if relative is None:
+        raise StoreCopyChanged(os.path.basename(path), "not in the repository's store copy")
+    stem = relative[: -len(".py")] if relative.endswith(".py") else ""
+    parts = stem.split("/") if stem else []
+    ok = bool(parts) and all(part.isidentifier() for part in parts)
+    name = ".".join([package, *parts]) if ok else fallback_name
+    return _file_spec(name, repository, relative, is_package=False)
+
+
+def _spec_class() -> Any:
+    """importlib's ModuleSpec, from the frozen bootstrap the interpreter has loaded already
+    (importlib.machinery would import the importlib package on the runner's path)."""
+    bootstrap = sys.modules.get("_frozen_importlib")
+    if bootstrap is None:  # another interpreter: the public spelling
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec
+    return bootstrap.ModuleSpec
+
+
+def _file_spec(name: str, repository: _Repository, relative: str, *, is_package: bool) -> Any:
+    ModuleSpec = _spec_class()
+    path = os.path.join(repository.root, *relative.split("/"))
+    spec = ModuleSpec(name, VerifiedLoader(repository, relative, path), origin=path)
+    spec.has_location = True
+    if is_package:
+        spec.submodule_search_locations = []
+    return spec
+
+
+def _package_module(name: str, spec: Any) -> ModuleType:
+    module = type(sys)(name)
+    module.__spec__ = spec or _spec_class()(name, None, is_package=True)
+    module.__spec__.submodule_search_locations = []
+    module.__path__ = []
+    module.__package__ = name
+    return module
+
+
+class _NamespaceLoader:
+    """A directory of the repository without an `__init__.py`: an empty package."""
+
+    def create_module(self, spec: object) -> ModuleType:
+        return _package_module(spec.name, spec)  # type: ignore[attr-defined]
+
+    def exec_module(self, module: ModuleType) -> None:
+        return None
+
+
+class _VerifiedFinder:
+    """Finds the submodules of the repository packages, among the recorded modules only."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: object = None, target: object = None) -> Any:
+        package, dot, rest = fullname.partition(".")
+        repository = _by_name.get(package)
+        if repository is None or not dot:
+            return None
+        stem = rest.replace(".", "/")
+        digests = repository.digests
+        if stem + ".py" in digests:
+            return _file_spec(fullname, repository, stem + ".py", is_package=False)
+        if stem + "/__init__.py" in digests:
+            return _file_spec(fullname, repository, stem + "/__init__.py", is_package=True)
+        if any(key.startswith(stem + "/") for key in digests):
+            spec = _spec_class()(fullname, _NamespaceLoader(), is_package=True)
+            spec.submodule_search_locations = []
+            return spec
+        if os.path.lexists(os.path.join(repository.root, stem + ".py")):
+            raise StoreCopyChanged(stem + ".py", "not a module of the pinned commit")
+        raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+
+
+def _install_finder() -> None:
+    if not any(finder is _VerifiedFinder for finder in sys.meta_path):
+        sys.meta_path.insert(0, _VerifiedFinder)  # type: ignore[arg-type]
