@@ -156,16 +156,16 @@ def _load_error_text(hook: ManifestHook, error: object) -> str:
                 f"its repository {hook.repo} is not in this machine's hookman store; "
                 "run `hookman install` to fetch it"
             )
+        if hook.digests == {}:
+            return (
+                f"its repository {hook.repo} was installed without the digests its store "
+                "copy is checked against; run `hookman install` to record them"
+            )
         if STORE_CHANGED_TEXT in text:
             changed = text.split(": ", 1)[-1]
             return (
                 f"its repository {hook.repo}: {changed}; run `hookman "
                 "install` to fetch the pinned commit again"
-            )
-        if hook.digests == {}:
-            return (
-                f"its repository {hook.repo} was installed without the digests its store "
-                "copy is checked against; run `hookman install` to record them"
             )
     return text
 
