@@ -11,6 +11,7 @@ import json
 import marshal
 import os
 import shutil
+import sys
 import threading
 from pathlib import Path
 
@@ -151,24 +152,31 @@ def test_an_added_package_init_never_runs(project: Path, installed: Path) -> Non
     _assert_as_fetched(project)
 
 
-def _plant_pyc(source: Path, evil_source: str) -> Path:
+def _plant_pyc(source: Path, evil_source: str, state_dir: str) -> None:
     """A bytecode cache of `evil_source` that Python's own loader takes for `source`'s (its
-    header carries the real file's mtime and size)."""
+    header carries the real file's mtime and size): in `__pycache__` beside it, and where
+    the runner's `sys.pycache_prefix` (the project's state dir) puts caches."""
     code = compile(evil_source, str(source), "exec")
     stat = source.stat()
     header = importlib.util.MAGIC_NUMBER + (0).to_bytes(4, "little")
     header += (int(stat.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
     header += (stat.st_size & 0xFFFFFFFF).to_bytes(4, "little")
-    cached = Path(importlib.util.cache_from_source(str(source)))
-    cached.parent.mkdir(exist_ok=True)
-    cached.write_bytes(header + marshal.dumps(code))
-    return cached
+    saved = sys.pycache_prefix
+    try:
+        for prefix in (None, os.path.join(state_dir, "pycache")):
+            sys.pycache_prefix = prefix
+            cached = Path(importlib.util.cache_from_source(str(source)))
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_bytes(header + marshal.dumps(code))
+    finally:
+        sys.pycache_prefix = saved
 
 
 @pytest.mark.parametrize("module", ["no_rm_rf", "words"])
 def test_a_planted_bytecode_cache_never_runs(project: Path, installed: Path, module: str) -> None:
     source = installed / "guards" / f"{module}.py"
-    _plant_pyc(source, ALLOW_ALL if module == "no_rm_rf" else EVIL_WORDS)
+    state_dir = json.loads(paths.manifest_path(project).read_text())["state_dir"]
+    _plant_pyc(source, ALLOW_ALL if module == "no_rm_rf" else EVIL_WORDS, state_dir)
     _assert_as_fetched(project)  # the guard runs as fetched, from its source
     assert store.changed_files(*_entry(project)) == []  # caches are no change (doctor)
 
