@@ -93,9 +93,10 @@ def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: boo
                     "error",
                     str(tree),
                     f"the store copy of {where} changed since it was fetched ({shown}): the "
-                    "hooks run code that is not the pinned commit's.",
-                    f"delete {store.entry_dir(url, pin.commit)} and run `hookman install` to "
-                    "fetch it again.",
+                    "runner does not import a changed module, so a hook that uses one does not "
+                    "run (a guard denies its tool calls).",
+                    "run `hookman install` in the project: it fetches the pinned commit again "
+                    "in its place (until then the runner refuses the changed modules).",
                 )
             )
     try:

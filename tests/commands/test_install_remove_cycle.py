@@ -79,7 +79,9 @@ def test_many_cycles_of_several_hooks_in_any_order_give_the_file_back(
         before = before.replace("\n", "\r\n")
     toml.write_bytes(before.encode())
     names = ["a", "b", "c"]
-    for order in itertools.permutations(names):
+    orders = list(itertools.permutations(names))
+    assert len(orders) == 6
+    for order in orders:
         for name in names:
             config = load_project_config(project)
             config.put_hook(name, HookSource("path", f"{name}.py"), ["tool_call"], {})
@@ -89,3 +91,4 @@ def test_many_cycles_of_several_hooks_in_any_order_give_the_file_back(
             config.remove_hook(name)
             save_project_config(config)
         assert toml.read_bytes() == before.encode(), order
+    assert load_project_config(project).text() == before.replace("\r\n", "\n")

@@ -24,6 +24,7 @@ from tests.bridge.attack_support import (
     BASH,
     DENY,
     SH,
+    Verdict,
     installed_handlers,
     run_settings_command,
 )
@@ -61,7 +62,7 @@ def installed(project: Path, tmp_path: Path) -> Path:
     return Path(record["package_root"])
 
 
-def _verdict(project: Path, command: str = "rm -rf /", shell: str = SH):  # noqa: ANN202
+def _verdict(project: Path, command: str = "rm -rf /", shell: str = SH) -> Verdict:
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     [handler] = installed_handlers(settings, "PreToolUse")
     return run_settings_command(
@@ -218,7 +219,7 @@ def test_remove_of_another_hook_repairs_an_edited_copy_and_never_blesses_it(
     not from the tree as it is now."""
     hooks = project / "hooks"
     hooks.mkdir()
-    (hooks / "other.py").write_text("def hook(pi):\n    pi.on('session_start', lambda e, c: None)\n")
+    (hooks / "other.py").write_text("def hook(pi):\n    pi.on('session_start', print)\n")
     hookman_json("install", str(hooks / "other.py"), "--project", str(project), *VERSION)
     (installed / "guards" / "words.py").write_text(EVIL_WORDS)
     before = json.loads(paths.manifest_path(project).read_text())["hooks"][0]["digests"]
