@@ -27,6 +27,7 @@ _STATE_TESTS = [
     "tests/bridge/test_attack_state_dir.py",
     "tests/bridge/test_manifest_reader.py",
 ]
+STORE_TESTS = ["tests/commands/test_store_copy_changed.py"]
 
 MUTATIONS = [
     (
@@ -759,6 +760,78 @@ MUTATIONS = [
         _STATE_TESTS,
     ),
     # --- end of issue 23, class 6 ---
+    # --- issue 23, class 7: a store copy that changed after it was fetched (runner + install)
+    (
+        "store copy: the runner compares each module's digest",
+        "hookman/runtime/verified_import.py",
+        "    if _sha256_hex(data) != expected:\n",
+        "    if False:\n",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: the runner compiles the bytes it hashed",
+        "hookman/runtime/verified_import.py",
+        '        code = compile(data, self.path, "exec", dont_inherit=True)\n',
+        '        code = compile(open(self.path, "rb").read(), self.path, "exec", dont_inherit=True)\n',
+        STORE_TESTS,
+    ),
+    (
+        "store copy: repository modules are imported verified",
+        "hookman/runtime/loader.py",
+        "    verified = package_root is not None and digests is not None\n",
+        "    verified = False\n",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: the hook set passes the manifest's digests",
+        "hookman/bridge/hook_set.py",
+        "load_hooks([hook.path], cwd, hook.package_root, digests=hook.digests)",
+        "load_hooks([hook.path], cwd, hook.package_root)",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: a manifest without digests imports nothing unchecked",
+        "hookman/bridge/manifest_reader.py",
+        "    if not isinstance(digests, dict):\n        return {}\n",
+        "    if not isinstance(digests, dict):\n        return None\n",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: the finder answers for the repository packages",
+        "hookman/runtime/verified_import.py",
+        "        sys.meta_path.insert(0, _VerifiedFinder)  # type: ignore[arg-type]\n",
+        "        pass\n",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: install fetches a changed entry again",
+        "hookman/hooks/repo_source.py",
+        "    elif fetch:  # an entry edited since its fetch is fetched again from the pinned commit\n",
+        "    elif False:\n",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: a changed entry is no 'nothing to write'",
+        "hookman/install/sync.py",
+        "    if _store_changed(project_dir, resolution.origins):\n",
+        "    if False:\n",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: a failed repair puts the changed entry back (still refused)",
+        "hookman/hooks/store.py",
+        "            os.rename(aside / commit, entry)\n",
+        "            pass\n",
+        STORE_TESTS,
+    ),
+    (
+        "store copy: manifest digests come from the fetch's record",
+        "hookman/hooks/store.py",
+        "    fetched = _fetched_files(url, commit)\n    tree = tree_dir(url, commit)\n",
+        "    fetched = tree_digests(tree_dir(url, commit))\n    tree = tree_dir(url, commit)\n",
+        STORE_TESTS,
+    ),
+    # --- end of issue 23, class 7
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",
