@@ -253,3 +253,37 @@ def test_edits_while_the_guard_runs_never_let_the_call_through(
         stop.set()
         swapper.join()
     assert [verdict.decision for verdict in verdicts] == [DENY] * len(verdicts), verdicts
+
+
+def test_a_file_changed_between_its_check_and_its_compile_runs_as_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race made certain: the file is rewritten right after its bytes were hashed. What
+    runs is what was hashed (one read), never the rewritten file."""
+    from hookman.runtime import load_hooks, verified_import
+
+    root = tmp_path / "tree"
+    (root / "guards").mkdir(parents=True)
+    module = root / "guards" / "checked.py"
+    module.write_text("VALUE = 'fetched'\ndef hook(pi):\n    pass\n")
+    digests = {"guards/checked.py": verified_import._sha256_hex(module.read_bytes())}
+    hash_bytes = verified_import._sha256_hex
+
+    def hash_then_rewrite(data: bytes) -> str:
+        module.write_text("VALUE = 'rewritten'\ndef hook(pi):\n    pass\n")
+        return hash_bytes(data)
+
+    monkeypatch.setattr(verified_import, "_sha256_hex", hash_then_rewrite)
+    result = load_hooks([str(module)], str(tmp_path), str(root), digests=digests)
+    assert result.errors == []
+    [name] = [key for key in sys.modules if key.endswith(".guards.checked")]
+    assert sys.modules[name].VALUE == "fetched"
+
+
+def test_manifest_digests_are_the_fetch_record_not_the_tree_now(
+    project: Path, installed: Path
+) -> None:
+    url, commit = _entry(project)
+    fetched = store.module_digests(url, commit)["guards/words.py"]
+    (installed / "guards" / "words.py").write_text(EVIL_WORDS)
+    assert store.module_digests(url, commit)["guards/words.py"] == fetched
