@@ -287,3 +287,56 @@ def test_manifest_digests_are_the_fetch_record_not_the_tree_now(
     fetched = store.module_digests(url, commit)["guards/words.py"]
     (installed / "guards" / "words.py").write_text(EVIL_WORDS)
     assert store.module_digests(url, commit)["guards/words.py"] == fetched
+
+
+NOTES_MANIFEST = """\
+[[hooks]]
+name = "notes"
+path = "notes/hook.py"
+"""
+NOTES_HOOK = """\
+from .words import NOTE
+
+
+def hook(pi):
+    pi.on("tool_result", lambda event, ctx: {"content": [{"type": "text", "text": NOTE}]})
+"""
+
+
+def test_an_edited_observer_is_skipped_with_a_notice_and_a_log_record(
+    project: Path, tmp_path: Path
+) -> None:
+    from tests.hook_repos import commit, git
+
+    repo = tmp_path / "notes-repo"
+    (repo / "notes").mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "hookman-hooks.toml").write_text(NOTES_MANIFEST)
+    (repo / "notes" / "hook.py").write_text(NOTES_HOOK)
+    (repo / "notes" / "words.py").write_text("NOTE = 'as fetched'\n")
+    commit(repo, "v1.0.0")
+    hookman_json(
+        "install", "notes", "--repo", str(repo), "--rev", "v1.0.0",
+        "--project", str(project), *VERSION,
+    )  # fmt: skip
+    record = json.loads(paths.manifest_path(project).read_text())["hooks"][0]
+    Path(record["package_root"], "notes", "words.py").write_text("NOTE = 'EDITED NOTE'\n")
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    [handler] = installed_handlers(settings, "PostToolUse")
+    payload = {**_payload("ls"), "hook_event_name": "PostToolUse", "tool_response": {}}
+    verdict = run_settings_command(
+        handler["command"], "PostToolUse", payload, timeout=60, cwd=project, shell=SH
+    )
+    assert verdict.answer is not None, verdict
+    shown = json.dumps(verdict.answer)
+    assert "EDITED NOTE" not in shown
+    assert "failed to load and did not run" in verdict.answer["systemMessage"]
+    assert "run `hookman install`" in verdict.answer["systemMessage"]
+    [logged] = [
+        json.loads(line)
+        for line in paths.firing_log_path().read_text().splitlines()
+        if json.loads(line).get("event") == "PostToolUse"
+    ]
+    [error] = logged["errors"]
+    assert error["hook"] == "notes"
+    assert "notes/words.py changed in the hookman store" in error["error"]
