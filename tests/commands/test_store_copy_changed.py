@@ -340,3 +340,36 @@ def test_an_edited_observer_is_skipped_with_a_notice_and_a_log_record(
     [error] = logged["errors"]
     assert error["hook"] == "notes"
     assert "notes/words.py changed in the hookman store" in error["error"]
+
+
+FAMILY = ["dash", "bash", "busybox", "mksh", "ksh", "zsh", "yash", "posh"]
+
+
+@pytest.mark.parametrize("shell", FAMILY)
+def test_every_sh_of_the_family_denies_an_edited_store_hook(
+    project: Path, installed: Path, shell: str, tmp_path: Path
+) -> None:
+    """The settings command as Claude Code runs it, `/bin/sh -c`, with each shell a user's
+    /bin/sh may be playing `sh` (first on PATH as `sh`, started as `sh`)."""
+    found = shutil.which(shell)
+    if found is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{shell} is not installed (CI must have it: .ci/run)")
+        pytest.skip(f"{shell} is not installed")
+    bin_dir = tmp_path / f"sh-is-{shell}"
+    bin_dir.mkdir()
+    (bin_dir / "sh").symlink_to(found)
+    (installed / "guards" / "words.py").write_text(EVIL_WORDS)
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    [handler] = installed_handlers(settings, "PreToolUse")
+    verdict = run_settings_command(
+        handler["command"],
+        "PreToolUse",
+        _payload("rm -rf /"),
+        timeout=60,
+        cwd=project,
+        env={"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"},
+        shell=str(bin_dir / "sh"),
+    )
+    assert verdict.decision == DENY, verdict
+    assert "run `hookman install`" in verdict.why, verdict
