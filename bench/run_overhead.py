@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import hashlib
 import json
 import os
 import platform
@@ -43,6 +44,9 @@ from tests.direct_command import build_direct_command  # noqa: E402
 
 PAYLOAD_SAMPLE = REPO / "hookman" / "catalog" / "payloads" / "PreToolUse.json"
 TRIVIAL_HOOK = 'def hook(pi):\n    pi.on("tool_call", lambda event, ctx: None)\n'
+# A hook from a hook repository: it imports a sibling, and the runner checks the digest of
+# both modules' bytes against the manifest's before compiling them.
+REPO_HOOK = "from .words import NOTHING\n\n" + TRIVIAL_HOOK
 MANY = 20
 TARGET_ONE = 1.3
 TARGET_MANY = 1.6
@@ -63,6 +67,10 @@ def main() -> int:
             "hookman, 1 hook": _installed_command(one),
             f"hookman, {MANY} hooks": _installed_command(_manifest(workspace, MANY)),
             "hookman, 1 hook, no launcher": build_direct_command("PreToolUse", one),
+            "hookman, 1 repo hook": _installed_command(_manifest(workspace, 1, repo=True)),
+            f"hookman, {MANY} repo hooks": _installed_command(
+                _manifest(workspace, MANY, repo=True)
+            ),
         }
         for command in commands.values():  # warm up: bytecode caches, page cache
             _time_shell(command, payload)
@@ -94,15 +102,21 @@ def _floor_command() -> str:
     return f'{shlex.quote(sys.executable)} -c "import json,sys; json.load(sys.stdin)"'
 
 
-def _manifest(workspace: Path, hook_count: int) -> Path:
-    """A project with `hook_count` trivial tool_call hooks and the manifest install writes."""
-    project = workspace / f"project-{hook_count}"
+def _manifest(workspace: Path, hook_count: int, *, repo: bool = False) -> Path:
+    """A project with `hook_count` trivial tool_call hooks and the manifest install writes
+    (with `repo`: hooks of one hook repository's store tree, each importing a sibling)."""
+    kind = "repo" if repo else "path"
+    project = workspace / f"project-{kind}-{hook_count}"
     (project / ".claude").mkdir(parents=True)
+    tree = workspace / f"store-{hook_count}" / "tree"
+    if repo:
+        (tree / "hooks").mkdir(parents=True)
+        (tree / "hooks" / "words.py").write_text("NOTHING = ()\n")
     hooks = []
     for number in range(hook_count):
-        path = project / "hooks" / f"trivial_{number}.py"
+        path = (tree if repo else project) / "hooks" / f"trivial_{number}.py"
         path.parent.mkdir(exist_ok=True)
-        path.write_text(TRIVIAL_HOOK)
+        path.write_text(REPO_HOOK if repo else TRIVIAL_HOOK)
         hooks.append(
             {
                 "name": f"trivial-{number}",
@@ -113,7 +127,11 @@ def _manifest(workspace: Path, hook_count: int) -> Path:
                 "timeout": None,
             }
         )
-    state = workspace / f"state-{hook_count}"
+    if repo:
+        digests = _digests(tree)
+        for hook in hooks:
+            hook.update(repo="bench", rev="v1", package_root=str(tree), digests=digests)
+    state = workspace / f"state-{kind}-{hook_count}"
     state.mkdir()
     manifest = {
         "format": 1,
@@ -131,6 +149,13 @@ def _manifest(workspace: Path, hook_count: int) -> Path:
     path = state / "manifest.json"
     path.write_text(json.dumps(manifest))
     return path
+
+
+def _digests(tree: Path) -> dict[str, str]:
+    return {
+        path.relative_to(tree).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in tree.rglob("*.py")
+    }
 
 
 def _installed_command(manifest: Path) -> str:
@@ -170,6 +195,8 @@ def _ratios(results: dict[str, float]) -> dict[str, float]:
         "one": results["hookman, 1 hook"] / floor,
         "many": results[f"hookman, {MANY} hooks"] / floor,
         "speedup": results[f"{MANY} floor processes"] / results[f"hookman, {MANY} hooks"],
+        "one_repo": results["hookman, 1 repo hook"] / floor,
+        "many_repo": results[f"hookman, {MANY} repo hooks"] / floor,
     }
 
 
@@ -179,6 +206,8 @@ def _targets_met(results: dict[str, float]) -> bool:
         ratios["one"] <= TARGET_ONE
         and ratios["many"] <= TARGET_MANY
         and ratios["speedup"] >= TARGET_SPEEDUP
+        and ratios["one_repo"] <= TARGET_ONE
+        and ratios["many_repo"] <= TARGET_MANY
     )
 
 
@@ -203,6 +232,16 @@ def _verdicts(results: dict[str, float]) -> list[tuple[str, str, str]]:
             f"{MANY} processes / {MANY} hooks >= {TARGET_SPEEDUP:g}",
             f"{ratios['speedup']:.1f}",
             verdict(ratios["speedup"] >= TARGET_SPEEDUP),
+        ),
+        (
+            f"1 repo hook / floor <= {TARGET_ONE}",
+            f"{ratios['one_repo']:.2f}",
+            verdict(ratios["one_repo"] <= TARGET_ONE),
+        ),
+        (
+            f"{MANY} repo hooks / floor <= {TARGET_MANY}",
+            f"{ratios['many_repo']:.2f}",
+            verdict(ratios["many_repo"] <= TARGET_MANY),
         ),
     ]
 
