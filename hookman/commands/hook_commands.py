@@ -117,7 +117,10 @@ def _load_named_hooks(
     named: list[tuple[str, LoadedHook]] = []
     errors: list[LoadErrorJson] = []
     for hook in manifest.hooks:
-        result = load_hooks([hook.path], manifest.project_dir)
+        # A repository hook as the runner loads it: its siblings, only as fetched.
+        result = load_hooks(
+            [hook.path], manifest.project_dir, hook.package_root, digests=hook.digests
+        )
         errors.extend({"hook": hook.name, "error": error.error} for error in result.errors)
         named.extend((hook.name, loaded) for loaded in result.hooks)
     return named, errors

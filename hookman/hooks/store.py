@@ -279,9 +279,9 @@ def _refetch(url: str, commit: str, rev: str, changed: list[str]) -> None:
         shown = ", ".join(changed[:3]) + (" ..." if len(changed) > 3 else "")
         raise HookmanError(
             f"the store copy of {url} at {rev} changed since it was fetched ({shown}), and "
-            f"hookman cannot fetch the pinned commit {commit[:12]} again: {error.message}",
-            f"make the repository reachable and run `hookman install` again; until then its "
-            f"hooks do not run (a guard among them denies). {error.hint or ''}".strip(),
+            f"hookman cannot fetch the pinned commit {commit[:12]} again "
+            f"({error.message.rstrip('.')}).",
+            "make the repository reachable and run `hookman install` again.",
         ) from None
     shutil.rmtree(aside, ignore_errors=True)
 

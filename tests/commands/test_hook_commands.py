@@ -97,3 +97,50 @@ def test_an_unknown_command_points_at_the_list(project: Path) -> None:
 
     assert done.exit_code == 1
     assert "hookman commands" in done.output
+
+
+def _install_repository_hook(project: Path, tree: Path) -> None:
+    """A manifest with one repository hook registering `word`, which a sibling names."""
+    from hookman.runtime.verified_import import _sha256_hex
+
+    (tree / "lib").mkdir(parents=True)
+    (tree / "lib" / "words.py").write_text("WORD = 'fetched'\n")
+    (tree / "lib" / "cmd.py").write_text(
+        "from .words import WORD\n\n"
+        "def hook(pi):\n"
+        "    pi.register_command('word', handler=lambda args, ctx: WORD)\n"
+    )
+    digests = {
+        name: _sha256_hex((tree / name).read_bytes()) for name in ("lib/words.py", "lib/cmd.py")
+    }
+    record = {
+        "name": "cmd",
+        "path": str(tree / "lib" / "cmd.py"),
+        "events": [],
+        "claude_events": [],
+        "repo": "https://example.invalid/r.git",
+        "rev": "v1",
+        "package_root": str(tree),
+        "digests": digests,
+    }
+    manifest_path = paths.manifest_path(project)
+    manifest_path.parent.mkdir(parents=True, exist_ok=True)
+    manifest = {"project_dir": str(project.resolve()), "state_dir": str(manifest_path.parent)}
+    manifest_path.write_text(json.dumps({**manifest, "hooks": [record]}))
+
+
+def test_a_repository_hooks_command_loads_in_its_package(project: Path) -> None:
+    """`hookman command` loads a repository hook as the runner does: in its package, so its
+    relative import works."""
+    _install_repository_hook(project, project / "store-a" / "tree")
+    done = _invoke(project, "command", "word")
+    assert (done.exit_code, done.output.strip()) == (0, "fetched")
+
+
+def test_a_repository_hooks_command_runs_no_edited_sibling(project: Path) -> None:
+    tree = project / "store-b" / "tree"
+    _install_repository_hook(project, tree)
+    (tree / "lib" / "words.py").write_text("WORD = 'edited'\n")
+    done = _invoke(project, "command", "word")
+    assert done.exit_code != 0
+    assert "edited" not in done.output
