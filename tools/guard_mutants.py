@@ -804,6 +804,13 @@ MUTATIONS = [
         STORE_TESTS,
     ),
     (
+        "store copy: a tree directory on sys.path gets the verifying finder",
+        "hookman/runtime/verified_import.py",
+        "        sys.path_hooks.insert(0, _path_hook)\n",
+        "        pass\n",
+        STORE_TESTS,
+    ),
+    (
         "store copy: install fetches a changed entry again",
         "hookman/hooks/repo_source.py",
         "    elif fetch:  # an entry edited since its fetch is fetched again from the pinned commit\n",

@@ -118,8 +118,8 @@ def repository_package(root: str, digests: Mapping[str, str]) -> str:
         repository = _Repository(name, key, dict(digests))
         _by_root[key] = repository
         _by_name[name] = repository
-        _install_finder()
         sys.modules[name] = _package_module(name, None)
+        _install_finder()
     return repository.name
 
 
@@ -150,14 +150,48 @@ def _spec_class() -> Any:
     return bootstrap.ModuleSpec
 
 
-def _file_spec(name: str, repository: _Repository, relative: str, *, is_package: bool) -> Any:
+def _file_spec(
+    name: str,
+    repository: _Repository,
+    relative: str,
+    *,
+    is_package: bool,
+    locations: list[str] | None = None,
+) -> Any:
     ModuleSpec = _spec_class()
     path = os.path.join(repository.root, *relative.split("/"))
     spec = ModuleSpec(name, VerifiedLoader(repository, relative, path), origin=path)
     spec.has_location = True
     if is_package:
-        spec.submodule_search_locations = []
+        spec.submodule_search_locations = locations or []
     return spec
+
+
+def _recorded_spec(
+    name: str, repository: _Repository, stem: str, locations: list[str] | None
+) -> Any:
+    """The spec of the recorded module `stem` (POSIX, no suffix): a module, a package, or a
+    directory of modules; StoreCopyChanged when a file of that name is there but not
+    recorded; None when there is nothing of that name. `locations`: the package's search
+    path (None: empty, found by the package finder alone)."""
+    digests = repository.digests
+    if stem + ".py" in digests:
+        return _file_spec(name, repository, stem + ".py", is_package=False)
+    if stem + "/__init__.py" in digests:
+        return _file_spec(
+            name, repository, stem + "/__init__.py", is_package=True, locations=locations
+        )
+    if any(key.startswith(stem + "/") for key in digests):
+        spec = _spec_class()(name, _NamespaceLoader(), is_package=True)
+        spec.submodule_search_locations = locations or []
+        return spec
+    import _imp
+
+    base = os.path.join(repository.root, *stem.split("/"))
+    for suffix in (".py", ".pyc", "", *_imp.extension_suffixes()):
+        if os.path.lexists(base + suffix):
+            raise StoreCopyChanged(stem + (suffix or "/"), "not a module of the pinned commit")
+    return None
 
 
 def _package_module(name: str, spec: Any) -> ModuleType:
@@ -188,21 +222,58 @@ class _VerifiedFinder:
         repository = _by_name.get(package)
         if repository is None or not dot:
             return None
-        stem = rest.replace(".", "/")
-        digests = repository.digests
-        if stem + ".py" in digests:
-            return _file_spec(fullname, repository, stem + ".py", is_package=False)
-        if stem + "/__init__.py" in digests:
-            return _file_spec(fullname, repository, stem + "/__init__.py", is_package=True)
-        if any(key.startswith(stem + "/") for key in digests):
-            spec = _spec_class()(fullname, _NamespaceLoader(), is_package=True)
-            spec.submodule_search_locations = []
-            return spec
-        if os.path.lexists(os.path.join(repository.root, stem + ".py")):
-            raise StoreCopyChanged(stem + ".py", "not a module of the pinned commit")
-        raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        spec = _recorded_spec(fullname, repository, rest.replace(".", "/"), None)
+        if spec is None:
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return spec
+
+
+class _DirectoryFinder:
+    """The path entry finder of a directory of a repository's store tree (a hook that puts
+    its own directory on sys.path and imports a sibling absolutely): recorded modules only,
+    verified; a name with no file there is left to the next entry of sys.path."""
+
+    def __init__(self, repository: _Repository, directory: str, prefix: str) -> None:
+        self.repository = repository
+        self.directory = directory
+        self.prefix = prefix
+
+    def find_spec(self, fullname: str, target: object = None) -> Any:
+        stem = self.prefix + fullname.rpartition(".")[2]
+        child = os.path.join(self.directory, fullname.rpartition(".")[2])
+        return _recorded_spec(fullname, self.repository, stem, [child])
+
+    def invalidate_caches(self) -> None:
+        return None
+
+
+def _in_tree(entry: str) -> tuple[_Repository, str] | None:
+    """The repository whose tree holds the directory `entry` (as written or resolved) and
+    the directory's POSIX path in it ("" for the root, else ending in "/")."""
+    paths = {os.path.abspath(entry or os.curdir), os.path.realpath(entry or os.curdir)}
+    for root, repository in _by_root.items():
+        for base in {root, os.path.realpath(root)}:
+            for path in paths:
+                if path == base or path.startswith(base + os.sep):
+                    relative = os.path.relpath(path, base).replace(os.sep, "/")
+                    return repository, "" if relative == os.curdir else relative + "/"
+    return None
+
+
+def _path_hook(entry: str) -> _DirectoryFinder:
+    """sys.path_hooks: a directory inside a verified repository's tree gets its finder;
+    any other entry goes on to the next hook (ImportError)."""
+    found = _in_tree(entry)
+    if found is None:
+        raise ImportError("not a directory of a hook repository")
+    return _DirectoryFinder(found[0], os.path.abspath(entry or os.curdir), found[1])
 
 
 def _install_finder() -> None:
     if not any(finder is _VerifiedFinder for finder in sys.meta_path):
         sys.meta_path.insert(0, _VerifiedFinder)  # type: ignore[arg-type]
+    if _path_hook not in sys.path_hooks:
+        sys.path_hooks.insert(0, _path_hook)
+    for key in [key for key in sys.path_importer_cache if isinstance(key, str)]:
+        if _in_tree(key) is not None:  # a finder cached before the tree was registered
+            del sys.path_importer_cache[key]

@@ -373,3 +373,37 @@ def test_every_sh_of_the_family_denies_an_edited_store_hook(
     )
     assert verdict.decision == DENY, verdict
     assert "run `hookman install`" in verdict.why, verdict
+
+
+ABSOLUTE_GUARD = """\
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from words import REFUSED  # noqa: E402  (absolutely, through sys.path)
+
+
+def hook(pi):
+    def check(event, ctx):
+        if REFUSED in event["input"].get("command", ""):
+            return {"block": True, "reason": "repo says no"}
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+
+def test_a_sibling_imported_through_sys_path_is_checked_too(project: Path, tmp_path: Path) -> None:
+    """A hook that puts its own directory on sys.path and imports a sibling absolutely gets
+    it verified as well: as fetched it works, edited it is refused."""
+    repo = make_repo(tmp_path / "absolute-hooks")
+    (repo / "guards" / "no_rm_rf.py").write_text(ABSOLUTE_GUARD)
+    from tests.hook_repos import commit
+
+    commit(repo, "v2.0.0")
+    hookman_json(
+        "install", "no-rm-rf", "--repo", str(repo), "--rev", "v2.0.0",
+        "--project", str(project), *VERSION,
+    )  # fmt: skip
+    _assert_as_fetched(project)
+    tree = Path(json.loads(paths.manifest_path(project).read_text())["hooks"][0]["package_root"])
+    (tree / "guards" / "words.py").write_text(EVIL_WORDS)
+    _assert_denied_naming_install(project, SH)
