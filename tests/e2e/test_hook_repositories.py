@@ -81,3 +81,25 @@ def test_a_guard_whose_store_copy_is_gone_denies_and_names_hookman_install(
     )
     assert "run `hookman install` to fetch it" in denied["content"]
     assert not witness.exists()
+
+
+def test_a_guard_whose_store_copy_was_edited_denies_and_install_repairs_it(
+    e2e: E2EProject,
+) -> None:
+    """Issue 23, class 7: a store copy edited to let everything through is not what runs;
+    the client sees a deny naming `hookman install`, and after it the fetched guard again."""
+    repo = make_repo(e2e.scratch / "agent-hooks", reason="REPO-E2E: no")
+    e2e.hookman("install", "no-rm-rf", "--repo", str(repo), "--rev", "v1.0.0")
+    [tree] = (Path(e2e.env()["HOOKMAN_HOME"]) / "cache" / "repos").glob("*/*/tree")
+    (tree / "guards" / "words.py").write_text("REFUSED = 'nothing anyone types'\n")
+
+    denied, harmless, victim = _denied_and_harmless(e2e)
+    assert denied["is_error"] is True
+    assert "guards/words.py changed in the hookman store" in denied["content"], denied
+    assert "run `hookman install`" in denied["content"]
+    assert victim.is_dir()
+
+    e2e.hookman("install")
+    denied, harmless, victim = _denied_and_harmless(e2e)
+    assert "REPO-E2E: no" in denied["content"], denied
+    assert victim.is_dir() and harmless["content"] == "harmless-42"
