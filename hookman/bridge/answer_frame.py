@@ -16,13 +16,30 @@ from __future__ import annotations
 import os
 
 from hookman.bridge import lean_json
-from hookman.bridge.protocol import EXIT_TWO_MARK, START_UP_FILE_VARIABLES
+from hookman.bridge.protocol import (
+    CHANNEL_OUT,
+    CHANNEL_SAME,
+    CODEX_AGENT,
+    EXIT_TWO_MARK,
+    START_UP_FILE_VARIABLES,
+)
 
 CANNOT_PASS_ON = (
     "hookman blocked this call: a hook answered with {what}, which hookman cannot pass on "
-    "because {variable} is set, and a start-up file of Claude Code's shell may print before "
-    "the answer (Claude Code then reads it as plain text). Unset {variable} in the "
-    "environment Claude Code starts with."
+    "because {why}"
+)
+START_UP_FILE = (
+    "{variable} is set, and a start-up file of the client's shell may print before the "
+    "answer (the client then reads it as plain text). Unset {variable} in the environment "
+    "the client starts with."
+)
+TRACED = (
+    "SHELLOPTS holds xtrace, so the client's shell may trace its commands on stdout before "
+    "the answer. Unset SHELLOPTS in the environment the client starts with."
+)
+NO_STDOUT = (
+    "the stdout of the client's shell is closed, /dev/null, /dev/full or one with its "
+    "stderr, where the client cannot read an answer."
 )
 
 
@@ -32,13 +49,46 @@ def start_up_file_variable(environ: dict[str, str] | None = None) -> str | None:
     return next((name for name in START_UP_FILE_VARIABLES if environ.get(name)), None)
 
 
-def framed_line(text: str, guarded: bool, environ: dict[str, str] | None = None) -> str:
+def exit_two_cause(
+    channel: str | None,
+    agent: str | None,
+    environ: dict[str, str] | None = None,
+    launcher_pid: int | None = None,
+) -> str | None:
+    """Why an answer that must be heard goes out as exit 2 with its reason on stderr (the
+    end of CANNOT_PASS_ON); None when the JSON on stdout will be heard. `channel` is the
+    launcher's CHANNEL_FLAG (None from a format-3 launcher: by the variables alone);
+    `launcher_pid` the launcher's, to read its fds (CHANNEL_SAME under Codex)."""
+    environ = os.environ if environ is None else environ
+    variable = start_up_file_variable(environ)
+    if channel == CHANNEL_OUT:
+        return None
+    if channel == CHANNEL_SAME and agent == CODEX_AGENT and launcher_pid is not None:
+        from hookman.bridge.answer_channel import shared_pipe_is_stdout
+
+        if shared_pipe_is_stdout(launcher_pid):
+            return None
+    if variable is not None:
+        return START_UP_FILE.format(variable=variable)
+    if channel is None:
+        return None
+    if "xtrace" in environ.get("SHELLOPTS", "").split(":"):
+        return TRACED
+    return NO_STDOUT
+
+
+def framed_line(
+    text: str,
+    guarded: bool,
+    environ: dict[str, str] | None = None,
+    *,
+    channel: str | None = None,
+    agent: str | None = None,
+    launcher_pid: int | None = None,
+) -> str:
     """The line the launcher reads for the answer `text` (a JSON object and a newline)."""
     line = text.rstrip("\n")
     if not guarded:
-        return line
-    variable = start_up_file_variable(environ)
-    if variable is None:
         return line
     try:
         answer = lean_json.loads(line)
@@ -49,9 +99,12 @@ def framed_line(text: str, guarded: bool, environ: dict[str, str] | None = None)
     heard = _must_be_heard(answer)
     if heard is None:
         return line
+    cause = exit_two_cause(channel, agent, environ, launcher_pid)
+    if cause is None:
+        return line
     reason, what = heard
     if not reason:
-        reason = CANNOT_PASS_ON.format(what=what, variable=variable)
+        reason = CANNOT_PASS_ON.format(what=what, why=cause)
     return EXIT_TWO_MARK + " ".join(reason.split())
 
 

@@ -34,6 +34,24 @@ EXIT_TWO_STATUS = 2
 # turns it into 0 (any other status but EXIT_TWO_STATUS means the launcher did not run to its
 # end, and the command denies).
 GUARDED_DONE_STATUS = 3
+# How a launcher of format 4 ends a guarded event it denied by its reason on stderr; the
+# settings command exits EXIT_TWO_STATUS. Not 2 itself: a shell that dies of an error (a
+# redirection it could not make, with its stderr elsewhere) exits 2 and may have said
+# nothing, and then the command says its own line (Codex honours exit 2 only with one).
+GUARDED_DENIED_STATUS = 4
+# `--channel CHANNEL` (launcher format 4): where the launcher can make a guarded answer
+# heard, seen from its fds 1 and 2 (the launcher's channel test): CHANNEL_OUT, the JSON on
+# stdout; CHANNEL_ERR, exit 2 with the reason on stderr (stdout closed, /dev/null or
+# /dev/full, or spoiled: a start-up file or an xtrace of the client's shell may print
+# there); CHANNEL_SAME, fds 1 and 2 are one pipe (a start-up file ran `exec 2>&1` or
+# `exec 1>&2`), the runner tells which (bridge/answer_channel.py).
+CHANNEL_FLAG = "--channel"
+CHANNEL_OUT = "out"
+CHANNEL_ERR = "err"
+CHANNEL_SAME = "same"
+# The runner's status when its answer could not be written for want of space (ENOSPC,
+# EDQUOT): the launcher then names a full disk as the cause instead of a runner gone.
+NO_SPACE_STATUS = 71
 # Variables naming a start-up file the client's shell may read before the settings command
 # runs (BASH_ENV: Codex CLI's `/bin/bash -c`; ENV: a POSIX sh; Claude Code's `/bin/sh -c`
 # reads neither when measured, but /bin/sh is the user's): when one is set, stdout may hold

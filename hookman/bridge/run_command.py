@@ -22,6 +22,7 @@ where a path is rare.
 from __future__ import annotations
 
 import _thread
+import errno
 import os
 import stat
 import sys
@@ -46,12 +47,14 @@ from hookman.bridge.protocol import (
     ANSWER_END,
     ANSWER_FILE_FLAG,
     ANSWER_START,
+    CHANNEL_FLAG,
     ASYNC_FLAG,
     CODEX_AGENT,
     FRAMED_FLAG,
     GUARDED_FLAG,
     LAUNCHED_FLAG,
     MANIFEST_FLAG,
+    NO_SPACE_STATUS,
     deny_answer,
     guarded_subject,
 )
@@ -76,6 +79,11 @@ CUT_NOTICE = (
     "{text} characters each (see `hookman log`)."
 )
 EXIT_NO_ANSWER = 70  # the answer could not be written (the launcher answers instead)
+# The errors of a write that failed for want of space (the launcher then says the disk is
+# full, NO_SPACE_STATUS); EDQUOT is not on every platform.
+_NO_SPACE_ERRNOS = frozenset(
+    code for code in (errno.ENOSPC, getattr(errno, "EDQUOT", None)) if code is not None
+)
 NO_ANSWER_NOTICE = "the answer could not be written (a hook closed hookman's output)"
 _MOMENT = 0.001  # seconds: a deadline already passed fires at once
 OUTCOME_TIMEOUT: Outcome = "timeout"
@@ -97,6 +105,7 @@ class RunOptions:
     __slots__ = (
         "agent",
         "answer_file",
+        "channel",
         "event",
         "framed",
         "guarded",
@@ -114,6 +123,7 @@ class RunOptions:
         self.guarded = False
         self.framed = False
         self.answer_file: str | None = None
+        self.channel: str | None = None  # launcher format 4: where an answer can be heard
 
 
 def parse_options(argv: list[str]) -> RunOptions:
@@ -135,6 +145,9 @@ def parse_options(argv: list[str]) -> RunOptions:
             index += 1
         elif word == AGENT_FLAG and index + 1 < len(argv):
             options.agent = argv[index + 1]
+            index += 1
+        elif word == CHANNEL_FLAG and index + 1 < len(argv):
+            options.channel = argv[index + 1]
             index += 1
         elif word == ANSWER_FILE_FLAG and index + 1 < len(argv):
             options.answer_file = argv[index + 1]
@@ -162,6 +175,7 @@ def main(argv: list[str]) -> int:
     run.guarded_flag = options.guarded
     run.framed = options.framed and options.launched
     run.agent = options.agent
+    run.channel = options.channel
     return run.execute()
 
 
@@ -206,6 +220,9 @@ class _Run:
         self._watchdog_started = False
         self.guarded_flag = False  # the launcher says the event is guarded
         self.agent: str | None = None  # None: Claude Code; "codex": Codex CLI's protocol
+        self.channel: str | None = None  # the launcher's CHANNEL_FLAG (None: format 3)
+        self.launcher_pid = os.getppid()  # before a watchdog fork makes another parent
+        self._no_space = False  # the answer's write failed for want of space
         self.started = time.monotonic()
         self.capture = OutputCapture()
         self.manifest: Manifest | None = None
@@ -370,7 +387,7 @@ class _Run:
             reason=_deny_reason(result.answer) if result else None,
         )
         if not written:
-            return EXIT_NO_ANSWER
+            return NO_SPACE_STATUS if self._no_space else EXIT_NO_ANSWER
         return result.exit_code if result else exit_code
 
     def _agent_answer(self, answer: dict[str, object]) -> dict[str, object]:
@@ -385,12 +402,23 @@ class _Run:
         return codex_answer(self.event, answer, fields)
 
     def _write_answer(self, text: str) -> bool:
-        """Write the one answer; False when the answer channel is broken (a hook closed it)."""
+        """Write the one answer; False when the answer channel is broken (a hook closed it,
+        or the disk of the answer file is full: then _no_space)."""
         if self.framed:
-            text = ANSWER_START + framed_line(text, self.guarded) + "\n"
+            line = framed_line(
+                text,
+                self.guarded,
+                channel=self.channel,
+                agent=self.agent,
+                launcher_pid=self.launcher_pid,
+            )
+            text = ANSWER_START + line + "\n"
         try:
             self.capture.write_answer(text + ANSWER_END if self.launched else text)
-        except (OSError, ValueError):
+        except OSError as error:
+            self._no_space = error.errno in _NO_SPACE_ERRNOS
+            return False
+        except ValueError:
             return False
         return True
 

@@ -276,6 +276,10 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
                 f"{label} has matcher {handler.matcher!r}, hookman.toml asks for {entry.matcher!r}"
             )
             problems.append((text, True))
+        elif handler.command != _wanted_command(ctx.project_dir, key):
+            # An older hookman's form (launcher format 3 and before fail open under hostile
+            # shells): install rewrites it.
+            problems.append((f"{label} runs a command an older hookman wrote", True))
         elif handler.timeout is not None and handler.timeout != entry.timeout:
             text = f"{label} has timeout {handler.timeout:g}, hookman writes {entry.timeout}"
             problems.append((text, False))
@@ -312,6 +316,19 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
                 INSTALL_FIX,
             )
         )
+
+
+def _wanted_command(project_dir: Path, key: tuple[str, bool]) -> str:
+    """The command install writes for (event, async) in this project."""
+    from hookman.catalog.event_catalog import guarded_events
+    from hookman.project.launcher import launcher_path
+    from hookman.project.settings_entries import build_command
+
+    event, is_async = key
+    launcher = launcher_path(project_dir)
+    if is_async:
+        return build_command(event, launcher, run_async=True)
+    return build_command(event, launcher, guarded=event in guarded_events())
 
 
 def _local_settings_broken(ctx: Context) -> bool:

@@ -5,4 +5,5 @@
 # guarded event inside a status test). It runs the plugin's copy of hookman's runner on
 # python3 and passes on its answer; when there is no complete answer it answers itself (a
 # deny on guarded events, a notice elsewhere). On a guarded event it exits @done@ (or
-# @two@ with a deny on stderr). The body is one function, read whole first.
+# @denied@ with a deny on stderr, which the command passes on as @two@). The body is one
+# function, read whole first.

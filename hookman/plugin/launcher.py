@@ -22,6 +22,9 @@ from hookman.bridge.protocol import (
     ANSWER_FILE_FLAG,
     ANSWER_START,
     ASYNC_FLAG,
+    CHANNEL_OUT,
+    GUARDED_DENIED_STATUS,
+    GUARDED_DONE_STATUS,
     deny_answer,
     guarded_subject,
 )
@@ -84,11 +87,15 @@ def _no_answer_text(plugin: str, event: str) -> str:
     )
 
 
-def missing_python_deny(plugin: str, event: str) -> str:
-    reason = (
+def missing_python_reason(plugin: str, event: str) -> str:
+    return (
         f"hookman blocked this {guarded_subject(event)} because the plugin {plugin} needs "
         f"python3 to run its guards and there is no `python3` on PATH: {INSTALL_PYTHON}."
     )
+
+
+def missing_python_deny(plugin: str, event: str) -> str:
+    reason = missing_python_reason(plugin, event)
     return json.dumps(deny_answer(event, reason), ensure_ascii=False)
 
 
@@ -115,7 +122,14 @@ def _missing_python_prelude(plugin: str, guarded_events: Sequence[str]) -> str:
     arms = "".join(
         render(
             SHELL_DIR / "launcher-python-arm.sh",
-            {"event": event, "deny": shlex.quote(missing_python_deny(plugin, event))},
+            {
+                "event": event,
+                "deny": shlex.quote(missing_python_deny(plugin, event)),
+                "reason": shlex.quote(missing_python_reason(plugin, event)),
+                "channel_out": CHANNEL_OUT,
+                "done": GUARDED_DONE_STATUS,
+                "denied": GUARDED_DENIED_STATUS,
+            },
         )
         for event in guarded_events
     )
@@ -191,7 +205,7 @@ def hook_command(plugin: str, event: str, *, guarded: bool, run_async: bool = Fa
     if run_async:
         return async_command(command)
     if guarded:
-        return guarded_command(launcher, command, shlex.quote(missing_launcher_text(plugin)))
+        return guarded_command(launcher, command, missing_launcher_text(plugin))
     return command
 
 

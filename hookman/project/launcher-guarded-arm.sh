@@ -1,10 +1,16 @@
-## launcher.sh's answer on one guarded event when the runner gave none: past a start-up
-## file (@start_up@ not empty) a deny by exit @two@ on stderr, else the JSON deny on stdout.
-## @no_answer@ and @deny@ are quoted words with "$status" in them.
+## launcher.sh's answer on one guarded event when the runner gave none: the JSON deny on
+## stdout where $channel says it can be heard there and its write succeeds, else a deny by
+## exit @denied@ with the reason on stderr (a failed write there ends the launcher with another
+## status, and the settings command denies). The reason names the cause the status tells:
+## @no_space@ the runner could not write its answer for want of space, else it gave none.
+## @deny@, @no_answer@ (and their no-space forms) are quoted words with "$status" in them.
 	@event@)
-		if [ -n "@start_up@" ]; then
-			printf '%s%s%s\n' @no_answer@ >&2
-			exit @two@
+		[ "$channel" = @channel_same@ ] && hookman_shared "$@"
+		if [ "$status" = @no_space_status@ ]; then
+			[ "$channel" = @channel_out@ ] && printf '%s%s%s\n' @deny_no_space@ && exit @done@
+			printf '%s%s%s\n' @no_space@ >&2
+			exit @denied@
 		fi
-		printf '%s%s%s\n' @deny@
-		exit @done@ ;;
+		[ "$channel" = @channel_out@ ] && printf '%s%s%s\n' @deny@ && exit @done@
+		printf '%s%s%s\n' @no_answer@ >&2
+		exit @denied@ ;;

@@ -4,6 +4,6 @@
 # event, inside a status test). It runs hookman's runner and passes on its answer. When the
 # runner gives no complete answer (its Python or hookman gone, the process killed or ended
 # by a hook), it answers itself: a deny on guarded events, a notice elsewhere. On a guarded
-# event it exits @done@ (or @two@ with a deny on stderr), which the settings
+# event it exits @done@ (or @denied@ with a deny on stderr), which the settings
 # command passes on as 0 (or @two@); any other status (this file emptied, cut or gone)
 # makes the command deny itself. The body is one function, read whole before it runs.

@@ -63,18 +63,26 @@ from typing import NamedTuple
 import hookman
 from hookman import paths
 from hookman.bridge.protocol import (
+    AGENT_FLAG,
     ANSWER_END,
     ANSWER_FILE_FLAG,
     ANSWER_START,
     ASYNC_FLAG,
+    CHANNEL_ERR,
+    CHANNEL_FLAG,
+    CHANNEL_OUT,
+    CHANNEL_SAME,
+    CODEX_AGENT,
     EXIT_TWO_MARK,
     EXIT_TWO_STATUS,
     FRAMED_FLAG,
+    GUARDED_DENIED_STATUS,
     GUARDED_DONE_STATUS,
     GUARDED_FLAG,
     LAUNCHED_FLAG,
     LAUNCHER_NAME,
     MANIFEST_FLAG,
+    NO_SPACE_STATUS,
     START_UP_FILE_VARIABLES,
     deny_answer,
     guarded_subject,
@@ -83,12 +91,14 @@ from hookman.project.shell_template import render, render_words
 
 __all__ = ["LAUNCHER_NAME"]
 
-LAUNCHER_FORMAT = 3
+LAUNCHER_FORMAT = 4
 # How a launcher that ran to its end exits on a guarded event: the settings command turns it
 # into 0 and answers for any other status but 2 (a launcher emptied, cut or gone exits 0, 2
 # or 127; `sh` exits 2 on a syntax error, and then nothing was printed: the command's own
 # deny covers it, see settings_entries.build_command).
 DONE_STATUS = GUARDED_DONE_STATUS
+# How it exits on a guarded event it denied by its reason on stderr (the command exits 2).
+DENIED_STATUS = GUARDED_DENIED_STATUS
 # sys.argv[1] is hookman's own directory (the runner starts with -S: no site, no .pth).
 RUNNER_ENTRY = (
     "import sys; sys.path.append(sys.argv.pop(1)); "
@@ -176,7 +186,12 @@ def project_variant(python: str, manifest: Path, root: str) -> LauncherVariant:
 
 def header_values() -> dict[str, object]:
     """The numbers a launcher's header names."""
-    return {"format": LAUNCHER_FORMAT, "done": DONE_STATUS, "two": EXIT_TWO_STATUS}
+    return {
+        "format": LAUNCHER_FORMAT,
+        "done": DONE_STATUS,
+        "denied": DENIED_STATUS,
+        "two": EXIT_TWO_STATUS,
+    }
 
 
 def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> str:
@@ -194,14 +209,23 @@ def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> 
             "runner": variant.runner,
             "guarded_arms": "".join(_guarded_arm(event, variant) for event in guarded_events),
             "notice": _answer_parts(variant.notice),
+            "notice_no_space": shlex.quote(json.dumps({"systemMessage": NO_SPACE_NOTICE})),
+            "no_space_status": NO_SPACE_STATUS,
+            "spoiled": "".join(f"${{{name}-}}" for name in START_UP_FILE_VARIABLES),
+            "channel_flag": CHANNEL_FLAG,
+            "channel_out": CHANNEL_OUT,
+            "channel_err": CHANNEL_ERR,
+            "channel_same": CHANNEL_SAME,
             "guarded_flag": GUARDED_FLAG,
             "done": DONE_STATUS,
-            "two": EXIT_TWO_STATUS,
+            "denied": DENIED_STATUS,
             "async_flag": ASYNC_FLAG,
             "manifest_flag": MANIFEST_FLAG,
             "launched_flag": LAUNCHED_FLAG,
             "framed_flag": FRAMED_FLAG,
             "answer_file_flag": ANSWER_FILE_FLAG,
+            "agent_flag": AGENT_FLAG,
+            "codex_agent": CODEX_AGENT,
             "answer_start": ANSWER_START.strip(),
             "answer_end": ANSWER_END.strip(),
             "exit_two_mark": EXIT_TWO_MARK,
@@ -211,16 +235,39 @@ def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> 
 
 def _guarded_arm(event: str, variant: LauncherVariant) -> str:
     reason = variant.no_answer(event)
+    full = no_space_text(event)
     return render(
         GUARDED_ARM,
         {
             "event": event,
-            "start_up": "".join(f"${{{name}-}}" for name in START_UP_FILE_VARIABLES),
             "no_answer": _answer_parts(reason),
             "deny": _answer_parts(json.dumps(deny_answer(event, reason), ensure_ascii=False)),
-            "two": EXIT_TWO_STATUS,
+            "no_space": _answer_parts(full),
+            "deny_no_space": _answer_parts(json.dumps(deny_answer(event, full))),
+            "no_space_status": NO_SPACE_STATUS,
+            "channel_out": CHANNEL_OUT,
+            "channel_same": CHANNEL_SAME,
+            "denied": DENIED_STATUS,
             "done": DONE_STATUS,
         },
+    )
+
+
+# Said when the runner could not write its answer for want of space (NO_SPACE_STATUS): the
+# true cause, not a runner gone (the same for a project's launcher and a plugin's).
+NO_SPACE_NOTICE = (
+    "hookman: no hook ran, because the disk is full: hookman's runner could not write its "
+    "answer (no space left on the device that holds its state dir or $TMPDIR). Free some "
+    "space; the hooks run again then."
+)
+
+
+def no_space_text(event: str) -> str:
+    return (
+        f"hookman blocked this {guarded_subject(event)} because the disk is full: its runner "
+        f"could not write its answer (exit status {_STATUS}: no space left on the device that "
+        f"holds its state dir or $TMPDIR), so the guards' decision could not reach Claude "
+        f"Code. Free some space; the guards decide again then."
     )
 
 

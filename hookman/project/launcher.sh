@@ -8,10 +8,16 @@
 ##   @runner@         the words that start the runner (launcher-runner.sh; plugin/...)
 ##   @guarded_arms@   per guarded event, launcher-guarded-arm.sh: the launcher's own deny
 ##   @notice@         the launcher's own notice elsewhere, quoted, with "$status" in it
+##   @notice_no_space@  the notice when the runner could not write its answer (a full disk)
+##   @spoiled@        "${BASH_ENV-}${ENV-}": a start-up file may have printed on stdout
 ##   the rest are the protocol's words and numbers (hookman/bridge/protocol.py).
 @header@
 hookman_launch() {
-set +euC
+case :${SHELLOPTS-}: in
+*:xtrace:*) traced=1 ;;
+*) traced= ;;
+esac
+set +euCvx
 IFS=' 	
 '
 @values@
@@ -20,6 +26,8 @@ case $1 in
 *) guarded= finish=0 ;;
 esac
 [ "$2" = @async_flag@ ] && guarded= finish=0
+channel=@channel_out@
+[ -n "$guarded" ] && hookman_channel
 @prelude@
 # The runner answers into a file of this invocation alone (it unlinks the name at once): no
 # process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
@@ -41,7 +49,7 @@ done
 set +C
 if [ -n "$file" ]; then
 	{
-		@runner@ run "$@" @manifest_flag@ "$manifest" @launched_flag@ $guarded @framed_flag@ @answer_file_flag@ "$file" <&4 4<&- >"$file" 2>/dev/null
+		@runner@ run "$@" @manifest_flag@ "$manifest" @launched_flag@ $guarded @framed_flag@ @channel_flag@ $channel @answer_file_flag@ "$file" <&4 4<&- >"$file" 2>/dev/null
 		status=$?
 		IFS= read -r start
 		IFS= read -r answer
@@ -50,28 +58,86 @@ if [ -n "$file" ]; then
 else
 	nl='
 '
-	answer=$(@runner@ run "$@" @manifest_flag@ "$manifest" @launched_flag@ $guarded @framed_flag@ 2>/dev/null)
+	answer=$(@runner@ run "$@" @manifest_flag@ "$manifest" @launched_flag@ $guarded @framed_flag@ @channel_flag@ $channel 2>/dev/null)
 	status=$?
 	start=${answer%%"$nl"*}
 	answer=${answer#*"$nl"}
 	complete=${answer#*"$nl"}
 	answer=${answer%%"$nl"*}
 fi
+# An answer counts as given only when its write succeeded; on a guarded event, a JSON answer
+# goes out only while stdout can still carry it (a shell that could not save a descriptor
+# for a redirection may have closed fd 1 or pointed it at fd 2). Otherwise the deny below.
+was=$channel
+[ -n "$guarded" ] && hookman_recheck
 if [ "$status:$start:$complete" = "0:@answer_start@:@answer_end@" ]; then
 	case $answer in
 	"{"*"}")
-		printf '%s\n' "$answer"
-		exit $finish ;;
+		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"@exit_two_mark@"?*)
-		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit @two@ ;;
+		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit @denied@ ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
 [ "$2" = @async_flag@ ] && exit 0
 case $1 in
 @guarded_arms@
-	*) printf '%s%s%s\n' @notice@ ;;
+	*)
+		if [ "$status" = @no_space_status@ ]; then
+			printf '%s\n' @notice_no_space@
+		else
+			printf '%s%s%s\n' @notice@
+		fi ;;
 esac
 exit 0
+}
+# Sets $channel, where a guarded answer can be heard (bridge/protocol.py CHANNEL_FLAG), from
+# what fds 1 and 2 are, with the shell's own `[` (stat: no process, no descriptor): a pipe,
+# socket or terminal can carry it; closed, /dev/null, /dev/full or a file cannot (bash
+# started with fd 2 closed leaves its script open there; yash, when it cannot save a
+# descriptor, leaves a redirection's file in its place for good). Stdout is
+# not the place either when a start-up file may have printed there, or the client's shell
+# traces (SHELLOPTS xtrace). posh's `[` has no -ef: there fds 1 and 2 are never one.
+hookman_channel() {
+	out= err=
+	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } && out=1
+	{ [ -p /dev/stderr ] || [ -S /dev/stderr ] || [ -t 2 ]; } && err=1
+	if [ -n "$out" ] && [ -n "$err" ] && [ -z "${POSH_VERSION-}" ] &&
+		[ /dev/stdout -ef /dev/stderr ]; then
+		channel=@channel_same@
+	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "@spoiled@$traced" ]; }; then
+		channel=@channel_err@
+	else
+		channel=@channel_out@
+	fi
+}
+# After the launcher's own redirections: a shell that could not save fd 1 for one (a low
+# open-file limit) may have closed it, or left it at fd 2 or at a file. Then stdout is no
+# longer the place.
+hookman_recheck() {
+	[ "$channel" = @channel_out@ ] || return 0
+	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } || channel=@channel_err@
+	if [ -z "${POSH_VERSION-}" ] && [ /dev/stdout -ef /dev/stderr ]; then
+		channel=@channel_err@
+	fi
+}
+# With no answer from the runner, Codex's fds 1 and 2 one pipe: which one (the runner's
+# bridge/answer_channel.py; Linux numbers pipes as they are made, and Codex makes stdin's,
+# stdout's, stderr's in turn). Anything unclear: stderr's. A process, on this path alone.
+hookman_shared() {
+	channel=@channel_err@
+	case " $* " in
+	*" @agent_flag@ @codex_agent@ "*) ;;
+	*) return 0 ;;
+	esac
+	# The client's shell's fds (the settings command's): ksh93 points the launcher's own at
+	# its capture while a $(...) runs, redirections and all.
+	# shellcheck disable=SC2046 # the words of ls: inode, path, inode, path
+	set -- $(ls -iL "/proc/$PPID/fd/0" "/proc/$PPID/fd/1" 2>/dev/null)
+	[ "$#" = 4 ] || return 0
+	case $1$3 in
+	*[!0-9]* | "") ;;
+	*) [ "$(($1 + 1))" = "$3" ] && channel=@channel_out@ ;;
+	esac
 }
 hookman_launch "$@"

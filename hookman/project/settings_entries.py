@@ -4,10 +4,10 @@ makes `settings["hooks"]` hold exactly hookman's entries while leaving everythin
 The command runs the project's launcher (hookman/project/launcher.py), which answers for a runner
 that cannot. Claude Code runs it with `/bin/sh -c` (dash, bash as sh, busybox ash, mksh, ...),
 Codex CLI with `/bin/bash -c`: plain POSIX sh. Its shell is command-guarded.sh and
-command-async.sh beside this module. On a guarded event (launcher format 3):
+command-async.sh beside this module. On a guarded event (launcher format 4):
 
     [ -f L ] && sh L EVENT && false || case $? in 3) ;; 2) exit 2 ;;
-        *) echo '<why>' >&2; exit 2 ;; esac          (one line)
+        *) (unset hookman; : ${hookman?'<why>'}); exit 2 ;; esac          (one line)
 
 The launcher exits 3 when it answered on stdout (the command then exits 0) and 2 when it
 denied on stderr (passed on); any other status, as from a launcher that is gone, not a
@@ -47,6 +47,7 @@ from typing import Any, NamedTuple
 from hookman.bridge.protocol import AGENT_FLAG, ASYNC_FLAG, EXIT_TWO_STATUS, MANIFEST_FLAG
 from hookman.errors import HookmanError
 from hookman.project.launcher import (
+    DENIED_STATUS,
     DONE_STATUS,
     LAUNCHER_NAME,
     MISSING_LAUNCHER_TEXT,
@@ -59,6 +60,7 @@ from hookman.project.shell_template import render_words
 GUARDED_COMMAND = Path(__file__).parent / "command-guarded.sh"
 ASYNC_COMMAND = Path(__file__).parent / "command-async.sh"
 
+WHY_PREFIX = "hookman: "  # the shell writes it before the command's own line
 _SHELL_SPECIALS = frozenset("'\"\\")
 _SHELL_SPECIALS_WITH_COMMENTS = _SHELL_SPECIALS | {"#"}
 
@@ -112,15 +114,23 @@ def build_command(
         return async_command(command)
     if not guarded:
         return command
-    return guarded_command(shlex.quote(str(launcher)), command, shlex.quote(MISSING_LAUNCHER_TEXT))
+    return guarded_command(shlex.quote(str(launcher)), command, MISSING_LAUNCHER_TEXT)
 
 
 def guarded_command(launcher: str, command: str, why: str) -> str:
     """command-guarded.sh: `command` (which runs the launcher, the shell word `launcher`)
-    with the test of its status; `why` (quoted) is said on stderr when it did not run to
+    with the test of its status; `why` (text) is said on stderr when it did not run to
     its end. The plugin's hooks.json commands are made here too."""
-    values = {"launcher": launcher, "command": command, "why": why}
-    return render_words(GUARDED_COMMAND, {**values, "done": DONE_STATUS, "two": EXIT_TWO_STATUS})
+    # The shell says `hookman: ` itself (the name of the unset variable that carries it).
+    values = {"launcher": launcher, "command": command, "why": _in_braces(why)}
+    statuses = {"done": DONE_STATUS, "denied": DENIED_STATUS, "two": EXIT_TWO_STATUS}
+    return render_words(GUARDED_COMMAND, {**values, **statuses})
+
+
+def _in_braces(why: str) -> str:
+    """`why`, without WHY_PREFIX, as the word of "${hookman?WORD}" (inside double quotes)."""
+    text = why.removeprefix(WHY_PREFIX)
+    return "".join("\\" + char if char in '\\"$`}' else char for char in text)
 
 
 def async_command(command: str) -> str:

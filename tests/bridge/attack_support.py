@@ -109,11 +109,18 @@ def run_settings_command(
         return Verdict(TOOL_RUNS, "killed at the entry's timeout", None, err)
     finally:
         _kill_group_quietly(process.pid)
-    if process.returncode == 2 and event in guarded_events():
+    return claude_verdict(process.returncode, out, err, event)
+
+
+def claude_verdict(returncode: int, out: bytes, err: bytes, event: str) -> Verdict:
+    """What Claude Code does with a hook's result: exit 2 blocks a guarded event whatever
+    stdout holds (stderr is the reason); a JSON answer counts only on exit 0 and only when
+    stdout is the JSON alone; anything else lets the tool run."""
+    if returncode == 2 and event in guarded_events():
         # Exit 2 blocks a guarded event whatever stdout holds; stderr is the reason.
         return Verdict(DENY, err.decode(errors="replace").strip(), None, err)
-    if process.returncode != 0:
-        return Verdict(TOOL_RUNS, f"exit status {process.returncode}", None, err)
+    if returncode != 0:
+        return Verdict(TOOL_RUNS, f"exit status {returncode}", None, err)
     try:
         answer = json.loads(out)
     except ValueError:

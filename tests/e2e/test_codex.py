@@ -489,3 +489,67 @@ def test_a_sub_agent_s_shell_command_meets_the_same_guard(codex_e2e: CodexProjec
     run = e2e.run_codex("go", router=router)
     assert not (e2e.root / "made.txt").exists(), run.describe()
     assert any("GUARD-E2E: not this one" in text for text in sub_outputs), run.describe()
+
+
+_FACT_DENY = json.dumps(
+    {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "FACT-DENY",
+        }
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("shape", "command", "runs"),
+    [
+        # Exit 2, the JSON deny on stdout, nothing on stderr: the command runs.
+        ("exit-2-json-stdout-empty-stderr", f"printf '%s\\n' '{_FACT_DENY}'; exit 2", True),
+        # Exit 0, one JSON deny on stdout, text on stderr: denied.
+        ("exit-0-json-stdout-text-stderr", f"printf '%s\\n' '{_FACT_DENY}'; echo t >&2", False),
+        # Exit 2, a reason on stderr, junk on stdout: denied.
+        ("exit-2-stderr-junk-stdout", "echo junk; echo FACT-DENY >&2; exit 2", False),
+        # Exit 2, the JSON deny on stderr, stdout empty: denied.
+        ("exit-2-json-stderr", f"printf '%s\\n' '{_FACT_DENY}' >&2; exit 2", False),
+    ],
+    ids=lambda value: value if isinstance(value, str) and value.startswith("exit") else "",
+)
+def test_fact_which_answer_channels_codex_honours(
+    codex_e2e: CodexProject, shape: str, command: str, runs: bool
+) -> None:
+    """What Codex does with each channel hookman's launcher may answer on when a start-up
+    file (BASH_ENV) took fd 1 or 2 (docs/agents.md records the results)."""
+    e2e = codex_e2e
+    full = f"cat >/dev/null; {command}"
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": full, "timeout": 10}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo ran > ran.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    assert (e2e.root / "ran.txt").exists() is runs, (shape, run.describe())
+
+
+def test_fact_codex_makes_a_hook_s_pipes_in_order(codex_e2e: CodexProject) -> None:
+    """Codex gives a hook three pipes made one after the other, stdin, stdout, stderr, so
+    their inode numbers follow each other (Linux): when a start-up file made fds 1 and 2 one
+    pipe, the runner tells which one by its number (bridge/answer_channel.py)."""
+    e2e = codex_e2e
+    out = e2e.root / "inodes.txt"
+    command = f"cat >/dev/null; stat -L -c '%F %i' /proc/$$/fd/0 /proc/$$/fd/1 /proc/$$/fd/2 > {out}"
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 10}]}
+    e2e.hooks_path.parent.mkdir(exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo ran > ran.txt"), say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    lines = out.read_text().splitlines()
+    assert [line.rsplit(" ", 1)[0] for line in lines] == ["fifo"] * 3, (lines, run.describe())
+    stdin, stdout, stderr = (int(line.rsplit(" ", 1)[1]) for line in lines)
+    assert (stdout, stderr) == (stdin + 1, stdin + 2), (lines, run.describe())

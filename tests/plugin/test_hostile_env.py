@@ -7,6 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
+from hookman.bridge.protocol import GUARDED_DENIED_STATUS
 from tests.commands.helpers import hookman
 
 from .conftest import VERSION
@@ -66,8 +67,9 @@ def test_planted_hookman_packages_and_startup_variables_do_not_reach_the_guard(
     )
 
     # BASH_ENV is set, so a start-up file may have printed before the answer: the deny goes
-    # out as exit 2 with its reason on stderr, which the client honours whatever stdout holds.
-    assert ran.returncode == 2, ran.stderr
+    # out on stderr (the launcher exits GUARDED_DENIED_STATUS, which the command makes exit
+    # 2), which the client honours whatever stdout holds.
+    assert ran.returncode == GUARDED_DENIED_STATUS, ran.stderr
     assert ran.stderr.strip() == "no"  # the guard itself answered
 
 

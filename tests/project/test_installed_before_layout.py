@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from hookman.project.launcher import LAUNCHER_FORMAT
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "installed_before_layout"
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -123,7 +125,9 @@ def test_install_rewrites_the_old_command_and_launcher_forms(
         assert "[ $? = 3 ]" not in command and "printf" not in command
         assert command.startswith("[ -f ") and command.endswith(" esac")
         launcher = Path(shlex.split(command)[2])
-        assert launcher.read_text(encoding="utf-8").startswith("# hookman launcher (format 3)")
+        assert launcher.read_text(encoding="utf-8").startswith(
+            f"# hookman launcher (format {LAUNCHER_FORMAT})"
+        )
     new_install = {"project": project, "settings": settings}
     for shell in ("sh", "bash"):
         reason = _answer(new_install, shell, "rm -rf /")["hookSpecificOutput"]

@@ -1,12 +1,17 @@
-# hookman plugin launcher (format 3) of the plugin team-guards, written by
+# hookman plugin launcher (format 4) of the plugin team-guards, written by
 # `hookman plugin build`; rebuilt with the plugin, so do not edit. Claude Code runs:
 # sh "${CLAUDE_PLUGIN_ROOT}/hookman-runner/run.sh" EVENT [--async] (on a
 # guarded event inside a status test). It runs the plugin's copy of hookman's runner on
 # python3 and passes on its answer; when there is no complete answer it answers itself (a
 # deny on guarded events, a notice elsewhere). On a guarded event it exits 3 (or
-# 2 with a deny on stderr). The body is one function, read whole first.
+# 4 with a deny on stderr, which the command passes on as 2). The body is one
+# function, read whole first.
 hookman_launch() {
-set +euC
+case :${SHELLOPTS-}: in
+*:xtrace:*) traced=1 ;;
+*) traced= ;;
+esac
+set +euCvx
 IFS=' 	
 '
 python=python3
@@ -28,10 +33,20 @@ PreToolUse|PreSkillShellCommand) guarded=--guarded finish=3 ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
+channel=out
+[ -n "$guarded" ] && hookman_channel
 if ! command -v python3 >/dev/null 2>&1; then
 	case $1 in
-	PreToolUse) printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' ;;
-	PreSkillShellCommand) printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' ;;
+	PreToolUse)
+		hookman_channel
+		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 3
+		printf '%s\n' 'hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2
+		exit 4 ;;
+	PreSkillShellCommand)
+		hookman_channel
+		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 3
+		printf '%s\n' 'hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2
+		exit 4 ;;
 	*) [ "$2" = --async ] || printf '%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}' ;;
 	esac
 	exit $finish
@@ -56,7 +71,7 @@ done
 set +C
 if [ -n "$file" ]; then
 	{
-		"$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed --answer-file "$file" <&4 4<&- >"$file" 2>/dev/null
+		"$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel --answer-file "$file" <&4 4<&- >"$file" 2>/dev/null
 		status=$?
 		IFS= read -r start
 		IFS= read -r answer
@@ -65,41 +80,105 @@ if [ -n "$file" ]; then
 else
 	nl='
 '
-	answer=$("$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed 2>/dev/null)
+	answer=$("$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel 2>/dev/null)
 	status=$?
 	start=${answer%%"$nl"*}
 	answer=${answer#*"$nl"}
 	complete=${answer#*"$nl"}
 	answer=${answer%%"$nl"*}
 fi
+# An answer counts as given only when its write succeeded; on a guarded event, a JSON answer
+# goes out only while stdout can still carry it (a shell that could not save a descriptor
+# for a redirection may have closed fd 1 or pointed it at fd 2). Otherwise the deny below.
+was=$channel
+[ -n "$guarded" ] && hookman_recheck
 if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complete" ]; then
 	case $answer in
 	"{"*"}")
-		printf '%s\n' "$answer"
-		exit $finish ;;
+		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit 2 ;;
+		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
 [ "$2" = --async ] && exit 0
 case $1 in
 	PreToolUse)
-		if [ -n "${BASH_ENV-}${ENV-}" ]; then
-			printf '%s%s%s\n' 'hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2
-			exit 2
+		[ "$channel" = same ] && hookman_shared "$@"
+		if [ "$status" = 71 ]; then
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
+			printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2
+			exit 4
 		fi
-		printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}'
-		exit 3 ;;
+		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 3
+		printf '%s%s%s\n' 'hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2
+		exit 4 ;;
 	PreSkillShellCommand)
-		if [ -n "${BASH_ENV-}${ENV-}" ]; then
-			printf '%s%s%s\n' 'hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2
-			exit 2
+		[ "$channel" = same ] && hookman_shared "$@"
+		if [ "$status" = 71 ]; then
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
+			printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2
+			exit 4
 		fi
-		printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}'
-		exit 3 ;;
-	*) printf '%s%s%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because its runner gave no answer (exit status ' "$status" '): python3 may be missing or broken, or a hook ended it. It needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}' ;;
+		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 3
+		printf '%s%s%s\n' 'hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2
+		exit 4 ;;
+	*)
+		if [ "$status" = 71 ]; then
+			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
+		else
+			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because its runner gave no answer (exit status ' "$status" '): python3 may be missing or broken, or a hook ended it. It needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}'
+		fi ;;
 esac
 exit 0
+}
+# Sets $channel, where a guarded answer can be heard (bridge/protocol.py CHANNEL_FLAG), from
+# what fds 1 and 2 are, with the shell's own `[` (stat: no process, no descriptor): a pipe,
+# socket or terminal can carry it; closed, /dev/null, /dev/full or a file cannot (bash
+# started with fd 2 closed leaves its script open there; yash, when it cannot save a
+# descriptor, leaves a redirection's file in its place for good). Stdout is
+# not the place either when a start-up file may have printed there, or the client's shell
+# traces (SHELLOPTS xtrace). posh's `[` has no -ef: there fds 1 and 2 are never one.
+hookman_channel() {
+	out= err=
+	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } && out=1
+	{ [ -p /dev/stderr ] || [ -S /dev/stderr ] || [ -t 2 ]; } && err=1
+	if [ -n "$out" ] && [ -n "$err" ] && [ -z "${POSH_VERSION-}" ] &&
+		[ /dev/stdout -ef /dev/stderr ]; then
+		channel=same
+	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "${BASH_ENV-}${ENV-}$traced" ]; }; then
+		channel=err
+	else
+		channel=out
+	fi
+}
+# After the launcher's own redirections: a shell that could not save fd 1 for one (a low
+# open-file limit) may have closed it, or left it at fd 2 or at a file. Then stdout is no
+# longer the place.
+hookman_recheck() {
+	[ "$channel" = out ] || return 0
+	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } || channel=err
+	if [ -z "${POSH_VERSION-}" ] && [ /dev/stdout -ef /dev/stderr ]; then
+		channel=err
+	fi
+}
+# With no answer from the runner, Codex's fds 1 and 2 one pipe: which one (the runner's
+# bridge/answer_channel.py; Linux numbers pipes as they are made, and Codex makes stdin's,
+# stdout's, stderr's in turn). Anything unclear: stderr's. A process, on this path alone.
+hookman_shared() {
+	channel=err
+	case " $* " in
+	*" --agent codex "*) ;;
+	*) return 0 ;;
+	esac
+	# The client's shell's fds (the settings command's): ksh93 points the launcher's own at
+	# its capture while a $(...) runs, redirections and all.
+	# shellcheck disable=SC2046 # the words of ls: inode, path, inode, path
+	set -- $(ls -iL "/proc/$PPID/fd/0" "/proc/$PPID/fd/1" 2>/dev/null)
+	[ "$#" = 4 ] || return 0
+	case $1$3 in
+	*[!0-9]* | "") ;;
+	*) [ "$(($1 + 1))" = "$3" ] && channel=out ;;
+	esac
 }
 hookman_launch "$@"

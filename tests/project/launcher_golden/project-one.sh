@@ -1,13 +1,17 @@
-# hookman launcher (format 3), written by `hookman install`; rewritten at every
+# hookman launcher (format 4), written by `hookman install`; rewritten at every
 # install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async] (on a guarded
 # event, inside a status test). It runs hookman's runner and passes on its answer. When the
 # runner gives no complete answer (its Python or hookman gone, the process killed or ended
 # by a hook), it answers itself: a deny on guarded events, a notice elsewhere. On a guarded
-# event it exits 3 (or 2 with a deny on stderr), which the settings
+# event it exits 3 (or 4 with a deny on stderr), which the settings
 # command passes on as 0 (or 2); any other status (this file emptied, cut or gone)
 # makes the command deny itself. The body is one function, read whole before it runs.
 hookman_launch() {
-set +euC
+case :${SHELLOPTS-}: in
+*:xtrace:*) traced=1 ;;
+*) traced= ;;
+esac
+set +euCvx
 IFS=' 	
 '
 python='/opt/py env/bin/python3'
@@ -19,6 +23,8 @@ PreToolUse) guarded=--guarded finish=3 ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
+channel=out
+[ -n "$guarded" ] && hookman_channel
 # The runner answers into a file of this invocation alone (it unlinks the name at once): no
 # process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
 # where nothing is (a planted file, or another launcher with this pid, takes the next name);
@@ -39,7 +45,7 @@ done
 set +C
 if [ -n "$file" ]; then
 	{
-		"$python" -I -S -c 'import sys; sys.path.append(sys.argv.pop(1)); from hookman.bridge.run_command import launched; launched()' "$root" run "$@" --manifest "$manifest" --launched $guarded --framed --answer-file "$file" <&4 4<&- >"$file" 2>/dev/null
+		"$python" -I -S -c 'import sys; sys.path.append(sys.argv.pop(1)); from hookman.bridge.run_command import launched; launched()' "$root" run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel --answer-file "$file" <&4 4<&- >"$file" 2>/dev/null
 		status=$?
 		IFS= read -r start
 		IFS= read -r answer
@@ -48,34 +54,95 @@ if [ -n "$file" ]; then
 else
 	nl='
 '
-	answer=$("$python" -I -S -c 'import sys; sys.path.append(sys.argv.pop(1)); from hookman.bridge.run_command import launched; launched()' "$root" run "$@" --manifest "$manifest" --launched $guarded --framed 2>/dev/null)
+	answer=$("$python" -I -S -c 'import sys; sys.path.append(sys.argv.pop(1)); from hookman.bridge.run_command import launched; launched()' "$root" run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel 2>/dev/null)
 	status=$?
 	start=${answer%%"$nl"*}
 	answer=${answer#*"$nl"}
 	complete=${answer#*"$nl"}
 	answer=${answer%%"$nl"*}
 fi
+# An answer counts as given only when its write succeeded; on a guarded event, a JSON answer
+# goes out only while stdout can still carry it (a shell that could not save a descriptor
+# for a redirection may have closed fd 1 or pointed it at fd 2). Otherwise the deny below.
+was=$channel
+[ -n "$guarded" ] && hookman_recheck
 if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complete" ]; then
 	case $answer in
 	"{"*"}")
-		printf '%s\n' "$answer"
-		exit $finish ;;
+		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit 2 ;;
+		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
 [ "$2" = --async ] && exit 0
 case $1 in
 	PreToolUse)
-		if [ -n "${BASH_ENV-}${ENV-}" ]; then
-			printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2
-			exit 2
+		[ "$channel" = same ] && hookman_shared "$@"
+		if [ "$status" = 71 ]; then
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
+			printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2
+			exit 4
 		fi
-		printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}'
-		exit 3 ;;
-	*) printf '%s%s%s\n' '{"systemMessage": "hookman: no hook ran, because the hookman runner gave no answer (exit status ' "$status" '): its Python (/opt/py env/bin/python3) or hookman may be gone, or a hook ended it. See `hookman log`; run `hookman install` in the project to repair it."}' ;;
+		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 3
+		printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2
+		exit 4 ;;
+	*)
+		if [ "$status" = 71 ]; then
+			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
+		else
+			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook ran, because the hookman runner gave no answer (exit status ' "$status" '): its Python (/opt/py env/bin/python3) or hookman may be gone, or a hook ended it. See `hookman log`; run `hookman install` in the project to repair it."}'
+		fi ;;
 esac
 exit 0
+}
+# Sets $channel, where a guarded answer can be heard (bridge/protocol.py CHANNEL_FLAG), from
+# what fds 1 and 2 are, with the shell's own `[` (stat: no process, no descriptor): a pipe,
+# socket or terminal can carry it; closed, /dev/null, /dev/full or a file cannot (bash
+# started with fd 2 closed leaves its script open there; yash, when it cannot save a
+# descriptor, leaves a redirection's file in its place for good). Stdout is
+# not the place either when a start-up file may have printed there, or the client's shell
+# traces (SHELLOPTS xtrace). posh's `[` has no -ef: there fds 1 and 2 are never one.
+hookman_channel() {
+	out= err=
+	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } && out=1
+	{ [ -p /dev/stderr ] || [ -S /dev/stderr ] || [ -t 2 ]; } && err=1
+	if [ -n "$out" ] && [ -n "$err" ] && [ -z "${POSH_VERSION-}" ] &&
+		[ /dev/stdout -ef /dev/stderr ]; then
+		channel=same
+	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "${BASH_ENV-}${ENV-}$traced" ]; }; then
+		channel=err
+	else
+		channel=out
+	fi
+}
+# After the launcher's own redirections: a shell that could not save fd 1 for one (a low
+# open-file limit) may have closed it, or left it at fd 2 or at a file. Then stdout is no
+# longer the place.
+hookman_recheck() {
+	[ "$channel" = out ] || return 0
+	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } || channel=err
+	if [ -z "${POSH_VERSION-}" ] && [ /dev/stdout -ef /dev/stderr ]; then
+		channel=err
+	fi
+}
+# With no answer from the runner, Codex's fds 1 and 2 one pipe: which one (the runner's
+# bridge/answer_channel.py; Linux numbers pipes as they are made, and Codex makes stdin's,
+# stdout's, stderr's in turn). Anything unclear: stderr's. A process, on this path alone.
+hookman_shared() {
+	channel=err
+	case " $* " in
+	*" --agent codex "*) ;;
+	*) return 0 ;;
+	esac
+	# The client's shell's fds (the settings command's): ksh93 points the launcher's own at
+	# its capture while a $(...) runs, redirections and all.
+	# shellcheck disable=SC2046 # the words of ls: inode, path, inode, path
+	set -- $(ls -iL "/proc/$PPID/fd/0" "/proc/$PPID/fd/1" 2>/dev/null)
+	[ "$#" = 4 ] || return 0
+	case $1$3 in
+	*[!0-9]* | "") ;;
+	*) [ "$(($1 + 1))" = "$3" ] && channel=out ;;
+	esac
 }
 hookman_launch "$@"
