@@ -231,9 +231,10 @@ MUTATIONS = [
     ),
     (
         "launcher: exit-2 deny when a start-up file may have printed",
-        "hookman/project/launcher-guarded-arm.sh",
-        '\t\tif [ -n "@start_up@" ]; then\n',
-        '\t\tif [ -n "@start_up@" ] && false; then\n',  # the placeholder stays: it renders
+        "hookman/project/launcher.sh",
+        '[ -n "$err" ] && [ -n "@spoiled@$traced" ]; }; then',
+        '[ -n "$err" ] && [ -n "$traced" ]; } && : "@spoiled@"; then',  # it must render
+        ["tests/bridge/test_attack_shell.py", "tests/bridge/test_sh_family.py"],
     ),
     (
         "launcher: the runner starts isolated, without the site",
@@ -256,14 +257,14 @@ MUTATIONS = [
     (
         "settings: deny fallback when the launcher is gone",
         "hookman/project/command-guarded.sh",
-        "*) echo @why@ >&2; exit @two@ ;; esac",
+        '*) (unset hookman; : "${hookman?@why@}") || exit @two@; exit @two@ ;; esac',
         "*) : @why@ ;; esac",
     ),
     (
         "run: exit-2 answer line when a start-up file is set",
         "hookman/bridge/answer_frame.py",
-        "    if variable is None:\n        return line\n",
-        "    if True:\n        return line\n",
+        "        return START_UP_FILE.format(variable=variable)\n",
+        "        return None\n",
     ),
     (
         "state files: opened without blocking",
@@ -839,6 +840,85 @@ MUTATIONS = [
         STORE_TESTS,
     ),
     # --- end of issue 23, class 7
+    # --- issue 23, the shell layer (launcher format 4: the answer channel, failed writes,
+    # a command deny that needs no descriptor, a full disk named) ---
+    (
+        "launcher: a JSON answer counts only when its write succeeded",
+        "hookman/project/launcher.sh",
+        """printf '%s\\n' "$answer" && exit $finish ;;""",
+        """printf '%s\\n' "$answer"; exit $finish ;;""",
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "launcher: stdout checked again after its own redirections",
+        "hookman/project/launcher.sh",
+        '[ -n "$guarded" ] && hookman_recheck\n',
+        "",
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "launcher: no stdout to carry it is the stderr channel",
+        "hookman/project/launcher.sh",
+        '\telif [ -z "$out" ] || {',
+        '\telif false || {',
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "launcher: a trace of the client's shell is the stderr channel",
+        "hookman/project/launcher.sh",
+        '[ -n "$err" ] && [ -n "@spoiled@$traced" ]; }; then',
+        '[ -n "$err" ] && [ -n "@spoiled@" ]; }; then',
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "launcher: its own JSON deny counts only when written",
+        "hookman/project/launcher-guarded-arm.sh",
+        """\t\t[ "$channel" = @channel_out@ ] && printf '%s%s%s\\n' @deny@ && exit @done@\n""",
+        """\t\t[ "$channel" = @channel_out@ ] && { printf '%s%s%s\\n' @deny@; exit @done@; }\n""",
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "launcher: Codex's one pipe told apart without the runner",
+        "hookman/project/launcher.sh",
+        '[ "$(($1 + 1))" = "$3" ] && channel=@channel_out@ ;;',
+        '[ "$(($1 + 1))" = "$3" ] && : @channel_out@ ;;',
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "launcher: a full disk named by the runner's status",
+        "hookman/project/launcher-guarded-arm.sh",
+        '\t\tif [ "$status" = @no_space_status@ ]; then\n',
+        '\t\tif [ "$status" = @no_space_status@ ] && false; then\n',
+        ["tests/bridge/test_attack_full_disk.py"],
+    ),
+    (
+        "run: a write that found no space says so by its status",
+        "hookman/bridge/run_command.py",
+        "return NO_SPACE_STATUS if self._no_space else EXIT_NO_ANSWER",
+        "return EXIT_NO_ANSWER",
+        ["tests/bridge/test_attack_full_disk.py"],
+    ),
+    (
+        "run: Codex's one pipe that is its stdout gets the JSON",
+        "hookman/bridge/answer_frame.py",
+        "        if shared_pipe_is_stdout(launcher_pid):\n",
+        "        if False:\n",
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "run: a stdout the launcher cannot use means exit 2",
+        "hookman/bridge/answer_frame.py",
+        "    return NO_STDOUT\n",
+        "    return None\n",
+        ["tests/bridge/test_sh_family.py"],
+    ),
+    (
+        "settings: a launcher's own deny is its status 4, not any 2",
+        "hookman/project/command-guarded.sh",
+        "@denied@) exit @two@ ;;",
+        "@denied@ | @two@) exit @two@ ;;",
+        ["tests/bridge/test_sh_family.py"],
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

@@ -4,5 +4,5 @@
 	@event@)
 		hookman_channel
 		[ "$channel" = @channel_out@ ] && printf '%s\n' @deny@ && exit @done@
-		printf '%s\n' @reason@ >&2
-		exit @denied@ ;;
+		hookman_stderr && printf '%s\n' @reason@ >&2 && exit @denied@
+		exit 1 ;;

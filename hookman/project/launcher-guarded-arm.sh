@@ -1,16 +1,16 @@
 ## launcher.sh's answer on one guarded event when the runner gave none: the JSON deny on
 ## stdout where $channel says it can be heard there and its write succeeds, else a deny by
-## exit @denied@ with the reason on stderr (a failed write there ends the launcher with another
-## status, and the settings command denies). The reason names the cause the status tells:
+## exit @denied@ with the reason on stderr; where that cannot be written either, exit 1: the
+## settings command, whose own fds are the client's, then says its line and exits 2. The reason names the cause the status tells:
 ## @no_space@ the runner could not write its answer for want of space, else it gave none.
 ## @deny@, @no_answer@ (and their no-space forms) are quoted words with "$status" in them.
 	@event@)
 		[ "$channel" = @channel_same@ ] && hookman_shared "$@"
 		if [ "$status" = @no_space_status@ ]; then
 			[ "$channel" = @channel_out@ ] && printf '%s%s%s\n' @deny_no_space@ && exit @done@
-			printf '%s%s%s\n' @no_space@ >&2
-			exit @denied@
+			hookman_stderr && printf '%s%s%s\n' @no_space@ >&2 && exit @denied@
+			exit 1
 		fi
 		[ "$channel" = @channel_out@ ] && printf '%s%s%s\n' @deny@ && exit @done@
-		printf '%s%s%s\n' @no_answer@ >&2
-		exit @denied@ ;;
+		hookman_stderr && printf '%s%s%s\n' @no_answer@ >&2 && exit @denied@
+		exit 1 ;;

@@ -40,13 +40,13 @@ if ! command -v python3 >/dev/null 2>&1; then
 	PreToolUse)
 		hookman_channel
 		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 3
-		printf '%s\n' 'hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2
-		exit 4 ;;
+		hookman_stderr && printf '%s\n' 'hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2 && exit 4
+		exit 1 ;;
 	PreSkillShellCommand)
 		hookman_channel
 		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 3
-		printf '%s\n' 'hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2
-		exit 4 ;;
+		hookman_stderr && printf '%s\n' 'hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2 && exit 4
+		exit 1 ;;
 	*) [ "$2" = --async ] || printf '%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}' ;;
 	esac
 	exit $finish
@@ -97,7 +97,7 @@ if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complet
 	"{"*"}")
 		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
+		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
@@ -107,22 +107,22 @@ case $1 in
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 71 ]; then
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
-			printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2
-			exit 4
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
+			exit 1
 		fi
 		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 3
-		printf '%s%s%s\n' 'hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2
-		exit 4 ;;
+		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 4
+		exit 1 ;;
 	PreSkillShellCommand)
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 71 ]; then
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
-			printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2
-			exit 4
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
+			exit 1
 		fi
 		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 3
-		printf '%s%s%s\n' 'hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2
-		exit 4 ;;
+		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 4
+		exit 1 ;;
 	*)
 		if [ "$status" = 71 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
@@ -151,6 +151,11 @@ hookman_channel() {
 	else
 		channel=out
 	fi
+}
+# Whether fd 2 can carry a deny's reason to the client now (a pipe, socket or terminal): a
+# shell that could not save fd 2 for a redirection may have left it at /dev/null.
+hookman_stderr() {
+	[ -p /dev/stderr ] || [ -S /dev/stderr ] || [ -t 2 ]
 }
 # After the launcher's own redirections: a shell that could not save fd 1 for one (a low
 # open-file limit) may have closed it, or left it at fd 2 or at a file. Then stdout is no

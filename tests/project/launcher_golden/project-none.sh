@@ -71,7 +71,7 @@ if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complet
 	"{"*"}")
 		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
+		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
@@ -105,6 +105,11 @@ hookman_channel() {
 	else
 		channel=out
 	fi
+}
+# Whether fd 2 can carry a deny's reason to the client now (a pipe, socket or terminal): a
+# shell that could not save fd 2 for a redirection may have left it at /dev/null.
+hookman_stderr() {
+	[ -p /dev/stderr ] || [ -S /dev/stderr ] || [ -t 2 ]
 }
 # After the launcher's own redirections: a shell that could not save fd 1 for one (a low
 # open-file limit) may have closed it, or left it at fd 2 or at a file. Then stdout is no

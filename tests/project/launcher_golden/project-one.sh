@@ -71,7 +71,7 @@ if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complet
 	"{"*"}")
 		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
+		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
@@ -81,12 +81,12 @@ case $1 in
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 71 ]; then
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
-			printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2
-			exit 4
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
+			exit 1
 		fi
 		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 3
-		printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2
-		exit 4 ;;
+		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2 && exit 4
+		exit 1 ;;
 	*)
 		if [ "$status" = 71 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
@@ -115,6 +115,11 @@ hookman_channel() {
 	else
 		channel=out
 	fi
+}
+# Whether fd 2 can carry a deny's reason to the client now (a pipe, socket or terminal): a
+# shell that could not save fd 2 for a redirection may have left it at /dev/null.
+hookman_stderr() {
+	[ -p /dev/stderr ] || [ -S /dev/stderr ] || [ -t 2 ]
 }
 # After the launcher's own redirections: a shell that could not save fd 1 for one (a low
 # open-file limit) may have closed it, or left it at fd 2 or at a file. Then stdout is no
