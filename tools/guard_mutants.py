@@ -10,6 +10,12 @@ One survivor is known and equivalent: "run: broken channel exits non-zero". When
 the runner's output, restoring fds 1/2 afterwards fails too and `launched` exits 70 all the
 same; the launcher denies on the missing end line whatever the status.
 
+Two more are equivalent while the launcher's channel test runs first: "launcher: a JSON answer
+counts only when its write succeeded" and "launcher: its own JSON deny counts only when
+written". Every failed write the tests can make (fd 1 closed or /dev/full, a shell that lost a
+descriptor it could not save) the channel test sees before the printf; the `&&` stays for a
+write that fails on a pipe all the same (a full non-blocking one).
+
     python tools/guard_mutants.py [INDEX ...]
 """
 
@@ -860,7 +866,7 @@ MUTATIONS = [
         "launcher: no stdout to carry it is the stderr channel",
         "hookman/project/launcher.sh",
         '\telif [ -z "$out" ] || {',
-        '\telif false || {',
+        "\telif false || {",
         ["tests/bridge/test_sh_family.py"],
     ),
     (

@@ -6,18 +6,24 @@ that cannot. Claude Code runs it with `/bin/sh -c` (dash, bash as sh, busybox as
 Codex CLI with `/bin/bash -c`: plain POSIX sh. Its shell is command-guarded.sh and
 command-async.sh beside this module. On a guarded event (launcher format 4):
 
-    [ -f L ] && sh L EVENT && false || case $? in 3) ;; 2) exit 2 ;;
-        *) (unset hookman; : ${hookman?'<why>'}); exit 2 ;; esac          (one line)
+    [ -f L ] && sh L EVENT && false || case $? in 3) ;; 4) exit 2 ;;
+        *) (unset hookman; : "${hookman?<why>}") || exit 2; exit 2 ;; esac          (one line)
 
-The launcher exits 3 when it answered on stdout (the command then exits 0) and 2 when it
-denied on stderr (passed on); any other status, as from a launcher that is gone, not a
-regular file (a FIFO would stall `sh`), emptied or cut, makes the command deny by exit 2 with
-one short line on stderr. Every test sits in an and-or list, so an errexit that SHELLOPTS or a
-start-up file turns on cannot end the command before it decides, and exit 2 blocks the tool
-whatever a start-up file printed on stdout. On any other event the command is the launcher
-alone, `sh L EVENT` (format 3 exits 0 there): Claude Code shows the model the whole command
+The launcher exits 3 when it answered on stdout (the command then exits 0) and 4 when it
+denied on stderr (the command exits 2); any other status, as from a launcher that is gone,
+not a regular file (a FIFO would stall `sh`), emptied or cut, or a shell that died of an
+error (2, perhaps with its stderr at /dev/null), makes the command deny by exit 2 with one
+short line on stderr: the shell's own error for the unset `hookman` (`sh: hookman: <why>`),
+written with no redirection, so it needs no free descriptor (under a low open-file limit
+`echo ... >&2` fails or kills the shell in dash, mksh, busybox, ksh93, zsh, yash and posh).
+Every test sits in an and-or list, so an errexit that SHELLOPTS or a start-up file turns on
+cannot end the command before it decides, and exit 2 blocks the tool whatever a start-up file
+printed on stdout. On any other event the command is the launcher alone, `sh L EVENT` (the
+launcher exits 0 there): Claude Code shows the model the whole command
 when a Stop hook blocks, so it must be short and say nothing that may be false. An async
-entry: `sh L EVENT --async || :`. Earlier forms, still recognised and rewritten by install:
+entry: `sh L EVENT --async || :`. Earlier forms, still recognised and rewritten by install (and
+doctor's hookman-stale names a command that is not the one install writes):
+`... case $? in 3) ;; 2) exit 2 ;; *) echo '<why>' >&2; exit 2 ;; esac` (format 3),
 `sh L EVENT; [ $? = 3 ] || printf '%s\n' '<deny or notice>'` (format 2) and
 `sh L EVENT [|| printf '<deny>']` (format 1).
 

@@ -88,7 +88,9 @@ BROKEN_STREAMS = [
 TRACING = [
     Condition("xtrace-fd1", env={"SHELLOPTS": "xtrace", "BASH_XTRACEFD": "1"}),
     Condition("xtrace-fd2", env={"SHELLOPTS": "xtrace", "BASH_XTRACEFD": "2"}),
-    Condition("xtrace-fd1-ps4-json", env={"SHELLOPTS": "xtrace", "BASH_XTRACEFD": "1", "PS4": "{}"}),
+    Condition(
+        "xtrace-fd1-ps4-json", env={"SHELLOPTS": "xtrace", "BASH_XTRACEFD": "1", "PS4": "{}"}
+    ),
     Condition("xtrace-ps4-subst", env={"SHELLOPTS": "xtrace", "PS4": "$(echo junk)+ "}),
     Condition("set-x-outer", prelude="set -x; "),
 ]
@@ -154,14 +156,20 @@ def make_targets(root: Path) -> dict[str, Target]:
     plugin_env = {"CLAUDE_PLUGIN_ROOT": str(plugin), "CLAUDE_PLUGIN_DATA": str(root / "data")}
     return {
         "settings": Target(
-            "settings", "claude", _pre_tool_use(project / ".claude" / "settings.local.json"),
-            project, base,
+            "settings",
+            "claude",
+            _pre_tool_use(project / ".claude" / "settings.local.json"),
+            project,
+            base,
         ),
         "codex": Target(
             "codex", "codex", _pre_tool_use(project / ".codex" / "hooks.json"), project, base
         ),
         "plugin": Target(
-            "plugin", "claude", _pre_tool_use(plugin / "hooks" / "hooks.json"), project,
+            "plugin",
+            "claude",
+            _pre_tool_use(plugin / "hooks" / "hooks.json"),
+            project,
             {**base, **plugin_env},
         ),
     }

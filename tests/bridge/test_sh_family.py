@@ -41,6 +41,8 @@ CODEX = [
     *sh_family.START_UP_FILES,
 ]
 SCENARIOS = ("guard", "runner-gone", "emptied")
+# Conditions under which the runner starts, so its answer (the guard's reason) must arrive.
+OWN_REASON = [*sh_family.BROKEN_STREAMS[:2], *sh_family.TRACING, *sh_family.START_UP_FILES]
 # The plugin's launcher is the project's body with its own values and prelude: by default
 # under the shells that broke differently before issue 23 (dash, bash, mksh, yash).
 PLUGIN_SHELLS = ("dash", "bash", "mksh", "yash")
@@ -76,9 +78,7 @@ def targets(
     yield request.param, made, root / "scratch"
 
 
-def _check(
-    scenario: str, target: Target, shell: str, condition: Condition, scratch: Path
-) -> None:
+def _check(scenario: str, target: Target, shell: str, condition: Condition, scratch: Path) -> None:
     limit = KNOWN_LIMITS.get((shell, condition.name))
     if target.client == "codex":
         limit = None  # Codex's shell is bash
@@ -91,6 +91,9 @@ def _check(
         assert verdict.decision != DENY, f"{limit}: now denied, move it out of the limits"
         pytest.xfail(limit)
     assert verdict.decision == DENY, (scenario, target.name, shell, condition.name, verdict)
+    if scenario == "guard" and condition in OWN_REASON:
+        # The runner ran: the client reads the guard's own reason, not the launcher's.
+        assert "GUARD: no rm -rf" in verdict.why, (target.name, shell, condition.name, verdict)
 
 
 @pytest.mark.parametrize("shell", sh_family.FAMILY)

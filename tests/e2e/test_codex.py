@@ -540,7 +540,8 @@ def test_fact_codex_makes_a_hook_s_pipes_in_order(codex_e2e: CodexProject) -> No
     pipe, the runner tells which one by its number (bridge/answer_channel.py)."""
     e2e = codex_e2e
     out = e2e.root / "inodes.txt"
-    command = f"cat >/dev/null; stat -L -c '%F %i' /proc/$$/fd/0 /proc/$$/fd/1 /proc/$$/fd/2 > {out}"
+    fds = "/proc/$$/fd/0 /proc/$$/fd/1 /proc/$$/fd/2"
+    command = f"cat >/dev/null; stat -L -c '%F %i' {fds} > {out}"
     group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 10}]}
     e2e.hooks_path.parent.mkdir(exist_ok=True)
     e2e.hooks_path.write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
@@ -553,3 +554,30 @@ def test_fact_codex_makes_a_hook_s_pipes_in_order(codex_e2e: CodexProject) -> No
     assert [line.rsplit(" ", 1)[0] for line in lines] == ["fifo"] * 3, (lines, run.describe())
     stdin, stdout, stderr = (int(line.rsplit(" ", 1)[1]) for line in lines)
     assert (stdout, stderr) == (stdin + 1, stdin + 2), (lines, run.describe())
+
+
+@pytest.mark.parametrize(
+    "start_up",
+    [
+        "exec 2>/dev/null",
+        "exec 2>&1",
+        "exec 1>&2",
+        "exec 2>&-",
+        "echo junk; BASH_XTRACEFD=1; set -x",
+    ],
+    ids=["2-null", "2-to-1", "1-to-2", "2-closed", "junk-and-trace-on-1"],
+)
+def test_a_guard_denies_past_a_hostile_bash_env(
+    codex_e2e: CodexProject, monkeypatch: pytest.MonkeyPatch, start_up: str
+) -> None:
+    """A start-up file of Codex's `bash -c` that takes fd 1 or 2, or prints and traces on
+    stdout: the guard's deny still reaches Codex (docs/agents.md, "The shell that runs a
+    hook")."""
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("guard", GUARD))
+    bash_env = e2e.root / "bash-env.sh"
+    bash_env.write_text(start_up + "\n", encoding="utf-8")
+    environment = e2e.env
+    monkeypatch.setattr(e2e, "env", lambda: {**environment(), "BASH_ENV": str(bash_env)})
+    run = e2e.run_codex("note", turns=[shell("echo BLOCK-ME > blocked.txt"), say("done")])
+    assert not (e2e.root / "blocked.txt").exists(), run.describe()

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from pathlib import Path
 
 import hookman.project.settings_entries as settings_entries
 from hookman.plugin.launcher import hook_command, missing_launcher_text
-from hookman.project.launcher import MISSING_LAUNCHER_TEXT
+from hookman.project.launcher import LAUNCHER_FORMAT, MISSING_LAUNCHER_TEXT
 from hookman.project.settings_entries import HookmanEntry, build_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,9 +26,9 @@ def _section(path: Path, heading: str) -> str:
 
 def _with_why(command: str, why: str) -> str:
     """`command` with the stderr line of a launcher that did not run replaced by `why`."""
-    quoted = shlex.quote(MISSING_LAUNCHER_TEXT)
-    assert command.count(quoted) == 1
-    return command.replace(quoted, why)
+    text = MISSING_LAUNCHER_TEXT.removeprefix("hookman: ")  # the shell says `hookman: `
+    assert command.count(text) == 1
+    return command.replace(text, why)
 
 
 def test_architecture_shows_the_guarded_entry_install_writes() -> None:
@@ -50,7 +49,7 @@ def test_architecture_names_the_other_forms_install_writes() -> None:
 def test_the_client_facts_show_the_guarded_command_install_writes() -> None:
     section = _section(REPO / "docs" / "claude-code-facts.md", "## The shell that runs the command")
     shown = [line.strip() for line in section.splitlines() if line.startswith("    [ -f ")]
-    expected = _with_why(build_command("EVENT", Path("L"), guarded=True), "'...'")
+    expected = _with_why(build_command("EVENT", Path("L"), guarded=True), "...")
     assert shown == [expected]
 
 
@@ -61,9 +60,10 @@ def test_the_client_facts_show_the_stop_command_install_writes() -> None:
 
 def test_settings_entries_docstring_shows_the_forms_install_writes() -> None:
     doc = settings_entries.__doc__ or ""
-    block = doc.split("On a guarded event (launcher format 3):\n", 1)[1].split("\n\n", 1)[0]
+    block = doc.split(f"On a guarded event (launcher format {LAUNCHER_FORMAT}):\n", 1)[1]
+    block = block.split("\n\n", 1)[0]
     shown = " ".join(block.replace("(one line)", "").split())
-    expected = _with_why(build_command("EVENT", Path("L"), guarded=True), "'<why>'")
+    expected = _with_why(build_command("EVENT", Path("L"), guarded=True), "<why>")
     assert shown == expected
     assert f"`{build_command('EVENT', Path('L'))}`" in doc
     assert f"`{build_command('EVENT', Path('L'), run_async=True)}`" in doc
@@ -73,7 +73,7 @@ def test_a_changed_command_would_be_seen() -> None:
     """The comparisons can fail: a form that differs in one word is not in the documents."""
     text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
     assert "`sh L EVENT --async || true`" not in text
-    assert not re.search(r"case \$\? in 3\) ;; 2\) exit 1", text)
+    assert not re.search(r"case \$\? in 3\) ;; 4\) exit 1", text)
 
 
 def test_the_plugin_guide_shows_the_guarded_command_a_build_writes() -> None:
@@ -83,6 +83,6 @@ def test_the_plugin_guide_shows_the_guarded_command_a_build_writes() -> None:
     launcher = '"${CLAUDE_PLUGIN_ROOT}/hookman-runner/run.sh"'
     assert f"` with L = `{launcher}`" in text
     command = hook_command("team-guards", "EVENT", guarded=True)
-    why = shlex.quote(missing_launcher_text("team-guards"))
+    why = missing_launcher_text("team-guards").removeprefix("hookman: ")
     assert command.count(launcher) == 2 and command.count(why) == 1
-    assert shown == command.replace(launcher, "L").replace(why, "'...'")
+    assert shown == command.replace(launcher, "L").replace(why, "...")
