@@ -51,7 +51,7 @@ CHANNEL_ERR = "err"
 CHANNEL_SAME = "same"
 # The runner's status when its answer could not be written for want of space (ENOSPC,
 # EDQUOT): the launcher then names a full disk as the cause instead of a runner gone.
-NO_SPACE_STATUS = 71
+NO_SPACE_STATUS = 72  # (71: run_command.EXIT_UNSAFE_ANSWER_FILE)
 # Variables naming a start-up file the client's shell may read before the settings command
 # runs (BASH_ENV: Codex CLI's `/bin/bash -c`; ENV: a POSIX sh; Claude Code's `/bin/sh -c`
 # reads neither when measured, but /bin/sh is the user's): when one is set, stdout may hold

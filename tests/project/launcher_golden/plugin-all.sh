@@ -105,7 +105,7 @@ fi
 case $1 in
 	PreToolUse)
 		[ "$channel" = same ] && hookman_shared "$@"
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
 			exit 1
@@ -115,7 +115,7 @@ case $1 in
 		exit 1 ;;
 	PreSkillShellCommand)
 		[ "$channel" = same ] && hookman_shared "$@"
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
 			exit 1
@@ -124,7 +124,7 @@ case $1 in
 		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 4
 		exit 1 ;;
 	*)
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
 		else
 			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because its runner gave no answer (exit status ' "$status" '): python3 may be missing or broken, or a hook ended it. It needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}'

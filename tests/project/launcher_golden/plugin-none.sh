@@ -94,7 +94,7 @@ fi
 [ "$2" = --async ] && exit 0
 case $1 in
 	*)
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
 		else
 			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because its runner gave no answer (exit status ' "$status" '): python3 may be missing or broken, or a hook ended it. It needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}'

@@ -79,7 +79,7 @@ fi
 case $1 in
 	PreToolUse)
 		[ "$channel" = same ] && hookman_shared "$@"
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
 			exit 1
@@ -89,7 +89,7 @@ case $1 in
 		exit 1 ;;
 	PreSkillShellCommand)
 		[ "$channel" = same ] && hookman_shared "$@"
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
 			exit 1
@@ -98,7 +98,7 @@ case $1 in
 		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2 && exit 4
 		exit 1 ;;
 	*)
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
 		else
 			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook ran, because the hookman runner gave no answer (exit status ' "$status" '): its Python (/opt/py env/bin/python3) or hookman may be gone, or a hook ended it. See `hookman log`; run `hookman install` in the project to repair it."}'

@@ -78,7 +78,7 @@ fi
 [ "$2" = --async ] && exit 0
 case $1 in
 	*)
-		if [ "$status" = 71 ]; then
+		if [ "$status" = 72 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
 		else
 			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook ran, because the hookman runner gave no answer (exit status ' "$status" '): its Python (/opt/py env/bin/python3) or hookman may be gone, or a hook ended it. See `hookman log`; run `hookman install` in the project to repair it."}'
