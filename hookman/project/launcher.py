@@ -83,7 +83,6 @@ from hookman.bridge.protocol import (
     LAUNCHER_NAME,
     MANIFEST_FLAG,
     NO_SPACE_STATUS,
-    START_UP_FILE_VARIABLES,
     deny_answer,
     guarded_subject,
 )
@@ -211,7 +210,9 @@ def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> 
             "notice": _answer_parts(variant.notice),
             "notice_no_space": shlex.quote(json.dumps({"systemMessage": NO_SPACE_NOTICE})),
             "no_space_status": NO_SPACE_STATUS,
-            "spoiled": "".join(f"${{{name}-}}" for name in START_UP_FILE_VARIABLES),
+            # BASH_ENV alone: ENV is read by interactive shells only, and ksh93 gives ENV a
+            # value of its own (~/.kshrc) that no environment set.
+            "spoiled": "${BASH_ENV-}",
             "channel_flag": CHANNEL_FLAG,
             "channel_out": CHANNEL_OUT,
             "channel_err": CHANNEL_ERR,

@@ -9,7 +9,7 @@
 ##   @guarded_arms@   per guarded event, launcher-guarded-arm.sh: the launcher's own deny
 ##   @notice@         the launcher's own notice elsewhere, quoted, with "$status" in it
 ##   @notice_no_space@  the notice when the runner could not write its answer (a full disk)
-##   @spoiled@        "${BASH_ENV-}${ENV-}": a start-up file may have printed on stdout
+##   @spoiled@        "${BASH_ENV-}": a start-up file may have printed on stdout
 ##   the rest are the protocol's words and numbers (hookman/bridge/protocol.py).
 @header@
 hookman_launch() {

@@ -146,7 +146,7 @@ hookman_channel() {
 	if [ -n "$out" ] && [ -n "$err" ] && [ -z "${POSH_VERSION-}" ] &&
 		[ /dev/stdout -ef /dev/stderr ]; then
 		channel=same
-	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "${BASH_ENV-}${ENV-}$traced" ]; }; then
+	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "${BASH_ENV-}$traced" ]; }; then
 		channel=err
 	else
 		channel=out
