@@ -300,7 +300,7 @@ class _Run:
 
         _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
-        if self._watchdog_started and not confirm_watchdog():
+        if self._watchdog_started and not confirm_watchdog() and self.guarded:
             # Before any hook loads; this late so that the watchdog's shell starts while the
             # runner imports, instead of the runner waiting for it. One that did not start
             # is replaced by a fork; where that fails too, the guards do not run unwatched.
@@ -349,7 +349,13 @@ class _Run:
             self._deadline_passed,
             backstop=True,
         )
-        self.deadline.start()
+        try:
+            self.deadline.start()
+        except RuntimeError:  # no thread could be started (threads count in `ulimit -u`)
+            # Its signal is armed (the payload's read is timed); a live watchdog still ends
+            # a hook that disarms it or stops the process, without one nothing would.
+            if not self._watchdog_started:
+                self._cannot_watch = self.guarded
         if hard_stop:
             _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))
 
@@ -371,8 +377,8 @@ class _Run:
             self.deadline.cancel()
         if self._cannot_watch:
             note = (
-                "hookman's runner could not start its watchdog process (no process can be "
-                "started: the user's process limit, `ulimit -u`, is reached)"
+                "hookman's runner could not start its watchdog (no new process or thread can "
+                "be started: the user's process limit, `ulimit -u`, is reached)"
             )
         else:
             note = (

@@ -187,3 +187,25 @@ def test_an_observe_only_event_started_too_late_ends_quietly(
     assert timed.verdict.decision == ALLOW, timed.verdict
     assert timed.verdict.answer == {}, timed.verdict
     _assert_refused_late(runner_project, tmp_path, "before hookman's runner started")
+
+
+def test_a_command_older_than_its_timeout_counts_from_the_runner_s_start(
+    runner_project: RunnerProject, tmp_path: Path
+) -> None:
+    """No client still waits for a command older than the entry's timeout (it kills it
+    then): one is the launcher run by hand or from a script, whose runner gets its whole
+    deadline from its own start instead of a deny for time it did not lose."""
+    _project(runner_project, TIMEOUT)
+    shell = family_shell("dash")
+    sh = sh_dir(shell, tmp_path) / "sh"
+    argv = [str(sh), "-c", f"sleep {TIMEOUT + 1}; {runner_project.command('PreToolUse')}; :"]
+    harmless = runner_project.payload("PreToolUse", tool_name="Bash", tool_input={"command": "ls"})
+    timed = run_command(
+        argv,
+        harmless,
+        cwd=runner_project.root,
+        env=_env(tmp_path, shell),
+        timeout=3 * TIMEOUT,
+        judge=claude_judge("PreToolUse"),
+    )
+    assert timed.verdict.decision == ALLOW, timed.verdict
