@@ -83,6 +83,9 @@ _MOMENT = 0.001  # seconds: a deadline already passed fires at once
 # guards are not run, a guarded event is denied at once, saying where the time went.
 ENOUGH_TIME_S = 1.0
 ENOUGH_TIME_FRACTION = 0.25
+# Seconds a run started that late still gives itself to read the payload and deny (every
+# deadline already passed would fire at once, with a reason that is not the true one).
+LATE_READ_S = 0.1
 OUTCOME_TIMEOUT: Outcome = "timeout"
 OUTCOME_BAD_PAYLOAD: Outcome = "bad-payload"
 OUTCOME_UNKNOWN_EVENT: Outcome = "unknown-event"
@@ -335,17 +338,18 @@ class _Run:
         elapsed = self._elapsed(timeout)
         if seconds and not self.run_async:
             self._late = seconds - elapsed < min(ENOUGH_TIME_S, seconds * ENOUGH_TIME_FRACTION)
+        least = LATE_READ_S if self._late else _MOMENT
         if hard_stop and seconds and self.launched and not self.run_async:
             # Forked first, while this process has no other thread. A little after the hard
             # stop (a quarter of what is left before the timeout), so that the runner's own
             # end, which says more in the log, normally comes first.
             kill_at = hard_stop + (hard_stop - seconds) / 4
-            watchdog = start_watchdog(max(kill_at - elapsed, _MOMENT))
+            watchdog = start_watchdog(max(kill_at - elapsed, least))
             self._watchdog_started = watchdog == STARTED
             self._cannot_watch = watchdog == FAILED and self.guarded
         self.deadline_seconds = seconds
         self.deadline = Deadline(
-            max(seconds - elapsed, _MOMENT) if seconds else None,
+            max(seconds - elapsed, least) if seconds else None,
             self._deadline_passed,
             backstop=True,
         )
@@ -357,7 +361,7 @@ class _Run:
             if not self._watchdog_started:
                 self._cannot_watch = self.guarded
         if hard_stop:
-            _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))
+            _arm_hard_stop(max(hard_stop - elapsed, least))
 
     def _elapsed(self, timeout: float | None) -> float:
         """Seconds the command has run: since the client started it (command_start.py),

@@ -35,6 +35,8 @@ TIMEOUT = 6  # the entry's timeout (deadline 5 s)
 SLOW_START = 2.5  # seconds the shim or BASH_ENV takes: 2.5 + 5 s would pass the timeout
 LATE_TIMEOUT = 8  # deadline 7 s
 LATE_START = 6.2  # leaves less than 1 s of the deadline: no hook runs
+SHIM_TIMEOUT = 4
+SLOWER_SHIM = 6  # seconds: no runner starts before the client's kill
 MARKS = """
 import os
 def hook(pi):
@@ -209,3 +211,24 @@ def test_a_command_older_than_its_timeout_counts_from_the_runner_s_start(
         judge=claude_judge("PreToolUse"),
     )
     assert timed.verdict.decision == ALLOW, timed.verdict
+
+
+P3 = (
+    "P3 (issue 23, the shell layer): the launcher starts the runner under a timer of its own "
+    "(timeout(1), counting from the client's command), so a python3 shim slower than the "
+    "entry's timeout is killed before it and the launcher denies"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=P3)
+@pytest.mark.parametrize("name", list(FAMILY))
+def test_a_python_shim_slower_than_the_timeout_is_denied_before_it(
+    runner_project: RunnerProject, tmp_path: Path, name: str
+) -> None:
+    """No Python clock exists while the shim runs (a version manager's shim can take 45 s):
+    only the launcher can answer in time."""
+    _project(runner_project, SHIM_TIMEOUT)
+    runner_project.launcher_python = _python_shim(tmp_path / "shim", SLOWER_SHIM, forks=False)
+    runner_project.write_launcher()
+    timed = _claude(runner_project, tmp_path, name, SHIM_TIMEOUT, "PreToolUse")
+    assert timed.verdict.decision == DENY, timed.verdict

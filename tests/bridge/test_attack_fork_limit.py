@@ -4,12 +4,14 @@ limit lets exactly the processes before the fork under test exist: 1 (the client
 cannot fork the launcher), 2 (the launcher cannot fork python), 3 (the runner cannot start
 its watchdog). Each shell of the family plays `sh`; Codex's outer shell is always bash.
 
-What each shell does about a failed fork (measured, docs in /work/notes-23-clock.md and
-ARCHITECTURE.md): dash, busybox, zsh and yash fail at once; bash retries 1+2+4+8 s, then
-ends the shell (status 254); mksh and posh retry ~31 s; ksh93 retries forever. The runner's
-part (its watchdog) must deny at once. The shell's part needs the settings command's EXIT trap
-(P1) and a launcher status of its own for its stderr deny (P2); the tests that wait for them
-are xfail(strict) naming them, so they start passing when those land."""
+What each shell does about a failed fork (measured on the Debian packages, as `sh`): dash,
+busybox, zsh and yash fail at once (dash and busybox end the shell with status 2, zsh with 1,
+running no EXIT trap; yash goes on with status 126); bash retries 1+2+4+8 s, then ends the
+shell (status 254, after its EXIT trap); mksh retries ~31 s (status 1 after its EXIT trap),
+posh ~31 s (status 1, no trap); ksh93 retries forever. The runner's part (its watchdog) must
+deny at once. The shell's part needs the settings command's EXIT trap (P1) and a launcher
+status of its own for its stderr deny (P2); the tests that wait for them are xfail(strict)
+naming them, so they start passing when those land."""
 
 from __future__ import annotations
 
@@ -38,11 +40,11 @@ TIMEOUT = 4  # the entry's timeout where the answer must come at once
 RETRY_TIMEOUT = 30  # install's timeout: bash's 15 s of retries must end before it
 OUTER, LAUNCHER, RUNNER = 1, 2, 3  # the process limit that makes that process's fork fail
 P1 = (
-    "P1 (notes-23-clock.md): the settings command's EXIT trap answers when the shell ends "
+    "P1 (issue 23, the shell layer): the settings command's EXIT trap answers when the shell ends "
     "on a failed fork (bash after 15 s of retries)"
 )
 P2 = (
-    "P2 (notes-23-clock.md): the launcher's own stderr deny exits 4, so a shell's own "
+    "P2 (issue 23, the shell layer): the launcher's own stderr deny exits 4, so a shell's own "
     "status 2 (dash's fatal `Cannot fork`, its message lost to `2>/dev/null`) gets the "
     "command's reason on stderr"
 )
