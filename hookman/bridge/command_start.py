@@ -131,7 +131,7 @@ def _proc_reader() -> Reader:
 # seconds, 4-byte microseconds) at offset 0; kp_eproc.e_ppid at 560; 648 bytes in all.
 KINFO_SIZE = 648
 KINFO_PPID_OFFSET = 560
-_CTL_KERN, _KERN_PROC, _KERN_PROC_PID, _KERN_PROCARGS2 = 1, 14, 1, 49
+_CTL_KERN, _KERN_ARGMAX, _KERN_PROC, _KERN_PROC_PID, _KERN_PROCARGS2 = 1, 8, 14, 1, 49
 
 
 def kinfo_start_and_parent(raw: bytes) -> tuple[float, int] | None:
@@ -167,8 +167,16 @@ def _darwin_reader() -> Reader:
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        sysctl = libc.sysctl
+        sysctl = ctypes.CDLL(None, use_errno=True).sysctl
+        sysctl.restype = ctypes.c_int
+        sysctl.argtypes = [
+            ctypes.POINTER(ctypes.c_int),
+            ctypes.c_uint,
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.c_void_p,
+            ctypes.c_size_t,
+        ]
     except (OSError, AttributeError, ImportError):
         return _no_reader
 
@@ -180,13 +188,17 @@ def _darwin_reader() -> Reader:
             return None
         return buffer.raw[: length.value]
 
+    argmax = ask((_CTL_KERN, _KERN_ARGMAX), 4)  # KERN_PROCARGS2 wants a buffer this big
+    args_size = int.from_bytes(argmax, sys.byteorder) if argmax and len(argmax) == 4 else 0
+    args_size = args_size if 0 < args_size <= 1 << 24 else 1 << 20
+
     def read(pid: int) -> tuple[float, int, bytes] | None:
         try:
             info = ask((_CTL_KERN, _KERN_PROC, _KERN_PROC_PID, pid), KINFO_SIZE)
             found = kinfo_start_and_parent(info) if info else None
             if found is None:
                 return None
-            arguments = ask((_CTL_KERN, _KERN_PROCARGS2, pid), 65536)
+            arguments = ask((_CTL_KERN, _KERN_PROCARGS2, pid), args_size)
         except (OSError, ValueError, TypeError, ctypes.ArgumentError):
             return None
         command_line = procargs_command_line(arguments) if arguments else b""

@@ -10,6 +10,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -186,3 +187,63 @@ def test_a_runner_run_by_hand_counts_from_its_own_start(tmp_path: Path) -> None:
     )
     own, command = (float(word) for word in done.stdout.split())
     assert own == command < time.monotonic() - started - 0.5, done.stdout
+
+
+class _FakeDarwin:
+    """sysctl as macOS answers it, for processes given as (start, parent, argv)."""
+
+    def __init__(self, processes: dict[int, tuple[float, int, list[bytes]]]) -> None:
+        self.processes = processes
+
+        def sysctl(*args: Any) -> int:  # a function: ctypes sets argtypes on it
+            return self.answer(*args)
+
+        self.sysctl = sysctl
+
+    def answer(self, mib: Any, count: int, buffer: Any, length: Any, new: Any, size: int) -> int:
+        import ctypes
+
+        name = list(mib)[:count]
+        room = length._obj
+        if name == [1, 8]:  # KERN_ARGMAX
+            data = (65536).to_bytes(4, sys.byteorder)
+        elif name[:3] == [1, 14, 1] and name[3] in self.processes:
+            start, parent, _ = self.processes[name[3]]
+            raw = bytearray(KINFO_SIZE)
+            raw[0:8] = int(start).to_bytes(8, sys.byteorder)
+            raw[8:12] = round((start % 1) * 1e6).to_bytes(4, sys.byteorder)
+            raw[KINFO_PPID_OFFSET : KINFO_PPID_OFFSET + 4] = parent.to_bytes(4, sys.byteorder)
+            data = bytes(raw)
+        elif name[:2] == [1, 49] and name[2] in self.processes:
+            words = self.processes[name[2]][2]
+            data = len(words).to_bytes(4, sys.byteorder) + b"/bin/sh\0\0\0"
+            data += b"\0".join(words) + b"\0ENV=" + LAUNCHER + b"\0"
+        else:
+            return -1
+        if len(data) > room.value:
+            return -1
+        ctypes.memmove(buffer, data, len(data))
+        room.value = len(data)
+        return 0
+
+
+def test_the_darwin_reader_walks_up_through_sysctl(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ctypes
+
+    now = time.time()
+    me = os.getpid()
+    fake = _FakeDarwin(
+        {
+            me: (now - 0.5, 501, [b"python3", b"-c", b"..."]),
+            501: (now - 1.0, 502, LAUNCHED.split(b"\0")),
+            502: (now - 4.0, 503, OUTER.split(b"\0")),
+            503: (now - 3600.0, 1, CLIENT.split(b"\0")),
+        }
+    )
+    monkeypatch.setattr(ctypes, "CDLL", lambda name, use_errno=False: fake)
+    monkeypatch.setattr(command_start.sys, "platform", "darwin")
+    own, command = command_ages(DIR)
+    assert 0.4 < own < 1.5 and 3.9 < command < 5.0, (own, command)
+    fake.processes[me] = (now - 0.5, 503, [b"python3"])  # run by hand from the client
+    own, command = command_ages(DIR)
+    assert own == command, (own, command)
