@@ -274,14 +274,14 @@ MUTATIONS = [
     (
         "run: a timeout lowered in the settings counts",
         "hookman/bridge/run_command.py",
-        "            if timeout is not None and (installed is None or timeout < installed):\n",
+        "            if lowered is not None and (timeout is None or lowered < timeout):\n",
         "            if False:\n",
     ),
     (
         "run: the watchdog is confirmed before any hook",
         "hookman/bridge/run_command.py",
-        "            confirm_watchdog()  # a watchdog that did not start is replaced\n",
-        "            pass\n",
+        "        if self._watchdog_started and not confirm_watchdog() and self.guarded:\n",
+        "        if False:\n",
     ),
     (
         "watchdog: an unconfirmed watchdog is replaced",
@@ -310,14 +310,14 @@ MUTATIONS = [
     (
         "run: hard stop armed",
         "hookman/bridge/run_command.py",
-        "            _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))\n",
+        "            _arm_hard_stop(max(hard_stop - elapsed, least))\n",
         "",
     ),
     (
         "run: watchdog started",
         "hookman/bridge/run_command.py",
-        "            self._watchdog_started = start_watchdog(max(kill_at - elapsed, _MOMENT))\n",
-        "            pass\n",
+        "            watchdog = start_watchdog(max(kill_at - elapsed, least))\n",
+        '            watchdog = "not-leader"\n',
     ),
     (
         "watchdog: the spawned bash kills the group on a timeout",
