@@ -189,7 +189,7 @@ MUTATIONS = [
     (
         "run: broken channel exits non-zero",
         "hookman/bridge/run_command.py",
-        "        if not written:\n            return EXIT_NO_ANSWER\n",
+        "        if not written:\n            return NO_SPACE_STATUS if self._no_space else EXIT_NO_ANSWER\n",
         "",
     ),
     (
@@ -281,14 +281,14 @@ MUTATIONS = [
     (
         "run: a timeout lowered in the settings counts",
         "hookman/bridge/run_command.py",
-        "            if timeout is not None and (installed is None or timeout < installed):\n",
+        "            if lowered is not None and (timeout is None or lowered < timeout):\n",
         "            if False:\n",
     ),
     (
         "run: the watchdog is confirmed before any hook",
         "hookman/bridge/run_command.py",
-        "            confirm_watchdog()  # a watchdog that did not start is replaced\n",
-        "            pass\n",
+        "        if self._watchdog_started and not confirm_watchdog() and self.guarded:\n",
+        "        if False:\n",
     ),
     (
         "watchdog: an unconfirmed watchdog is replaced",
@@ -317,14 +317,14 @@ MUTATIONS = [
     (
         "run: hard stop armed",
         "hookman/bridge/run_command.py",
-        "            _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))\n",
+        "            _arm_hard_stop(max(hard_stop - elapsed, least))\n",
         "",
     ),
     (
         "run: watchdog started",
         "hookman/bridge/run_command.py",
-        "            self._watchdog_started = start_watchdog(max(kill_at - elapsed, _MOMENT))\n",
-        "            pass\n",
+        "            watchdog = start_watchdog(max(kill_at - elapsed, least))\n",
+        '            watchdog = "not-leader"\n',
     ),
     (
         "watchdog: the spawned bash kills the group on a timeout",
@@ -353,8 +353,8 @@ MUTATIONS = [
     (
         "run: deadlines count from the process start",
         "hookman/bridge/run_command.py",
-        "        elapsed = seconds_since_start()\n",
-        "        elapsed = 0.0\n",
+        '        own, command = command_ages(os.path.dirname(self.manifest_path or ""))\n',
+        "        own, command = 0.0, 0.0\n",
     ),
     (
         "run: a huge guarded answer is cut",
@@ -924,6 +924,72 @@ MUTATIONS = [
         "@denied@) exit @two@ ;;",
         "@denied@ | @two@) exit @two@ ;;",
         ["tests/bridge/test_sh_family.py"],
+    ),
+    # Issue 23, classes 2 and 5 (the runner's clock and its watchdog): the deadline counts
+    # from when the client started the command; a start that leaves too little time, and a
+    # guarded run with no watchdog, deny at once.
+    (
+        "clock: the client's command counts, not the runner's own start",
+        "hookman/bridge/run_command.py",
+        '        own, command = command_ages(os.path.dirname(self.manifest_path or ""))\n',
+        "        own, command = command_ages(None)\n",
+        ["tests/bridge/test_attack_clock.py"],
+    ),
+    (
+        "clock: too little time left is a late start",
+        "hookman/bridge/run_command.py",
+        "            self._late = seconds - elapsed < min(ENOUGH_TIME_S, seconds * ENOUGH_TIME_FRACTION)\n",
+        "            self._late = False\n",
+        ["tests/bridge/test_attack_clock.py"],
+    ),
+    (
+        "clock: a late start or no watchdog runs no hook",
+        "hookman/bridge/run_command.py",
+        "        if self._late or self._cannot_watch:\n",
+        "        if False:\n",
+        ["tests/bridge/test_attack_clock.py", "tests/bridge/test_attack_fork_limit.py"],
+    ),
+    (
+        "clock: a command older than its timeout counts from the runner",
+        "hookman/bridge/run_command.py",
+        "        if timeout is not None and command > timeout:\n",
+        "        if False:\n",
+        ["tests/bridge/test_attack_clock.py"],
+    ),
+    (
+        "clock: the walk up stops at the first parent after the launcher's that does not name it",
+        "hookman/bridge/command_start.py",
+        "        elif found is not None or skipped >= SKIPPED_LEVELS:\n",
+        "        elif skipped >= SKIPPED_LEVELS:\n",
+        ["tests/bridge/test_command_start.py"],
+    ),
+    (
+        "watchdog: a guarded run whose watchdog could not start denies",
+        "hookman/bridge/run_command.py",
+        "            self._cannot_watch = watchdog == FAILED and self.guarded\n",
+        "            self._cannot_watch = False\n",
+        ["tests/bridge/test_attack_fork_limit.py"],
+    ),
+    (
+        "watchdog: one not confirmed and not replaced denies",
+        "hookman/bridge/run_command.py",
+        "        if self._watchdog_started and not confirm_watchdog() and self.guarded:\n",
+        "        if self._watchdog_started and not confirm_watchdog() and False:\n",
+        ["tests/bridge/test_attack_fork_limit.py"],
+    ),
+    (
+        "watchdog: no thread and no watchdog denies",
+        "hookman/bridge/run_command.py",
+        "                self._cannot_watch = self.guarded\n",
+        "                pass\n",
+        ["tests/bridge/test_attack_fork_limit.py"],
+    ),
+    (
+        "watchdog: a failed fork is no watchdog",
+        "hookman/bridge/watchdog.py",
+        "    return STARTED if _fork_watchdog(group, read_end, write_end, seconds) else FAILED\n",
+        "    return STARTED\n",
+        ["tests/bridge/test_attack_fork_limit.py"],
     ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)

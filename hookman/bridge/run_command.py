@@ -33,6 +33,7 @@ from hookman.bridge.answer import fail_closed_reason
 from hookman.bridge.answer_frame import framed_line
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
+from hookman.bridge.command_start import command_ages
 from hookman.bridge.deadline import Deadline
 from hookman.bridge.entry_timeout import (
     CODEX_HOOKS_FILE,
@@ -59,7 +60,7 @@ from hookman.bridge.protocol import (
     guarded_subject,
 )
 from hookman.bridge.session_state import now_iso
-from hookman.bridge.watchdog import confirm_watchdog, seconds_since_start, start_watchdog
+from hookman.bridge.watchdog import FAILED, STARTED, confirm_watchdog, start_watchdog
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,6 +87,13 @@ _NO_SPACE_ERRNOS = frozenset(
 )
 NO_ANSWER_NOTICE = "the answer could not be written (a hook closed hookman's output)"
 _MOMENT = 0.001  # seconds: a deadline already passed fires at once
+# Less time than this left before the deadline when the runner starts (min of the two): the
+# guards are not run, a guarded event is denied at once, saying where the time went.
+ENOUGH_TIME_S = 1.0
+ENOUGH_TIME_FRACTION = 0.25
+# Seconds a run started that late still gives itself to read the payload and deny (every
+# deadline already passed would fire at once, with a reason that is not the true one).
+LATE_READ_S = 0.1
 OUTCOME_TIMEOUT: Outcome = "timeout"
 OUTCOME_BAD_PAYLOAD: Outcome = "bad-payload"
 OUTCOME_UNKNOWN_EVENT: Outcome = "unknown-event"
@@ -218,6 +226,9 @@ class _Run:
         self.launched = False  # run by the launcher: end the answer with ANSWER_END
         self.framed = False  # launcher format 3: ANSWER_START, the answer line, ANSWER_END
         self._watchdog_started = False
+        self._cannot_watch = False  # a guarded run whose watchdog could not be started
+        self._spent_before = 0.0  # seconds the command ran before this process started
+        self._late = False  # so much spent before the runner that too little time is left
         self.guarded_flag = False  # the launcher says the event is guarded
         self.agent: str | None = None  # None: Claude Code; "codex": Codex CLI's protocol
         self.channel: str | None = None  # the launcher's CHANNEL_FLAG (None: format 3)
@@ -294,6 +305,8 @@ class _Run:
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
         if self.state_problem is not None:  # before any hook loads bytecode from there
             return self._unsafe_state(self.state_problem)
+        if self._late or self._cannot_watch:
+            return self._refuse_to_start()
         if self.run_async and self._detach():
             return 0
         if self.deadline is None:  # async: armed in the child, after the fork
@@ -307,10 +320,12 @@ class _Run:
 
         _cache_hook_bytecode(self.manifest.state_dir)
         self.tracker = CallTracker()
-        if self._watchdog_started:
+        if self._watchdog_started and not confirm_watchdog() and self.guarded:
             # Before any hook loads; this late so that the watchdog's shell starts while the
-            # runner imports, instead of the runner waiting for it.
-            confirm_watchdog()  # a watchdog that did not start is replaced
+            # runner imports, instead of the runner waiting for it. One that did not start
+            # is replaced by a fork; where that fails too, the guards do not run unwatched.
+            self._cannot_watch = True
+            return self._refuse_to_start()
         result = dispatch_event(
             self.manifest,
             self.event,
@@ -324,33 +339,84 @@ class _Run:
         return self._finish(result.answer, result.outcome, result=result)
 
     def _arm_deadlines(self, manifest: Manifest) -> None:
-        """The deadline, the hard stop and (launched) the watchdog, counted from the process's
-        start: a slow interpreter start or a slow payload uses up the same time."""
-        elapsed = seconds_since_start()
+        """The deadline, the hard stop and (launched) the watchdog, counted from when the
+        client started the command: a slow start-up file, interpreter shim, interpreter start
+        or payload uses up the same time."""
         seconds = manifest.deadline_for(self.event, self.run_async)
         hard_stop = manifest.hard_stop_for(self.event, self.run_async)
+        timeout = manifest.timeout_for(self.event, self.run_async)
         if not self.run_async:  # the entry's timeout counts: it may be lowered by hand
             # Codex kills the runner at its own entry's timeout, in its own file
             entries = CODEX_HOOKS_FILE if self.agent == CODEX_AGENT else SETTINGS_FILE
-            timeout = settings_timeout(manifest.project_dir, self.event, entries)
-            installed = manifest.timeout_for(self.event)
-            if timeout is not None and (installed is None or timeout < installed):
-                seconds, hard_stop = deadlines_within(timeout)
+            lowered = settings_timeout(manifest.project_dir, self.event, entries)
+            if lowered is not None and (timeout is None or lowered < timeout):
+                seconds, hard_stop = deadlines_within(lowered)
+                timeout = lowered
+        elapsed = self._elapsed(timeout)
+        if seconds and not self.run_async:
+            self._late = seconds - elapsed < min(ENOUGH_TIME_S, seconds * ENOUGH_TIME_FRACTION)
+        least = LATE_READ_S if self._late else _MOMENT
         if hard_stop and seconds and self.launched and not self.run_async:
             # Forked first, while this process has no other thread. A little after the hard
             # stop (a quarter of what is left before the timeout), so that the runner's own
             # end, which says more in the log, normally comes first.
             kill_at = hard_stop + (hard_stop - seconds) / 4
-            self._watchdog_started = start_watchdog(max(kill_at - elapsed, _MOMENT))
+            watchdog = start_watchdog(max(kill_at - elapsed, least))
+            self._watchdog_started = watchdog == STARTED
+            self._cannot_watch = watchdog == FAILED and self.guarded
         self.deadline_seconds = seconds
         self.deadline = Deadline(
-            max(seconds - elapsed, _MOMENT) if seconds else None,
+            max(seconds - elapsed, least) if seconds else None,
             self._deadline_passed,
             backstop=True,
         )
-        self.deadline.start()
+        try:
+            self.deadline.start()
+        except RuntimeError:  # no thread could be started (threads count in `ulimit -u`)
+            # Its signal is armed (the payload's read is timed); a live watchdog still ends
+            # a hook that disarms it or stops the process, without one nothing would.
+            if not self._watchdog_started:
+                self._cannot_watch = self.guarded
         if hard_stop:
-            _arm_hard_stop(max(hard_stop - elapsed, _MOMENT))
+            _arm_hard_stop(max(hard_stop - elapsed, least))
+
+    def _elapsed(self, timeout: float | None) -> float:
+        """Seconds the command has run: since the client started it (command_start.py),
+        unless that is more than its timeout, after which no client still waits for the
+        answer (the launcher run by hand, or in a loop that names it): then since this
+        process started."""
+        own, command = command_ages(os.path.dirname(self.manifest_path or ""))
+        if timeout is not None and command > timeout:
+            return own
+        self._spent_before = command - own
+        return command
+
+    def _refuse_to_start(self) -> int:
+        """Answer without running a hook: too little time left after what was spent before
+        the runner started, or (guarded) no watchdog could be started."""
+        if self.deadline is not None:
+            self.deadline.cancel()
+        if self._cannot_watch:
+            note = (
+                "hookman's runner could not start its watchdog (no new process or thread can "
+                "be started: the user's process limit, `ulimit -u`, is reached)"
+            )
+        else:
+            note = (
+                f"{self._spent_before:.1f} s of the hook's time passed before hookman's runner "
+                f"started (a slow shell start-up file such as BASH_ENV, or a slow python3 "
+                f"shim), which left too little of hookman's deadline of "
+                f"{self.deadline_seconds or 0:g} s for the guards"
+            )
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": note}]
+        if not self.guarded:
+            return self._finish({}, OUTCOME_TIMEOUT, notices=[note], errors=errors)
+        reason = (
+            f"hookman blocked this {guarded_subject(self.event)} because {note}, so the "
+            f"project's guards could not check it."
+        )
+        answer = deny_answer(self.event, reason)
+        return self._finish(answer, OUTCOME_TIMEOUT, notices=[note], errors=errors)
 
     def _finish(
         self,

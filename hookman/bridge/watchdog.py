@@ -17,9 +17,13 @@ waits for that byte; on the end of that pipe or no byte in time, it forks a copy
 runner as the watchdog instead.
 
 Only for a runner that leads its own process group (`launched` makes it one), so the kill
-never reaches the launcher or the client's shell. The deadlines count from the process's
-start (`seconds_since_start`), which on Linux is when the launcher forked it: a slow
-interpreter start is counted too.
+never reaches the launcher or the client's shell. The deadlines count from when the client
+started the command (command_start.py): a slow start-up file, launcher or interpreter start
+is counted too.
+
+Where no process can be started at all (the user's process limit reached: fork and spawn
+fail at once with EAGAIN), `start_watchdog` says FAILED and a guarded run denies rather than
+run its hooks unwatched (run_command.py).
 """
 
 from __future__ import annotations
@@ -31,22 +35,6 @@ try:
     import _signal as signals
 except ImportError:  # pragma: no cover - other Python implementations
     import signal as signals  # type: ignore[no-redef]
-
-_MAX_BELIEVABLE_START = 600.0  # seconds; more means a clock we misread: count from now
-
-
-def seconds_since_start() -> float:
-    """Seconds since this process was forked (Linux: /proc/self/stat), else 0."""
-    try:
-        with open("/proc/self/stat", "rb") as handle:
-            stat = handle.read()
-        start_ticks = int(stat[stat.rindex(b")") + 2 :].split()[19])  # field 22, starttime
-        now = time.clock_gettime(time.CLOCK_BOOTTIME)
-        elapsed = now - start_ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return 0.0
-    return elapsed if 0.0 <= elapsed <= _MAX_BELIEVABLE_START else 0.0
-
 
 _keep_open: list[int] = []  # the pipe's write end: open for the runner's whole life
 
@@ -78,26 +66,31 @@ class _Pending:
 _pending = _Pending()
 
 
-def start_watchdog(seconds: float) -> bool:
+STARTED = "started"
+NOT_LEADER = "not-leader"  # not a group leader: no group of its own to kill
+FAILED = "failed"  # no process could be started (a process limit, no memory)
+
+
+def start_watchdog(seconds: float) -> str:
     """Start the watchdog: SIGKILL this process's group `seconds` from now unless the process
-    has ended by then. False when it cannot (not a group leader, no resources).
+    has ended by then. STARTED, NOT_LEADER, or FAILED (no pipe, no process).
 
     A bash spawned (vfork + exec) in a process group of its own where one is found; else a
     fork of this process. The spawn is the cheaper: a forked copy shares every page with the
     runner, which then takes a copy-on-write fault on each page it touches (about 2 ms on a
     2-CPU machine)."""
     if os.getpgrp() != os.getpid():
-        return False
+        return NOT_LEADER
     group = os.getpid()
     try:
         read_end, write_end = os.pipe()  # not inherited across exec: only forks share it
     except OSError:
-        return False
+        return FAILED
     if _spawn_bash(group, read_end, seconds):
         os.close(read_end)
         _keep_open.append(write_end)
-        return True
-    return _fork_watchdog(group, read_end, write_end, seconds)
+        return STARTED
+    return STARTED if _fork_watchdog(group, read_end, write_end, seconds) else FAILED
 
 
 def confirm_watchdog(wait: float = CONFIRM_WAIT) -> bool:
