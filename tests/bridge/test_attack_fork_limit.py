@@ -43,11 +43,6 @@ P1 = (
     "P1 (issue 23, the shell layer): the settings command's EXIT trap answers when the shell ends "
     "on a failed fork (bash after 15 s of retries)"
 )
-P2 = (
-    "P2 (issue 23, the shell layer): the launcher's own stderr deny exits 4, so a shell's own "
-    "status 2 (dash's fatal `Cannot fork`, its message lost to `2>/dev/null`) gets the "
-    "command's reason on stderr"
-)
 STOPS_ON_RM = guard_that(
     "if 'rm' not in event['input'].get('command', ''):\n    return None\n"
     "os.kill(os.getpid(), signal.SIGSTOP)"
@@ -222,7 +217,6 @@ def test_a_codex_launcher_that_cannot_fork_python_denies_at_once(
     assert _run(limited, name, LAUNCHER, codex=True).verdict.decision == DENY
 
 
-@pytest.mark.xfail(strict=True, reason=P2)
 @pytest.mark.parametrize("name", ["dash", "busybox"])
 def test_a_codex_launcher_whose_shell_dies_on_the_fork_still_says_why(
     limited: tuple[RunnerProject, Path], name: str
