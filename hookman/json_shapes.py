@@ -326,7 +326,8 @@ class ListJson(TypedDict):
     hooks: list[ListedHookJson]  # dispatch order
     held_back: dict[str, HeldBackJson]
     agents: list[str]  # the clients hookman writes hooks for (hookman.toml `agents`)
-    codex: ListCodexJson | None  # null unless the agents include Codex CLI
+    # null unless the agents include Codex CLI and it is installed here (`codex` on PATH)
+    codex: ListCodexJson | None
     warnings: list[str]  # what the target client means for the hooks (as install)
 
 

@@ -53,6 +53,9 @@ UNSET = (
     "CLAUDE_PLUGIN_ROOT",
     "CLAUDE_PLUGIN_DATA",
     "CLAUDE_ENV_FILE",
+    # the client's off-switches doctor reads from the environment (doctor/findings_switches.py)
+    "CLAUDE_CODE_SIMPLE",
+    "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP",
     "BASH_ENV",
     "ENV",
     # git: another repository, work tree or index, or configuration given in the environment

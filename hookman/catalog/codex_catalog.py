@@ -74,3 +74,12 @@ def answer_fields() -> dict[str, dict[str, list[str]]]:
 def detect_codex_version() -> ClientVersion | None:
     """`codex --version` ("codex-cli 0.171.0"), cached per binary like Claude Code's."""
     return detect_version("codex", VERSION_CACHE_NAME)
+
+
+def codex_installed() -> bool:
+    """Whether Codex CLI is installed on this machine: a `codex` program on PATH (what
+    `codex --version`, the trust step and doctor run). A project's committed `agents` list
+    wires Codex only where this holds (docs/agents.md, "Agents per machine")."""
+    import shutil
+
+    return shutil.which("codex") is not None

@@ -15,6 +15,24 @@ _MANUAL_TRUST = (
 )
 
 
+def absent_sentences(project_dir: Path) -> list[str]:
+    """What install says when the project's agents name Codex CLI and this machine has none:
+    one line, information, not a warning (docs/agents.md, "Agents per machine")."""
+    from hookman.agents.codex_files import has_hookman_entries
+
+    lines = [
+        "Codex CLI: not installed here (no `codex` on PATH), so its entries were not written; "
+        "once Codex is installed, run `hookman install` to wire it."
+    ]
+    if has_hookman_entries(project_dir):
+        lines.append(
+            f"  {codex_hooks_path(project_dir)} keeps the hookman entries an earlier install "
+            "wrote, untouched (nothing runs them without Codex); `hookman install` brings them "
+            "up to date once Codex is installed."
+        )
+    return lines
+
+
 def plan_sentences(codex: CodexPlan) -> list[str]:
     """Plain sentences about what Codex will not run (install, list)."""
     target = "unknown" if codex.version is None else str(codex.version)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hookman.bridge.protocol import CODEX_AGENT
 from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.commands.options import (
     CLAUDE_VERSION,
@@ -153,6 +154,7 @@ def install(
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
     _check_options(hooks, name, run_async, repo, rev, agents)
+    _check_codex_here(agents, codex_version)
     project_dir = find_project_dir(project)
     if not hooks and not (project_dir / CLAUDE_DIR).exists():
         raise HookmanError(
@@ -236,6 +238,25 @@ def _check_options(
                 "pass one of: " + ", ".join(KNOWN_AGENTS) + ".",
                 exit_code=2,
             )
+
+
+def _check_codex_here(agents: Sequence[str], codex_version: str | None) -> None:
+    """`--agent codex` where Codex CLI is not installed is refused before anything is
+    written: the entries would run nowhere and Codex could not be asked to trust them. A
+    committed `agents` list is quiet there instead (install/sync.py); --codex-version V
+    writes for a Codex that is not here yet."""
+    if CODEX_AGENT not in agents or codex_version is not None:
+        return
+    from hookman.catalog import codex_catalog
+
+    if not codex_catalog.codex_installed():
+        raise HookmanError(
+            "--agent codex asks hookman to wire Codex CLI, but it is not installed here (no "
+            "`codex` on PATH), so nothing would run its entries and Codex could not be asked "
+            "to trust them; nothing was written.",
+            "install Codex CLI and run `hookman install --agent codex` again, or pass "
+            "--codex-version V to write its entries for a Codex installed later.",
+        )
 
 
 def _edited_config(

@@ -96,6 +96,11 @@ def list_hooks(
     out = console()
     if codex is not None:
         _print_codex(codex)
+    elif _codex_absent(config.agents):
+        from hookman.commands.codex_wording import absent_sentences
+
+        for sentence in absent_sentences(project_dir):
+            out.print(escape(sentence), highlight=False)
     for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     for problem, fix in problems.values():
@@ -109,8 +114,9 @@ def _codex_view(
     project_dir: Path, agents: tuple[str, ...], hooks: list[HookSpec], plan: InstallPlan
 ) -> tuple[ListCodexJson, list[str]] | None:
     """What hookman writes for Codex CLI, per hook, and what it cannot write, in words
-    (None when the agents leave Codex out)."""
-    if "codex" not in agents:
+    (None when the agents leave Codex out, or it is not installed here: install writes
+    nothing for it then)."""
+    if "codex" not in agents or _codex_absent(agents):
         return None
     from hookman.agents.codex_files import codex_hooks_path
     from hookman.agents.codex_sync import plan_codex
@@ -135,6 +141,13 @@ def _codex_view(
         "hooks": per_hook,
     }
     return shown, plan_sentences(codex)
+
+
+def _codex_absent(agents: tuple[str, ...]) -> bool:
+    """The agents name Codex CLI, which this machine lacks (as install/sync.py decides)."""
+    from hookman.catalog.codex_catalog import codex_installed
+
+    return "codex" in agents and not codex_installed()
 
 
 def _print_codex(codex: ListCodexJson) -> None:

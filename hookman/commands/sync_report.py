@@ -63,6 +63,10 @@ def _pin_move(old: str | None, new: str | None) -> str:
 
 def codex_sentences(result: SyncResult) -> list[str]:
     """What install says about Codex: what it wrote, what it could not, the trust."""
+    if result.codex_absent:
+        from hookman.commands.codex_wording import absent_sentences
+
+        return absent_sentences(result.project_dir)
     if result.codex_change is None:
         return []
     path = result.codex_change.path

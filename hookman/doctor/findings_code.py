@@ -12,6 +12,7 @@ from hookman.catalog import event_catalog
 from hookman.doctor.context import EVENT_CODES, Context
 from hookman.doctor.facts import script_text_facts, variables_never_set
 from hookman.doctor.findings_commands import script_path
+from hookman.doctor.findings_plugins import built_by_hookman
 from hookman.doctor.model import Finding, Handler
 from hookman.doctor.quote import shown
 from hookman.doctor.script_text import (
@@ -28,8 +29,11 @@ PROBE_HINT = "`hookman doctor --probe-commands` runs it on sample payloads to co
 
 def check_code(ctx: Context) -> None:
     memo: dict[Path, str | None] = {}
+    built = {s.path for s in ctx.sources.sources if built_by_hookman(ctx, s)}
     for handler in ctx.handlers:
         if handler.type != "command" or handler.command is None or handler.hookman:
+            continue
+        if handler.source.path in built:  # a plugin hookman built: its launcher, not a hook
             continue
         if handler.not_loaded_because in EVENT_CODES:
             continue

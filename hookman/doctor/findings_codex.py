@@ -57,6 +57,9 @@ def check_codex(ctx: Context) -> None:
     """Every Codex finding (report.py calls it when codex_sources.wants_codex)."""
     files = read_codex_files(ctx.project_dir)
     handlers = _add_sources(ctx, files)
+    if not codex_catalog.codex_installed():
+        _not_installed(ctx, handlers)
+        return
     version = codex_catalog.detect_codex_version()
     for file in files:
         if file.error is not None:
@@ -69,6 +72,28 @@ def check_codex(ctx: Context) -> None:
     if listed is not None:
         _check_hook_trust(ctx, handlers, listed)
     _check_stale(ctx, files, version)
+
+
+def _not_installed(ctx: Context, handlers: list[Handler]) -> None:
+    """No Codex here (a teammate without it, the project's `agents` naming it): nothing runs
+    Codex's hooks on this machine, so one info finding and no Codex checks (docs/agents.md,
+    "Agents per machine")."""
+    for handler in handlers:
+        handler.silence("codex-not-installed")
+    from hookman.project.location import config_path
+
+    held = f" ({len(handlers)} hook(s) in its files are not run here)" if handlers else ""
+    ctx.add(
+        Finding(
+            "codex-not-installed",
+            "info",
+            str(config_path(ctx.project_dir)),
+            "Codex CLI is not installed here (no `codex` on PATH), so nothing on this machine "
+            f"runs Codex's hooks{held} and doctor did not check them; install writes no Codex "
+            "entries here.",
+            "once Codex is installed, run `hookman install` to wire it, then `hookman doctor`.",
+        )
+    )
 
 
 # --- reading -------------------------------------------------------------------------

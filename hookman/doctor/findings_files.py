@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from hookman.catalog import event_catalog
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts, invalid_entry_silences_file
+from hookman.doctor.findings_plugins import newer_client_file
 from hookman.doctor.handlers import key_path
 from hookman.doctor.locate import path_steps
 from hookman.doctor.model import Finding, Handler, Source
@@ -157,8 +158,8 @@ def deletion_path(source: Source, path: str) -> str:
 
 def _check_event_names(ctx: Context, source: Source) -> None:
     hooks = source.data.get("hooks") if isinstance(source.data, dict) else None
-    if not isinstance(hooks, dict):
-        return
+    if not isinstance(hooks, dict) or newer_client_file(ctx, source) is not None:
+        return  # a plugin's file for newer clients: findings_plugins says so, as information
     tolerated = event_catalog.unknown_event_tolerated_since()
     whole_file = ctx.version is not None and ctx.version < tolerated
     for event in hooks:

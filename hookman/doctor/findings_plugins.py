@@ -11,11 +11,15 @@ from pathlib import Path
 
 from hookman import __version__
 from hookman.catalog import event_catalog
-from hookman.catalog.client_version import version_numbers
+from hookman.catalog.client_version import ClientVersion, parse_version, version_numbers
 from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Source
-from hookman.plugin.build_record import read_build_record
+from hookman.plugin.build_record import (
+    built_for_newer_client,
+    read_build_record,
+    unchanged_built_file,
+)
 from hookman.project.config import read_project_config
 
 
@@ -23,7 +27,11 @@ def check_plugins(ctx: Context) -> None:
     for source in ctx.sources.sources:
         if source.kind != "plugin":
             continue
-        _check_whole_file(ctx, source)
+        newer = newer_client_file(ctx, source)
+        if newer is not None:
+            _for_newer_client(ctx, source, newer)
+        else:
+            _check_whole_file(ctx, source)
         root = ctx.sources.plugin_roots.get(source.path)
         record = read_build_record(Path(root)) if root else None
         if record is None:
@@ -32,6 +40,60 @@ def check_plugins(ctx: Context) -> None:
         _check_version(ctx, source, label, record)
         _check_duplicates(ctx, source, label, record)
         _check_managed_only(ctx, source, label)
+
+
+def built_by_hookman(ctx: Context, source: Source) -> bool:
+    """Whether `source` is a hooks file `hookman plugin build` wrote, unchanged since: its
+    commands run hookman's own launcher, which the foreign-command checks (findings_code)
+    would misread (its `exit 2` is the guarded-event block, not a hook's)."""
+    root = ctx.sources.plugin_roots.get(source.path)
+    if source.kind != "plugin" or root is None:
+        return False
+    record = read_build_record(Path(root))
+    return (
+        record is not None
+        and unchanged_built_file(Path(root), record, Path(source.path)) is not None
+    )
+
+
+def newer_client_file(ctx: Context, source: Source) -> ClientVersion | None:
+    """V, when `source` is a hooks file `hookman plugin build` wrote for clients V and newer
+    (hooks/since-V.json, unchanged since the build) and the target is older than V: its
+    events are meant not to run there, so it is no problem (one info finding, not
+    event-too-new or plugin-hooks-file-not-loaded). None for every other file."""
+    root = ctx.sources.plugin_roots.get(source.path)
+    if source.kind != "plugin" or ctx.version is None or root is None:
+        return None
+    record = read_build_record(Path(root))
+    path = Path(source.path)
+    since = None if record is None else built_for_newer_client(Path(root), record, path)
+    if since is None or ctx.version >= parse_version(since):
+        return None
+    return parse_version(since)
+
+
+def _for_newer_client(ctx: Context, source: Source, since: ClientVersion) -> None:
+    silenced = ctx.handlers_of(source.path)
+    for handler in silenced:
+        handler.silence("plugin-hooks-for-newer-client")
+    source.loaded = False
+    source.silenced_by = "plugin-hooks-for-newer-client"
+    hooks = source.data.get("hooks") if isinstance(source.data, dict) else None
+    events = ", ".join(str(event) for event in hooks or {})
+    drops = ctx.version is not None and ctx.version < unknown_event_drops_file_before()
+    skipped = "skips this file" if drops else "does not run these events"
+    ctx.add(
+        Finding(
+            "plugin-hooks-for-newer-client",
+            "info",
+            source.path,
+            f"the plugin {source.label or source.path} keeps its {events} hooks in a file "
+            f"of their own for Claude Code {since} and newer, as `hookman plugin build` made "
+            f"it; Claude Code {ctx.version} {skipped}, and the plugin's other hooks run.",
+            f"nothing to do; for these hooks to run too, update Claude Code to {since} or newer.",
+            silences=[handler.path for handler in silenced],
+        )
+    )
 
 
 def _check_whole_file(ctx: Context, source: Source) -> None:

@@ -20,6 +20,7 @@ from hookman.doctor.findings_plugins import check_plugins
 from hookman.doctor.findings_repos import check_repositories
 from hookman.doctor.findings_skills import check_inline_shell
 from hookman.doctor.findings_status_line import check_status_line
+from hookman.doctor.findings_switches import check_switches
 from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
 from hookman.doctor.locate import json_line
@@ -58,6 +59,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
             ctx.invalid[source.path] = invalid
     check_version(ctx)
     check_files(ctx)
+    check_switches(ctx)
     check_keys(ctx)
     check_matchers(ctx)
     check_commands(ctx)

@@ -114,6 +114,9 @@ class SyncResult:
     # would change) .claude/hookman-pins.json (install/fetched.py)
     fetched: list[Fetched] = field(default_factory=list)
     pin_changes: list[PinChange] = field(default_factory=list)
+    # The agents name Codex CLI but it is not installed here (no `codex` on PATH, no
+    # --codex-version): nothing of Codex's was written, .codex/hooks.json left as it was.
+    codex_absent: bool = False
 
 
 class Trial:
@@ -149,6 +152,7 @@ class Preview(NamedTuple):
     config_diff: str
     codex: CodexPlan | None
     codex_file: SettingsChange | None  # None: .codex/hooks.json is not hookman's concern
+    codex_absent: bool = False  # the agents name Codex, which this machine lacks
 
 
 class Written(NamedTuple):
@@ -292,6 +296,8 @@ def preview_sync(
         local_settings_path(project_dir), _settings_edit(planned.entries), dry_run=True
     )
     launcher = launcher_path(project_dir)
+    if _codex_absent(config, codex_version):  # quiet here; the file is left as it is
+        return Preview(settings, _config_diff(config), None, None, codex_absent=True)
     codex = _codex_plan(project_dir, config, planned.hooks, planned.plan, launcher, codex_version)
     codex_file = None
     if codex is not None or codex_files.has_hookman_entries(project_dir):
@@ -383,6 +389,7 @@ def _result(
         codex_git=None if after is None else after.codex_git,
         codex_trust=None if after is None else after.codex_trust,
         pycache=None if after is None else after.pycache,
+        codex_absent=preview.codex_absent,
     )
 
 
@@ -458,6 +465,17 @@ def _settings_edit(entries: list[HookmanEntry]) -> Callable[[dict[str, Any]], No
         apply_hookman_entries(settings, entries)
 
     return edit
+
+
+def _codex_absent(config: ProjectConfigView, version_flag: str | None) -> bool:
+    """The project's agents name Codex CLI, but this machine has no `codex` and no
+    --codex-version names one: a teammate without Codex, whom a committed `agents` list must
+    not burden with entries nothing runs (docs/agents.md, "Agents per machine")."""
+    if CODEX_AGENT not in config.agents or version_flag is not None:
+        return False
+    from hookman.catalog import codex_catalog
+
+    return not codex_catalog.codex_installed()
 
 
 def _codex_plan(

@@ -149,7 +149,11 @@ def make_targets(root: Path) -> dict[str, Target]:
     (project / "hooks").mkdir()
     (project / "hooks" / "guard.py").write_text(GUARD, encoding="utf-8")
     hookman(home, project, "install", "hooks/guard.py", "--claude-version", "2.1.332")
-    hookman(home, project, "install", "hooks/guard.py", "--agent", "codex")
+    # --codex-version: no `codex` need be on PATH (without one, `--agent codex` is refused);
+    # 0.150.0 is what install assumed before when `codex --version` gave no answer
+    hookman(
+        home, project, "install", "hooks/guard.py", "--agent", "codex", "--codex-version", "0.150.0"
+    )
     plugin = root / "plugin"
     hookman(home, project, "plugin", "build", str(plugin), "--project", ".")
     base = {"HOOKMAN_HOME": str(home)}

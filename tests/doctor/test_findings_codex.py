@@ -14,7 +14,7 @@ import pytest
 from hookman.agents.codex_app_server import CodexAppServerError, CodexHook
 from hookman.catalog.client_version import parse_version
 from hookman.doctor import findings_codex
-from hookman.doctor.report import report_json
+from hookman.doctor.report import exit_code, report_json
 
 from .conftest import (
     GUARD,
@@ -31,7 +31,9 @@ from .conftest import (
 
 @pytest.fixture(autouse=True)
 def no_codex(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No `codex` on PATH and no version, unless a test says otherwise."""
+    """Codex installed, but no `codex` app server to ask and no version, unless a test says
+    otherwise."""
+    monkeypatch.setattr(findings_codex.codex_catalog, "codex_installed", lambda: True)
     monkeypatch.setattr(findings_codex, "find_codex", lambda: None)
     monkeypatch.setattr(findings_codex.codex_catalog, "detect_codex_version", lambda: None)
 
@@ -377,7 +379,7 @@ def test_a_foreign_hook_of_another_event_index_is_not_confused(
 # --- codex-trust-not-checked ------------------------------------------------------------------
 
 
-def test_without_codex_trust_is_not_checked(project: Path, isolated_user: Path) -> None:
+def test_without_an_app_server_trust_is_not_checked(project: Path, isolated_user: Path) -> None:
     trust_project(isolated_user, project)
     hooks_file(project, {"PreToolUse": [group(command("echo hi"))]})
     found = the(diagnose(project), "codex-trust-not-checked")
@@ -403,6 +405,28 @@ def test_no_codex_hooks_means_nothing_to_check(
     (project / ".claude" / "hookman.toml").write_text('agents = ["claude", "codex"]\n')
     fake_codex(monkeypatch, lambda cwd: pytest.fail("asked Codex with no hooks to ask about"))
     assert codex_codes(diagnose(project)) == []
+
+
+# --- codex-not-installed -------------------------------------------------------------------
+
+
+def test_a_machine_without_codex_is_told_once_as_information(
+    project: Path, isolated_user: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A teammate without Codex, after `agents = ["claude", "codex"]` was committed and an
+    earlier install wrote .codex/hooks.json: one info finding, no error, exit 0."""
+    install_codex(project)  # the project's own .codex/hooks.json, Codex not trusting it
+    monkeypatch.setattr(findings_codex.codex_catalog, "codex_installed", lambda: False)
+    monkeypatch.setattr(findings_codex, "list_hooks", lambda *a, **k: pytest.fail("asked"))
+
+    ctx = diagnose(project)
+
+    found = the(ctx, "codex-not-installed")
+    assert found.severity == "info" and "not installed here" in found.message
+    assert "hookman install" in found.fix
+    assert codex_codes(ctx) == ["codex-not-installed"] and exit_code(ctx) == 0
+    codex = [h for h in ctx.handlers if h.source.kind == "codex"]
+    assert codex and {h.not_loaded_because for h in codex} == {"codex-not-installed"}
 
 
 # --- codex-hookman-stale ----------------------------------------------------------------------

@@ -121,7 +121,9 @@ def test_a_built_plugin_is_loaded_by_an_older_client_in_parts(
 
     ctx = diagnose(project, version="2.1.197")
 
-    silent = [f for f in ctx.findings if f.code == "plugin-hooks-file-not-loaded"]
-    assert [Path(f.file or "").name for f in silent] == ["since-2.1.332.json"]
+    assert "plugin-hooks-file-not-loaded" not in codes(ctx)
+    newer = the(ctx, "plugin-hooks-for-newer-client")
+    assert Path(newer.file or "").name == "since-2.1.332.json" and newer.severity == "info"
+    assert "skips this file" in newer.message and "PreSkillShellCommand" in newer.message
     loaded = [h for h in ctx.handlers if h.source.kind == "plugin" and h.loaded]
     assert "PreToolUse" in [h.event for h in loaded]

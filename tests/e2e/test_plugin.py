@@ -165,11 +165,34 @@ def test_doctor_sees_the_installed_plugin_duplicate_the_projects_entries(
     found = {finding["code"]: finding for finding in report["findings"]}
     assert "plugin-duplicates-project" in found, report["findings"]
     assert "guard" in found["plugin-duplicates-project"]["message"]
-    silent = [f["file"] for f in report["findings"] if f["code"] == "plugin-hooks-file-not-loaded"]
-    if e2e.version == "2.1.197":
-        assert [Path(file).name for file in silent] == ["since-2.1.332.json"]
-    else:
-        assert silent == []
+
+
+def test_doctor_is_true_to_a_built_plugin_that_guards_in_this_client(
+    e2e: E2EProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Built for the newest client (its PreSkillShellCommand in hooks/since-2.1.332.json):
+    on every client the guard denies, and doctor exits 0 with no error or warning, saying as
+    information that an older client does not run the since-2.1.332 file's hooks."""
+    marketplace, _plugin = build_plugin(e2e, keep_entries=True)
+    e2e.hookman("remove", "guard", "ctx")  # a plugin user's project: only the plugin's hooks
+    use_clean_path(e2e, monkeypatch, clean_path(e2e, str(Path(sys.executable).parent)))
+    install_from_marketplace(e2e, marketplace, "user")
+
+    done = e2e.hookman("doctor", "--json", "--claude-version", e2e.version, check=False)
+
+    report = json.loads(done.stdout)
+    loud = [f for f in report["findings"] if f["severity"] in ("error", "warning")]
+    assert done.returncode == 0 and loud == [], json.dumps(loud, indent=1)
+    newer = [f for f in report["findings"] if f["code"] == "plugin-hooks-for-newer-client"]
+    expected = [] if e2e.version == "2.1.332" else ["since-2.1.332.json"]
+    assert [Path(f["file"]).name for f in newer] == expected, report["findings"]
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    run = e2e.run_claude("tidy up", turns=[bash(f"rm -rf {victim}"), say("ok")])
+    [denied] = run.tool_results()
+    assert denied["is_error"] is True, run.describe()
+    assert "PLUGIN-GUARD-E2E: rm -rf is not allowed here" in denied["content"], run.describe()
+    assert victim.is_dir()
 
 
 def test_a_rebuild_runs_at_once_from_a_directory_marketplace_and_update_sees_its_version(
