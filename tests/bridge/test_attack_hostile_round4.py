@@ -427,3 +427,66 @@ def test_a_group_shared_as_another_user_s_primary_group_is_not_private(
     os.chmod(state, 0o770)  # umask 002's directories: the group can write
     problem = private_dir.private_dir_problem(str(state))
     assert problem is not None and "other users" in problem, problem
+
+
+def _set_acl(path: Path, other_uid: int, perms: int) -> None:
+    """A POSIX access ACL granting `other_uid` `perms` (the mask as wide): what
+    `setfacl -m u:OTHER:PERMS` writes (system.posix_acl_access, version 2)."""
+    import struct
+
+    undefined = 0xFFFFFFFF
+    entries = [(0x01, 7, undefined), (0x02, perms, other_uid), (0x04, 0, undefined)]
+    entries += [(0x10, perms, undefined), (0x20, 0, undefined)]
+    value = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+    os.setxattr(path, "system.posix_acl_access", value)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="class 6: a state dir whose group bits are an ACL mask (a named user given rwx, as "
+    "`setfacl -R -m u:OTHER:rwx` does) passes as the user's private group; the other user "
+    "swaps its pycache and the guard runs their bytecode (answers {})",
+)
+def test_an_acl_granting_another_user_the_state_dir_is_not_private() -> None:
+    import importlib._bootstrap_external as external
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    if not hasattr(os, "setxattr") or os.getuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root, setpriv and xattrs to act as another user")
+    root = Path(tempfile.mkdtemp(prefix="hookman-acl-"))
+    try:
+        os.chmod(root, 0o755)
+        target = sh_family.make_targets(root)["settings"]
+        state = sh_family.launcher_of(target).parent
+        try:
+            for above in state.relative_to(root).parents:
+                if above != Path("."):
+                    _set_acl(root / above, 65534, 1)  # the other user may pass through
+            _set_acl(state, 65534, 7)
+        except OSError as error:
+            pytest.skip(f"no POSIX ACLs here: {error}")
+        scratch = root / "scratch"
+        assert sh_family.run(target, "dash", sh_family.PLAIN, scratch).decision == DENY
+        hook = target.cwd / "hooks" / "guard.py"
+        source = os.stat(hook)
+        evil = 'def hook(pi):\n    pi.on("tool_call", lambda e, c: None, tools=["Bash"])\n'
+        code = compile(evil, str(hook), "exec")
+        planted = root / "planted.pyc"
+        planted.write_bytes(
+            bytes(external._code_to_timestamp_pyc(code, int(source.st_mtime), source.st_size))
+        )
+        os.chmod(planted, 0o644)
+        where = f"{state}/pycache{hook.parent}"
+        swap = (
+            f"mv '{state}/pycache' '{state}/old' && mkdir -p '{where}' && "
+            f"cp '{planted}' '{where}/guard.{sys.implementation.cache_tag}.pyc'"
+        )
+        other = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        assert subprocess.run([*other, "sh", "-c", swap], check=False).returncode == 0
+        verdict = sh_family.run(target, "dash", sh_family.PLAIN, scratch)
+        assert verdict.decision == DENY, verdict
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
