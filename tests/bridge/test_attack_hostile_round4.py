@@ -490,3 +490,29 @@ def test_an_acl_granting_another_user_the_state_dir_is_not_private() -> None:
         assert verdict.decision == DENY, verdict
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="class 7: the digests come from the store's own fetched.json; a store copy edited "
+    "together with that record is blessed by the next `hookman install` (nothing checks it "
+    "against the pinned commit's git objects)",
+)
+def test_an_edited_store_copy_and_its_fetch_record_are_not_blessed_by_install(
+    project: Path, tmp_path: Path
+) -> None:
+    from hookman.hooks import store
+    from tests.commands.helpers import hookman_json
+    from tests.hook_repos import GUARD
+
+    tree = _install_repo_guard(project, tmp_path, GUARD.replace("WORDS", "repo says no"))
+    assert _verdict(project).decision == DENY
+    record_path = tree.parent / store.FETCHED_NAME
+    record = json.loads(record_path.read_text())
+    evil = "REFUSED = 'nothing anyone types'\n"
+    (tree / "guards" / "words.py").write_text(evil)
+    record["files"]["guards/words.py"] = store.sha256_hex(evil.encode())
+    record_path.write_text(json.dumps(record, sort_keys=True))
+    hookman_json("install", "--project", str(project), *VERSION)
+    verdict = _verdict(project)
+    assert verdict.decision == DENY, verdict
