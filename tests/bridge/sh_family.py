@@ -106,9 +106,49 @@ START_UP_FILES = [
     Condition("bash-env-1-closed", start_up="exec 1>&-"),
     Condition("bash-env-junk", start_up="echo junk; echo more junk >&2"),
 ]
+# Round 4 (test_attack_hostile_round4.py; xfail until fixed). Class 3: the outer shell
+# traces and the launcher cannot tell (allexport exports POSIXLY_CORRECT, and a bash that
+# finds it in its environment ignores SHELLOPTS).
+HIDDEN_TRACING = [
+    Condition("xtrace-allexport-fd1", env={"SHELLOPTS": "xtrace:allexport", "BASH_XTRACEFD": "1"}),
+]
+CODEX_HIDDEN_TRACING = [
+    Condition(
+        "xtrace-allexport-posix-fd1",
+        env={"SHELLOPTS": "xtrace:allexport:posix", "BASH_XTRACEFD": "1"},
+    ),
+]
+# Class 4: a start-up file that spoils stdout and then hides that it ran (BASH_ENV unset).
+HIDING_START_UP = [
+    Condition("bash-env-echo-then-unset", start_up="echo junk; unset BASH_ENV"),
+    Condition("bash-env-trace-fd1-then-unset", start_up="BASH_XTRACEFD=1; set -x; unset BASH_ENV"),
+    Condition("bash-env-echo-then-empty", start_up="echo junk; BASH_ENV="),
+    Condition("bash-env-2-to-1-echo-then-unset", start_up="exec 2>&1; echo hi; unset BASH_ENV"),
+]
+# A function named like a builtin the launcher answers with, reaching bash as `sh`.
+PRINTF_FUNCTION = Condition("exported-printf", env={"BASH_FUNC_printf%%": "() { :; }"})
+START_UP_PRINTF = Condition(
+    "bash-env-export-f-printf", start_up="printf() { :; }; export -f printf"
+)
 PLAIN = Condition("plain")
-CLAUDE_CONDITIONS = [PLAIN, *descriptor_limits(), *BROKEN_STREAMS, *TRACING]
-CODEX_CONDITIONS = [PLAIN, *descriptor_limits(3, 8), *TRACING[:2], *START_UP_FILES]
+CLAUDE_CONDITIONS = [
+    PLAIN,
+    *descriptor_limits(),
+    *BROKEN_STREAMS,
+    *TRACING,
+    *HIDDEN_TRACING,
+    PRINTF_FUNCTION,
+]
+CODEX_CONDITIONS = [
+    PLAIN,
+    *descriptor_limits(3, 8),
+    *TRACING[:2],
+    *START_UP_FILES,
+    *CODEX_HIDDEN_TRACING,
+    *HIDING_START_UP,
+    PRINTF_FUNCTION,
+    START_UP_PRINTF,
+]
 
 
 @dataclass(frozen=True)

@@ -70,13 +70,8 @@ def _denied_by_the_guard(target: Target, shell: str, condition: Condition, scrat
 # ---------------------------------------------------------------------------------------
 # Class 3: the outer shell traces, the launcher does not know it.
 
-ALLEXPORT_XTRACE = Condition(
-    "xtrace-allexport-fd1", env={"SHELLOPTS": "xtrace:allexport", "BASH_XTRACEFD": "1"}
-)
-CODEX_ALLEXPORT_XTRACE = Condition(
-    "xtrace-allexport-posix-fd1",
-    env={"SHELLOPTS": "xtrace:allexport:posix", "BASH_XTRACEFD": "1"},
-)
+ALLEXPORT_XTRACE = sh_family.HIDDEN_TRACING[0]
+CODEX_ALLEXPORT_XTRACE = sh_family.CODEX_HIDDEN_TRACING[0]
 
 
 @pytest.mark.xfail(
@@ -115,12 +110,7 @@ def test_codex_tracing_with_allexport_posix_denies_with_dash_as_sh(
 # ---------------------------------------------------------------------------------------
 # Class 4: a start-up file that spoils Codex's stdout and then hides that it ran.
 
-HIDING_START_UP = [
-    Condition("bash-env-echo-then-unset", start_up="echo junk; unset BASH_ENV"),
-    Condition("bash-env-trace-fd1-then-unset", start_up="BASH_XTRACEFD=1; set -x; unset BASH_ENV"),
-    Condition("bash-env-echo-then-empty", start_up="echo junk; BASH_ENV="),
-    Condition("bash-env-2-to-1-echo-then-unset", start_up="exec 2>&1; echo hi; unset BASH_ENV"),
-]
+HIDING_START_UP = sh_family.HIDING_START_UP
 
 
 @pytest.mark.xfail(
@@ -140,10 +130,8 @@ def test_codex_start_up_file_that_hides_itself_still_denies(
 # A function named like a builtin the launcher writes its answers with. bash as `sh` imports
 # exported functions (BASH_FUNC_NAME%%) even in POSIX mode; a function wins over a regular
 # builtin (printf, read, [, true) there, not over a special one (exit, set, unset).
-PRINTF_FUNCTION = Condition("exported-printf", env={"BASH_FUNC_printf%%": "() { :; }"})
-START_UP_PRINTF = Condition(
-    "bash-env-export-f-printf", start_up="printf() { :; }; export -f printf"
-)
+PRINTF_FUNCTION = sh_family.PRINTF_FUNCTION
+START_UP_PRINTF = sh_family.START_UP_PRINTF
 
 
 @pytest.mark.xfail(
