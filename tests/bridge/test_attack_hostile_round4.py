@@ -504,3 +504,65 @@ def test_an_edited_store_copy_and_its_fetch_record_are_not_blessed_by_install(
     hookman_json("install", "--project", str(project), *VERSION)
     verdict = _verdict(project)
     assert verdict.decision == DENY, verdict
+
+
+def _codex_with_a_pipe_between(target: Target, shell: str, scratch: Path) -> Verdict:
+    """Codex's command under a BASH_ENV `exec 2>&1`, its stdin, stdout and stderr pipes made
+    as Codex makes them but with one more pipe made between stdin's and stdout's (another
+    hook Codex spawns at the same time, or any pipe or socket made on that CPU meanwhile;
+    Linux also jumps every 1024 inodes per CPU)."""
+    import subprocess
+
+    from .test_attack_codex import codex_verdict
+
+    path = sh_family.shell_path(_shell(shell))
+    assert path is not None
+    bin_dir = scratch / f"between-sh-is-{shell}"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    if not (bin_dir / "sh").exists():
+        (bin_dir / "sh").symlink_to(path)
+    start_up = scratch / "start-up-2-to-1.sh"
+    start_up.write_text("exec 2>&1\n", encoding="utf-8")
+    env = {**os.environ, **target.env, "BASH_ENV": str(start_up)}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    for name in ("ENV", "SHELLOPTS", "BASH_XTRACEFD", "PS4"):
+        env.pop(name, None)
+    stdin_r, stdin_w = os.pipe()
+    between = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    process = subprocess.Popen(
+        [sh_family.CODEX_SHELL, "-c", target.command],
+        stdin=stdin_r,
+        stdout=out_w,
+        stderr=err_w,
+        cwd=target.cwd,
+        env=env,
+        start_new_session=True,
+    )
+    for fd in (stdin_r, out_w, err_w, *between):
+        os.close(fd)
+    with (
+        os.fdopen(stdin_w, "wb") as stdin,
+        os.fdopen(out_r, "rb") as out,
+        os.fdopen(err_r, "rb") as err,
+    ):
+        stdin.write(json.dumps(sh_family.PAYLOAD).encode())
+        stdin.close()
+        returncode = process.wait(timeout=sh_family.HOOK_TIMEOUT)
+        return codex_verdict(returncode, out.read(), err.read())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="class 4: with a start-up file's `exec 2>&1`, the launcher picks stdout only when "
+    "the pipes of fds 0 and 1 have consecutive inode numbers; one pipe made in between and "
+    "the deny goes out as exit 2 on the stdout pipe, with an empty stderr: Codex runs it",
+)
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+def test_codex_2_to_1_with_a_pipe_made_between_its_pipes_still_denies(
+    targets: tuple[dict[str, Target], Path], shell: str
+) -> None:
+    made, scratch = targets
+    verdict = _codex_with_a_pipe_between(made["codex"], shell, scratch)
+    assert verdict.decision == DENY, verdict
