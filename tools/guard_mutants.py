@@ -766,6 +766,20 @@ MUTATIONS = [
         "'') ;;",
         _STATE_TESTS,
     ),
+    (
+        "state: a group write bit under an ACL is not trusted",
+        "hookman/bridge/private_dir.py",
+        "    if mode & 0o020 and _has_access_acl(directory):  # the group bits are an ACL's mask\n",
+        "    if False:\n",
+        ["tests/bridge/test_attack_hostile_round4.py"],
+    ),
+    (
+        "state: another user's primary group is not the user's private group",
+        "hookman/bridge/private_dir.py",
+        "            user for user in pwd.getpwall() if user.pw_gid == gid and user.pw_uid != me.pw_uid\n",
+        "            user for user in pwd.getpwall() if False\n",
+        ["tests/bridge/test_attack_hostile_round4.py"],
+    ),
     # --- end of issue 23, class 6 ---
     # --- issue 23, class 7: a store copy that changed after it was fetched (runner + install)
     (

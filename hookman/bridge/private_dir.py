@@ -18,6 +18,7 @@ Where there are no user ids (Windows) nothing is checked.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -187,12 +188,29 @@ def _writable_problem(directory: str, mode: int, gid: int) -> str | None:
         return (
             f"the directory {directory} can be written by other users (mode {stat.S_IMODE(mode):o})"
         )
+    if mode & 0o020 and _has_access_acl(directory):  # the group bits are an ACL's mask
+        return (
+            f"the directory {directory} has an access control list (ACL) that may let other "
+            f"users write it"
+        )
     return None
+
+
+def _has_access_acl(directory: str) -> bool:
+    """Whether `directory` carries a POSIX access ACL (Linux: its extended attribute): its
+    group write bit is then the ACL's mask, which named users and groups share. Where ACLs
+    cannot be read, a group write bit is not trusted."""
+    try:
+        return "system.posix_acl_access" in os.listxattr(directory)
+    except AttributeError:  # no listxattr (macOS): ACLs there are not modes; trust no group
+        return True
+    except OSError as error:
+        return error.errno not in (errno.ENOTSUP, errno.EOPNOTSUPP)
 
 
 def _private_group(gid: int) -> bool:
     """Whether `gid` is the user's private group: the user's primary group, named as the
-    user, with no other members listed."""
+    user, with no other members listed and no other user's primary group."""
     if gid != os.getgid():
         return False
     try:
@@ -200,8 +218,12 @@ def _private_group(gid: int) -> bool:
         import pwd
 
         group = grp.getgrgid(gid)
-        return group.gr_name == pwd.getpwuid(os.getuid()).pw_name and not [
-            member for member in group.gr_mem if member != group.gr_name
+        me = pwd.getpwuid(os.getuid())
+        if group.gr_name != me.pw_name or [m for m in group.gr_mem if m != group.gr_name]:
+            return False
+        # another user whose primary group it is (passwd, not gr_mem) could write too
+        return not [
+            user for user in pwd.getpwall() if user.pw_gid == gid and user.pw_uid != me.pw_uid
         ]
     except (ImportError, KeyError, OSError):
         return False

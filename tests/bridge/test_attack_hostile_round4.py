@@ -386,11 +386,6 @@ def test_a_planted_stdlib_named_module_beside_the_guard_is_refused(
 # Class 6: "the user's private group" checked by gr_mem alone.
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="class 6: a group-writable state dir passes as private when gr_mem lists no one, "
-    "though another user's primary group (passwd) is the same group and can write it",
-)
 def test_a_group_shared_as_another_user_s_primary_group_is_not_private(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -429,12 +424,6 @@ def _set_acl(path: Path, other_uid: int, perms: int) -> None:
     os.setxattr(path, "system.posix_acl_access", value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="class 6: a state dir whose group bits are an ACL mask (a named user given rwx, as "
-    "`setfacl -R -m u:OTHER:rwx` does) passes as the user's private group; the other user "
-    "swaps its pycache and the guard runs their bytecode (answers {})",
-)
 def test_an_acl_granting_another_user_the_state_dir_is_not_private() -> None:
     import importlib._bootstrap_external as external
     import shutil
@@ -469,7 +458,7 @@ def test_an_acl_granting_another_user_the_state_dir_is_not_private() -> None:
         os.chmod(planted, 0o644)
         where = f"{state}/pycache{hook.parent}"
         swap = (
-            f"mv '{state}/pycache' '{state}/old' && mkdir -p '{where}' && "
+            f"{{ mv '{state}/pycache' '{state}/old' 2>/dev/null; true; }} && mkdir -p '{where}' && "
             f"cp '{planted}' '{where}/guard.{sys.implementation.cache_tag}.pyc'"
         )
         other = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
