@@ -262,9 +262,10 @@ def _in_tree(entry: str) -> tuple[_Repository, str] | None:
 
 def _path_hook(entry: str) -> _DirectoryFinder:
     """sys.path_hooks: a directory inside a verified repository's tree gets its finder;
-    any other entry goes on to the next hook (ImportError)."""
+    any other entry goes on to the next hook (ImportError), a file too (runpy.run_path asks
+    the path hooks about the file it runs)."""
     found = _in_tree(entry)
-    if found is None:
+    if found is None or not os.path.isdir(entry or os.curdir):
         raise ImportError("not a directory of a hook repository")
     return _DirectoryFinder(found[0], os.path.abspath(entry or os.curdir), found[1])
 

@@ -339,12 +339,6 @@ def test_an_edited_file_a_guard_reads_itself_denies(
     assert verdict.decision == DENY, verdict
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="side effect of the class 7 fix (fails closed): the store tree's path hook claims "
-    "a FILE path too, so runpy.run_path(sibling.py) takes it for a directory ('can't find "
-    "__main__ module') and a correct guard denies every call",
-)
 def test_a_guard_running_a_sibling_with_runpy_works_as_fetched(
     project: Path, tmp_path: Path
 ) -> None:
