@@ -933,7 +933,7 @@ MUTATIONS = [
         ["tests/bridge/test_sh_family.py"],
     ),
     (
-        "settings: a launcher's own deny is its status 4, not any 2",
+        "settings: a launcher's own deny is its status 74, not any 2",
         "hookman/project/command-guarded.sh",
         "@denied@) exit @two@ ;;",
         "@denied@ | @two@) exit @two@ ;;",
@@ -1004,6 +1004,15 @@ MUTATIONS = [
         "    return STARTED if _fork_watchdog(group, read_end, write_end, seconds) else FAILED\n",
         "    return STARTED\n",
         ["tests/bridge/test_attack_fork_limit.py"],
+    ),
+    # Issue 23, the shell layer (launcher format 5: statuses, the command's EXIT trap, the
+    # launcher's own clock, its answer file's directory)
+    (
+        "launcher: its done status is one no shell uses for its own failure (ksh93: 3)",
+        "hookman/bridge/protocol.py",
+        "GUARDED_DONE_STATUS = 73",
+        "GUARDED_DONE_STATUS = 3",
+        ["tests/bridge/test_sh_family.py"],
     ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)

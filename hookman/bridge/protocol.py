@@ -30,15 +30,18 @@ ANSWER_START = "hookman:answer-start\n"  # on its own line
 # (BASH_ENV) may have printed before the JSON, which then is read as plain text.
 EXIT_TWO_MARK = "!"
 EXIT_TWO_STATUS = 2
-# How a launcher of format 3 ends a guarded event it answered on stdout; the settings command
-# turns it into 0 (any other status but EXIT_TWO_STATUS means the launcher did not run to its
-# end, and the command denies).
-GUARDED_DONE_STATUS = 3
-# How a launcher of format 4 ends a guarded event it denied by its reason on stderr; the
-# settings command exits EXIT_TWO_STATUS. Not 2 itself: a shell that dies of an error (a
-# redirection it could not make, with its stderr elsewhere) exits 2 and may have said
-# nothing, and then the command says its own line (Codex honours exit 2 only with one).
-GUARDED_DENIED_STATUS = 4
+# How a launcher (format 5) ends a guarded event it answered on stdout; the settings command
+# turns it into 0 (any other status but GUARDED_DENIED_STATUS means the launcher did not run
+# to its end, and the command denies). Neither status is one a shell uses for its own
+# failures: 1, 2 (a syntax error, a fatal error), 3 (ksh93's syntax error: formats 3 and 4
+# used 3, so a launcher cut inside its function under ksh93 as `sh` passed as answered),
+# 126, 127, 128+n (a signal), 254 (bash after a failed fork); nor the runner's own (71, 72).
+GUARDED_DONE_STATUS = 73
+# How it ends a guarded event it denied by its reason on stderr; the settings command exits
+# EXIT_TWO_STATUS. Not 2 itself: a shell that dies of an error (a redirection it could not
+# make, with its stderr elsewhere) exits 2 and may have said nothing, and then the command
+# says its own line (Codex honours exit 2 only with one).
+GUARDED_DENIED_STATUS = 74
 # `--channel CHANNEL` (launcher format 4): where the launcher can make a guarded answer
 # heard, seen from its fds 1 and 2 (the launcher's channel test): CHANNEL_OUT, the JSON on
 # stdout; CHANNEL_ERR, exit 2 with the reason on stderr (stdout closed, /dev/null or

@@ -8,10 +8,12 @@ process can only answer while it lives, so this outer layer answers for a runner
 not: when the runner's output is not a complete answer (its interpreter or hookman gone, the
 process killed, stopped until its watchdog killed it, or ended by a hook, a broken answer
 channel), the launcher prints a deny on the guarded events (the catalog's guarded events) and
-a notice for the user elsewhere. On a guarded event it ends with `exit 3`
+a notice for the user elsewhere. On a guarded event it ends with `exit 73`
 (GUARDED_DONE_STATUS), which the settings command turns into 0, the only exit code whose JSON
-Claude Code reads; any other status but 2 means the launcher did not run to its end (gone,
-emptied, cut, not a regular file), and the command denies itself. Elsewhere it exits 0, and
+Claude Code reads, or `exit 74` (GUARDED_DENIED_STATUS) after its deny on stderr, which the
+command turns into 2; any other status means the launcher did not run to its end (gone,
+emptied, cut, not a regular file; no shell uses 73 or 74 for its own failures), and the
+command denies itself. Elsewhere it exits 0, and
 the command is the launcher alone. The body is one function called on the last line, so `sh`
 has read it whole before it runs (bash reads a script as it runs it).
 
@@ -90,11 +92,11 @@ from hookman.project.shell_template import render, render_words
 
 __all__ = ["LAUNCHER_NAME"]
 
-LAUNCHER_FORMAT = 4
+LAUNCHER_FORMAT = 5
 # How a launcher that ran to its end exits on a guarded event: the settings command turns it
-# into 0 and answers for any other status but 2 (a launcher emptied, cut or gone exits 0, 2
-# or 127; `sh` exits 2 on a syntax error, and then nothing was printed: the command's own
-# deny covers it, see settings_entries.build_command).
+# into 0 and answers for any other status but DENIED_STATUS (a launcher emptied, cut or gone
+# exits 0, 1, 2, 3 or 127: `sh` exits 1, 2 or, ksh93, 3 on a syntax error, and then nothing
+# was printed: the command's own deny covers it, see settings_entries.build_command).
 DONE_STATUS = GUARDED_DONE_STATUS
 # How it exits on a guarded event it denied by its reason on stderr (the command exits 2).
 DENIED_STATUS = GUARDED_DENIED_STATUS

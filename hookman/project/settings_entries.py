@@ -4,14 +4,15 @@ makes `settings["hooks"]` hold exactly hookman's entries while leaving everythin
 The command runs the project's launcher (hookman/project/launcher.py), which answers for a runner
 that cannot. Claude Code runs it with `/bin/sh -c` (dash, bash as sh, busybox ash, mksh, ...),
 Codex CLI with `/bin/bash -c`: plain POSIX sh. Its shell is command-guarded.sh and
-command-async.sh beside this module. On a guarded event (launcher format 4):
+command-async.sh beside this module. On a guarded event (launcher format 5):
 
-    [ -f L ] && sh L EVENT && false || case $? in 3) ;; 4) exit 2 ;;
+    [ -f L ] && sh L EVENT && false || case $? in 73) ;; 74) exit 2 ;;
         *) (unset hookman; : "${hookman?<why>}") || exit 2; exit 2 ;; esac          (one line)
 
-The launcher exits 3 when it answered on stdout (the command then exits 0) and 4 when it
-denied on stderr (the command exits 2); any other status, as from a launcher that is gone,
-not a regular file (a FIFO would stall `sh`), emptied or cut, or a shell that died of an
+The launcher exits 73 when it answered on stdout (the command then exits 0) and 74 when it
+denied on stderr (the command exits 2): statuses no shell uses for its own failures. Any
+other status, as from a launcher that is gone, not a regular file (a FIFO would stall `sh`),
+emptied or cut (a syntax error: 1, 2, or 3 under ksh93), or a shell that died of an
 error (2, perhaps with its stderr at /dev/null), makes the command deny by exit 2 with one
 short line on stderr: the shell's own error for the unset `hookman` (`sh: hookman: <why>`),
 written with no redirection, so it needs no free descriptor (under a low open-file limit
@@ -23,6 +24,7 @@ launcher exits 0 there): Claude Code shows the model the whole command
 when a Stop hook blocks, so it must be short and say nothing that may be false. An async
 entry: `sh L EVENT --async || :`. Earlier forms, still recognised and rewritten by install (and
 doctor's hookman-stale names a command that is not the one install writes):
+`... case $? in 3) ;; 4) exit 2 ;; *) (unset hookman; ...` (format 4),
 `... case $? in 3) ;; 2) exit 2 ;; *) echo '<why>' >&2; exit 2 ;; esac` (format 3),
 `sh L EVENT; [ $? = 3 ] || printf '%s\n' '<deny or notice>'` (format 2) and
 `sh L EVENT [|| printf '<deny>']` (format 1).
@@ -108,7 +110,8 @@ def build_command(
 ) -> str:
     """The shell command Claude Code runs for `event`: the project's launcher, every word
     quoted for POSIX shells (the module docstring shows the forms). On a guarded event a
-    launcher that ran to its end exits DONE_STATUS (the command exits 0) or 2 (passed on);
+    launcher that ran to its end exits DONE_STATUS (the command exits 0) or DENIED_STATUS
+    (the command exits 2);
     any other status makes the command deny by exit 2. Elsewhere the launcher alone; an async
     entry only needs exit 0. `agent` ("codex") is the client an entry is for besides Claude
     Code: the launcher passes `--agent AGENT` on to the runner, which answers in its protocol

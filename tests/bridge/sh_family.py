@@ -36,6 +36,7 @@ from .attack_support import DENY, Verdict, claude_verdict
 # The shells that may be /bin/sh (Debian packages: dash, bash, busybox, mksh, ksh, zsh, yash,
 # posh), each run as `sh`.
 FAMILY = ("dash", "bash", "busybox", "mksh", "ksh93", "zsh", "yash", "posh")
+SCENARIOS = ("guard", "runner-gone", "emptied", "cut")
 CODEX_SHELL = shutil.which("bash") or "/bin/bash"
 HOOK_TIMEOUT = 20.0  # seconds: far above any answer here; a hang is a failure, not a wait
 GUARD = """
@@ -229,10 +230,14 @@ def launcher_of(target: Target) -> Path:
 
 def break_target(target: Target, scenario: str) -> None:
     """`runner-gone`: the launcher's Python cannot run hookman; `emptied`: the launcher is
-    an empty file. (`guard`: as installed.)"""
+    an empty file; `cut`: the launcher ends inside its function (a syntax error: ksh93 exits
+    3 on it, the others 1 or 2). (`guard`: as installed.)"""
     launcher = launcher_of(target)
     if scenario == "emptied":
         launcher.write_text("", encoding="utf-8")
+    elif scenario == "cut":
+        text = launcher.read_text(encoding="utf-8")  # targets may share one launcher
+        launcher.write_text(text.split("umask 077")[0], encoding="utf-8")
     elif scenario == "runner-gone" and target.name == "plugin":
         (launcher.parent / "start.py").unlink()
     elif scenario == "runner-gone":
@@ -317,7 +322,7 @@ def scenario_targets(scenario: str) -> Iterator[dict[str, Target]]:
 def table() -> list[tuple[str, str, str, str, str]]:
     """(shell, target, scenario, condition, verdict) for every row that is not a deny."""
     rows = []
-    for scenario in ("guard", "runner-gone", "emptied"):
+    for scenario in SCENARIOS:
         with scenario_targets(scenario) as targets:
             scratch = Path(targets["settings"].cwd).parent / "scratch"
             for target in targets.values():

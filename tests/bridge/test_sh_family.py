@@ -3,7 +3,8 @@ hooks/hooks.json) under every shell that may be `/bin/sh`, with the hostile cond
 issue 23's classes 1, 3 and 4, judged as the client reads the result (sh_family.py runs
 them). The guard denies `rm -rf`; so must the command, whatever the condition: with the
 runner alive, with the runner gone (its Python or start.py missing), and with the launcher
-emptied.
+emptied or cut inside its function (ksh93 exits 3 on that syntax error: no status the
+launcher answers with may be one a shell uses for its own failures).
 
 Class 1: a low open-file limit set in the client's shell before the command (`ulimit -n N`;
 posh has no ulimit: the limit is inherited there), fds 1 or 2 closed or /dev/full. Class 3:
@@ -40,7 +41,7 @@ CODEX = [
     *sh_family.TRACING[:2],
     *sh_family.START_UP_FILES,
 ]
-SCENARIOS = ("guard", "runner-gone", "emptied")
+SCENARIOS = sh_family.SCENARIOS
 # Conditions under which the runner starts, so its answer (the guard's reason) must arrive.
 OWN_REASON = [*sh_family.BROKEN_STREAMS[:2], *sh_family.TRACING, *sh_family.START_UP_FILES]
 # The plugin's launcher is the project's body with its own values and prelude: by default
@@ -82,7 +83,7 @@ def _check(scenario: str, target: Target, shell: str, condition: Condition, scra
     limit = KNOWN_LIMITS.get((shell, condition.name))
     if target.client == "codex":
         limit = None  # Codex's shell is bash
-        if scenario == "emptied" and condition.name in CODEX_EMPTIED:
+        if scenario in ("emptied", "cut") and condition.name in CODEX_EMPTIED:
             limit = "the command's own deny has no stderr to go to"
         elif (shell, condition.name) in POSH_SAME_PIPE:
             limit = "posh cannot tell that fds 1 and 2 are one pipe"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from hookman import paths
+from hookman.bridge.protocol import GUARDED_DONE_STATUS
 from hookman.hooks import store
 from tests.hook_repos import git, make_repo, release
 
@@ -45,7 +46,7 @@ def run_guard(project: Path, command: str = "rm -rf /") -> dict:
         check=False,
         timeout=60,
     )
-    assert done.returncode == 3, done.stderr
+    assert done.returncode == GUARDED_DONE_STATUS, done.stderr
     return json.loads(done.stdout or "{}")
 
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hookman.bridge.protocol import GUARDED_DONE_STATUS
 from hookman.errors import HookmanError
 from hookman.plugin.build import build_plugin, check_plugin_name, default_plugin_name
 from tests.commands.helpers import NOTIFIER, hookman, write_hook
@@ -55,7 +56,7 @@ def run_launcher(plugin: Path, event: str, payload: dict, data: Path, path: str)
         timeout=60,
         check=False,
     )
-    assert done.returncode == 3, done.stderr
+    assert done.returncode == GUARDED_DONE_STATUS, done.stderr
     return done.stdout
 
 

@@ -7,7 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from hookman.bridge.protocol import GUARDED_DENIED_STATUS
+from hookman.bridge.protocol import GUARDED_DENIED_STATUS, GUARDED_DONE_STATUS
 from tests.commands.helpers import hookman
 
 from .conftest import VERSION
@@ -94,5 +94,5 @@ def test_a_data_dir_that_cannot_be_written_still_denies(
         check=False,
     )
 
-    assert ran.returncode == 3
+    assert ran.returncode == GUARDED_DONE_STATUS
     assert json.loads(ran.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from hookman.bridge.protocol import GUARDED_DONE_STATUS
 from hookman.plugin.launcher import (
     hook_command,
     plugin_launcher_text,
@@ -49,7 +50,7 @@ def test_the_project_launcher_stays_the_projects() -> None:
 def test_a_runner_that_dies_is_a_deny_naming_its_status(tmp_path: Path) -> None:
     runner = write_plugin(tmp_path, start="import os\nos._exit(9)\n")
     done = launch(runner, "PreToolUse", "/usr/bin:/bin")
-    assert done.returncode == 3
+    assert done.returncode == GUARDED_DONE_STATUS
     reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
     assert "gave no answer (exit status 9)" in reason
     assert "Python 3.10 or newer" in reason
@@ -73,7 +74,7 @@ def test_a_python3_older_than_3_10_gets_a_deny_saying_what_to_install(tmp_path: 
     pretend = "import sys\nsys.version_info = (3, 9, 18)\n" + start
     runner = write_plugin(tmp_path, start=pretend)
     done = launch(runner, "PreToolUse", "/usr/bin:/bin")
-    assert done.returncode == 3
+    assert done.returncode == GUARDED_DONE_STATUS
     reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
     assert "needs Python 3.10 or newer" in reason and "install Python 3.10" in reason
     assert not list(runner.parent.parent.glob("**/.answer-*"))

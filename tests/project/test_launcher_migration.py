@@ -1,7 +1,8 @@
-"""An install made before launcher format 4 (issue 23): its settings command and launcher
-fail open under a hostile shell, so doctor calls them stale and a bare `hookman install`
-rewrites both. The old bytes are the ones format 3 wrote (fixtures/launcher-format-3.sh is
-the recorded launcher; the command is format 3's one line)."""
+"""An install made before launcher format 5 (issue 23): its settings command and launcher
+fail open under a hostile shell (format 3: a hostile shell's stderr; format 4: ksh93's
+status 3 for a launcher cut inside its function passed as answered), so doctor calls them
+stale and a bare `hookman install` rewrites both. The old bytes are the ones each format
+wrote (fixtures/launcher-format-N.sh is the recorded launcher; the command is its one line)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hookman.project.launcher import LAUNCHER_FORMAT, MISSING_LAUNCHER_TEXT
 from hookman.project.settings_entries import build_command
 
-FIXTURE = Path(__file__).parent / "fixtures" / "launcher-format-3.sh"
+FIXTURES = Path(__file__).parent / "fixtures"
 GUARD = """
 def guard(event, ctx):
     if "rm -rf" in event["input"].get("command", ""):
@@ -33,6 +36,18 @@ def _format_3_command(launcher: Path, event: str) -> str:
         f"[ -f {quoted} ] && sh {quoted} {event} && false || case $? in 3) ;; 2) exit 2 ;; "
         f"*) echo {shlex.quote(MISSING_LAUNCHER_TEXT)} >&2; exit 2 ;; esac"
     )
+
+
+def _format_4_command(launcher: Path, event: str) -> str:
+    quoted = shlex.quote(str(launcher))
+    why = MISSING_LAUNCHER_TEXT.removeprefix("hookman: ")
+    return (
+        f"[ -f {quoted} ] && sh {quoted} {event} && false || case $? in 3) ;; 4) exit 2 ;; "
+        f'*) (unset hookman; : "${{hookman?{why}}}") || exit 2; exit 2 ;; esac'
+    )
+
+
+OLD_COMMANDS = {3: _format_3_command, 4: _format_4_command}
 
 
 def _hookman(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -57,8 +72,9 @@ def _handlers(settings_path: Path) -> list[dict[str, object]]:
     ]
 
 
-def test_a_format_3_install_is_stale_for_doctor_and_rewritten_by_install(
-    project: Path, hookman_home: Path
+@pytest.mark.parametrize("old", sorted(OLD_COMMANDS))
+def test_an_older_format_install_is_stale_for_doctor_and_rewritten_by_install(
+    project: Path, hookman_home: Path, old: int
 ) -> None:
     (project / "hooks").mkdir()
     (project / "hooks" / "guard.py").write_text(GUARD, encoding="utf-8")
@@ -67,12 +83,13 @@ def test_a_format_3_install_is_stale_for_doctor_and_rewritten_by_install(
     handler = _handlers(settings_path)[0]
     launcher = Path(shlex.split(str(handler["command"]))[2])
     new_command, new_launcher = handler["command"], launcher.read_text(encoding="utf-8")
-    # Put back the bytes format 3 wrote.
+    # Put back the bytes the older format wrote.
     settings = json.loads(settings_path.read_text(encoding="utf-8"))
     group = settings["hooks"]["PreToolUse"][0]
-    group["hooks"][0]["command"] = _format_3_command(launcher, "PreToolUse")
+    group["hooks"][0]["command"] = OLD_COMMANDS[old](launcher, "PreToolUse")
     settings_path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
-    launcher.write_text(FIXTURE.read_text(encoding="utf-8"), encoding="utf-8")
+    fixture = FIXTURES / f"launcher-format-{old}.sh"
+    launcher.write_text(fixture.read_text(encoding="utf-8"), encoding="utf-8")
 
     doctor = _hookman(project, "doctor", "--json")
     stale = [f for f in json.loads(doctor.stdout)["findings"] if f["code"] == "hookman-stale"]

@@ -1,10 +1,10 @@
-# hookman plugin launcher (format 4) of the plugin team-guards, written by
+# hookman plugin launcher (format 5) of the plugin team-guards, written by
 # `hookman plugin build`; rebuilt with the plugin, so do not edit. Claude Code runs:
 # sh "${CLAUDE_PLUGIN_ROOT}/hookman-runner/run.sh" EVENT [--async] (on a
 # guarded event inside a status test). It runs the plugin's copy of hookman's runner on
 # python3 and passes on its answer; when there is no complete answer it answers itself (a
-# deny on guarded events, a notice elsewhere). On a guarded event it exits 3 (or
-# 4 with a deny on stderr, which the command passes on as 2). The body is one
+# deny on guarded events, a notice elsewhere). On a guarded event it exits 73 (or
+# 74 with a deny on stderr, which the command passes on as 2). The body is one
 # function, read whole first.
 hookman_launch() {
 case :${SHELLOPTS-}: in
@@ -29,7 +29,7 @@ case ${POSH_VERSION-} in
 esac
 answers="${CLAUDE_PLUGIN_DATA:-$answers}"
 case $1 in
-PreToolUse|PreSkillShellCommand) guarded=--guarded finish=3 ;;
+PreToolUse|PreSkillShellCommand) guarded=--guarded finish=73 ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
@@ -39,13 +39,13 @@ if ! command -v python3 >/dev/null 2>&1; then
 	case $1 in
 	PreToolUse)
 		hookman_channel
-		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 3
-		hookman_stderr && printf '%s\n' 'hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2 && exit 4
+		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 73
+		hookman_stderr && printf '%s\n' 'hookman blocked this tool call because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2 && exit 74
 		exit 1 ;;
 	PreSkillShellCommand)
 		hookman_channel
-		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 3
-		hookman_stderr && printf '%s\n' 'hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2 && exit 4
+		[ "$channel" = out ] && printf '%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}}' && exit 73
+		hookman_stderr && printf '%s\n' 'hookman blocked this shell command because the plugin team-guards needs python3 to run its guards and there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH.' >&2 && exit 74
 		exit 1 ;;
 	*) [ "$2" = --async ] || printf '%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because there is no `python3` on PATH: install Python 3.10 or newer as `python3` on PATH."}' ;;
 	esac
@@ -97,7 +97,7 @@ if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complet
 	"{"*"}")
 		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
+		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 74 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
@@ -106,22 +106,22 @@ case $1 in
 	PreToolUse)
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 72 ]; then
-			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
-			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 73
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
-		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 3
-		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 4
+		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 73
+		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 74
 		exit 1 ;;
 	PreSkillShellCommand)
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 72 ]; then
-			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
-			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 73
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
-		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 3
-		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 4
+		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 73
+		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 74
 		exit 1 ;;
 	*)
 		if [ "$status" = 72 ]; then

@@ -1,10 +1,10 @@
-# hookman plugin launcher (format 4) of the plugin team-guards, written by
+# hookman plugin launcher (format 5) of the plugin team-guards, written by
 # `hookman plugin build`; rebuilt with the plugin, so do not edit. Claude Code runs:
 # sh "${CLAUDE_PLUGIN_ROOT}/hookman-runner/run.sh" EVENT [--async] (on a
 # guarded event inside a status test). It runs the plugin's copy of hookman's runner on
 # python3 and passes on its answer; when there is no complete answer it answers itself (a
-# deny on guarded events, a notice elsewhere). On a guarded event it exits 3 (or
-# 4 with a deny on stderr, which the command passes on as 2). The body is one
+# deny on guarded events, a notice elsewhere). On a guarded event it exits 73 (or
+# 74 with a deny on stderr, which the command passes on as 2). The body is one
 # function, read whole first.
 hookman_launch() {
 case :${SHELLOPTS-}: in
@@ -29,7 +29,7 @@ case ${POSH_VERSION-} in
 esac
 answers="${CLAUDE_PLUGIN_DATA:-$answers}"
 case $1 in
--) guarded=--guarded finish=3 ;;
+-) guarded=--guarded finish=73 ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
@@ -87,7 +87,7 @@ if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complet
 	"{"*"}")
 		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
+		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 74 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null

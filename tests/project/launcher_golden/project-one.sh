@@ -1,9 +1,9 @@
-# hookman launcher (format 4), written by `hookman install`; rewritten at every
+# hookman launcher (format 5), written by `hookman install`; rewritten at every
 # install, so do not edit. Claude Code runs: sh THIS_FILE EVENT [--async] (on a guarded
 # event, inside a status test). It runs hookman's runner and passes on its answer. When the
 # runner gives no complete answer (its Python or hookman gone, the process killed or ended
 # by a hook), it answers itself: a deny on guarded events, a notice elsewhere. On a guarded
-# event it exits 3 (or 4 with a deny on stderr), which the settings
+# event it exits 73 (or 74 with a deny on stderr), which the settings
 # command passes on as 0 (or 2); any other status (this file emptied, cut or gone)
 # makes the command deny itself. The body is one function, read whole before it runs.
 hookman_launch() {
@@ -19,7 +19,7 @@ root='/opt/hookman'"'"'s lib'
 manifest='/home/a b/state/projects/p-0123/manifest.json'
 answers='/home/a b/state/projects/p-0123'
 case $1 in
-PreToolUse) guarded=--guarded finish=3 ;;
+PreToolUse) guarded=--guarded finish=73 ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
@@ -71,7 +71,7 @@ if [ "$status:$start:$complete" = "0:hookman:answer-start:hookman:answer-complet
 	"{"*"}")
 		{ [ -z "$guarded" ] || [ "$channel" = "$was" ]; } && printf '%s\n' "$answer" && exit $finish ;;
 	"!"?*)
-		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 4 ;;
+		[ -n "$guarded" ] && hookman_stderr && printf '%s\n' "${answer#?}" >&2 && exit 74 ;;
 	esac
 fi
 [ -n "$file" ] && rm -f "$file" 2>/dev/null
@@ -80,12 +80,12 @@ case $1 in
 	PreToolUse)
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 72 ]; then
-			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 3
-			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 4
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 73
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
-		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 3
-		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2 && exit 4
+		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 73
+		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2 && exit 74
 		exit 1 ;;
 	*)
 		if [ "$status" = 72 ]; then
