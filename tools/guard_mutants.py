@@ -1014,6 +1014,13 @@ MUTATIONS = [
         "GUARDED_DONE_STATUS = 3",
         ["tests/bridge/test_sh_family.py"],
     ),
+    (
+        "settings: the EXIT trap says why when the shell dies before the case",
+        "hookman/project/command-guarded.sh",
+        "trap @trap@ EXIT; [ -f",
+        "[ -f",
+        ["tests/bridge/test_command_exit_trap.py"],
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

@@ -6,9 +6,12 @@ that cannot. Claude Code runs it with `/bin/sh -c` (dash, bash as sh, busybox as
 Codex CLI with `/bin/bash -c`: plain POSIX sh. Its shell is command-guarded.sh and
 command-async.sh beside this module. On a guarded event (launcher format 5):
 
-    [ -f L ] && sh L EVENT && false || case $? in 73) ;; 74) exit 2 ;;
-        *) (unset hookman; : "${hookman?<why>}") || exit 2; exit 2 ;; esac          (one line)
+    trap 'echo "hookman: <why>" >&2; exit 2' EXIT; [ -f L ] && sh L EVENT && false ||
+        case $? in 73) trap - EXIT ;; 74) trap - EXIT; exit 2 ;; *) trap - EXIT;
+        (unset hookman; : "${hookman?<why>}") || exit 2; exit 2 ;; esac             (one line)
 
+The EXIT trap answers for a shell that dies before the `case` (a failed fork is fatal to
+dash, busybox, bash after 15 s of retries and mksh after ~31 s); every arm clears it.
 The launcher exits 73 when it answered on stdout (the command then exits 0) and 74 when it
 denied on stderr (the command exits 2): statuses no shell uses for its own failures. Any
 other status, as from a launcher that is gone, not a regular file (a FIFO would stall `sh`),
@@ -24,7 +27,7 @@ launcher exits 0 there): Claude Code shows the model the whole command
 when a Stop hook blocks, so it must be short and say nothing that may be false. An async
 entry: `sh L EVENT --async || :`. Earlier forms, still recognised and rewritten by install (and
 doctor's hookman-stale names a command that is not the one install writes):
-`... case $? in 3) ;; 4) exit 2 ;; *) (unset hookman; ...` (format 4),
+`[ -f L ] && ... case $? in 3) ;; 4) exit 2 ;; *) (unset hookman; ...` (format 4, no trap),
 `... case $? in 3) ;; 2) exit 2 ;; *) echo '<why>' >&2; exit 2 ;; esac` (format 3),
 `sh L EVENT; [ $? = 3 ] || printf '%s\n' '<deny or notice>'` (format 2) and
 `sh L EVENT [|| printf '<deny>']` (format 1).
@@ -131,7 +134,12 @@ def guarded_command(launcher: str, command: str, why: str) -> str:
     with the test of its status; `why` (text) is said on stderr when it did not run to
     its end. The plugin's hooks.json commands are made here too."""
     # The shell says `hookman: ` itself (the name of the unset variable that carries it).
-    values = {"launcher": launcher, "command": command, "why": _in_braces(why)}
+    values = {
+        "launcher": launcher,
+        "command": command,
+        "why": _in_braces(why),
+        "trap": _exit_trap(why),
+    }
     statuses = {"done": DONE_STATUS, "denied": DENIED_STATUS, "two": EXIT_TWO_STATUS}
     return render_words(GUARDED_COMMAND, {**values, **statuses})
 
@@ -140,6 +148,12 @@ def _in_braces(why: str) -> str:
     """`why`, without WHY_PREFIX, as the word of "${hookman?WORD}" (inside double quotes)."""
     text = why.removeprefix(WHY_PREFIX)
     return "".join("\\" + char if char in '\\"$`}' else char for char in text)
+
+
+def _exit_trap(why: str) -> str:
+    """The EXIT trap's action, one shell word: `why` on stderr, then exit 2."""
+    text = "".join("\\" + char if char in '\\"$`' else char for char in why)
+    return shlex.quote(f'echo "{text}" >&2; exit {EXIT_TWO_STATUS}')
 
 
 def async_command(command: str) -> str:

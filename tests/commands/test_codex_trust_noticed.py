@@ -73,7 +73,7 @@ def test_codex_gets_a_failing_closed_guard_and_an_async_observer(
     hooks = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]
     (guard,) = [group["hooks"][0]["command"] for group in hooks["PreToolUse"]]
     (observer,) = [group["hooks"][0]["command"] for group in hooks["PostToolUse"]]
-    assert guard.startswith("[ -f ") and guard.endswith("exit 2 ;; esac")  # denies when gone
+    assert "EXIT; [ -f " in guard and guard.endswith("exit 2 ;; esac")  # denies when gone
     assert " PreToolUse --agent codex " in guard
     assert observer.endswith(" PostToolUse --async --agent codex || :")
 

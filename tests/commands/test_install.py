@@ -112,7 +112,7 @@ def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None
     assert group["matcher"] == "Bash"
     assert is_hookman_command(handler["command"])
     launcher = paths.manifest_path(project).parent / "hookman-run.sh"
-    assert handler["command"].startswith(f"[ -f {launcher} ] && sh {launcher} PreToolUse && ")
+    assert f"EXIT; [ -f {launcher} ] && sh {launcher} PreToolUse && " in handler["command"]
     assert hookman_command_runner(handler["command"]) == RunnerRef(
         sys.executable, str(paths.manifest_path(project)), str(launcher)
     )
@@ -1117,7 +1117,7 @@ def test_install_replaces_an_entry_of_the_older_direct_form(project: Path) -> No
 
     [handler] = local_settings(project)["hooks"]["PreToolUse"][0]["hooks"]
     assert (
-        handler["command"].startswith("[ -f ")
+        "EXIT; [ -f " in handler["command"]
         and "hookman-run.sh PreToolUse && false || case $? in" in handler["command"]
     )
 

@@ -76,7 +76,7 @@ def test_the_plugin_holds_its_hooks_the_runner_and_a_manifest_with_relative_path
     assert all(len(groups) == 1 for groups in hooks.values())  # one runner per event
     command = hooks["PreToolUse"][0]["hooks"][0]["command"]
     launcher = '"${CLAUDE_PLUGIN_ROOT}/hookman-runner/run.sh"'
-    assert command.startswith(f"[ -f {launcher} ] && sh {launcher} PreToolUse && false || ")
+    assert f"EXIT; [ -f {launcher} ] && sh {launcher} PreToolUse && false || " in command
     assert "exit 2 ;; esac" in command  # a launcher that did not run to its end blocks
     manifest = json.loads((out / "hookman-runner" / "manifest.json").read_text())
     assert [h["path"] for h in manifest["hooks"]] == ["hooks/guard.py", "hooks/notes.py"]

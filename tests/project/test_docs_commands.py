@@ -25,9 +25,10 @@ def _section(path: Path, heading: str) -> str:
 
 
 def _with_why(command: str, why: str) -> str:
-    """`command` with the stderr line of a launcher that did not run replaced by `why`."""
+    """`command` with the stderr line of a launcher that did not run replaced by `why` (in
+    the EXIT trap's echo and the `*)` arm's unset variable)."""
     text = MISSING_LAUNCHER_TEXT.removeprefix("hookman: ")  # the shell says `hookman: `
-    assert command.count(text) == 1
+    assert command.count(text) == 2
     return command.replace(text, why)
 
 
@@ -48,7 +49,7 @@ def test_architecture_names_the_other_forms_install_writes() -> None:
 
 def test_the_client_facts_show_the_guarded_command_install_writes() -> None:
     section = _section(REPO / "docs" / "claude-code-facts.md", "## The shell that runs the command")
-    shown = [line.strip() for line in section.splitlines() if line.startswith("    [ -f ")]
+    shown = [line.strip() for line in section.splitlines() if line.startswith("    trap ")]
     expected = _with_why(build_command("EVENT", Path("L"), guarded=True), "...")
     assert shown == [expected]
 
@@ -84,5 +85,5 @@ def test_the_plugin_guide_shows_the_guarded_command_a_build_writes() -> None:
     assert f"` with L = `{launcher}`" in text
     command = hook_command("team-guards", "EVENT", guarded=True)
     why = missing_launcher_text("team-guards").removeprefix("hookman: ")
-    assert command.count(launcher) == 2 and command.count(why) == 1
+    assert command.count(launcher) == 2 and command.count(why) == 2
     assert shown == command.replace(launcher, "L").replace(why, "...")

@@ -123,8 +123,9 @@ def test_install_rewrites_the_old_command_and_launcher_forms(
     assert len(commands) == 2  # the old entries were recognised and rewritten, not doubled
     for command in commands:
         assert "[ $? = 3 ]" not in command and "printf" not in command
-        assert command.startswith("[ -f ") and command.endswith(" esac")
-        launcher = Path(shlex.split(command)[2])
+        assert command.startswith("trap ") and command.endswith(" esac")
+        words = shlex.split(command)
+        launcher = Path(next(word for word in words if word.endswith("/hookman-run.sh")))
         assert launcher.read_text(encoding="utf-8").startswith(
             f"# hookman launcher (format {LAUNCHER_FORMAT})"
         )

@@ -293,8 +293,10 @@ def test_only_guarded_events_get_the_deny_fallback(tmp_path: Path) -> None:
     for event in guarded_events():
         command = build_command(event, launcher, guarded=True)
         assert command == (
+            f"trap 'echo \"{MISSING_LAUNCHER_TEXT}\" >&2; exit 2' EXIT; "
             f"[ -f {launcher} ] && sh {launcher} {event} && false || case $? in "
-            f"{DONE_STATUS}) ;; {DENIED_STATUS}) exit 2 ;; *) (unset hookman; : "
+            f"{DONE_STATUS}) trap - EXIT ;; {DENIED_STATUS}) trap - EXIT; exit 2 ;; *) "
+            f"trap - EXIT; (unset hookman; : "
             f'"${{hookman?{MISSING_LAUNCHER_TEXT.removeprefix("hookman: ")}}}") || exit 2; '
             f"exit 2 ;; esac"
         )

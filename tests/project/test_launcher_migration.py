@@ -81,7 +81,8 @@ def test_an_older_format_install_is_stale_for_doctor_and_rewritten_by_install(
     assert _hookman(project, "install", "hooks/guard.py").returncode == 0
     settings_path = project / ".claude" / "settings.local.json"
     handler = _handlers(settings_path)[0]
-    launcher = Path(shlex.split(str(handler["command"]))[2])
+    words = shlex.split(str(handler["command"]))
+    launcher = Path(next(word for word in words if word.endswith("/hookman-run.sh")))
     new_command, new_launcher = handler["command"], launcher.read_text(encoding="utf-8")
     # Put back the bytes the older format wrote.
     settings = json.loads(settings_path.read_text(encoding="utf-8"))
