@@ -162,7 +162,8 @@ def _installed_command(manifest: Path) -> str:
     """The PreToolUse settings command install writes, with its launcher next to `manifest`."""
     launcher = manifest.parent / LAUNCHER_NAME
     python = sys.executable
-    launcher.write_text(launcher_text(python, manifest, guarded_events()))
+    timeouts = dict.fromkeys(guarded_events(), 30)  # install's: the launcher's timer runs
+    launcher.write_text(launcher_text(python, manifest, guarded_events(), timeouts=timeouts))
     return build_command("PreToolUse", launcher, guarded=True)
 
 

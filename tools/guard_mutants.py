@@ -1021,6 +1021,27 @@ MUTATIONS = [
         "[ -f",
         ["tests/bridge/test_command_exit_trap.py"],
     ),
+    (
+        "launcher: the runner starts under the launcher's own clock",
+        "hookman/project/launcher.sh",
+        '\t\t$timer @runner@ run "$@"',
+        '\t\t@runner@ run "$@"',
+        ["tests/bridge/test_launcher_clock.py"],
+    ),
+    (
+        "launcher: its clock counts from the client's shell's start",
+        "hookman/project/launcher.sh",
+        "\t\t\t\tleft=$((left - spent))\n",
+        "\t\t\t\t:\n",
+        ["tests/bridge/test_launcher_clock.py"],
+    ),
+    (
+        "run: a runner under the launcher's timer reads the launcher's fds",
+        "hookman/bridge/answer_channel.py",
+        'if _command_name(launcher_pid) == b"timeout":',
+        "if False:",
+        ["tests/bridge/test_sh_family.py"],
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

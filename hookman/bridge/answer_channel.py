@@ -32,7 +32,11 @@ def shared_pipe_is_stdout(launcher_pid: int) -> bool:
 
 
 def _shared_pipe(launcher_pid: int) -> os.stat_result | None:
-    """The pipe at fd 1 of the launcher, else of its parent; None when neither is one."""
+    """The pipe at fd 1 of the launcher, else of its parent; None when neither is one. A
+    runner started under the launcher's timer has timeout(1) for a parent: the launcher is
+    the one above it."""
+    if _command_name(launcher_pid) == b"timeout":
+        launcher_pid = _parent_of(launcher_pid) or launcher_pid
     for pid in (launcher_pid, _parent_of(launcher_pid)):
         if pid is None:
             continue
@@ -43,6 +47,14 @@ def _shared_pipe(launcher_pid: int) -> os.stat_result | None:
         if stat.S_ISFIFO(found.st_mode):
             return found
     return None
+
+
+def _command_name(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as handle:
+            return handle.read().strip()
+    except OSError:
+        return b""
 
 
 def _parent_of(pid: int) -> int | None:

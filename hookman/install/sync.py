@@ -324,7 +324,7 @@ def write_sync(
         manifest_file, launcher, config.path, pins_path(project_dir), codex_path
     ):
         write_manifest(project_dir, manifest)
-        _write_launcher(project_dir)
+        _write_launcher(project_dir, planned.plan)
         save_project_config(config)
         if new_pins != resolved.pins:
             write_pins(project_dir, new_pins)
@@ -436,7 +436,7 @@ def _nothing_to_write(
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
-    return written == manifest_text(manifest) and _launcher_is_current(project_dir)
+    return written == manifest_text(manifest) and _launcher_is_current(project_dir, planned.plan)
 
 
 def _planned_manifest(
@@ -602,24 +602,28 @@ def _restored_on_failure(*files: Path) -> Iterator[None]:
         raise
 
 
-def _launcher_for(project_dir: Path) -> str:
+def _launcher_for(project_dir: Path, plan: InstallPlan) -> str:
     """The launcher a sync writes now: this interpreter, the project's manifest, the guarded
-    events of the catalog."""
+    events of the catalog, the timeouts of their entries (the launcher's own clock)."""
     python = sys.executable
-    return launcher_text(python, paths.manifest_path(project_dir), event_catalog.guarded_events())
+    timeouts = {event: entry.timeout for event, entry in plan.entries.items()}
+    guarded = event_catalog.guarded_events()
+    manifest = paths.manifest_path(project_dir)
+    return launcher_text(python, manifest, guarded, timeouts=timeouts)
 
 
-def _launcher_is_current(project_dir: Path) -> bool:
+def _launcher_is_current(project_dir: Path, plan: InstallPlan) -> bool:
     """Whether the launcher on disk is the one a sync would write now."""
     try:
-        return launcher_path(project_dir).read_text(encoding="utf-8") == _launcher_for(project_dir)
+        text = launcher_path(project_dir).read_text(encoding="utf-8")
+        return text == _launcher_for(project_dir, plan)
     except (OSError, UnicodeDecodeError):
         return False
 
 
-def _write_launcher(project_dir: Path) -> None:
+def _write_launcher(project_dir: Path, plan: InstallPlan) -> None:
     try:
-        write_text_if_changed(launcher_path(project_dir), _launcher_for(project_dir))
+        write_text_if_changed(launcher_path(project_dir), _launcher_for(project_dir, plan))
     except OSError as error:
         raise HookmanError(
             f"hookman cannot write its launcher {launcher_path(project_dir)}: "

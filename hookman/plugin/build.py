@@ -283,7 +283,8 @@ def _plugin_files(
     )
     manifest["plugin"] = {"name": name}
     files[f"{RUNNER_DIR}/{MANIFEST_NAME}"] = manifest_text(manifest)
-    files[f"{RUNNER_DIR}/{LAUNCHER_NAME}"] = plugin_launcher_text(name, guarded)
+    timeouts = {event: entry.timeout for event, entry in plan.entries.items()}
+    files[f"{RUNNER_DIR}/{LAUNCHER_NAME}"] = plugin_launcher_text(name, guarded, timeouts=timeouts)
     files[f"{RUNNER_DIR}/{START_NAME}"] = start_text(name, guarded)
     files.update(hooks_files(name, plan, guarded))
     return files

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from hookman.bridge.protocol import (
@@ -72,9 +72,18 @@ def launcher_variant(plugin: str, guarded_events: Sequence[str]) -> LauncherVari
     )
 
 
-def plugin_launcher_text(plugin: str, guarded_events: Sequence[str]) -> str:
-    """The launcher of the plugin `plugin` (hookman/project/launcher.sh, plugin variant)."""
-    return render_launcher(launcher_variant(plugin, guarded_events), guarded_events)
+def plugin_launcher_text(
+    plugin: str,
+    guarded_events: Sequence[str],
+    *,
+    timeouts: Mapping[str, float] | None = None,
+    timer: str | None = None,
+) -> str:
+    """The launcher of the plugin `plugin` (hookman/project/launcher.sh, plugin variant);
+    `timeouts` the build's entry timeouts per guarded event, `timer` timeout(1)'s path
+    (project/launcher.py launcher_text)."""
+    variant = launcher_variant(plugin, guarded_events)
+    return render_launcher(variant, guarded_events, timeouts=timeouts, timer=timer)
 
 
 def _no_answer_text(plugin: str, event: str) -> str:

@@ -58,12 +58,14 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Callable, Sequence
+import shutil
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 import hookman
 from hookman import paths
+from hookman.bridge.entry_timeout import DEADLINE_MARGIN_FRACTION, DEADLINE_MIN_MARGIN_S
 from hookman.bridge.protocol import (
     AGENT_FLAG,
     ANSWER_END,
@@ -113,6 +115,9 @@ MANIFEST_VARIABLE = "manifest"
 SHELL_DIR = Path(__file__).parent
 BODY = SHELL_DIR / "launcher.sh"
 GUARDED_ARM = SHELL_DIR / "launcher-guarded-arm.sh"
+TIMER_ARM = SHELL_DIR / "launcher-timer-arm.sh"
+# A path the launcher may put unquoted among the runner's words (field splitting, no glob).
+_PLAIN_PATH = re.compile(r"/[A-Za-z0-9/._+-]*")
 _STATUS = "\x00status\x00"
 _EVENT_NAME = re.compile(r"[A-Za-z0-9_]+")
 # What the settings command of a guarded event says (on stderr, exit 2) when the launcher did
@@ -155,11 +160,25 @@ def launcher_text(
     guarded_events: Sequence[str],
     *,
     root: str | None = None,
+    timeouts: Mapping[str, float] | None = None,
+    timer: str | None = None,
 ) -> str:
     """The project launcher for this interpreter, manifest and set of guarded events; `root`
-    is hookman's own directory (default: where this hookman is imported from)."""
+    is hookman's own directory (default: where this hookman is imported from); `timeouts`
+    the entries' timeouts per guarded event (the launcher's own clock), `timer` the path of
+    timeout(1) (default: found on PATH)."""
     root = hookman_root() if root is None else root
-    return render_launcher(project_variant(python, manifest, root), guarded_events)
+    variant = project_variant(python, manifest, root)
+    return render_launcher(variant, guarded_events, timeouts=timeouts, timer=timer)
+
+
+def timer_program() -> str:
+    """timeout(1) (GNU coreutils or busybox) as found now, '' when there is none or its path
+    is not one the launcher can put among the runner's words."""
+    found = shutil.which("timeout")
+    if found is None or not _PLAIN_PATH.fullmatch(found):
+        return ""
+    return found
 
 
 def project_variant(python: str, manifest: Path, root: str) -> LauncherVariant:
@@ -195,11 +214,22 @@ def header_values() -> dict[str, object]:
     }
 
 
-def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> str:
-    """launcher.sh filled for `variant` and this set of guarded events."""
+def render_launcher(
+    variant: LauncherVariant,
+    guarded_events: Sequence[str],
+    *,
+    timeouts: Mapping[str, float] | None = None,
+    timer: str | None = None,
+) -> str:
+    """launcher.sh filled for `variant` and this set of guarded events (`timeouts` and
+    `timer`: see launcher_text)."""
     for event in guarded_events:
         if not _EVENT_NAME.fullmatch(event):
             raise ValueError(f"not an event name: {event!r}")
+    timer = timer_program() if timer is None else timer
+    if timer and not _PLAIN_PATH.fullmatch(timer):
+        raise ValueError(f"not a plain path: {timer!r}")
+    timed = {event: timeouts[event] for event in guarded_events if timeouts and event in timeouts}
     return render(
         BODY,
         {
@@ -209,6 +239,8 @@ def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> 
             "prelude": variant.prelude,
             "runner": variant.runner,
             "guarded_arms": "".join(_guarded_arm(event, variant) for event in guarded_events),
+            "timer_arms": "".join(_timer_arm(event, seconds) for event, seconds in timed.items()),
+            "timeout": timer or "''",
             "notice": _answer_parts(variant.notice),
             "notice_no_space": shlex.quote(json.dumps({"systemMessage": NO_SPACE_NOTICE})),
             "no_space_status": NO_SPACE_STATUS,
@@ -234,6 +266,14 @@ def render_launcher(variant: LauncherVariant, guarded_events: Sequence[str]) -> 
             "exit_two_mark": EXIT_TWO_MARK,
         },
     )
+
+
+def _timer_arm(event: str, timeout: float) -> str:
+    """The clock of one guarded event: timeout(1) kills the runner a quarter of the
+    runner's deadline margin before the client's timeout (bridge/entry_timeout.py)."""
+    margin = max(DEADLINE_MIN_MARGIN_S, DEADLINE_MARGIN_FRACTION * timeout)
+    kill_cs = max(1, round((timeout - margin / 4) * 100))
+    return render(TIMER_ARM, {"event": event, "kill_cs": kill_cs, "limit_cs": round(timeout * 100)})
 
 
 def _guarded_arm(event: str, variant: LauncherVariant) -> str:

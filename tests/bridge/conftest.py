@@ -105,7 +105,14 @@ class RunnerProject:
     def write_launcher(self) -> None:
         """The launcher exactly as install writes it (hookman/project/launcher.py)."""
         python = self.launcher_python
-        text = launcher_text(python, self.manifest_path, guarded_events(), root=self.launcher_root)
+        timeouts = {
+            event: entry["timeout"]
+            for event, entry in self.entries.items()
+            if isinstance(entry, dict) and isinstance(entry.get("timeout"), (int, float))
+        }
+        text = launcher_text(
+            python, self.manifest_path, guarded_events(), root=self.launcher_root, timeouts=timeouts
+        )
         self.launcher_path.write_text(text, encoding="utf-8")
 
     def command(self, event: str, *, run_async: bool = False, agent: str | None = None) -> str:

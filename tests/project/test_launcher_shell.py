@@ -64,12 +64,16 @@ COMMAND_EXCLUDED = {
 }
 
 
+TIMER = "/usr/bin/timeout"
+
+
 def _project(events: list[str]) -> str:
-    return launcher_text(PYTHON, MANIFEST, events, root=ROOT)
+    timeouts = dict.fromkeys(events, 30)
+    return launcher_text(PYTHON, MANIFEST, events, root=ROOT, timeouts=timeouts, timer=TIMER)
 
 
 def _plugin(events: list[str]) -> str:
-    return plugin_launcher_text(PLUGIN, events)
+    return plugin_launcher_text(PLUGIN, events, timeouts=dict.fromkeys(events, 30), timer=TIMER)
 
 
 VARIANTS: dict[str, Callable[[list[str]], str]] = {"project": _project, "plugin": _plugin}

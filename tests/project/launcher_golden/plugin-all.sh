@@ -51,6 +51,17 @@ if ! command -v python3 >/dev/null 2>&1; then
 	esac
 	exit $finish
 fi
+# The launcher's own clock on a guarded event (time spent before Python: a slow python3 shim
+# would otherwise outlive the client's timeout, which lets the tool run): the runner starts
+# under timeout(1), which kills it just before the client would (hookman_timer).
+timer=
+if [ -n "$guarded" ] && [ -x /usr/bin/timeout ]; then
+	case $1 in
+	PreToolUse) hookman_timer 2925 3000 ;;
+	PreSkillShellCommand) hookman_timer 2925 3000 ;;
+	*) ;;
+	esac
+fi
 # The runner answers into a file of this invocation alone (it unlinks the name at once): no
 # process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
 # where nothing is (a planted file, or another launcher with this pid, takes the next name);
@@ -71,7 +82,7 @@ done
 set +C
 if [ -n "$file" ]; then
 	{
-		"$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel --answer-file "$file" <&4 4<&- >"$file" 2>/dev/null
+		$timer "$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel --answer-file "$file" <&4 4<&- >"$file" 2>/dev/null
 		status=$?
 		IFS= read -r start
 		IFS= read -r answer
@@ -80,7 +91,7 @@ if [ -n "$file" ]; then
 else
 	nl='
 '
-	answer=$("$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel 2>/dev/null)
+	answer=$($timer "$python" -I -S "${0%/*}"/start.py run "$@" --manifest "$manifest" --launched $guarded --framed --channel $channel 2>/dev/null)
 	status=$?
 	start=${answer%%"$nl"*}
 	answer=${answer#*"$nl"}
@@ -185,5 +196,31 @@ hookman_shared() {
 	*[!0-9]* | "") ;;
 	*) [ "$(($1 + 1))" = "$3" ] && channel=out ;;
 	esac
+}
+# Sets $timer, the words that start the runner under timeout(1), to kill it $1 centiseconds
+# after the client started the command: the client's shell, the launcher's parent, started
+# at field 22 of /proc/$PPID/stat (clock ticks, 100 a second), read against /proc/uptime
+# with `read` (no process). A parent older than $2 centiseconds (the entry's timeout) is no
+# client's (the launcher run by hand): then, and without /proc, it counts from now.
+hookman_timer() {
+	left=$1 limit=$2
+	if [ -r /proc/uptime ] && [ -r "/proc/$PPID/stat" ] &&
+		IFS=' ' read -r up _ </proc/uptime && IFS= read -r stat <"/proc/$PPID/stat"; then
+		set -f
+		# shellcheck disable=SC2086 # the fields of stat after the command's name
+		set -- ${stat##*") "}
+		set +f
+		up=${up%.*}${up#*.}
+		case $up:${20-} in
+		*[!0-9:]* | :* | *:) ;;
+		*)
+			spent=$((up - ${20}))
+			if [ "$spent" -ge 0 ] && [ "$spent" -le "$limit" ]; then
+				left=$((left - spent))
+				[ "$left" -gt 0 ] || left=1
+			fi ;;
+		esac
+	fi
+	timer="/usr/bin/timeout -s KILL $((left / 100)).$((left / 10 % 10))$((left % 10))"
 }
 hookman_launch "$@"
