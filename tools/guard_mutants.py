@@ -1042,6 +1042,27 @@ MUTATIONS = [
         "if False:",
         ["tests/bridge/test_sh_family.py"],
     ),
+    (
+        "launcher: $TMPDIR holds the answer file only when sticky or the user's own",
+        "hookman/project/launcher.sh",
+        '\t\t[ -k "$dir" ] || [ -O "$dir" ] || continue\n',
+        "\t\t:\n",
+        ["tests/project/test_launcher_answer_dir.py"],
+    ),
+    (
+        "launcher: the runner's refusal of its answer file is a deny naming it",
+        "hookman/project/launcher-guarded-arm.sh",
+        '\t\tif [ "$status" = @unsafe_status@ ]; then\n',
+        '\t\tif [ "$status" = @unsafe_status@ ] && false; then\n',
+        ["tests/project/test_launcher_answer_dir.py"],
+    ),
+    (
+        "plugin start: bytecode goes to CLAUDE_PLUGIN_DATA only once checked",
+        "hookman/plugin/launcher.py",
+        "if _data and os.path.isabs(_data) and private_dir_problem(_data) is None:",
+        "if _data and os.path.isabs(_data):",
+        ["tests/plugin/test_start_bytecode.py"],
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

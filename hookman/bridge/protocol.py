@@ -54,7 +54,11 @@ CHANNEL_ERR = "err"
 CHANNEL_SAME = "same"
 # The runner's status when its answer could not be written for want of space (ENOSPC,
 # EDQUOT): the launcher then names a full disk as the cause instead of a runner gone.
-NO_SPACE_STATUS = 72  # (71: run_command.EXIT_UNSAFE_ANSWER_FILE)
+NO_SPACE_STATUS = 72
+# The runner's status when its answer file lies where another user could swap it (a
+# directory another user can write: run_command.EXIT_UNSAFE_ANSWER_FILE): the launcher names
+# that cause and its fix (TMPDIR) instead of a runner gone.
+UNSAFE_ANSWER_FILE_STATUS = 71
 # Variables naming a start-up file the client's shell may read before the settings command
 # runs (BASH_ENV: Codex CLI's `/bin/bash -c`; ENV: a POSIX sh; Claude Code's `/bin/sh -c`
 # reads neither when measured, but /bin/sh is the user's): when one is set, stdout may hold

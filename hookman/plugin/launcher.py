@@ -193,11 +193,16 @@ if sys.version_info < {MIN_PYTHON!r}:
     answer_for_old_python()
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(_here, "{LIB_DIR}"))
+# Bytecode goes to CLAUDE_PLUGIN_DATA only once it is checked as the runner checks its
+# state (only the user can write it): never into the plugin, never where another user
+# could plant what the runner then loads.
+sys.dont_write_bytecode = True
+from hookman.bridge.private_dir import private_dir_problem  # noqa: E402
+
 _data = os.environ.get("CLAUDE_PLUGIN_DATA")
-if _data and os.path.isabs(_data):
-    sys.pycache_prefix = os.path.join(_data, "pycache")  # never written into the plugin
-else:
-    sys.dont_write_bytecode = True
+if _data and os.path.isabs(_data) and private_dir_problem(_data) is None:
+    sys.pycache_prefix = os.path.join(_data, "pycache")
+    sys.dont_write_bytecode = False
 from hookman.bridge.run_command import launched  # noqa: E402
 
 launched()

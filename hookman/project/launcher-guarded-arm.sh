@@ -2,13 +2,19 @@
 ## stdout where $channel says it can be heard there and its write succeeds, else a deny by
 ## exit @denied@ with the reason on stderr; where that cannot be written either, exit 1: the
 ## settings command, whose own fds are the client's, then says its line and exits 2. The reason names the cause the status tells:
-## @no_space@ the runner could not write its answer for want of space, else it gave none.
+## @no_space@ the runner could not write its answer for want of space, @unsafe@ its answer
+## file would lie in a directory another user can write, else it gave none.
 ## @deny@, @no_answer@ (and their no-space forms) are quoted words with "$status" in them.
 	@event@)
 		[ "$channel" = @channel_same@ ] && hookman_shared "$@"
 		if [ "$status" = @no_space_status@ ]; then
 			[ "$channel" = @channel_out@ ] && printf '%s%s%s\n' @deny_no_space@ && exit @done@
 			hookman_stderr && printf '%s%s%s\n' @no_space@ >&2 && exit @denied@
+			exit 1
+		fi
+		if [ "$status" = @unsafe_status@ ]; then
+			[ "$channel" = @channel_out@ ] && printf '%s%s%s\n' @deny_unsafe@ && exit @done@
+			hookman_stderr && printf '%s%s%s\n' @unsafe@ >&2 && exit @denied@
 			exit 1
 		fi
 		[ "$channel" = @channel_out@ ] && printf '%s%s%s\n' @deny@ && exit @done@

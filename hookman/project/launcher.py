@@ -87,6 +87,7 @@ from hookman.bridge.protocol import (
     LAUNCHER_NAME,
     MANIFEST_FLAG,
     NO_SPACE_STATUS,
+    UNSAFE_ANSWER_FILE_STATUS,
     deny_answer,
     guarded_subject,
 )
@@ -244,6 +245,8 @@ def render_launcher(
             "notice": _answer_parts(variant.notice),
             "notice_no_space": shlex.quote(json.dumps({"systemMessage": NO_SPACE_NOTICE})),
             "no_space_status": NO_SPACE_STATUS,
+            "notice_unsafe": shlex.quote(json.dumps({"systemMessage": UNSAFE_NOTICE})),
+            "unsafe_status": UNSAFE_ANSWER_FILE_STATUS,
             # BASH_ENV alone: ENV is read by interactive shells only, and ksh93 gives ENV a
             # value of its own (~/.kshrc) that no environment set.
             "spoiled": "${BASH_ENV-}",
@@ -279,6 +282,7 @@ def _timer_arm(event: str, timeout: float) -> str:
 def _guarded_arm(event: str, variant: LauncherVariant) -> str:
     reason = variant.no_answer(event)
     full = no_space_text(event)
+    unsafe = unsafe_answer_file_text(event)
     return render(
         GUARDED_ARM,
         {
@@ -288,6 +292,9 @@ def _guarded_arm(event: str, variant: LauncherVariant) -> str:
             "no_space": _answer_parts(full),
             "deny_no_space": _answer_parts(json.dumps(deny_answer(event, full))),
             "no_space_status": NO_SPACE_STATUS,
+            "unsafe": _answer_parts(unsafe),
+            "deny_unsafe": _answer_parts(json.dumps(deny_answer(event, unsafe))),
+            "unsafe_status": UNSAFE_ANSWER_FILE_STATUS,
             "channel_out": CHANNEL_OUT,
             "channel_same": CHANNEL_SAME,
             "denied": DENIED_STATUS,
@@ -303,6 +310,25 @@ NO_SPACE_NOTICE = (
     "answer (no space left on the device that holds its state dir or $TMPDIR). Free some "
     "space; the hooks run again then."
 )
+
+
+# Said when the runner's answer file would lie in a directory another user can write
+# (UNSAFE_ANSWER_FILE_STATUS: another user could swap it for a link between the launcher's
+# create and the runner's open).
+UNSAFE_NOTICE = (
+    "hookman: no hook ran, because hookman's runner would not answer into its answer file: "
+    "it would lie in a directory another user can write. Set TMPDIR to a directory only you "
+    "can write; the hooks run again then."
+)
+
+
+def unsafe_answer_file_text(event: str) -> str:
+    return (
+        f"hookman blocked this {guarded_subject(event)} because its runner would not answer "
+        f"(exit status {_STATUS}): its answer file would lie in a directory another user can "
+        f"write, so the guards' decision could not reach Claude Code safely. Set TMPDIR to a "
+        f"directory only you can write; the guards decide again then."
+    )
 
 
 def no_space_text(event: str) -> str:

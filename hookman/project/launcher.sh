@@ -9,6 +9,7 @@
 ##   @guarded_arms@   per guarded event, launcher-guarded-arm.sh: the launcher's own deny
 ##   @notice@         the launcher's own notice elsewhere, quoted, with "$status" in it
 ##   @notice_no_space@  the notice when the runner could not write its answer (a full disk)
+##   @notice_unsafe@  the notice when its answer file would lie where another user can write
 ##   @spoiled@        "${BASH_ENV-}": a start-up file may have printed on stdout
 ##   @timer_arms@     per guarded event with a timeout, launcher-timer-arm.sh: the launcher's
 ##                    own clock (timeout(1) found at install), else nothing
@@ -45,10 +46,17 @@ fi
 # The runner answers into a file of this invocation alone (it unlinks the name at once): no
 # process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
 # where nothing is (a planted file, or another launcher with this pid, takes the next name);
-# in the state dir, else ${TMPDIR:-/tmp}; where no file can be made at all, a pipe.
+# in the state dir, else ${TMPDIR:-/tmp} when it is sticky (/tmp) or the user's own: in a
+# directory another user can write without the sticky bit, they could swap the name for a
+# link between its making and the runner's open (posh's `[` has no -k or -O: never there);
+# where no file can be made at all, a pipe.
 umask 077
 file=
 for dir in "$answers" "${TMPDIR:-/tmp}"; do
+	if [ "$dir" != "$answers" ]; then
+		[ -z "${POSH_VERSION-}" ] || continue
+		[ -k "$dir" ] || [ -O "$dir" ] || continue
+	fi
 	n=0
 	while [ "$n" -lt 4 ]; do
 		try="$dir/.hookman-answer-$$-$n"
@@ -98,6 +106,8 @@ case $1 in
 	*)
 		if [ "$status" = @no_space_status@ ]; then
 			printf '%s\n' @notice_no_space@
+		elif [ "$status" = @unsafe_status@ ]; then
+			printf '%s\n' @notice_unsafe@
 		else
 			printf '%s%s%s\n' @notice@
 		fi ;;

@@ -53,10 +53,17 @@ fi
 # The runner answers into a file of this invocation alone (it unlinks the name at once): no
 # process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
 # where nothing is (a planted file, or another launcher with this pid, takes the next name);
-# in the state dir, else ${TMPDIR:-/tmp}; where no file can be made at all, a pipe.
+# in the state dir, else ${TMPDIR:-/tmp} when it is sticky (/tmp) or the user's own: in a
+# directory another user can write without the sticky bit, they could swap the name for a
+# link between its making and the runner's open (posh's `[` has no -k or -O: never there);
+# where no file can be made at all, a pipe.
 umask 077
 file=
 for dir in "$answers" "${TMPDIR:-/tmp}"; do
+	if [ "$dir" != "$answers" ]; then
+		[ -z "${POSH_VERSION-}" ] || continue
+		[ -k "$dir" ] || [ -O "$dir" ] || continue
+	fi
 	n=0
 	while [ "$n" -lt 4 ]; do
 		try="$dir/.hookman-answer-$$-$n"
@@ -105,6 +112,8 @@ case $1 in
 	*)
 		if [ "$status" = 72 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
+		elif [ "$status" = 71 ]; then
+			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because hookman'"'"'s runner would not answer into its answer file: it would lie in a directory another user can write. Set TMPDIR to a directory only you can write; the hooks run again then."}'
 		else
 			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook of the plugin team-guards ran, because its runner gave no answer (exit status ' "$status" '): python3 may be missing or broken, or a hook ended it. It needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}'
 		fi ;;

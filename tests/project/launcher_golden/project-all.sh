@@ -39,10 +39,17 @@ fi
 # The runner answers into a file of this invocation alone (it unlinks the name at once): no
 # process a hook leaves behind can make anyone wait for a pipe. Made exclusively, at a name
 # where nothing is (a planted file, or another launcher with this pid, takes the next name);
-# in the state dir, else ${TMPDIR:-/tmp}; where no file can be made at all, a pipe.
+# in the state dir, else ${TMPDIR:-/tmp} when it is sticky (/tmp) or the user's own: in a
+# directory another user can write without the sticky bit, they could swap the name for a
+# link between its making and the runner's open (posh's `[` has no -k or -O: never there);
+# where no file can be made at all, a pipe.
 umask 077
 file=
 for dir in "$answers" "${TMPDIR:-/tmp}"; do
+	if [ "$dir" != "$answers" ]; then
+		[ -z "${POSH_VERSION-}" ] || continue
+		[ -k "$dir" ] || [ -O "$dir" ] || continue
+	fi
 	n=0
 	while [ "$n" -lt 4 ]; do
 		try="$dir/.hookman-answer-$$-$n"
@@ -95,6 +102,11 @@ case $1 in
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
+		if [ "$status" = 71 ]; then
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then."}}' && exit 73
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then.' >&2 && exit 74
+			exit 1
+		fi
 		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 73
 		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2 && exit 74
 		exit 1 ;;
@@ -105,12 +117,19 @@ case $1 in
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
+		if [ "$status" = 71 ]; then
+			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then."}}' && exit 73
+			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then.' >&2 && exit 74
+			exit 1
+		fi
 		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this shell command because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 73
 		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this shell command because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2 && exit 74
 		exit 1 ;;
 	*)
 		if [ "$status" = 72 ]; then
 			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because the disk is full: hookman'"'"'s runner could not write its answer (no space left on the device that holds its state dir or $TMPDIR). Free some space; the hooks run again then."}'
+		elif [ "$status" = 71 ]; then
+			printf '%s\n' '{"systemMessage": "hookman: no hook ran, because hookman'"'"'s runner would not answer into its answer file: it would lie in a directory another user can write. Set TMPDIR to a directory only you can write; the hooks run again then."}'
 		else
 			printf '%s%s%s\n' '{"systemMessage": "hookman: no hook ran, because the hookman runner gave no answer (exit status ' "$status" '): its Python (/opt/py env/bin/python3) or hookman may be gone, or a hook ended it. See `hookman log`; run `hookman install` in the project to repair it."}'
 		fi ;;
