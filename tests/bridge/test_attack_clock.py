@@ -213,14 +213,9 @@ def test_a_command_older_than_its_timeout_counts_from_the_runner_s_start(
     assert timed.verdict.decision == ALLOW, timed.verdict
 
 
-P3 = (
-    "P3 (issue 23, the shell layer): the launcher starts the runner under a timer of its own "
-    "(timeout(1), counting from the client's command), so a python3 shim slower than the "
-    "entry's timeout is killed before it and the launcher denies"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=P3)
+# The launcher starts the runner under a timer of its own (timeout(1), counting from the
+# client's command), so a python3 shim slower than the entry's timeout is killed before it
+# and the launcher denies.
 @pytest.mark.parametrize("name", list(FAMILY))
 def test_a_python_shim_slower_than_the_timeout_is_denied_before_it(
     runner_project: RunnerProject, tmp_path: Path, name: str

@@ -9,9 +9,9 @@ busybox, zsh and yash fail at once (dash and busybox end the shell with status 2
 running no EXIT trap; yash goes on with status 126); bash retries 1+2+4+8 s, then ends the
 shell (status 254, after its EXIT trap); mksh retries ~31 s (status 1 after its EXIT trap),
 posh ~31 s (status 1, no trap); ksh93 retries forever. The runner's part (its watchdog) must
-deny at once. The shell's part needs the settings command's EXIT trap (P1) and a launcher
-status of its own for its stderr deny (P2); the tests that wait for them are xfail(strict)
-naming them, so they start passing when those land."""
+deny at once. The shell's part is the settings command's EXIT trap (launcher format 5: bash
+as `sh` and Codex's bash deny after their 15 s of retries) and a launcher status of its own
+for its stderr deny (74: dash's fatal status 2 gets the command's reason)."""
 
 from __future__ import annotations
 
@@ -38,11 +38,11 @@ from .test_attack_codex import codex_verdict
 
 TIMEOUT = 4  # the entry's timeout where the answer must come at once
 RETRY_TIMEOUT = 30  # install's timeout: bash's 15 s of retries must end before it
-OUTER, LAUNCHER, RUNNER = 1, 2, 3  # the process limit that makes that process's fork fail
-P1 = (
-    "P1 (issue 23, the shell layer): the settings command's EXIT trap answers when the shell ends "
-    "on a failed fork (bash after 15 s of retries)"
-)
+# The process limit that makes that process's fork fail. On a guarded event the launcher
+# starts the runner under its own timer when timeout(1) is there (one process more; a
+# timeout that cannot fork the runner exits 125, and the launcher denies).
+OUTER, LAUNCHER = 1, 2
+RUNNER = 4 if shutil.which("timeout") else 3
 STOPS_ON_RM = guard_that(
     "if 'rm' not in event['input'].get('command', ''):\n    return None\n"
     "os.kill(os.getpid(), signal.SIGSTOP)"
@@ -187,7 +187,6 @@ def test_a_client_shell_that_fails_a_fork_at_once_denies(
     assert _run(limited, name, OUTER).verdict.decision == DENY
 
 
-@pytest.mark.xfail(strict=True, reason=P1)
 def test_bash_as_sh_that_cannot_fork_the_launcher_denies_before_the_timeout(
     limited: tuple[RunnerProject, Path],
 ) -> None:
@@ -195,7 +194,6 @@ def test_bash_as_sh_that_cannot_fork_the_launcher_denies_before_the_timeout(
     assert timed.verdict.decision == DENY, timed.verdict
 
 
-@pytest.mark.xfail(strict=True, reason=P1)
 def test_codex_s_bash_that_cannot_fork_the_launcher_denies_before_the_timeout(
     limited: tuple[RunnerProject, Path],
 ) -> None:
