@@ -48,6 +48,8 @@ SHELL_BUILTINS = frozenset(
         "true",
         "false",
         "exit",
+        "trap",
+        "unset",
         "export",
         "set",
         ":",
