@@ -263,8 +263,8 @@ MUTATIONS = [
     (
         "settings: deny fallback when the launcher is gone",
         "hookman/project/command-guarded.sh",
-        '*) (unset hookman; : "${hookman?@why@}") || exit @two@; exit @two@ ;; esac',
-        "*) : @why@ ;; esac",
+        '*) trap - EXIT; (unset hookman; : "${hookman?@why@}") || exit @two@; exit @two@ ;; esac',
+        "*) trap - EXIT; : @why@ ;; esac",
     ),
     (
         "run: exit-2 answer line when a start-up file is set",
@@ -383,8 +383,8 @@ MUTATIONS = [
     (
         "plugin: the launcher denies guarded events with no answer",
         "hookman/plugin/launcher.py",
-        "return render_launcher(launcher_variant(plugin, guarded_events), guarded_events)",
-        "return render_launcher(launcher_variant(plugin, guarded_events), [])",
+        "return render_launcher(variant, guarded_events, timeouts=timeouts, timer=timer)",
+        "return render_launcher(variant, [], timeouts=timeouts, timer=timer)",
     ),
     (
         "plugin: a missing launcher makes the command deny",
@@ -935,8 +935,8 @@ MUTATIONS = [
     (
         "settings: a launcher's own deny is its status 74, not any 2",
         "hookman/project/command-guarded.sh",
-        "@denied@) exit @two@ ;;",
-        "@denied@ | @two@) exit @two@ ;;",
+        "@denied@) trap - EXIT; exit @two@ ;;",
+        "@denied@ | @two@) trap - EXIT; exit @two@ ;;",
         ["tests/bridge/test_sh_family.py"],
     ),
     # Issue 23, classes 2 and 5 (the runner's clock and its watchdog): the deadline counts
