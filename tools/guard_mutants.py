@@ -238,8 +238,8 @@ MUTATIONS = [
     (
         "launcher: exit-2 deny when a start-up file may have printed",
         "hookman/project/launcher.sh",
-        '[ -n "$err" ] && [ -n "@spoiled@$traced" ]; }; then',
-        '[ -n "$err" ] && [ -n "$traced" ]; } && : "@spoiled@"; then',  # it must render
+        '[ -n "$err" ] && [ -n "@spoiled@$codex" ]; }; then',
+        '[ -n "$err" ] && [ -n "$codex" ]; } && : "@spoiled@"; then',  # it must render
         ["tests/bridge/test_attack_shell.py", "tests/bridge/test_sh_family.py"],
     ),
     (
@@ -884,13 +884,6 @@ MUTATIONS = [
         ["tests/bridge/test_sh_family.py"],
     ),
     (
-        "launcher: a trace of the client's shell is the stderr channel",
-        "hookman/project/launcher.sh",
-        '[ -n "$err" ] && [ -n "@spoiled@$traced" ]; }; then',
-        '[ -n "$err" ] && [ -n "@spoiled@" ]; }; then',
-        ["tests/bridge/test_sh_family.py"],
-    ),
-    (
         "launcher: its own JSON deny counts only when written",
         "hookman/project/launcher-guarded-arm.sh",
         """\t\t[ "$channel" = @channel_out@ ] && printf '%s%s%s\\n' @deny@ && exit @done@\n""",
@@ -937,7 +930,7 @@ MUTATIONS = [
         "hookman/project/command-guarded.sh",
         "@denied@) trap - EXIT; exit @two@ ;;",
         "@denied@ | @two@) trap - EXIT; exit @two@ ;;",
-        ["tests/bridge/test_sh_family.py"],
+        ["tests/bridge/test_sh_family.py", "tests/bridge/test_attack_fork_limit.py"],
     ),
     # Issue 23, classes 2 and 5 (the runner's clock and its watchdog): the deadline counts
     # from when the client started the command; a start that leaves too little time, and a
@@ -1062,6 +1055,29 @@ MUTATIONS = [
         "if _data and os.path.isabs(_data) and private_dir_problem(_data) is None:",
         "if _data and os.path.isabs(_data):",
         ["tests/plugin/test_start_bytecode.py"],
+    ),
+    # --- issue 23, the hostile round: stdout spoiled for Codex and under BASH_XTRACEFD,
+    # functions from the environment unset ---
+    (
+        "launcher: functions named like its built-ins are unset",
+        "hookman/project/launcher.sh",
+        "unset -f printf read rm ls true\n",
+        "\n",
+        ["tests/bridge/test_attack_hostile_round4.py"],
+    ),
+    (
+        "launcher: Codex's stdout is never taken as clean for a deny",
+        "hookman/project/launcher.sh",
+        '[ -n "$err" ] && [ -n "@spoiled@$codex" ]; }; then',
+        '[ -n "$err" ] && [ -n "@spoiled@" ]; }; then',
+        ["tests/bridge/test_attack_hostile_round4.py"],
+    ),
+    (
+        "launcher: BASH_XTRACEFD spoils stdout",
+        "hookman/project/launcher.py",
+        '"spoiled": "${BASH_ENV-}${BASH_XTRACEFD-}",',
+        '"spoiled": "${BASH_ENV-}",',
+        ["tests/bridge/test_attack_hostile_round4.py"],
     ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)

@@ -247,9 +247,11 @@ def render_launcher(
             "no_space_status": NO_SPACE_STATUS,
             "notice_unsafe": shlex.quote(json.dumps({"systemMessage": UNSAFE_NOTICE})),
             "unsafe_status": UNSAFE_ANSWER_FILE_STATUS,
-            # BASH_ENV alone: ENV is read by interactive shells only, and ksh93 gives ENV a
-            # value of its own (~/.kshrc) that no environment set.
-            "spoiled": "${BASH_ENV-}",
+            # BASH_ENV, not ENV: ENV is read by interactive shells only, and ksh93 gives ENV
+            # a value of its own (~/.kshrc) that no environment set. BASH_XTRACEFD: the
+            # client's bash may trace onto stdout (even where the launcher's own shell, told
+            # POSIXLY_CORRECT by an allexport, ignores SHELLOPTS).
+            "spoiled": "${BASH_ENV-}${BASH_XTRACEFD-}",
             "channel_flag": CHANNEL_FLAG,
             "channel_out": CHANNEL_OUT,
             "channel_err": CHANNEL_ERR,

@@ -10,26 +10,31 @@
 ##   @notice@         the launcher's own notice elsewhere, quoted, with "$status" in it
 ##   @notice_no_space@  the notice when the runner could not write its answer (a full disk)
 ##   @notice_unsafe@  the notice when its answer file would lie where another user can write
-##   @spoiled@        "${BASH_ENV-}": a start-up file may have printed on stdout
+##   @spoiled@        "${BASH_ENV-}${BASH_XTRACEFD-}": a start-up file may have printed on
+##                    stdout, or the client's bash traced there
 ##   @timer_arms@     per guarded event with a timeout, launcher-timer-arm.sh: the launcher's
 ##                    own clock (timeout(1) found at install), else nothing
 ##   @timeout@        the path of timeout(1) ('' when install found none)
 ##   the rest are the protocol's words and numbers (hookman/bridge/protocol.py).
 @header@
 hookman_launch() {
-case :${SHELLOPTS-}: in
-*:xtrace:*) traced=1 ;;
-*) traced= ;;
-esac
 set +euCvx
 IFS=' 	
 '
+# Functions the environment may bring (bash as sh imports BASH_FUNC_NAME%%) named like the
+# regular built-ins the launcher answers with; `unset` is a special built-in, which no
+# function can stand in for in a POSIX shell.
+unset -f printf read rm ls true
 @values@
 case $1 in
 @guarded_pattern@) guarded=@guarded_flag@ finish=@done@ ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = @async_flag@ ] && guarded= finish=0
+case " $* " in
+*" @agent_flag@ @codex_agent@ "*) codex=1 ;;
+*) codex= ;;
+esac
 channel=@channel_out@
 [ -n "$guarded" ] && hookman_channel
 @prelude@
@@ -120,7 +125,9 @@ exit 0
 # started with fd 2 closed leaves its script open there; yash, when it cannot save a
 # descriptor, leaves a redirection's file in its place for good). Stdout is
 # not the place either when a start-up file may have printed there, or the client's shell
-# traces (SHELLOPTS xtrace). posh's `[` has no -ef: there fds 1 and 2 are never one.
+# traces there (BASH_XTRACEFD: bash's xtrace goes to stderr otherwise), nor ever for Codex, whose bash reads BASH_ENV: a
+# start-up file can print and then unset BASH_ENV. posh's `[` has no -ef: there fds 1 and 2
+# are never one.
 hookman_channel() {
 	out= err=
 	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } && out=1
@@ -128,7 +135,7 @@ hookman_channel() {
 	if [ -n "$out" ] && [ -n "$err" ] && [ -z "${POSH_VERSION-}" ] &&
 		[ /dev/stdout -ef /dev/stderr ]; then
 		channel=@channel_same@
-	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "@spoiled@$traced" ]; }; then
+	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "@spoiled@$codex" ]; }; then
 		channel=@channel_err@
 	else
 		channel=@channel_out@
@@ -154,10 +161,7 @@ hookman_recheck() {
 # stdout's, stderr's in turn). Anything unclear: stderr's. A process, on this path alone.
 hookman_shared() {
 	channel=@channel_err@
-	case " $* " in
-	*" @agent_flag@ @codex_agent@ "*) ;;
-	*) return 0 ;;
-	esac
+	[ -n "$codex" ] || return 0
 	# The client's shell's fds (the settings command's): ksh93 points the launcher's own at
 	# its capture while a $(...) runs, redirections and all.
 	# shellcheck disable=SC2046 # the words of ls: inode, path, inode, path

@@ -74,11 +74,6 @@ ALLEXPORT_XTRACE = sh_family.HIDDEN_TRACING[0]
 CODEX_ALLEXPORT_XTRACE = sh_family.CODEX_HIDDEN_TRACING[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="class 3: SHELLOPTS=xtrace:allexport makes bash-as-sh export POSIXLY_CORRECT, the "
-    "launcher's bash then ignores SHELLOPTS and answers on stdout after the trace lines",
-)
 @pytest.mark.parametrize("name", ["settings", "plugin"])
 def test_claude_bash_as_sh_tracing_with_allexport_still_denies(
     targets: tuple[dict[str, Target], Path], name: str
@@ -87,11 +82,6 @@ def test_claude_bash_as_sh_tracing_with_allexport_still_denies(
     _denied_by_the_guard(made[name], "bash", ALLEXPORT_XTRACE, scratch)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="class 3: Codex's bash with SHELLOPTS=xtrace:allexport:posix exports "
-    "POSIXLY_CORRECT; a bash `sh` launcher then does not see xtrace and answers on stdout",
-)
 def test_codex_tracing_with_allexport_posix_still_denies_with_bash_as_sh(
     targets: tuple[dict[str, Target], Path],
 ) -> None:
@@ -110,16 +100,22 @@ def test_codex_tracing_with_allexport_posix_denies_with_dash_as_sh(
 # ---------------------------------------------------------------------------------------
 # Class 4: a start-up file that spoils Codex's stdout and then hides that it ran.
 
-HIDING_START_UP = sh_family.HIDING_START_UP
-
-
-@pytest.mark.xfail(
+# With fds 1 and 2 one pipe (Codex's stdout) and junk already on it, no answer Codex accepts
+# is left: not "exactly one JSON object" on stdout, nor exit 2 with a non-empty stderr.
+UNANSWERABLE = pytest.mark.xfail(
     strict=True,
-    reason="class 4: a start-up file that prints or traces on stdout and then unsets "
-    "BASH_ENV: the launcher thinks stdout is clean and writes the JSON deny after the junk",
+    reason="no channel left: the start-up file joined fd 2 to Codex's stdout and printed on it",
 )
+HIDING_START_UP = [
+    pytest.param(condition, marks=UNANSWERABLE) if "2-to-1" in condition.name else condition
+    for condition in sh_family.HIDING_START_UP
+]
+
+
 @pytest.mark.parametrize("shell", ["dash", "bash"])
-@pytest.mark.parametrize("condition", HIDING_START_UP, ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "condition", HIDING_START_UP, ids=lambda c: getattr(c, "name", None) or str(c)
+)
 def test_codex_start_up_file_that_hides_itself_still_denies(
     targets: tuple[dict[str, Target], Path], condition: Condition, shell: str
 ) -> None:
@@ -134,11 +130,6 @@ PRINTF_FUNCTION = sh_family.PRINTF_FUNCTION
 START_UP_PRINTF = sh_family.START_UP_PRINTF
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="class 3/4: an exported function `printf` (BASH_FUNC_printf%%) reaches bash as "
-    "`sh`: the launcher's answer goes nowhere and it exits as if answered (exit 0, no stdout)",
-)
 @pytest.mark.parametrize("name", ["settings", "plugin", "codex"])
 def test_an_exported_printf_function_cannot_swallow_the_deny(
     targets: tuple[dict[str, Target], Path], name: str
@@ -147,11 +138,6 @@ def test_an_exported_printf_function_cannot_swallow_the_deny(
     _denied_by_the_guard(made[name], "bash", PRINTF_FUNCTION, scratch)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="class 4: a BASH_ENV that exports a function `printf` reaches the launcher when "
-    "`sh` is bash: Codex gets exit 2 with an empty stderr and runs the command",
-)
 def test_codex_start_up_file_exporting_printf_cannot_empty_stderr(
     targets: tuple[dict[str, Target], Path],
 ) -> None:

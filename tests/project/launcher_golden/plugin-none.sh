@@ -7,13 +7,13 @@
 # 74 with a deny on stderr, which the command passes on as 2). The body is one
 # function, read whole first.
 hookman_launch() {
-case :${SHELLOPTS-}: in
-*:xtrace:*) traced=1 ;;
-*) traced= ;;
-esac
 set +euCvx
 IFS=' 	
 '
+# Functions the environment may bring (bash as sh imports BASH_FUNC_NAME%%) named like the
+# regular built-ins the launcher answers with; `unset` is a special built-in, which no
+# function can stand in for in a POSIX shell.
+unset -f printf read rm ls true
 python=python3
 manifest="${0%/*}"/manifest.json
 case ${XDG_STATE_HOME-} in
@@ -33,6 +33,10 @@ case $1 in
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
+case " $* " in
+*" --agent codex "*) codex=1 ;;
+*) codex= ;;
+esac
 channel=out
 [ -n "$guarded" ] && hookman_channel
 if ! command -v python3 >/dev/null 2>&1; then
@@ -126,7 +130,9 @@ exit 0
 # started with fd 2 closed leaves its script open there; yash, when it cannot save a
 # descriptor, leaves a redirection's file in its place for good). Stdout is
 # not the place either when a start-up file may have printed there, or the client's shell
-# traces (SHELLOPTS xtrace). posh's `[` has no -ef: there fds 1 and 2 are never one.
+# traces there (BASH_XTRACEFD: bash's xtrace goes to stderr otherwise), nor ever for Codex, whose bash reads BASH_ENV: a
+# start-up file can print and then unset BASH_ENV. posh's `[` has no -ef: there fds 1 and 2
+# are never one.
 hookman_channel() {
 	out= err=
 	{ [ -p /dev/stdout ] || [ -S /dev/stdout ] || [ -t 1 ]; } && out=1
@@ -134,7 +140,7 @@ hookman_channel() {
 	if [ -n "$out" ] && [ -n "$err" ] && [ -z "${POSH_VERSION-}" ] &&
 		[ /dev/stdout -ef /dev/stderr ]; then
 		channel=same
-	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "${BASH_ENV-}$traced" ]; }; then
+	elif [ -z "$out" ] || { [ -n "$err" ] && [ -n "${BASH_ENV-}${BASH_XTRACEFD-}$codex" ]; }; then
 		channel=err
 	else
 		channel=out
@@ -160,10 +166,7 @@ hookman_recheck() {
 # stdout's, stderr's in turn). Anything unclear: stderr's. A process, on this path alone.
 hookman_shared() {
 	channel=err
-	case " $* " in
-	*" --agent codex "*) ;;
-	*) return 0 ;;
-	esac
+	[ -n "$codex" ] || return 0
 	# The client's shell's fds (the settings command's): ksh93 points the launcher's own at
 	# its capture while a $(...) runs, redirections and all.
 	# shellcheck disable=SC2046 # the words of ls: inode, path, inode, path
