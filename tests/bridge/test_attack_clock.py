@@ -21,7 +21,7 @@ import pytest
 
 from .attack_support import ALLOW, DENY, guard_that
 from .clock_support import (
-    FAMILY,
+    TIMED,
     claude_judge,
     family_shell,
     outer_argv,
@@ -111,7 +111,7 @@ def _slow_bash_env(tmp_path: Path, seconds: float) -> Path:
     return bash_env
 
 
-@pytest.mark.parametrize("name", list(FAMILY))
+@pytest.mark.parametrize("name", TIMED)
 def test_a_python_shim_that_forks_the_interpreter_counts_against_the_deadline(
     runner_project: RunnerProject, tmp_path: Path, name: str
 ) -> None:
@@ -138,7 +138,7 @@ def test_a_python_shim_that_execs_the_interpreter_counts_against_the_deadline(
     assert timed.verdict.decision == DENY, timed.verdict
 
 
-@pytest.mark.parametrize("name", list(FAMILY))
+@pytest.mark.parametrize("name", TIMED)
 def test_a_slow_bash_env_counts_against_codex_s_deadline(
     runner_project: RunnerProject, tmp_path: Path, name: str
 ) -> None:
@@ -216,7 +216,7 @@ def test_a_command_older_than_its_timeout_counts_from_the_runner_s_start(
 # The launcher starts the runner under a timer of its own (timeout(1), counting from the
 # client's command), so a python3 shim slower than the entry's timeout is killed before it
 # and the launcher denies.
-@pytest.mark.parametrize("name", list(FAMILY))
+@pytest.mark.parametrize("name", TIMED)
 def test_a_python_shim_slower_than_the_timeout_is_denied_before_it(
     runner_project: RunnerProject, tmp_path: Path, name: str
 ) -> None:
