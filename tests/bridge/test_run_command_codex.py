@@ -4,6 +4,7 @@ with only the fields Codex honours, and the launcher's fail-closed answers hold.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from hookman.bridge.codex_answer import ASK_REASON
 from hookman.catalog.codex_catalog import answer_fields
@@ -21,19 +22,21 @@ def hook(pi):
 """
 
 
+def _codex_deny(project: RunnerProject, payload: dict[str, Any]) -> str:
+    """The reason of the installed Codex command's deny: for Codex a deny never trusts stdout
+    (a BASH_ENV may have printed there and unset itself), so it is exit 2 with the reason
+    alone on stderr, which Codex reads as a deny (docs/agents.md)."""
+    done = project.run_installed("PreToolUse", payload, agent="codex")
+    assert done.returncode == 2 and done.stdout == b"", done
+    return done.stderr.decode("utf-8").rstrip("\n")
+
+
 def test_a_guard_deny_is_a_codex_deny_and_is_logged_for_codex(
     runner_project: RunnerProject,
 ) -> None:
     runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
     payload = runner_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
-    answer = runner_project.answer_installed("PreToolUse", payload, agent="codex")
-    assert answer == {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": "rm -rf is not allowed here",
-        }
-    }
+    assert _codex_deny(runner_project, payload) == "rm -rf is not allowed here"
     (record,) = runner_project.log_records()
     assert record["agent"] == "codex" and record["outcome"] == "denied"
 
@@ -41,14 +44,7 @@ def test_a_guard_deny_is_a_codex_deny_and_is_logged_for_codex(
 def test_an_ask_becomes_a_plain_deny(runner_project: RunnerProject) -> None:
     runner_project.add_hook("ask", ASK, ["PreToolUse"], ["PreToolUse"])
     payload = runner_project.payload("PreToolUse", tool_input={"command": "ls"})
-    answer = runner_project.answer_installed("PreToolUse", payload, agent="codex")
-    assert answer == {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": f"{ASK_REASON}: sure?",
-        }
-    }
+    assert _codex_deny(runner_project, payload) == f"{ASK_REASON}: sure?"
 
 
 def test_an_allowed_call_is_an_empty_answer(runner_project: RunnerProject) -> None:
