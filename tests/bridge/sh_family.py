@@ -257,7 +257,12 @@ def run(target: Target, shell: str, condition: Condition, scratch: Path) -> Verd
     if not bin_dir.exists():
         bin_dir.mkdir(parents=True)
         (bin_dir / "sh").symlink_to(path)
-    env = {**os.environ, **target.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    # The plugin runs `python3` from PATH: the interpreter under test comes first, not a
+    # version manager's shim (a pyenv shim is a bash script that loops forever under
+    # SHELLOPTS=xtrace BASH_XTRACEFD=1; the launcher's timer then denies at 29.3 s, after
+    # HOOK_TIMEOUT here: measured, docs/claude-code-facts.md).
+    search = os.pathsep.join((str(bin_dir), str(Path(sys.executable).parent), os.environ["PATH"]))
+    env = {**os.environ, **target.env, "PATH": search}
     for name in ("BASH_ENV", "ENV", "SHELLOPTS", "BASH_XTRACEFD", "PS4", "CI_SHELL"):
         env.pop(name, None)
     env.update(condition.env)
