@@ -18,23 +18,17 @@ import os
 import re
 import shutil
 from collections.abc import Callable
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from hookman.errors import HookmanError
+
+if TYPE_CHECKING:  # typing only: json_shapes costs nothing at start-up
+    from hookman.json_shapes import ClaudeVersionSource as VersionSource
 
 DETECT_TIMEOUT_S = 3.0
 VERSION_CACHE_NAME = "claude-version.json"
 VERSION_CACHE_SIZE = 8
 
-VersionSource = Literal[
-    "flag",
-    "hookman.toml",
-    "earlier flag",
-    "claude --version",
-    "last install",
-    "newest checked",
-    "unknown",
-]
 
 # Compiled on first use (re caches them): most commands never parse a version text.
 _VERSION_PATTERN = r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])"
