@@ -35,7 +35,9 @@ class StoreCopyChanged(ImportError):
 
 
 def _sha256_hex(data: bytes) -> str:
-    # The built-in SHA-256 (hashlib would load OpenSSL on the runner's path).
+    # The built-in SHA-256 (hashlib would load OpenSSL on the runner's path). The same as
+    # hookman.user_dirs.sha256_hex, which the runtime cannot import: a plugin carries only
+    # runtime/ and bridge/ (plugin/carry.py), and user_dirs sits below the runtime.
     try:
         from _sha2 import sha256  # type: ignore[import-not-found]
     except ImportError:
