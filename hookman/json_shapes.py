@@ -163,6 +163,22 @@ class _SyncJsonKeys(TypedDict):
     broken: list[ProblemJson]  # enabled hooks whose module does not compile
 
 
+class ToolsChangeJson(TypedDict):
+    """The tools a tool event covers, before and now (None: every tool)."""
+
+    before: list[str] | None
+    after: list[str] | None
+
+
+class SubscriptionChangeJson(TypedDict):
+    """A hook whose code subscribes to other events or tools than hookman.toml recorded."""
+
+    hook: str
+    gained: list[str]  # events the code subscribes to now
+    lost: list[str]  # events the code no longer subscribes to
+    tools: dict[str, ToolsChangeJson]  # events kept whose tools changed
+
+
 class SyncJson(_SyncJsonKeys, total=False):
     """What an install, remove, enable or disable wrote (or, dry run, would write)."""
 
@@ -174,6 +190,9 @@ class SyncJson(_SyncJsonKeys, total=False):
     # only when .claude/hookman-pins.json changes: {"repo", "rev", "old", "new"} (commits;
     # old None: a new pin, new None: a pin no hook uses any more)
     pins_changed: list[dict[str, str | None]]
+    # only when a hook's code subscribes to other events or tools than hookman.toml recorded
+    # (the record was rewritten to what the code says)
+    subscriptions_changed: list[SubscriptionChangeJson]
 
 
 class InstallJson(SyncJson):

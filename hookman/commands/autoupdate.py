@@ -1,9 +1,10 @@
 """`hookman autoupdate [--freeze] [--repo URL]`: move each hook repository's rev to its
 newest release tag (a tag such as v1.2.0 or 1.2), keeping hookman.toml's comments and
 layout; `--freeze` writes the tag's full commit SHA with pre-commit's `# frozen: TAG`
-comment. Prints `REPO: OLD -> NEW` per repository, re-learns what the updated hooks
-subscribe to, repins them and rewrites the settings. Nothing is written unless every hook
-of every updated repository resolves and loads at its new rev.
+comment. Prints `REPO: OLD -> NEW` per repository, repins the hooks and rewrites the
+settings; the sync re-learns what every enabled hook subscribes to (one child for all).
+Nothing is written unless every hook of every updated repository resolves at its new rev
+and every enabled hook loads.
 """
 
 from __future__ import annotations
@@ -17,13 +18,11 @@ from hookman.commands.sync_report import sync_json
 from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
-from hookman.hooks.subscriptions import learn_subscriptions
 from hookman.install.fetched import store_snapshot
 from hookman.install.report import project_target
 from hookman.install.sync import sync_project
 from hookman.output import console, escape, print_json
 from hookman.project.config import (
-    HookSource,
     HookSpec,
     ProjectConfigDocument,
     load_project_config,
@@ -110,7 +109,7 @@ def autoupdate(
             )
         for update in updates:
             for hook in [h for h in config.hooks if h.source.value == update.repo]:
-                _relearn(config, hook, project_dir, new_pins)
+                _fetch(config, hook, project_dir, new_pins)
         result = None
         if any(update.changed for update in updates):
             result = sync_project(
@@ -193,21 +192,13 @@ def _newest(
     return Update(repo, old_shown, new_rev, new_shown, commit, newest if freeze else None, changed)
 
 
-def _relearn(
+def _fetch(
     config: ProjectConfigDocument,
     hook: HookSpec,
     project_dir: Path,
     pins: dict[tuple[str, str], Pin],
 ) -> None:
-    """Fetch the hook at its new rev and record what that code subscribes to."""
+    """Fetch the hook at its new rev (refused when the repository no longer offers it);
+    the sync learns what that code subscribes to, with every other enabled hook."""
     current = config.find(hook.name)
-    source: HookSource = current.source
-    found = resolve_repo_hook(current, project_dir, pins, fetch=True)
-    subscriptions = learn_subscriptions(
-        hook.name,
-        found.module_path,
-        project_dir,
-        retry_argument=hook.name,
-        repository_root=found.tree,
-    )
-    config.put_hook(hook.name, source, subscriptions.events, subscriptions.tools)
+    resolve_repo_hook(current, project_dir, pins, fetch=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
@@ -27,6 +27,7 @@ from hookman.commands.plan_wording import held_back_sentences
 from hookman.commands.sync_report import (
     codex_sentences,
     store_sentences,
+    subscription_sentences,
     sync_json,
     sync_warnings,
 )
@@ -175,18 +176,23 @@ def install(
     )
     result = None
     new_agents = [agent for agent in agents if agent not in preview.agents]
-    codex = {"codex_version": codex_version, "trust_codex": codex_trust}
+    options: dict[str, Any] = {
+        "codex_version": codex_version,
+        "trust_codex": codex_trust,
+        "known": {choice.name: subscriptions for choice, subscriptions in learned},
+        "allow_unknown_event": allow_unknown_event,
+    }
     if not dry_run:  # most repeated installs change nothing: then no lock is needed
         edited = learned or new_agents
         unlocked = (
             _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
         )
-        result = sync_if_nothing_changes(project_dir, unlocked, target, **codex)
+        result = sync_if_nothing_changes(project_dir, unlocked, target, **options)
     if result is None:
         with edit_lock(project_dir, dry_run=dry_run):
             config = _edited_config(project_dir, learned, run_async, new_agents)
             result = sync_project(
-                project_dir, config, target, dry_run=dry_run, stored_before=stored_before, **codex
+                project_dir, config, target, dry_run=dry_run, stored_before=stored_before, **options
             )
     installed = [choice.name for choice, _ in learned]
     if json_output:
@@ -294,10 +300,16 @@ def _learn_all(
     keep: bool,
     origin: tuple[str, str] | None = None,
 ) -> list[tuple[HookChoice, Subscriptions]]:
-    # Imported here: an install that names no hook learns nothing.
-    from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
+    # Imported here: the child that learns is started only when a module changed.
+    from hookman.hooks.subscriptions import (
+        LearnRequest,
+        check_event_names,
+        learn_many,
+        subscriptions_or_raise,
+    )
 
-    learned: dict[str, tuple[HookChoice, Subscriptions]] = {}
+    choices: dict[str, HookChoice] = {}
+    requests: list[LearnRequest] = []
     for argument in arguments:
         if origin is not None:
             choice = choose_repo_hook(
@@ -307,8 +319,8 @@ def _learn_all(
             choice = choose_hook(
                 argument, name_override=name, project_dir=project_dir, config=config
             )
-        if choice.name in learned:
-            _check_same_hook(learned[choice.name][0], choice)
+        if choice.name in choices:
+            _check_same_hook(choices[choice.name], choice)
             continue
         if not choice.module_path.is_file():
             raise HookmanError(
@@ -319,17 +331,16 @@ def _learn_all(
         retry = choice.name if choice.already_listed else shlex.quote(argument)
         if name is not None and not choice.already_listed:
             retry += f" --name {shlex.quote(name)}"
-        subscriptions = learn_subscriptions(
-            choice.name,
-            choice.module_path,
-            project_dir,
-            retry_argument=retry,
-            keep=keep,
-            repository_root=choice.package_root,
-        )
+        choices[choice.name] = choice
+        requests.append(LearnRequest(choice.name, choice.module_path, choice.package_root, retry))
+    # One child for every hook named here (none for those learned before).
+    outcomes = learn_many(requests, project_dir, keep=keep) if requests else {}
+    learned: list[tuple[HookChoice, Subscriptions]] = []
+    for choice in choices.values():
+        subscriptions = subscriptions_or_raise(outcomes, choice.name)
         check_event_names(choice.name, subscriptions.events, allow_unknown=allow_unknown_event)
-        learned[choice.name] = (choice, subscriptions)
-    return list(learned.values())
+        learned.append((choice, subscriptions))
+    return learned
 
 
 def _check_same_hook(first: HookChoice, again: HookChoice) -> None:
@@ -373,6 +384,8 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     for name in names:
         said = f"would {DRY_RUN_VERBS.get(verb, verb)}" if result.dry_run else verb
         out.print(f"{said} [bold]{escape(name)}[/]")
+    for sentence in subscription_sentences(result):
+        out.print(escape(sentence), highlight=False)
     out.print(f"Claude Code target: {escape(result.target.describe())}", highlight=False)
     for event, entry in result.plan.entries.items():
         out.print(

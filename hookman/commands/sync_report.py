@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from hookman.agents import codex_files
 from hookman.commands.git_wording import exclusion_sentence
 from hookman.commands.plan_wording import plan_warnings, target_warnings, tool_name_warnings
+from hookman.commands.subscription_wording import change_sentences, changes_json
 from hookman.install.report import hook_json
 from hookman.install.sync import SyncResult
 from hookman.project.location import CLAUDE_DIR
@@ -37,6 +38,17 @@ def repaired_sentences(result: SyncResult) -> list[str]:
             f"({shown}): hookman fetched the pinned commit {pin.commit[:12]} again in its place."
         )
     return sentences
+
+
+def subscription_sentences(result: SyncResult) -> list[str]:
+    """What the sync learned from the hooks' code that hookman.toml did not record."""
+    if not result.subscription_changes:
+        return []
+    verb = "would record" if result.dry_run else "now records"
+    lines = [f"{CLAUDE_DIR}/hookman.toml {verb} what the hooks' code subscribes to:"]
+    for change in result.subscription_changes:
+        lines += [f"  {sentence}" for sentence in change_sentences(change)]
+    return lines
 
 
 def store_sentences(result: SyncResult) -> list[str]:
@@ -124,6 +136,8 @@ def sync_json(result: SyncResult) -> SyncJson:
         shown["fetched"] = [
             {"repo": f.repo, "rev": f.rev, "commit": f.commit} for f in result.fetched
         ]
+    if result.subscription_changes:
+        shown["subscriptions_changed"] = changes_json(result.subscription_changes)
     if result.pin_changes:
         shown["pins_changed"] = [
             {"repo": c.repo, "rev": c.rev, "old": c.old, "new": c.new} for c in result.pin_changes

@@ -20,7 +20,12 @@ from hookman.errors import HookmanError
 from hookman.hooks import store
 from hookman.hooks.repo_source import resolve_repo_hook
 from hookman.hooks.repository import read_repository_manifest
-from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
+from hookman.hooks.subscriptions import (
+    LearnRequest,
+    check_event_names,
+    learn_many,
+    subscriptions_or_raise,
+)
 from hookman.install.report import installed_trial_hooks, project_target
 from hookman.install.sync import Trial, sync_project
 from hookman.output import console, escape, print_json
@@ -82,6 +87,7 @@ def try_repo(
     names = list(dict.fromkeys(hooks)) or manifest.names()
     pins = {(pin.repo, pin.rev): pin}
     specs: list[HookSpec] = []
+    requests: list[LearnRequest] = []
     for name in names:
         listed = config.find(name)
         if listed is not None:
@@ -92,17 +98,14 @@ def try_repo(
             )
         spec = HookSpec(name=name, source=HookSource("repo", repo, pin.rev))
         found = resolve_repo_hook(spec, project_dir, pins, fetch=True)
-        learned = learn_subscriptions(
-            name,
-            found.module_path,
-            project_dir,
-            keep=True,
-            repository_root=found.tree,
-            retry_argument=name,
-        )
-        check_event_names(name, learned.events, allow_unknown=False)
-        specs.append(
-            HookSpec(name=name, source=spec.source, events=learned.events, tools=learned.tools)
+        requests.append(LearnRequest(name, found.module_path, found.tree, name))
+        specs.append(spec)
+    outcomes = learn_many(requests, project_dir, keep=True)  # one child for all of them
+    for index, spec in enumerate(specs):
+        learned = subscriptions_or_raise(outcomes, spec.name)
+        check_event_names(spec.name, learned.events, allow_unknown=False)
+        specs[index] = HookSpec(
+            name=spec.name, source=spec.source, events=learned.events, tools=learned.tools
         )
     with edit_lock(project_dir, dry_run=False):
         current = read_project_config(project_dir)

@@ -1,16 +1,19 @@
-"""Learns what a hook subscribes to by running its factory with the runtime loader.
+"""Learns what hooks subscribe to by running their factories with the runtime loader.
 
-What was learned is cached in the project's state dir (subscriptions.json), keyed by the
-digests of the module and of the files it imported from outside the interpreter's own
+What was learned is cached in the project's state dir (hooks/subscription_cache.py), keyed by
+the digests of each module and of the files it imported from outside the interpreter's own
 directories (the project's helper modules), so installing an unchanged hook again starts no
 child. A factory whose subscriptions depend on something else (an environment variable, a
 data file it reads) is learned again only when one of those files changes.
 
-The factory runs in a child process (`sys.executable -c ...`, cwd = the project) with a
-timeout, so a hook that hangs, crashes, forks or calls `sys.exit()` on import cannot hang or
-kill the CLI; whatever the child leaves running is killed with its process group. The
-child's stdout carries one JSON document; the hook's own prints are redirected to stderr
-inside the child so they cannot corrupt it.
+Every hook whose cache entry is stale is loaded in ONE child process (`sys.executable -c
+...`, cwd = the project), one after the other, as the runner loads them: a project of
+hundreds of hooks starts one child, not one per hook. Each factory gets its own timeout, so
+a hook that hangs, crashes, forks or calls `sys.exit()` on import cannot hang or kill the
+CLI; whatever the child leaves running is killed with its process group. The child writes
+one JSON line when it starts a hook and one with the hook's answer when it is done, so the
+parent knows which hook hung or crashed it; the hook's own prints are redirected to stderr
+inside the child so they cannot corrupt the answers.
 """
 
 from __future__ import annotations
@@ -21,54 +24,78 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, NamedTuple
 
 import hookman
-from hookman.atomic_file import atomic_write_text
 from hookman.catalog import event_catalog
 from hookman.errors import HookmanError
+from hookman.hooks.subscription_cache import (
+    CACHE_FILE_NAME,
+    CACHE_FORMAT,
+    SubscriptionCache,
+    learned_before,
+    remember,
+)
+
+__all__ = ["CACHE_FILE_NAME", "CACHE_FORMAT", "learned_before", "remember"]
 
 LEARN_TIMEOUT_S = 10.0
 _POSIX = os.name == "posix"
 ERROR_TEXT_LIMIT = 400
 ALL_TOOLS = "*"
-CACHE_FILE_NAME = "subscriptions.json"
-CACHE_FORMAT = 1
+_POLL_S = 0.02
 
-# Runs in the child. Keeps the real stdout for the JSON answer, then points fd 1 and
-# sys.stdout at stderr so nothing the hook prints (or its subprocesses write) reaches it.
+# Runs in the child. Reads the hooks to load (JSON) from stdin, then gives the hooks
+# /dev/null there; keeps the real stdout for the answers, then points fd 1 and sys.stdout
+# at stderr so nothing the hooks print (or their subprocesses write) reaches it. A hook's
+# sources are the files of the modules new since the hooks before it (and those the hooks
+# before it imported, which it may share): never fewer than its own.
 _CHILD_CODE = r"""
 import json, os, sys
 answer = os.fdopen(os.dup(1), "w", encoding="utf-8")
 os.dup2(2, 1)
 sys.stdout = sys.stderr
+requests = json.loads(sys.stdin.read())
+null = os.open(os.devnull, os.O_RDONLY)
+os.dup2(null, 0)
+os.close(null)
 if sys.path and sys.path[0] in ("", "."):
     del sys.path[0]
-hook_path, cwd, package_root, repository_root = sys.argv[1:5]
+cwd, package_root = sys.argv[1:3]
 try:
     from hookman.runtime.loader import load_hooks
 except ImportError:
     sys.path.insert(0, package_root)
     from hookman.runtime.loader import load_hooks
-before = set(sys.modules)
-result = load_hooks([hook_path], cwd, repository_root or None)
-sources = sorted({getattr(sys.modules[name], "__file__", None) or ""
-                  for name in list(sys.modules) if name not in before} - {""})
-loaded = []
-for hook in result.hooks:
-    filters = getattr(hook, "tool_filters", None) or {}
-    loaded.append({
-        "events": list(hook.handlers),
-        "tools": {event: (None if names is None else list(names))
-                  for event, names in filters.items()},
-        "commands": list(getattr(hook, "commands", None) or {}),
-    })
-errors = [{"path": error.path, "error": error.error} for error in result.errors]
-json.dump({"loaded": loaded, "errors": errors, "sources": sources}, answer)
-answer.flush()
+def send(value):
+    answer.write(json.dumps(value) + "\n")
+    answer.flush()
+hook_files = {request["path"] for request in requests}
+earlier = set()
+for index, request in enumerate(requests):
+    send({"start": index})
+    before = set(sys.modules)
+    result = load_hooks([request["path"]], cwd, request["root"] or None)
+    new = {getattr(sys.modules.get(name), "__file__", None) or ""
+           for name in list(sys.modules) if name not in before} - {""}
+    others = hook_files - {request["path"]}
+    sources = sorted((new | earlier) - others)
+    earlier |= new
+    loaded = []
+    for hook in result.hooks:
+        filters = getattr(hook, "tool_filters", None) or {}
+        loaded.append({
+            "events": list(hook.handlers),
+            "tools": {event: (None if names is None else list(names))
+                      for event, names in filters.items()},
+            "commands": list(getattr(hook, "commands", None) or {}),
+        })
+    errors = [{"path": error.path, "error": error.error} for error in result.errors]
+    send({"done": index, "loaded": loaded, "errors": errors, "sources": sources})
 """
 
 
@@ -80,6 +107,23 @@ class Subscriptions:
     events: tuple[str, ...]
     tools: dict[str, tuple[str, ...]] = field(default_factory=dict)
     commands: tuple[str, ...] = ()
+
+
+class LearnRequest(NamedTuple):
+    """One hook to learn: its name, its module, the store tree a repository hook imports
+    its siblings against, and what the user gives `hookman install` to try again (None:
+    the hook's name, right only for a hook hookman.toml or the registry already knows)."""
+
+    name: str
+    module_path: Path
+    repository_root: Path | None = None
+    retry: str | None = None
+
+
+# name -> what the hook subscribes to, or why it could not be learned (a HookmanError
+# naming the hook, with a hint); a hook the child never reached (an earlier one hung or
+# crashed it) is absent.
+Learned = dict[str, "Subscriptions | HookmanError"]
 
 
 def learn_subscriptions(
@@ -98,18 +142,81 @@ def learn_subscriptions(
     again (default: the hook's name, right only for a hook hookman.toml or the registry
     already knows). `repository_root`: a repository hook's store tree, against which it
     imports its siblings (the cache is keyed by module path, which names the commit)."""
-    retry = hook_name if retry_argument is None else retry_argument
+    request = LearnRequest(hook_name, module_path, repository_root, retry_argument)
+    learned = learn_many([request], project_dir, timeout=timeout, keep=keep)
+    return subscriptions_or_raise(learned, hook_name)
+
+
+def subscriptions_or_raise(learned: Learned, hook_name: str) -> Subscriptions:
+    """The hook's subscriptions, or its error raised."""
+    outcome = learned.get(hook_name)
+    if outcome is None:  # an earlier hook hung or crashed the child before this one
+        raise HookmanError(
+            f"the hook {hook_name!r} was not loaded: an earlier hook stopped the loading.",
+            "fix that hook first, then run the command again.",
+        )
+    if isinstance(outcome, HookmanError):
+        raise outcome
+    return outcome
+
+
+def learn_many(
+    requests: Sequence[LearnRequest],
+    project_dir: Path,
+    *,
+    timeout: float | None = None,
+    keep: bool = True,
+    stop_at_first_failure: bool = True,
+) -> Learned:
+    """What each hook subscribes to: from the cache when its entry is good, else from ONE
+    child that loads every other hook in turn (their answers kept in the cache when
+    `keep`). A hook that hangs (over `timeout` seconds, default LEARN_TIMEOUT_S) or crashes
+    the child ends it: that hook's error is in the result, and the hooks after it are
+    learned in a new child unless `stop_at_first_failure` (they are then absent)."""
     limit = LEARN_TIMEOUT_S if timeout is None else timeout
-    answer = learned_before(module_path, project_dir)
-    if answer is None:
-        answer = _run_child(hook_name, module_path, project_dir, limit, repository_root)
-        if keep and not answer.get("errors") and len(answer.get("loaded") or []) == 1:
-            remember(module_path, project_dir, answer)
+    cache = SubscriptionCache(project_dir)
+    answers: dict[str, dict[str, Any]] = {}
+    stale: list[LearnRequest] = []
+    for request in requests:
+        answer = cache.answer(request.module_path)
+        if answer is None:
+            stale.append(request)
+        else:
+            answers[request.name] = answer
+    learned: Learned = {}
+    fresh: dict[Path, dict[str, Any]] = {}
+    while stale:
+        done, failure = _run_batch(stale, project_dir, limit)
+        for request in stale[: len(done)]:
+            answers[request.name] = done[request.name]
+            if _is_whole(done[request.name]):
+                fresh[request.module_path] = done[request.name]
+        if failure is None:
+            break
+        learned[stale[len(done)].name] = failure
+        stale = [] if stop_at_first_failure else stale[len(done) + 1 :]
+    if keep and fresh:
+        cache.remember(fresh)
+    for request in requests:
+        if request.name in answers:
+            learned[request.name] = _outcome(request, answers[request.name])
+    return {request.name: learned[request.name] for request in requests if request.name in learned}
+
+
+def _is_whole(answer: dict[str, Any]) -> bool:
+    """An answer worth keeping: the hook loaded, once, without an error."""
+    return not answer.get("errors") and len(answer.get("loaded") or []) == 1
+
+
+def _outcome(request: LearnRequest, answer: dict[str, Any]) -> Subscriptions | HookmanError:
+    """The hook's subscriptions from the child's answer, or the error that names it."""
+    hook_name, module_path = request.name, request.module_path
+    retry = hook_name if request.retry is None else request.retry
     errors = answer.get("errors") or []
     if errors:
         from hookman.runtime.loader import LOAD_FAILED_PREFIX  # here: the runtime is not light
 
-        raise HookmanError(
+        return HookmanError(
             f"the hook {hook_name!r} ({module_path}) failed to load: "
             f"{_shorten(str(errors[0].get('error')).removeprefix(LOAD_FAILED_PREFIX))}",
             f"fix the module and run `hookman install {retry}` again "
@@ -117,106 +224,19 @@ def learn_subscriptions(
         )
     loaded = answer.get("loaded") or []
     if len(loaded) != 1:
-        raise HookmanError(
+        return HookmanError(
             f"the hook {hook_name!r} ({module_path}) did not load.",
             "check that the module defines `def hook(pi): ...`.",
         )
     subscriptions = _subscriptions_from(loaded[0])
     for event, names in subscriptions.tools.items():
         if "" in names:
-            raise HookmanError(
+            return HookmanError(
                 f"the hook {hook_name!r} ({module_path}) narrows {event!r} to an empty tool name.",
                 'name the tools in `pi.on(event, handler, tools=["Bash"])`, or leave `tools` '
                 "out for every tool.",
             )
     return subscriptions
-
-
-def learned_before(module_path: Path, project_dir: Path) -> dict[str, Any] | None:
-    """The child's answer for this module from the cache, when the module and every file
-    it imported from outside the interpreter's own directories (the project's helpers) are
-    byte for byte what they were, for the same hookman and interpreter; else None."""
-    entry = _read_cache(project_dir).get(str(module_path))
-    if not isinstance(entry, dict) or entry.get("key") != _cache_key(project_dir):
-        return None
-    sources = entry.get("sources")
-    answer = entry.get("answer")
-    if not isinstance(sources, dict) or not isinstance(answer, dict):
-        return None
-    if str(module_path) not in sources:
-        return None
-    for path, digest in sources.items():
-        if _digest(path) != digest:
-            return None
-    return answer
-
-
-def remember(module_path: Path, project_dir: Path, answer: dict[str, Any]) -> None:
-    """Cache the child's answer with the digests of the files it depends on; best effort."""
-    files = [str(module_path), *(answer.get("sources") or [])]
-    prefixes = tuple(
-        os.path.join(os.path.realpath(prefix), "")
-        for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}
-    )
-    sources = {
-        path: _digest(path)
-        for path in dict.fromkeys(files)
-        if not os.path.realpath(path).startswith(prefixes)
-    }
-    if any(digest is None for digest in sources.values()):
-        return
-    cache = _read_cache(project_dir)
-    cache[str(module_path)] = {"key": _cache_key(project_dir), "sources": sources, "answer": answer}
-    from hookman import paths
-    from hookman.bridge.private_dir import make_private_dir
-
-    state_dir, problem = make_private_dir(str(paths.project_state_dir(project_dir)))
-    if problem is not None:  # another user could write there: no cache
-        return
-    path = Path(state_dir) / CACHE_FILE_NAME
-    with contextlib.suppress(OSError):  # atomic_file's sweeper knows its temporary files
-        atomic_write_text(path, json.dumps({"format": CACHE_FORMAT, "modules": cache}))
-
-
-def _cache_path(project_dir: Path) -> str | None:
-    """The cache, only in a state directory no other user can write (they could plant what
-    a hook subscribes to); else None."""
-    from hookman import paths
-    from hookman.bridge.private_dir import private_dir_problem
-
-    state_dir = paths.project_state_dir(project_dir)
-    if private_dir_problem(str(state_dir)) is not None:
-        return None
-    return str(state_dir / CACHE_FILE_NAME)
-
-
-def _cache_key(project_dir: Path) -> list[str]:
-    return [hookman.__version__, sys.executable, str(project_dir.resolve())]
-
-
-def _read_cache(project_dir: Path) -> dict[str, Any]:
-    path = _cache_path(project_dir)
-    if path is None:
-        return {}
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
-        return {}
-    modules = data.get("modules")
-    return modules if isinstance(modules, dict) else {}
-
-
-def _digest(path: str) -> str | None:
-    import hashlib
-
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def unknown_events(events: Sequence[str]) -> list[str]:
@@ -239,73 +259,148 @@ def check_event_names(hook_name: str, events: Sequence[str], *, allow_unknown: b
     return unknown
 
 
-def _run_child(
-    hook_name: str,
-    module_path: Path,
-    project_dir: Path,
-    timeout: float,
-    repository_root: Path | None = None,
-) -> dict[str, Any]:
+class _Progress:
+    """The child's answers as they arrive: which hook it is loading, since when, and the
+    answers of the hooks it finished."""
+
+    def __init__(self, started: float) -> None:
+        self.current: int | None = None
+        self.since = started
+        self.done: list[dict[str, Any]] = []
+        self._text = ""
+        self._read = 0
+
+    def take(self, data: bytes, now: float) -> None:
+        self._read += len(data)
+        self._text += data.decode("utf-8", errors="replace")
+        *lines, self._text = self._text.split("\n")
+        for line in lines:
+            message = _parse_answer(line)
+            if message is None:
+                continue
+            if "start" in message:
+                self.current, self.since = message["start"], now
+            elif message.get("done") == len(self.done):
+                self.done.append(message)
+                self.current = None
+
+    def read_from(self, handle: IO[bytes], now: float) -> None:
+        """Take what the child wrote since the last read, without moving the shared file
+        offset the child writes at."""
+        fileno = handle.fileno()
+        while True:
+            data = os.pread(fileno, 1 << 16, self._read) if _POSIX else b""
+            if not data:
+                return
+            self.take(data, now)
+
+
+def _run_batch(
+    requests: Sequence[LearnRequest], project_dir: Path, timeout: float
+) -> tuple[dict[str, dict[str, Any]], HookmanError | None]:
+    """Load `requests` in one child: the answers of the hooks it finished, in order, and
+    the error of the hook that hung or crashed it (None when it finished them all)."""
     package_root = str(Path(hookman.__file__).resolve().parent.parent)
-    root = "" if repository_root is None else str(repository_root)
-    argv = [sys.executable, "-c", _CHILD_CODE, str(module_path), str(project_dir), package_root]
-    argv.append(root)
-    code, killed, stdout, stderr = _run_and_reap(argv, project_dir, timeout)
+    argv = [sys.executable, "-c", _CHILD_CODE, str(project_dir), package_root]
+    given = [{"path": str(r.module_path), "root": str(r.repository_root or "")} for r in requests]
+    code, killed, progress, stderr = _run_and_reap(
+        argv, project_dir, timeout, json.dumps(given), len(requests)
+    )
+    answers = {requests[i].name: progress.done[i] for i in range(len(progress.done))}
+    if len(progress.done) == len(requests):
+        return answers, None
+    request = requests[len(progress.done)]
     if killed:
-        raise HookmanError(
-            f"loading the hook {hook_name!r} ({module_path}) did not finish within "
+        return answers, HookmanError(
+            f"loading the hook {request.name!r} ({request.module_path}) did not finish within "
             f"{timeout:g} seconds.",
             "a factory should only register handlers: move slow or blocking work "
             "(network, input(), sleeps) into the handlers.",
         )
-    answer = _parse_answer(stdout)
-    if code != 0 or answer is None:
-        detail = _last_lines(stderr) or f"the process ended with exit code {code}"
-        raise HookmanError(
-            f"loading the hook {hook_name!r} ({module_path}) crashed: {detail}",
-            f"run `{Path(sys.executable).name} {module_path}` to see the full error, fix it, "
-            "and install again.",
-        )
-    return answer
+    detail = _last_lines(stderr) or f"the process ended with exit code {code}"
+    return answers, HookmanError(
+        f"loading the hook {request.name!r} ({request.module_path}) crashed: {detail}",
+        f"run `{Path(sys.executable).name} {request.module_path}` to see the full error, fix "
+        "it, and install again.",
+    )
 
 
-def _run_and_reap(argv: list[str], cwd: Path, timeout: float) -> tuple[int | None, bool, str, str]:
-    """Run the child until it exits (or `timeout`), then kill whatever it left behind.
+def _run_and_reap(
+    argv: list[str], cwd: Path, timeout: float, given: str, count: int = 1
+) -> tuple[int | None, bool, _Progress, str]:
+    """Run the child until it exits (or a hook takes more than `timeout`), then kill
+    whatever it left behind.
 
     Output goes to files, not pipes, and only the child itself is waited for: a factory
     that forks a helper (which inherits the output) must not make install wait for the
-    helper, nor leave it running. Returns (exit code, killed by the timeout, stdout, stderr).
+    helper, nor leave it running. Returns (exit code, killed by the timeout, the answers,
+    stderr).
     """
     import tempfile
 
-    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
+    with (
+        tempfile.TemporaryFile() as in_file,
+        tempfile.TemporaryFile() as out_file,
+        tempfile.TemporaryFile() as err_file,
+    ):
+        in_file.write(given.encode("utf-8"))
+        in_file.seek(0)
         try:
             process = subprocess.Popen(
                 argv,
                 cwd=cwd,
-                stdin=subprocess.DEVNULL,
+                stdin=in_file,
                 stdout=out_file,
                 stderr=err_file,
                 start_new_session=_POSIX,  # its own process group, so leftovers can be killed
             )
         except OSError as error:
             raise HookmanError(
-                f"hookman could not start {argv[0]} to load the hook: {error.strerror or error}.",
+                f"hookman could not start {argv[0]} to load the hooks: {error.strerror or error}.",
                 "check that the Python interpreter running hookman still exists.",
             ) from error
+        progress = _Progress(time.monotonic())
         killed = False
         try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            killed = True
+            killed = _wait_for(process, out_file, progress, timeout, count)
         finally:
             _kill_process_group(process)
             process.wait()
-        out_file.seek(0)
+        progress.read_from(out_file, time.monotonic())
+        if not _POSIX:
+            out_file.seek(0)
+            progress.take(out_file.read(), time.monotonic())
         err_file.seek(0)
-        stdout = out_file.read().decode("utf-8", errors="replace")
         stderr = err_file.read().decode("utf-8", errors="replace")
-    return (None if killed else process.returncode), killed, stdout, stderr
+    return (None if killed else process.returncode), killed, progress, stderr
+
+
+def _wait_for(
+    process: subprocess.Popen[bytes],
+    out_file: IO[bytes],
+    progress: _Progress,
+    timeout: float,
+    count: int,
+) -> bool:
+    """Wait for the child, watching the hook it loads: True when one took more than
+    `timeout` seconds (the child is then still running). Without pread (Windows) the
+    answers are read at the end, and the whole child gets `timeout` per hook."""
+    if not _POSIX:
+        try:
+            process.wait(timeout=timeout * count)
+        except subprocess.TimeoutExpired:
+            return True
+        return False
+    while True:
+        try:
+            process.wait(timeout=_POLL_S)
+            return False
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        progress.read_from(out_file, now)
+        if now - progress.since > timeout:
+            return True
 
 
 def _kill_process_group(process: subprocess.Popen[bytes]) -> None:

@@ -6,6 +6,9 @@ steps, each returning a value:
 - plan (`plan_sync`): the hooks, and the entries of Claude Code's settings for them;
 - resolve (`resolve_hooks`): each hook's module (repository hooks fetched and pinned), and
   the hooks missing or broken here;
+- learn (`learn_step`, install/learning.py): what every enabled hook's code subscribes to
+  (one child for all, none while cached); hookman.toml's `events`/`tools` rewritten where
+  the code says otherwise and the plan made again; a hook that does not load stops here;
 - preview (`preview_sync`): what each file would become; a malformed settings file stops
   everything here, before any write; Codex CLI's plan is made here too;
 - write (`write_sync`): the manifest and the launcher (the runner needs them before an entry
@@ -22,7 +25,7 @@ preview without the lock, and finishes (after-write only) when nothing is to be 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -43,6 +46,12 @@ from hookman.install.fetched import (
     pin_changes,
     repos_of,
     store_snapshot,
+)
+from hookman.install.learning import (
+    SubscriptionChange,
+    changes_of,
+    learn_enabled,
+    record_learned,
 )
 from hookman.install.resolution import Resolution, broken_modules, resolve_modules, used_pins
 from hookman.project.config import (
@@ -73,6 +82,7 @@ from hookman.project.settings_file import SettingsChange, update_settings
 
 if TYPE_CHECKING:  # Codex's modules load only for a project whose agents include it
     from hookman.agents.codex_sync import CodexPlan, CodexTrust
+    from hookman.hooks.subscriptions import Subscriptions
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
 
@@ -117,6 +127,9 @@ class SyncResult:
     # The agents name Codex CLI but it is not installed here (no `codex` on PATH, no
     # --codex-version): nothing of Codex's was written, .codex/hooks.json left as it was.
     codex_absent: bool = False
+    # Hooks whose code now subscribes to other events or tools than hookman.toml recorded:
+    # their record was rewritten (install/learning.py).
+    subscription_changes: list[SubscriptionChange] = field(default_factory=list)
 
 
 class Trial:
@@ -182,8 +195,12 @@ def sync_project(
     codex_version: str | None = None,
     trust_codex: bool = True,
     stored_before: StoreSnapshot | None = None,
+    known: Mapping[str, Subscriptions] | None = None,
+    allow_unknown_event: bool = False,
 ) -> SyncResult:
     """Write what `config` asks for (see the module docstring). Caller holds project_lock.
+    `known`: hooks the command just learned (not learned again); `allow_unknown_event`: a
+    hook's code may gain event names no client knows (`install --allow-unknown-event`).
     Repository hooks are fetched into the store and their revs pinned (not in a dry run);
     `known_pins` are pins just resolved (by autoupdate), used before asking git again, and
     `stored_before` what the store held before the command fetched anything itself.
@@ -196,11 +213,24 @@ def sync_project(
     if stored_before is None:
         stored_before = store_snapshot(repos_of(planned.enabled), project_dir)
     resolved = resolve_hooks(project_dir, planned, trial, given, fetch=not dry_run)
+    learned = learn_enabled(
+        project_dir,
+        config.hooks,
+        resolved.resolution,
+        keep=not dry_run,
+        known=known,
+        allow_unknown=allow_unknown_event,
+    )
+    changes = changes_of(config.hooks, learned)
+    config = record_learned(project_dir, config, changes)
+    if changes:
+        planned = plan_sync(project_dir, config, target, trial)
     preview = preview_sync(project_dir, config, planned, codex_version)
     new_pins = used_pins(config.hooks, resolved.pins, resolved.resolution.pins)
     moved = {
         "fetched": fetched_since(stored_before, resolved.resolution.pins, project_dir),
         "pin_changes": pin_changes(resolved.pins, new_pins),
+        "subscription_changes": changes,
     }
     if dry_run:
         unwritten = Written(preview.settings, preview.codex_file)
@@ -220,6 +250,8 @@ def sync_if_nothing_changes(
     *,
     codex_version: str | None = None,
     trust_codex: bool = True,
+    known: Mapping[str, Subscriptions] | None = None,
+    allow_unknown_event: bool = False,
 ) -> SyncResult | None:
     """The result of `sync_project` when it would write nothing, found without the project
     lock (filelock costs more than the rest of a repeated install); None when something
@@ -229,6 +261,16 @@ def sync_if_nothing_changes(
     check_paths_are_utf8(project_dir)
     planned = plan_sync(project_dir, config, target, None)
     resolved = resolve_hooks(project_dir, planned, None, {}, fetch=False)
+    learned = learn_enabled(
+        project_dir,
+        config.hooks,
+        resolved.resolution,
+        keep=True,
+        known=known,
+        allow_unknown=allow_unknown_event,
+    )
+    if changes_of(config.hooks, learned):
+        return None  # hookman.toml's record is to be rewritten: under the lock
     preview = preview_sync(project_dir, config, planned, codex_version)
     if not _nothing_to_write(project_dir, config, target, planned, resolved, preview):
         return None

@@ -10,7 +10,7 @@ import pytest
 
 from hookman.project.config import HookSource, load_project_config, save_project_config
 
-from .helpers import GUARD, NOTES, hookman, write_hook
+from .helpers import GUARD, hookman, write_hook
 
 FLAGS = ("--claude-version", "2.1.328")
 
@@ -26,6 +26,12 @@ COMMENTED_HOOK = (
 AGENTS_ONLY = 'claude_version = "2.1.328"\n'
 BODIES = {"hook": HOOK, "commented hook": COMMENTED_HOOK, "no hook": AGENTS_ONLY}
 ENDINGS = {"newline": "\n", "no newline": "", "blank line": "\n\n", "spaces": "\n  \n"}
+# What the `notes` entries above record: every install learns it from the code.
+NOTES = """\
+def hook(pi):
+    pi.on("session_start", lambda event, ctx: None)
+    pi.on("tool_result", lambda event, ctx: None)
+"""
 
 
 def _file(body: str, ending: str) -> str:

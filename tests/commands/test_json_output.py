@@ -108,11 +108,25 @@ def test_install_remove_enable_and_disable(here: Path) -> None:
     assert check("enable", "guard", shape=shapes.EnableJson)["enabled"] == ["guard"]
     assert check("enable", "guard", shape=shapes.EnableUnchangedJson)["unchanged"] == ["guard"]
 
+    # The code of guard changed: a bare install records and wires what it says now.
+    (here / "hooks" / "guard.py").write_text(GUARD + '    pi.on("agent_start", check)\n')
+    learned = check("install", shape=shapes.InstallJson)
+    assert learned["subscriptions_changed"] == [
+        {"hook": "guard", "gained": ["agent_start"], "lost": [], "tools": {}}
+    ]
+    (here / "hooks" / "guard.py").write_text(GUARD.replace('["Bash"]', '["Bash", "Write"]'))
+    retooled = check("install", shape=shapes.InstallJson)["subscriptions_changed"]
+    assert retooled[0]["lost"] == ["agent_start"]
+    assert retooled[0]["tools"] == {"tool_call": {"before": ["Bash"], "after": ["Bash", "Write"]}}
+
     (here / "hooks" / "dirs.py").unlink()
-    (here / "hooks" / "notes.py").write_text("def hook(pi):\n    pi.on(\n")
     lacking = check("install", shape=shapes.InstallJson, exit_code=1)
     assert [problem["name"] for problem in lacking["missing"]] == ["dirs"]
-    assert [problem["name"] for problem in lacking["broken"]] == ["notes"]
+    assert lacking["broken"] == []
+    (here / "hooks" / "notes.py").write_text("def hook(pi):\n    pi.on(\n")
+    refused = hookman("install", "--json")  # a hook that does not load: nothing written
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert "the hook 'notes' has a syntax error" in refused.stderr
     removed = check("remove", "dirs", "notes", shape=shapes.RemoveJson, exit_code=0)
     assert [hook["name"] for hook in removed["hooks"]] == ["guard"]
 

@@ -93,10 +93,14 @@ def test_a_hook_with_a_syntax_error_is_named_by_install_list_doctor_and_denied_b
     module = project / ".claude" / "hooks" / "guard.py"
     module.write_text(module.read_text(encoding="utf-8") + "\ndef broken(:\n", encoding="utf-8")
 
+    settings = project / ".claude" / "settings.local.json"
+    written = settings.read_bytes()
     install = run(project, "install")
     assert install.exit_code == 1
-    assert "does not load: the hook 'guard' has a syntax error in guard.py" in install.stdout
-    assert "denies every tool call" in install.stdout
+    assert "the hook 'guard' has a syntax error in guard.py" in install.stderr
+    assert "nothing was written" in install.stderr
+    assert "hookman disable guard" in install.stderr
+    assert settings.read_bytes() == written
 
     listed = run(project, "list")
     assert listed.exit_code == 1

@@ -163,13 +163,13 @@ def _counting_children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     import hookman.hooks.subscriptions as subscriptions
 
     started: list[str] = []
-    real = subscriptions._run_child
+    real = subscriptions._run_batch
 
-    def run_child(*args: object) -> dict:
-        started.append(str(args[1]))
-        return real(*args)  # type: ignore[arg-type]
+    def run_batch(requests: list, *args: object) -> tuple:
+        started.append(", ".join(str(request.module_path) for request in requests))
+        return real(requests, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(subscriptions, "_run_child", run_child)
+    monkeypatch.setattr(subscriptions, "_run_batch", run_batch)
     return started
 
 

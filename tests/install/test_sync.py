@@ -18,9 +18,17 @@ from hookman.project.settings_entries import find_hookman_entries
 TARGET = TargetVersion(ClientVersion(2, 1, 328), "flag")
 
 
-def _config_with_guard(project: Path):
+def _module(project: Path, name: str, *events: str, tools: str = "") -> None:
+    """A hook module subscribing to `events` (each narrowed to `tools`, a Python list's text,
+    when given): what hookman.toml records for it, as every sync learns it from the code."""
     (project / "hooks").mkdir(exist_ok=True)
-    (project / "hooks" / "guard.py").write_text("def hook(pi):\n    pass\n")
+    narrowed = f", tools={tools}" if tools else ""
+    body = "".join(f"    pi.on({event!r}, lambda e, c: None{narrowed})\n" for event in events)
+    (project / "hooks" / f"{name}.py").write_text("def hook(pi):\n" + (body or "    pass\n"))
+
+
+def _config_with_guard(project: Path):
+    _module(project, "guard", "tool_call", tools='["Bash"]')
     config = load_project_config(project)
     config.put_hook(
         "guard", HookSource("path", "hooks/guard.py"), ["tool_call"], {"tool_call": ["Bash"]}
@@ -55,8 +63,7 @@ def test_a_new_hookman_toml_ends_with_a_newline_and_is_diffed_without_a_mark(
 ) -> None:
     """A new hookman.toml ends its last line (tomlkit's own append left it open); its diff
     has no "no newline" mark."""
-    (project / "hooks").mkdir()
-    (project / "hooks" / "notes.py").write_text("def hook(pi):\n    pass\n")
+    _module(project, "notes", "session_start")
     config = load_project_config(project)
     config.put_hook("notes", HookSource("path", "hooks/notes.py"), ["session_start"], {})
     assert config.text().endswith('events = ["session_start"]\n')
@@ -157,7 +164,8 @@ def test_a_failed_write_leaves_manifest_config_and_settings_as_they_were(
     ]
     before = [path.read_bytes() for path in files]
     config = load_project_config(project)
-    config.put_hook("late", HookSource("path", "hooks/guard.py"), ["Stop"], {})
+    _module(project, "late", "Stop")
+    config.put_hook("late", HookSource("path", "hooks/late.py"), ["Stop"], {})
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise HookmanError("cannot write settings.local.json.", "fix it.")
@@ -184,8 +192,7 @@ def test_a_failed_first_install_leaves_no_manifest(
 
 
 def test_a_session_end_timeout_above_the_cap_is_a_warning(project: Path) -> None:
-    (project / "hooks").mkdir()
-    (project / "hooks" / "notes.py").write_text("def hook(pi):\n    pass\n")
+    _module(project, "notes", "session_shutdown")
     (project / ".claude" / "hookman.toml").write_text(
         '[[hooks]]\nname = "notes"\npath = "hooks/notes.py"\n'
         'events = ["session_shutdown"]\ntimeout = 90\n'
@@ -197,7 +204,7 @@ def test_a_session_end_timeout_above_the_cap_is_a_warning(project: Path) -> None
 
 def test_an_async_hook_gets_its_own_async_entry_beside_the_blocking_one(project: Path) -> None:
     config = _config_with_guard(project)
-    (project / "hooks" / "notify.py").write_text("def hook(pi):\n    pass\n")
+    _module(project, "notify", "tool_call", "tool_result")
     config.put_hook(
         "notify",
         HookSource("path", "hooks/notify.py"),
