@@ -315,6 +315,21 @@ class ListCodexJson(TypedDict):
     hooks: dict[str, CodexHookJson]
 
 
+class LearnedJson(TypedDict):
+    """What a hook's code subscribes to, as loaded now (or cached while it is unchanged)."""
+
+    events: list[str]
+    tools: dict[str, list[str]]
+
+
+class SubscriptionGapJson(TypedDict):
+    """How hookman.toml's record and the installed entries differ from the code (null: they
+    agree, or nothing is installed)."""
+
+    hookman_toml: SubscriptionChangeJson | None
+    installed: SubscriptionChangeJson | None
+
+
 ListedHookJson = TypedDict(
     "ListedHookJson",
     {
@@ -332,6 +347,10 @@ ListedHookJson = TypedDict(
         "trial": bool,  # a `hookman try-repo` hook (not in hookman.toml)
         "problem": str | None,  # why it does not load here (missing, syntax error)
         "fix": str | None,
+        # what its code subscribes to (null: disabled, a trial, or it does not load here)
+        "learned": LearnedJson | None,
+        # null when the code, hookman.toml and the installed entries agree
+        "subscription_gap": SubscriptionGapJson | None,
     },
 )
 

@@ -19,11 +19,12 @@ from hookman.install.report import (
 )
 from hookman.install.resolution import hook_problems
 from hookman.output import console, escape, print_json
-from hookman.project.config import HookSpec, read_project_config
+from hookman.project.config import HookSpec, ProjectConfigView, read_project_config
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.location import find_project_dir
 
 if TYPE_CHECKING:
+    from hookman.install.subscription_gaps import CodeView
     from hookman.json_shapes import (
         ClaudeEventJson,
         CodexHookJson,
@@ -60,6 +61,7 @@ def list_hooks(
     last_fired = _last_fired(project_dir)
     pins = _pinned_commits(project_dir)
     problems = hook_problems(config, project_dir)
+    code_view = _code_view(config, project_dir, problems)
     rows = [
         _hook_row(
             order,
@@ -72,9 +74,11 @@ def list_hooks(
         )
         for order, hook in enumerate(hooks, start=1)
     ]
+    _add_subscriptions(rows, code_view)
     code = 1 if problems else 0
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
+    warnings += _gap_warnings(code_view)
     codex_view = _codex_view(project_dir, config.agents, hooks, plan)
     codex = None if codex_view is None else codex_view[0]
     if codex_view is not None:
@@ -108,6 +112,40 @@ def list_hooks(
         if fix:
             out.print(f"  fix: {escape(fix)}", highlight=False)
     return code
+
+
+def _code_view(
+    config: ProjectConfigView, project_dir: Path, problems: dict[str, tuple[str, str]]
+) -> CodeView:
+    """What each enabled hook's code subscribes to against hookman.toml and the installed
+    entries (install/subscription_gaps.py); a hook whose code does not load joins
+    `problems` (install refuses it too)."""
+    from hookman.install.subscription_gaps import subscription_gaps
+
+    view = subscription_gaps(config, project_dir)
+    for gap in view.gaps:
+        if gap.failure is not None:
+            problems.setdefault(gap.hook, gap.failure)
+    return view
+
+
+def _add_subscriptions(rows: list[ListedHookJson], view: CodeView) -> None:
+    """Each row's `learned` and `subscription_gap` (trial rows keep null)."""
+    from hookman.commands.subscription_wording import gap_json, learned_json
+
+    gaps = {gap.hook: gap for gap in view.gaps}
+    for row in rows:
+        if row["trial"]:
+            continue
+        row["learned"] = learned_json(view.code.get(row["name"]))
+        row["subscription_gap"] = gap_json(gaps.get(row["name"]))
+
+
+def _gap_warnings(view: CodeView) -> list[str]:
+    from hookman.commands.subscription_wording import gap_sentence
+
+    said = (gap_sentence(gap) for gap in view.gaps)
+    return [sentence for sentence in said if sentence is not None]
 
 
 def _codex_view(
@@ -212,6 +250,8 @@ def _hook_row(
         "trial": trial,
         "problem": None if problem is None else problem[0],
         "fix": None if problem is None else problem[1] or None,
+        "learned": None,
+        "subscription_gap": None,
     }
     return row
 

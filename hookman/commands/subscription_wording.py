@@ -7,9 +7,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from hookman.install.learning import SubscriptionChange
+from hookman.install.subscription_gaps import SubscriptionGap
 
 if TYPE_CHECKING:
-    from hookman.json_shapes import SubscriptionChangeJson
+    from hookman.hooks.subscriptions import Subscriptions
+    from hookman.json_shapes import LearnedJson, SubscriptionChangeJson, SubscriptionGapJson
 
 
 def change_sentences(change: SubscriptionChange) -> list[str]:
@@ -27,6 +29,39 @@ def change_sentences(change: SubscriptionChange) -> list[str]:
         before = _tools(change.before_tools.get(event))
         sentences.append(f"{name}'s {event} now covers {after} (before: {before})")
     return sentences
+
+
+def gap_sentence(gap: SubscriptionGap) -> str | None:
+    """What `list` says about a hook whose code hookman.toml or the installed entries lag
+    behind (None: no such gap)."""
+    if gap.recorded is not None:
+        said = "; ".join(change_sentences(gap.recorded))
+        return (
+            f"hookman.toml is behind the code of {gap.hook} ({said}): `hookman install` "
+            "records what the code says and rewrites the entries."
+        )
+    if gap.installed is not None:
+        said = "; ".join(change_sentences(gap.installed))
+        return (
+            f"the installed entries are behind the code of {gap.hook} ({said}): run "
+            "`hookman install`."
+        )
+    return None
+
+
+def gap_json(gap: SubscriptionGap | None) -> SubscriptionGapJson | None:
+    if gap is None or (gap.recorded is None and gap.installed is None):
+        return None
+    recorded = None if gap.recorded is None else changes_json([gap.recorded])[0]
+    installed = None if gap.installed is None else changes_json([gap.installed])[0]
+    return {"hookman_toml": recorded, "installed": installed}
+
+
+def learned_json(learned: Subscriptions | None) -> LearnedJson | None:
+    if learned is None:
+        return None
+    tools = {event: list(names) for event, names in learned.tools.items()}
+    return {"events": list(learned.events), "tools": tools}
 
 
 def changes_json(changes: list[SubscriptionChange]) -> list[SubscriptionChangeJson]:

@@ -20,6 +20,7 @@ from hookman.doctor.findings_plugins import check_plugins
 from hookman.doctor.findings_repos import check_repositories
 from hookman.doctor.findings_skills import check_inline_shell
 from hookman.doctor.findings_status_line import check_status_line
+from hookman.doctor.findings_subscriptions import check_subscriptions
 from hookman.doctor.findings_switches import check_switches
 from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
@@ -65,6 +66,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
     check_commands(ctx)
     check_code(ctx)
     check_hookman(ctx)
+    check_subscriptions(ctx)
     check_plugins(ctx)
     check_repositories(ctx)
     check_inline_shell(ctx)
