@@ -1079,6 +1079,44 @@ MUTATIONS = [
         '"spoiled": "${BASH_ENV-}",',
         ["tests/bridge/test_attack_hostile_round4.py"],
     ),
+    # --- issue 24, item 1 (subs): subscriptions learned from the code at every sync; a hook
+    # that does not load stops it, nothing written ---
+    (
+        "subscriptions: a hook whose factory fails or hangs stops the sync",
+        "hookman/install/learning.py",
+        "            raise _refusal(hook.name, _reason(hook.name, outcome), outcome)\n",
+        "            continue\n",
+        ["tests/commands/test_subscriptions_learned.py"],
+    ),
+    (
+        "subscriptions: a hook with a syntax error stops the sync",
+        "hookman/install/learning.py",
+        '            raise _refusal(hook.name, f"the hook {hook.name!r} {problem}")\n',
+        "            pass\n",
+        ["tests/commands/test_subscriptions_learned.py"],
+    ),
+    (
+        "subscriptions: a factory over its timeout is killed",
+        "hookman/hooks/subscriptions.py",
+        "        if now - progress.since > timeout:\n",
+        "        if False:\n",
+        ["tests/commands/test_subscriptions_learned.py"],
+    ),
+    (
+        "subscriptions: a hook depends on the helpers the hooks before it imported",
+        "hookman/hooks/subscriptions.py",
+        "sources = sorted((new | earlier) - others)",
+        "sources = sorted(new - others)",
+        ["tests/hooks/test_subscriptions.py"],
+    ),
+    (
+        "subscriptions: only a hook that loaded is cached",
+        "hookman/hooks/subscriptions.py",
+        "            if _is_whole(done[request.name]):\n",
+        "            if True:\n",
+        ["tests/hooks/test_subscriptions.py"],
+    ),
+    # --- end of issue 24, item 1
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

@@ -38,19 +38,25 @@ def check_subscriptions(ctx: Context) -> None:
     for gap in subscription_gaps(config, ctx.project_dir).gaps:
         if gap.failure is not None:
             problem, fix = gap.failure
-            ctx.add(Finding("hookman-hook-does-not-load", "error", str(config.path), problem, fix))
+            where = str(gap.module or config.path)  # where --probe reports it too: once
+            ctx.add(Finding("hookman-hook-does-not-load", "error", where, problem, fix))
             continue
         ctx.add(_finding(ctx, gap, str(config.path)))
 
 
 def _finding(ctx: Context, gap: SubscriptionGap, toml: str) -> Finding:
-    parts = []
-    if gap.recorded is not None:
-        parts.append(f"hookman.toml records {_said(gap.recorded)}")
-    if gap.installed is not None:
-        parts.append(f"the installed entries serve {_said(gap.installed)}")
+    recorded = None if gap.recorded is None else _said(gap.recorded)
+    installed = None if gap.installed is None else _said(gap.installed)
+    if recorded is not None and recorded == installed:
+        parts = [f"hookman.toml and the installed entries have {recorded}"]
+    else:
+        parts = [] if recorded is None else [f"hookman.toml has {recorded}"]
+        if installed is not None:
+            parts.append(f"the installed entries have {installed}")
     silent = [] if gap.installed is None else _unserved(ctx, gap.installed)
-    effect = f": it does not run on {', '.join(silent)} where its code expects to" if silent else ""
+    effect = (
+        f": it does not run on {', '.join(silent)}, where its code expects to" if silent else ""
+    )
     return Finding(
         CODE,
         "error" if silent else "warning",

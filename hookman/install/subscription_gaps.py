@@ -35,6 +35,7 @@ class SubscriptionGap(NamedTuple):
     recorded: SubscriptionChange | None = None
     installed: SubscriptionChange | None = None
     failure: tuple[str, str] | None = None
+    module: Path | None = None  # the hook's module
 
 
 class CodeView(NamedTuple):
@@ -61,7 +62,8 @@ def subscription_gaps(config: ProjectConfigView, project_dir: Path) -> CodeView:
     gaps: list[SubscriptionGap] = []
     for hook in loadable:
         if hook.name in failures:
-            gaps.append(SubscriptionGap(hook.name, failure=failures[hook.name]))
+            module = resolution.paths[hook.name]
+            gaps.append(SubscriptionGap(hook.name, failure=failures[hook.name], module=module))
             continue
         learned = code.get(hook.name)
         if learned is None:

@@ -223,3 +223,54 @@ def test_an_empty_tools_list_in_the_hook_is_refused_like_one_in_hookman_toml(
     path = _hook(project, "def hook(pi):\n    pi.on('tool_call', lambda e, c: None, tools=[])\n")
     with pytest.raises(HookmanError, match=r"tools=\[\] names no tool"):
         learn_subscriptions("odd", path, project)
+
+
+def test_one_child_learns_many_hooks_and_names_the_one_that_crashed_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookman.hooks.subscriptions import LearnRequest, learn_many
+
+    started = _counting_children(monkeypatch)
+    first = _hook(project, "def hook(pi):\n    pi.on('Stop', lambda e, c: None)\n", "first.py")
+    crash = _hook(project, "import os\ndef hook(pi):\n    os._exit(3)\n", "crash.py")
+    last = _hook(project, "def hook(pi):\n    pi.on('tool_call', lambda e, c: None)\n", "last.py")
+    requests = [
+        LearnRequest("first", first),
+        LearnRequest("crash", crash),
+        LearnRequest("last", last),
+    ]
+    stopped = learn_many(requests, project)
+    assert stopped["first"] == Subscriptions(events=("Stop",))
+    assert isinstance(stopped["crash"], HookmanError)
+    assert "loading the hook 'crash'" in stopped["crash"].message
+    assert "last" not in stopped  # never reached
+    assert len(started) == 1
+    learned = learn_many(requests, project, stop_at_first_failure=False)
+    assert learned["last"] == Subscriptions(events=("tool_call",))
+    assert len(started) == 3  # first was cached; crash again, then a child for last
+
+
+def test_a_helper_shared_by_hooks_learned_together_invalidates_each_of_them(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookman.hooks.subscriptions import LearnRequest, learn_many
+
+    started = _counting_children(monkeypatch)
+    helper = project / "hooks" / "shared_events.py"
+    helper.parent.mkdir(exist_ok=True)
+    helper.write_text("EVENTS = ['Stop']\n")
+    source = (
+        "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n"
+        "import shared_events\n"
+        "def hook(pi):\n    for e in shared_events.EVENTS:\n"
+        "        pi.on(e, lambda event, ctx: None)\n"
+    )
+    requests = [LearnRequest(name, _hook(project, source, f"{name}.py")) for name in ("a", "b")]
+    assert {name: s.events for name, s in learn_many(requests, project).items()} == {  # type: ignore[union-attr]
+        "a": ("Stop",),
+        "b": ("Stop",),  # b imported the helper a had imported already: it depends on it too
+    }
+    helper.write_text("EVENTS = ['SessionEnd']\n")
+    again = learn_many(requests, project)
+    assert [again[name].events for name in ("a", "b")] == [("SessionEnd",)] * 2  # type: ignore[union-attr]
+    assert len(started) == 2
