@@ -13,7 +13,7 @@ wire the old events in silence. A hook whose module this machine lacks keeps its
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -87,11 +87,13 @@ def learn_enabled(
     keep: bool,
     known: Mapping[str, Subscriptions] | None = None,
     allow_unknown: bool = False,
+    broken: Collection[str] | None = None,
 ) -> dict[str, Subscriptions]:
     """What each enabled hook of `hooks` whose module is here subscribes to (`known`: hooks
     just learned by the command, not learned again). Raises, naming the hook, for the first
     one that does not load, and for a new event name no client knows (unless
-    `allow_unknown`): nothing is written then."""
+    `allow_unknown`): nothing is written then. `broken`: the hooks whose module does not
+    compile, when the caller knows them already (else each module is compiled here)."""
     from hookman.hooks.subscriptions import check_event_names, learn_many
 
     given = dict(known or {})
@@ -101,6 +103,8 @@ def learn_enabled(
         if hook.enabled and hook.name not in resolution.missing and hook.name not in given
     ]
     for hook in wanted:
+        if broken is not None and hook.name not in broken:
+            continue
         problem = module_problem(resolution.paths[hook.name])
         if problem is not None:
             raise _refusal(hook.name, f"the hook {hook.name!r} {problem}")
@@ -128,10 +132,9 @@ def record_learned(
     document = config if isinstance(config, ProjectConfigDocument) else None
     if document is None:
         document = load_project_config(project_dir)
-    for change in changes:
-        hook = document.find(change.hook)
-        if hook is not None:
-            document.put_hook(hook.name, hook.source, change.after_events, change.after_tools)
+    document.set_subscriptions(
+        {change.hook: (change.after_events, change.after_tools) for change in changes}
+    )
     return document
 
 

@@ -220,6 +220,7 @@ def sync_project(
         keep=not dry_run,
         known=known,
         allow_unknown=allow_unknown_event,
+        broken=resolved.broken,
     )
     changes = changes_of(config.hooks, learned)
     config = record_learned(project_dir, config, changes)
@@ -268,6 +269,7 @@ def sync_if_nothing_changes(
         keep=True,
         known=known,
         allow_unknown=allow_unknown_event,
+        broken=resolved.broken,
     )
     if changes_of(config.hooks, learned):
         return None  # hookman.toml's record is to be rewritten: under the lock

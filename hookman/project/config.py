@@ -265,14 +265,21 @@ class ProjectConfigDocument(ProjectConfigView):
             table = self._hook_tables()[-1]
         else:
             table = tables[index]
-            _set_if_changed(table, "events", list(events))
-            if tools:
-                wanted = {event: list(names) for event, names in tools.items()}
-                _set_if_changed(table, "tools", wanted)
-            elif "tools" in table:
-                del table["tools"]
+            _set_record(table, events, tools)
         if run_async is not None:
             _set_async(table, run_async)
+        self._hooks = _validate(self._document)
+
+    def set_subscriptions(
+        self, records: Mapping[str, tuple[Sequence[str], Mapping[str, Sequence[str]]]]
+    ) -> None:
+        """Rewrite the `events` and `tools` of each listed hook named in `records` (name ->
+        (events, tools)) in place, validating the file once: a project of hundreds of hooks
+        whose code changed is one pass, not one per hook."""
+        tables = self._hook_tables()
+        for index, hook in enumerate(self._hooks):
+            if hook.name in records:
+                _set_record(tables[index], *records[hook.name])
         self._hooks = _validate(self._document)
 
     def set_enabled(self, name: str, enabled: bool) -> None:
@@ -581,6 +588,17 @@ def _set_if_changed(table: Table | InlineTable, key: str, value: Any) -> None:
         table[key] = _string_array(value)
     else:
         table[key] = value
+
+
+def _set_record(
+    table: Table | InlineTable, events: Sequence[str], tools: Mapping[str, Sequence[str]]
+) -> None:
+    """A hook table's `events` and `tools`, each rewritten only when its value changes."""
+    _set_if_changed(table, "events", list(events))
+    if tools:
+        _set_if_changed(table, "tools", {event: list(names) for event, names in tools.items()})
+    elif "tools" in table:
+        del table["tools"]
 
 
 def _set_async(table: Table | InlineTable, run_async: bool) -> None:

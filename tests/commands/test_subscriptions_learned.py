@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from hookman import json_shapes as shapes
 from hookman import paths
 from hookman.doctor import sources
 from hookman.hooks import subscriptions
+from tests.shape_check import assert_shape
 
 from .helpers import GUARD, hookman, local_settings, write_hook
 
@@ -153,8 +155,9 @@ def test_list_and_doctor_report_the_gap_before_install_and_not_after(project: Pa
     assert hookman("install", "hooks/guard.py", *VERSION).exit_code == 0
     guard.write_text(GAINS_AGENT_START)
 
-    listed = hookman("list", "--json")
-    row = json.loads(listed.stdout)["hooks"][0]
+    listed = json.loads(hookman("list", "--json").stdout)
+    assert_shape(listed, shapes.ListJson)  # the gap's keys, held to their types
+    row = listed["hooks"][0]
     assert row["learned"] == {
         "events": ["tool_call", "agent_start"],
         "tools": {"tool_call": ["Bash"]},
