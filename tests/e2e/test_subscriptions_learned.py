@@ -30,8 +30,7 @@ GUARD = (
 def test_a_subscription_gained_in_code_is_wired_by_a_bare_install(e2e: E2EProject) -> None:
     e2e.hookman("install", e2e.write_hook("guard", OBSERVER))
     e2e.write_hook("guard", GUARD)
-    done = e2e.hookman("install")
-    assert "guard now subscribes to tool_call (Bash only)" in done.stdout
+    done = e2e.hookman("install")  # bare: what a teammate runs after a pull
     victim = e2e.root / "victim"
     victim.mkdir()
 
@@ -41,3 +40,4 @@ def test_a_subscription_gained_in_code_is_wired_by_a_bare_install(e2e: E2EProjec
     assert denied["is_error"] is True, run.describe()
     assert "LEARNED-E2E: rm -rf is not allowed here" in denied["content"], run.describe()
     assert victim.is_dir()
+    assert "guard now subscribes to tool_call (Bash only)" in done.stdout
