@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 # Each text of the answer stays below this: Claude Code 2.1.328 shows at most 10,000
 # characters of an additionalContext inline anyway (it saves longer ones to a file).
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
+# How every deny hookman gives when no guard decided begins (a hook failed to load or
+# raised, the deadline passed, the payload is unusable): doctor's probe tells it from a
+# guard's own deny.
+FAIL_CLOSED_PREFIX = "hookman blocked this "
 _STICKY_OR_MERGED = frozenset(
     {"decision", "reason", "continue", "stopReason", "systemMessage", "hookSpecificOutput"}
 )
@@ -207,13 +211,32 @@ def _texts_made(result: dict[str, object]) -> dict[str, object]:
     return made
 
 
-def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:
-    """The deny reason when a guard could not decide (the model reads it, then the user)."""
+def fail_closed_reason(
+    hook: str, problem: str, event: str = PRE_TOOL_USE, plugin: str | None = None
+) -> str:
+    """The deny reason when a guard could not decide (the model reads it, then the user).
+    In a plugin's runner (`plugin`: its name) it names what a plugin's user can do: no
+    hookman command, since they have none."""
+    if plugin is not None:
+        return (
+            f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} of the "
+            f"plugin {plugin!r} {problem}, and a guard that cannot decide must not let it "
+            f"through. {plugin_fix(plugin)}"
+        )
     return (
         f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} {problem}, "
         f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
         f"{event}` shows what happens, `hookman log` the error) or switch it off with "
         f"`hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
+    )
+
+
+def plugin_fix(plugin: str) -> str:
+    """What a plugin's user can do about a plugin whose guard cannot decide."""
+    return (
+        f"Update or reinstall the plugin (`claude plugin update {plugin}@MARKETPLACE`, "
+        f"`claude plugin list` names its marketplace), tell the plugin's author, or turn it "
+        f"off with `claude plugin disable {plugin}@MARKETPLACE`."
     )
 
 

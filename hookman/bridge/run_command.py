@@ -605,7 +605,8 @@ class _Run:
                 f"project's guards could not check it.",
             )
         elif self.guarded:
-            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event))
+            plugin = self.manifest.plugin_name if self.manifest else None
+            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event, plugin))
         else:
             answer = {
                 "systemMessage": f"hookman: hook {hook!r} {problem} on {self.event}; "
@@ -638,8 +639,10 @@ class _Run:
             details = described
         problem = f"hookman's runner failed ({described})"
         if self.guarded:
+            plugin = self.manifest.plugin_name if self.manifest else None
             answer = deny_answer(
-                self.event, fail_closed_reason("hookman", f"could not run: {problem}", self.event)
+                self.event,
+                fail_closed_reason("hookman", f"could not run: {problem}", self.event, plugin),
             )
         else:
             answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}

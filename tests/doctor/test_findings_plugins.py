@@ -127,3 +127,30 @@ def test_a_built_plugin_is_loaded_by_an_older_client_in_parts(
     assert "skips this file" in newer.message and "PreSkillShellCommand" in newer.message
     loaded = [h for h in ctx.handlers if h.source.kind == "plugin" and h.loaded]
     assert "PreToolUse" in [h.event for h in loaded]
+
+
+def test_probe_commands_runs_the_plugins_copy_and_a_guard_that_cannot_load_there_fails(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    """A plugin whose repository guard lacks a sibling in the plugin (what build wrote
+    before it carried the repository): the probe runs the plugin's own command, which
+    denies without deciding, and that is no working guard."""
+    from tests.commands.test_repo_hooks import install_repo
+    from tests.hook_repos import make_repo
+
+    install_repo(project, str(make_repo(tmp_path / "agent-hooks")))
+    plugin = build_and_enable(project, isolated_user, tmp_path)
+    (project / ".claude" / "settings.local.json").write_text("{}\n")
+    for words in plugin.rglob("words.py"):
+        words.unlink()
+
+    ctx = diagnose(project, probe_commands=True)
+
+    plugin_runs = [r for r in ctx.probed or [] if "team-guards" in str(r.file)]
+    assert [r.result for r in plugin_runs if r.event == "PreToolUse"] == [
+        "failed_closed",
+        "failed_closed",
+    ], [(r.event, r.result, r.summary) for r in plugin_runs]
+    assert not [r for r in plugin_runs if "the guard works" in r.summary]
+    found = the(ctx, "hookman-hook-does-not-load")
+    assert found.severity == "error" and "denies every call it guards" in found.message
