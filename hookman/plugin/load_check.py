@@ -1,7 +1,8 @@
 """Loads every hook of a staged plugin the way the plugin's runner will, before build moves
-it in: a child `python -I -S` with only the plugin's own `lib/` on top of the standard
-library, the plugin's manifest read by the runner's reader, each hook loaded by the runtime
-loader (a repository hook through the digest check). What fails to load there, or loads a
+it in: a child `python -I -S` with the plugin's own `lib/` first, then the site read as the
+runner reads it (this interpreter's site-packages stand for the machine's), the plugin's
+manifest read by the runner's reader, each hook loaded by the runtime loader (a repository
+hook through the digest check). What fails to load there, or loads a
 module from the project (which the plugin does not carry), is refused at build with one
 sentence naming the hook; nothing is written.
 
@@ -33,7 +34,9 @@ sys.stdout = sys.stderr
 lib, manifest_path = sys.argv[1:3]
 sys.path.insert(0, lib)
 from hookman.bridge.manifest_reader import read_manifest
+from hookman.bridge.site_start import start_site
 from hookman.runtime.loader import load_hooks
+start_site()  # as the plugin's runner does once its clock runs: the machine's site-packages
 manifest = read_manifest(manifest_path)
 found = []
 for hook in manifest.hooks:

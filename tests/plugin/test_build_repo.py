@@ -214,3 +214,28 @@ def test_a_repository_hook_importing_a_compiled_module_is_refused(
 
     assert "the hook 'no-rm-rf' does not load from the plugin's own files" in said
     assert "guards/words.pyc" in said
+
+
+def test_a_hook_importing_an_installed_package_builds_with_a_note(
+    project: Path, tmp_path: Path
+) -> None:
+    """The plugin's runner reads the machine's site-packages: build loads the hook the same
+    way, and only notes that every machine's python3 needs the package."""
+    write_hook(
+        project,
+        "guard",
+        "import hypothesis\n\n"
+        "def hook(pi):\n"
+        "    pi.on('tool_call', lambda e, c: {'block': True, 'reason': 'no'}, tools=['Bash'])\n",
+    )
+    installed = hookman(
+        "install", str(project / "hooks" / "guard.py"), "--project", str(project), *VERSION
+    )
+    assert installed.exit_code == 0, installed.output
+
+    done = build(project, tmp_path / "plug")
+
+    assert done.exit_code == 0, done.output
+    assert "imports hypothesis, which is not in the standard library" in " ".join(
+        done.output.split()
+    )
