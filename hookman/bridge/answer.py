@@ -240,12 +240,17 @@ def plugin_fix(plugin: str) -> str:
     )
 
 
-def unusable_payload_reason(event: str, problem: str) -> str:
+def unusable_payload_reason(event: str, problem: str, plugin: str | None = None) -> str:
     """The deny reason for a payload no guard can check (one the client never sends)."""
+    shows = (
+        ""
+        if plugin is not None
+        else (f" `hookman fire {event} --payload FILE` shows what a payload gets.")
+    )
     return (
         f"hookman blocked this {guarded_subject(event)} because the {event} payload {problem}: "
         f"Claude Code always sends one, so no guard can check this call and it must not go "
-        f"through. `hookman fire {event} --payload FILE` shows what a payload gets."
+        f"through.{shows}"
     )
 
 

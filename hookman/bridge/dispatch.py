@@ -178,7 +178,8 @@ class _Dispatch:
             return False
         self._error("hookman", self.event, f"the payload {problem}")
         self.failed_closed = not self.answer.blocked
-        self.answer.block(unusable_payload_reason(self.event, problem), "hookman")
+        reason = unusable_payload_reason(self.event, problem, self.manifest.plugin_name)
+        self.answer.block(reason, "hookman")
         return True
 
     def _report_load_failures(self, hook_set: HookSet) -> None:

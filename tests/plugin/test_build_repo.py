@@ -239,3 +239,16 @@ def test_a_hook_importing_an_installed_package_builds_with_a_note(
     assert "imports hypothesis, which is not in the standard library" in " ".join(
         done.output.split()
     )
+
+
+def test_a_plugin_without_its_manifest_denies_naming_the_plugin_not_hookman_install(
+    repo_plugin: Path, project: Path, tmp_path: Path
+) -> None:
+    (repo_plugin / "hookman-runner" / "manifest.json").unlink()
+
+    verdict = run_plugin(repo_plugin, HARMLESS, tmp_path / "data", project)
+
+    assert verdict.decision == DENY
+    assert "so the plugin's guard hooks could not run" in verdict.why
+    assert "Reinstall or update the plugin (`claude plugin update" in verdict.why
+    assert not [words for words in HOOKMAN_COMMANDS if words in verdict.why], verdict.why
