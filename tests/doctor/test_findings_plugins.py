@@ -154,3 +154,46 @@ def test_probe_commands_runs_the_plugins_copy_and_a_guard_that_cannot_load_there
     assert not [r for r in plugin_runs if "the guard works" in r.summary]
     found = the(ctx, "hookman-hook-does-not-load")
     assert found.severity == "error" and "denies every call it guards" in found.message
+
+
+def test_a_directory_marketplaces_plugin_is_read_where_the_client_runs_it(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    """The client runs a directory marketplace's plugin from the marketplace's directory,
+    not from its cache copy (docs/claude-code-facts.md, "Plugins"): doctor reads and probes
+    that directory."""
+    import shutil
+
+    from hookman.doctor.sources import collect_sources
+
+    install(project)
+    marketplace = tmp_path / "team-hooks"
+    source = marketplace / "plugins" / "team-guards"
+    done = hookman_cli(
+        "plugin", "build", str(source), "--name", "team-guards", "--marketplace",
+        str(marketplace), "--project", str(project),
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    cache = isolated_user / ".claude" / "plugins" / "cache" / "team-hooks" / "team-guards" / "0.1.0"
+    shutil.copytree(source, cache)
+    write_json(
+        isolated_user / ".claude" / "plugins" / "installed_plugins.json",
+        {"version": 2, "plugins": {"team-guards@team-hooks": [{"installPath": str(cache)}]}},
+    )
+    write_json(
+        isolated_user / ".claude" / "plugins" / "known_marketplaces.json",
+        {
+            "team-hooks": {
+                "source": {"source": "directory", "path": str(marketplace)},
+                "installLocation": str(marketplace),
+            }
+        },
+    )
+    write_json(
+        isolated_user / ".claude" / "settings.json",
+        {"enabledPlugins": {"team-guards@team-hooks": True}},
+    )
+
+    roots = set(collect_sources(project).plugin_roots.values())
+
+    assert roots == {str(source)}

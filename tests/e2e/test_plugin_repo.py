@@ -6,7 +6,9 @@ a sibling changed in the plugin is a deny that names what a plugin user can do."
 
 from __future__ import annotations
 
+import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,8 +25,9 @@ REASON = "PLUGIN-REPO-E2E: the words say no"
 
 
 def build_from_repository(e2e: E2EProject) -> tuple[Path, Path]:
-    """Install the repository guard, build the plugin into a marketplace, then leave the
-    project's own entries and the hookman store behind (a plugin user has neither)."""
+    """Install the repository guard, build the plugin into a marketplace, then take the
+    hook out of the project and leave the hookman store behind (a plugin user has
+    neither)."""
     repo = make_repo(e2e.scratch / "agent hooks", reason=REASON)
     e2e.hookman(
         "install", "no-rm-rf", "--repo", f"file://{repo}", "--rev", "v1.0.0",
@@ -36,7 +39,7 @@ def build_from_repository(e2e: E2EProject) -> tuple[Path, Path]:
         "plugin", "build", str(plugin), "--name", PLUGIN, "--marketplace", str(marketplace)
     )
     assert "built the plugin team-guards 0.1.0" in done.stdout, done.stdout
-    e2e.write_settings({})
+    e2e.hookman("remove", "no-rm-rf")
     shutil.rmtree(Path(e2e.env()["HOOKMAN_HOME"]) / "cache" / "repos")
     return marketplace, plugin
 
@@ -83,3 +86,41 @@ def test_a_sibling_changed_in_the_plugin_denies_in_words_a_plugin_user_can_act_o
     assert "guards/words.py changed in the plugin since it was built" in text, run.describe()
     assert f"claude plugin update {PLUGIN}@MARKETPLACE" in text, run.describe()
     assert "hookman fire" not in text and "hookman disable" not in text, run.describe()
+
+
+def test_doctor_probes_the_installed_plugins_own_copy(
+    e2e: E2EProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`doctor --probe-commands` runs the plugin the client installed, from its own files:
+    its guard works there, and once the plugin lacks the sibling (what builds before this
+    one wrote) it is an error, never "the guard works"."""
+    marketplace, plugin = build_from_repository(e2e)
+    use_clean_path(e2e, monkeypatch, clean_path(e2e, str(Path(sys.executable).parent)))
+    install_from_marketplace(e2e, marketplace, "user")
+
+    def probe() -> tuple[int, list[dict], list[str]]:
+        done = e2e.hookman(
+            "doctor", "--json", "--probe-commands", "--claude-version", e2e.version, check=False
+        )
+        report = json.loads(done.stdout)
+        runs = [
+            run
+            for run in report["probed"]
+            if run["kind"] == "command" and run["event"] == "PreToolUse"
+        ]
+        return done.returncode, runs, [f["code"] for f in report["findings"]]
+
+    status, runs, codes = probe()
+    assert "hookman-hook-does-not-load" not in codes, codes
+    assert [(r["result"], REASON in r["summary"]) for r in runs] == [
+        ("no_answer", False),
+        ("denied", True),
+    ], runs
+    [words] = (plugin / "hookman-runner").rglob("words.py")
+    words.unlink()
+
+    status, runs, codes = probe()
+
+    assert status == 1 and "hookman-hook-does-not-load" in codes, codes
+    assert [r["result"] for r in runs] == ["failed_closed", "failed_closed"], runs
+    assert not [r for r in runs if "the guard works" in r["summary"]], runs
