@@ -69,8 +69,9 @@ def check_plugin_loads(runner_dir: Path, manifest_name: str, lib_dir: str, cwd: 
             raise HookmanError(
                 f"the hook {load.name!r} imports {outside[0]}, a module of the project that "
                 "a plugin does not carry; no plugin was built.",
-                "move the module into a hook repository with the hook (a plugin carries a "
-                "repository hook's whole repository), or leave the hook out with --hooks.",
+                "move the module into a hook repository with the hook (`hookman new NAME "
+                "--repo DIR`; a plugin carries a repository hook's whole repository), or "
+                "leave the hook out with --hooks.",
             )
 
 
@@ -84,7 +85,7 @@ def _cannot_load(name: str, error: str) -> HookmanError:
         "was built.",
         "a plugin carries a path hook's module alone and a repository hook's whole "
         "repository: put the modules a hook imports in a hook repository with it "
-        "(docs/hook-repositories.md), or leave the hook out with --hooks.",
+        "(`hookman new NAME --repo DIR`), or leave the hook out with --hooks.",
     )
 
 
