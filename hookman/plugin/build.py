@@ -408,8 +408,10 @@ def _readme(name: str, hooks: Sequence[str]) -> str:
 # {name}
 
 Claude Code hooks built with hookman (`hookman plugin build`). The plugin carries the hook
-modules and hookman's runner, so it needs nothing installed but Python 3.10 or newer as
-`python3` on PATH; without it, guarded tool calls are denied with a message saying so.
+modules (a repository hook's whole repository) and hookman's runner, so it needs nothing
+installed but Python 3.10 or newer as `python3` on PATH; without it, guarded tool calls are
+denied with a message saying so. If a guard of the plugin cannot decide, it denies: update
+or reinstall the plugin (`claude plugin update {name}@MARKETPLACE`), or tell its author.
 
 Hooks, in the order they run:
 
