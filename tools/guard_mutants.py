@@ -1117,6 +1117,42 @@ MUTATIONS = [
         ["tests/hooks/test_subscriptions.py"],
     ),
     # --- end of issue 24, item 1
+    # --- issue 24, item 3: a plugin carries what its hooks import (hookman/plugin/) ---
+    (
+        "plugin: build loads every hook from the staged plugin before moving it in",
+        "hookman/plugin/build.py",
+        "        check_plugin_loads(staging / RUNNER_DIR, MANIFEST_NAME, LIB_DIR, project_dir)\n",
+        "        pass\n",
+        ["tests/plugin/test_build_repo.py"],
+    ),
+    (
+        "plugin: a hook loading a project module from outside the plugin is refused",
+        "hookman/plugin/load_check.py",
+        "        if outside:\n",
+        "        if False:\n",
+        ["tests/plugin/test_build_repo.py"],
+    ),
+    (
+        "plugin: a repository's store copy changed since its fetch is not carried",
+        "hookman/plugin/repo_trees.py",
+        "    if changed is None or changed:\n",
+        "    if False:\n",
+        ["tests/plugin/test_build_repo.py"],
+    ),
+    (
+        "plugin: a carried repository's modules are imported through the digest check",
+        "hookman/plugin/repo_trees.py",
+        '            "digests": store.module_digests(url, commit),\n',
+        '            "digests": None,\n',
+        ["tests/plugin/test_build_repo.py"],
+    ),
+    (
+        "plugin: a carried repository's tree resolves beside the manifest",
+        "hookman/bridge/manifest_reader.py",
+        "        hook.package_root = os.path.join(base, hook.package_root)\n",
+        "        pass\n",
+        ["tests/plugin/test_build_repo.py"],
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 # Each text of the answer stays below this: Claude Code 2.1.328 shows at most 10,000
 # characters of an additionalContext inline anyway (it saves longer ones to a file).
 DEFAULT_BLOCK_REASON = "Tool execution was blocked by a hook"
+# How every deny hookman gives when no guard decided begins (a hook failed to load or
+# raised, the deadline passed, the payload is unusable): doctor's probe tells it from a
+# guard's own deny.
+FAIL_CLOSED_PREFIX = "hookman blocked this "
 _STICKY_OR_MERGED = frozenset(
     {"decision", "reason", "continue", "stopReason", "systemMessage", "hookSpecificOutput"}
 )
@@ -207,8 +211,18 @@ def _texts_made(result: dict[str, object]) -> dict[str, object]:
     return made
 
 
-def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> str:
-    """The deny reason when a guard could not decide (the model reads it, then the user)."""
+def fail_closed_reason(
+    hook: str, problem: str, event: str = PRE_TOOL_USE, plugin: str | None = None
+) -> str:
+    """The deny reason when a guard could not decide (the model reads it, then the user).
+    In a plugin's runner (`plugin`: its name) it names what a plugin's user can do: no
+    hookman command, since they have none."""
+    if plugin is not None:
+        return (
+            f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} of the "
+            f"plugin {plugin!r} {problem}, and a guard that cannot decide must not let it "
+            f"through. {plugin_fix(plugin)}"
+        )
     return (
         f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} {problem}, "
         f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
@@ -217,12 +231,26 @@ def fail_closed_reason(hook: str, problem: str, event: str = PRE_TOOL_USE) -> st
     )
 
 
-def unusable_payload_reason(event: str, problem: str) -> str:
+def plugin_fix(plugin: str) -> str:
+    """What a plugin's user can do about a plugin whose guard cannot decide."""
+    return (
+        f"Update or reinstall the plugin (`claude plugin update {plugin}@MARKETPLACE`, "
+        f"`claude plugin list` names its marketplace), tell the plugin's author, or turn it "
+        f"off with `claude plugin disable {plugin}@MARKETPLACE`."
+    )
+
+
+def unusable_payload_reason(event: str, problem: str, plugin: str | None = None) -> str:
     """The deny reason for a payload no guard can check (one the client never sends)."""
+    shows = (
+        ""
+        if plugin is not None
+        else (f" `hookman fire {event} --payload FILE` shows what a payload gets.")
+    )
     return (
         f"hookman blocked this {guarded_subject(event)} because the {event} payload {problem}: "
         f"Claude Code always sends one, so no guard can check this call and it must not go "
-        f"through. `hookman fire {event} --payload FILE` shows what a payload gets."
+        f"through.{shows}"
     )
 
 

@@ -147,12 +147,13 @@ class _Dispatch:
             self.tool_name,
             self.tracker,
             self.event if self.guarded else None,
+            plugin=self.manifest.plugin_name,
         )
         self._report_load_failures(hook_set)
         if self.guarded and self._payload_unusable():
             hook_set.loaded = []  # no guard can check it: nothing runs, the call is denied
         for name, lost in hook_set.lost_guards.items():
-            problem = _lost_guard_problem(lost)
+            problem = _lost_guard_problem(lost, self.manifest.plugin_name)
             self._error(name, "load", problem)
             self._fail_closed(name, problem)
         if hook_set.loaded:
@@ -177,7 +178,8 @@ class _Dispatch:
             return False
         self._error("hookman", self.event, f"the payload {problem}")
         self.failed_closed = not self.answer.blocked
-        self.answer.block(unusable_payload_reason(self.event, problem), "hookman")
+        reason = unusable_payload_reason(self.event, problem, self.manifest.plugin_name)
+        self.answer.block(reason, "hookman")
         return True
 
     def _report_load_failures(self, hook_set: HookSet) -> None:
@@ -465,7 +467,8 @@ class _Dispatch:
     def _fail_closed(self, hook: str, problem: str) -> None:
         if not self.answer.blocked:
             self.failed_closed = True
-        self.answer.block(fail_closed_reason(hook, problem, self.event), hook)
+        plugin = self.manifest.plugin_name
+        self.answer.block(fail_closed_reason(hook, problem, self.event, plugin), hook)
 
     def _error(self, hook: str, event: str, error: str) -> None:
         self.result.errors.append({"hook": hook, "event": event, "error": error})
@@ -490,8 +493,10 @@ class _Dispatch:
         return OUTCOME_ERRORS if self.result.errors else OUTCOME_OK
 
 
-def _lost_guard_problem(lost: list[str]) -> str:
+def _lost_guard_problem(lost: list[str], plugin: str | None = None) -> str:
     handlers = " or ".join(repr(subscription) for subscription in lost)
+    if plugin is not None:
+        return f"was built into the plugin as a guard but registers no {handlers} handler now"
     return (
         f"was installed as a guard but registers no {handlers} handler now (it changed since "
         f"`hookman install`, or registers it only under a condition; run `hookman install` "

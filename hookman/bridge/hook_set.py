@@ -115,18 +115,23 @@ def load_hook_set(
     tool_name: str | None,
     tracker: CallTracker,
     guarded_event: str | None = None,
+    *,
+    plugin: str | None = None,
 ) -> HookSet:
     """Load each hook on its own (so every failure has a name), in manifest order.
 
     `guarded_event`: the guarded Claude Code event being dispatched; a hook the manifest
     records as guarding it (a `tool_call` or raw handler) that registers no such handler
-    now is listed in `lost_guards` (it changed since install, or registers conditionally)."""
+    now is listed in `lost_guards` (it changed since install, or registers conditionally).
+    `plugin`: the name of the built plugin whose runner this is (its load errors then name
+    the plugin's copy, not the hookman store)."""
     hook_set = HookSet()
     for hook in hooks:
         tracker.current_hook = hook.name
         result = load_hooks([hook.path], cwd, hook.package_root, digests=hook.digests)
         if result.errors:
-            hook_set.failures.append(LoadFailure(hook, _load_error_text(hook, result.errors[0])))
+            text = _load_error_text(hook, result.errors[0], plugin)
+            hook_set.failures.append(LoadFailure(hook, text))
             continue
         for loaded in result.hooks:
             if guarded_event is not None and hook.guards(guarded_event, tool_name):
@@ -144,10 +149,12 @@ def load_hook_set(
     return hook_set
 
 
-def _load_error_text(hook: ManifestHook, error: object) -> str:
+def _load_error_text(hook: ManifestHook, error: object, plugin: str | None = None) -> str:
     """The load error; for a repository hook whose store copy is gone (a teammate's
     machine, a cleaned cache), what it is and the command that fetches it."""
     text = str(getattr(error, "error", error))
+    if plugin is not None:
+        return _plugin_load_error_text(hook, text)
     if hook.repo is not None and hook.package_root is not None:
         from os.path import isdir
 
@@ -167,6 +174,22 @@ def _load_error_text(hook: ManifestHook, error: object) -> str:
                 f"its repository {hook.repo}: {changed}; run `hookman "
                 "install` to fetch the pinned commit again"
             )
+    return text
+
+
+def _plugin_load_error_text(hook: ManifestHook, text: str) -> str:
+    """A load error in a built plugin: about the plugin's own copy of the hook's repository
+    (its user has no hookman store and no hookman command)."""
+    if hook.repo is not None and hook.package_root is not None:
+        from os.path import isdir
+
+        if not isdir(hook.package_root):
+            return f"the plugin's copy of its repository {hook.repo} is missing"
+        if STORE_CHANGED_TEXT in text:
+            changed = text.split(": ", 1)[-1].replace(
+                STORE_CHANGED_TEXT, "changed in the plugin since it was built"
+            )
+            return f"its repository {hook.repo} in the plugin: {changed}"
     return text
 
 

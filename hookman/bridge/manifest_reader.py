@@ -98,6 +98,7 @@ class Manifest:
         "hooks",
         "log_path",
         "path",
+        "plugin_name",
         "project_dir",
         "state_dir",
     )
@@ -115,8 +116,11 @@ class Manifest:
         client: ClientFacts,
         async_entries: dict[str, dict[str, object]] | None = None,
         codex_answer_fields: dict[str, dict[str, list[str]]] | None = None,
+        plugin_name: str | None = None,
     ) -> None:
         self.path = path
+        # a built plugin's manifest: its name (what its users' messages name); else None
+        self.plugin_name = plugin_name
         self.project_dir = project_dir
         self.state_dir = state_dir
         self.log_path = log_path
@@ -205,6 +209,7 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
     project_dir = data["project_dir"]
     state_dir = str(data.get("state_dir") or "")
     log_path = data.get("log_path") or None
+    plugin_name = None
     plugin = data.get(PLUGIN_SECTION)
     if plugin is not None:
         if not isinstance(plugin, dict) or not isinstance(plugin.get("name"), str):
@@ -214,6 +219,7 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         project_dir = os.environ.get(PROJECT_DIR_VARIABLE) or os.getcwd()
         state_dir = plugin_state_dir(plugin["name"])
         log_path = os.path.join(state_dir, PLUGIN_LOG_NAME)
+        plugin_name = plugin["name"]
     return Manifest(
         path=path,
         project_dir=project_dir,
@@ -227,6 +233,7 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
             key: value for key, value in async_entries.items() if isinstance(value, dict)
         },
         codex_answer_fields=_codex_answer_fields(data.get(CODEX_SECTION)),
+        plugin_name=plugin_name,
     )
 
 
@@ -266,6 +273,8 @@ def _file_name(name: str) -> str:
 
 def _relative_to(hook: ManifestHook, base: str) -> ManifestHook:
     hook.path = os.path.join(base, hook.path)  # an absolute path stays as it is
+    if hook.package_root is not None:  # a repository's copy the plugin carries
+        hook.package_root = os.path.join(base, hook.package_root)
     return hook
 
 

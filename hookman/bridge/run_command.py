@@ -554,11 +554,14 @@ class _Run:
     def _no_manifest(self, problem: str, payload: dict[str, object]) -> int:
         self.payload = payload
         fix = "Run `hookman install` in the project to rewrite it."
+        whose = "the project's"
+        if _in_plugin(self.manifest_path):
+            fix, whose = PLUGIN_REINSTALL, "the plugin's"
         if self.guarded:
             answer = deny_answer(
                 self.event,
                 f"hookman blocked this {guarded_subject(self.event)} because {problem}, so "
-                f"the project's guard hooks could not run. {fix}",
+                f"{whose} guard hooks could not run. {fix}",
             )
         else:
             answer = {"systemMessage": f"hookman: no hook ran, because {problem}. {fix}"}
@@ -605,7 +608,8 @@ class _Run:
                 f"project's guards could not check it.",
             )
         elif self.guarded:
-            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event))
+            plugin = self.manifest.plugin_name if self.manifest else None
+            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event, plugin))
         else:
             answer = {
                 "systemMessage": f"hookman: hook {hook!r} {problem} on {self.event}; "
@@ -638,13 +642,34 @@ class _Run:
             details = described
         problem = f"hookman's runner failed ({described})"
         if self.guarded:
+            plugin = self.manifest.plugin_name if self.manifest else None
             answer = deny_answer(
-                self.event, fail_closed_reason("hookman", f"could not run: {problem}", self.event)
+                self.event,
+                fail_closed_reason("hookman", f"could not run: {problem}", self.event, plugin),
             )
         else:
-            answer = {"systemMessage": f"hookman: {problem}; see `hookman log`."}
+            plugin = self.manifest is not None and self.manifest.plugin_name is not None
+            where = self.manifest.log_path if plugin and self.manifest else "`hookman log`"
+            answer = {"systemMessage": f"hookman: {problem}; see {where}."}
         errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": details}]
         return self._finish(answer, OUTCOME_INTERNAL_ERROR, errors=errors)
+
+
+# A built plugin's manifest is the runner's, `hookman-runner/manifest.json` under the root the
+# client gives the plugin's hooks; no manifest there is a broken plugin copy, not a project.
+PLUGIN_ROOT_VARIABLE = "CLAUDE_PLUGIN_ROOT"
+PLUGIN_REINSTALL = (
+    "Reinstall or update the plugin (`claude plugin update NAME@MARKETPLACE`; `claude plugin "
+    "list` names it), or tell the plugin's author."
+)
+
+
+def _in_plugin(manifest_path: str | None) -> bool:
+    root = os.environ.get(PLUGIN_ROOT_VARIABLE)
+    if not manifest_path or not root:
+        return False
+    manifest = os.path.abspath(manifest_path)
+    return manifest.startswith(os.path.join(os.path.abspath(root), ""))
 
 
 _hard_stop_sink: object = None

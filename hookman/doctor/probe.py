@@ -217,6 +217,24 @@ def _module_of(manifest: Any, name: str) -> str:
     return next((hook.path for hook in manifest.hooks if hook.name == name), str(manifest.path))
 
 
+FAILED_CLOSED_CODE = "hookman-hook-does-not-load"
+
+
+def _failed_closed_finding(handler: Handler, label: str, summary: str) -> Finding:
+    """A hookman guard run as its command (a built plugin's) that could not decide: it
+    denies every call it guards, whatever the call."""
+    return Finding.about(
+        handler,
+        FAILED_CLOSED_CODE,
+        "error",
+        f"this guard could not decide on the sample {label}, so it denies every call it "
+        f"guards: {summary}.",
+        "for a plugin hookman built: rebuild it with `hookman plugin build` (which refuses "
+        "a hook that does not load from the plugin's own files), then publish and `claude "
+        "plugin update` it.",
+    )
+
+
 def run_command(
     command: str, payload: dict[str, Any], cwd: Path, env: dict[str, str], timeout: float
 ) -> CommandRun:
@@ -299,6 +317,9 @@ def _probe_command(ctx: Context, handler: Handler, scratch: str) -> None:
         result, summary = command_outcome(handler.event, run, codes)
         label = sample_label(handler.event, sample)
         ctx.probed.append(_command_record(handler, label, result, summary, codes))
+        if result == "failed_closed" and FAILED_CLOSED_CODE not in reported:
+            reported.add(FAILED_CLOSED_CODE)
+            ctx.confirm(_failed_closed_finding(handler, label, summary))
         for code, severity, message, fix in classified:
             if code not in reported:
                 reported.add(code)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hookman.bridge.answer import FAIL_CLOSED_PREFIX
 from hookman.catalog import event_catalog
 from hookman.doctor.probe_classify import CommandRun, json_object
 from hookman.doctor.quote import shown
@@ -66,6 +67,8 @@ def answer_outcome(event: str, answer: Any) -> Outcome | None:
     if decision == "deny" or answer.get("decision") == "block":
         reason = specific.get("permissionDecisionReason") or answer.get("reason")
         said = f" ({reason})" if isinstance(reason, str) and reason else ""
+        if guarded and _failed_closed(reason):
+            return "failed_closed", f"denied without a decision{said}: the guard does not work"
         if guarded:
             return "denied", f"denied{said}: the guard works"
         return "blocked", f"blocked{said}"
@@ -102,10 +105,20 @@ def command_outcome(event: str, run: CommandRun, codes: list[str]) -> Outcome:
         said = f" ({first_err})" if first_err else ""
         if "block-cannot-block" in codes:
             return "blocks_nothing", f"exit 2{said}, but {event} cannot block"
+        if event in event_catalog.guarded_events() and _failed_closed(first_err):
+            return "failed_closed", (
+                f"denied with exit 2 without a decision{said}: the guard does not work"
+            )
         if event in event_catalog.guarded_events():
             return "denied", f"denied with exit 2{said}: the guard works"
         return "blocked", f"blocked with exit 2{said}"
     return "failed", f"failed with exit {run.exit_code}: {first_err or 'no message'}"
+
+
+def _failed_closed(reason: object) -> bool:
+    """A deny hookman gave because no guard could decide (a hook that does not load, raised,
+    ran out of time): the call is blocked, but not by the guard's own rule."""
+    return isinstance(reason, str) and reason.startswith((FAIL_CLOSED_PREFIX, "hookman: "))
 
 
 def _no_answer(event: str, what: str = "no answer") -> Outcome:

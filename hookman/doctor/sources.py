@@ -28,6 +28,8 @@ SETTINGS_NAME = "settings.json"
 PLUGIN_MANIFEST = Path(".claude-plugin") / "plugin.json"
 PLUGIN_HOOKS = Path("hooks") / "hooks.json"
 INSTALLED_PLUGINS = Path("plugins") / "installed_plugins.json"
+KNOWN_MARKETPLACES = Path("plugins") / "known_marketplaces.json"
+MARKETPLACE_MANIFEST = Path(".claude-plugin") / "marketplace.json"
 SETTINGS_KINDS: tuple[SourceKind, ...] = ("managed", "user", "project", "local")
 # Later wins when settings files disagree on a plain key (local > project > user).
 PRECEDENCE: tuple[SourceKind, ...] = ("user", "project", "local")
@@ -173,8 +175,30 @@ def _installed_plugins(user_dir: Path) -> Iterator[tuple[str, Path]]:
         installs = installs if isinstance(installs, list) else [installs]
         for install in installs:
             if isinstance(install, dict) and isinstance(install.get("installPath"), str):
-                yield plugin_id, Path(install["installPath"])
+                source = _directory_marketplace_source(user_dir, plugin_id)
+                yield plugin_id, source or Path(install["installPath"])
                 break
+
+
+def _directory_marketplace_source(user_dir: Path, plugin_id: str) -> Path | None:
+    """The directory a plugin of a directory marketplace runs from: the client runs it from
+    the marketplace's source directory, not from its cache copy (docs/claude-code-facts.md,
+    "Plugins"; measured on 2.1.197, 2.1.328, 2.1.332). None for any other plugin."""
+    name, _, marketplace = plugin_id.rpartition("@")
+    try:
+        known = json.loads((user_dir / KNOWN_MARKETPLACES).read_text(encoding="utf-8"))
+        entry = known[marketplace]
+        if entry["source"]["source"] != "directory":
+            return None
+        location = Path(entry.get("installLocation") or entry["source"]["path"])
+        listing = json.loads((location / MARKETPLACE_MANIFEST).read_text(encoding="utf-8"))
+        sources = [p["source"] for p in listing["plugins"] if p.get("name") == name]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if not sources or not isinstance(sources[0], str):
+        return None
+    root = Path(os.path.normpath(location / sources[0]))
+    return root if (root / PLUGIN_MANIFEST).is_file() else None
 
 
 def _plugin_sources(plugin_id: str, root: Path) -> Iterator[Source]:

@@ -314,6 +314,22 @@ def module_digests(url: str, commit: str) -> dict[str, str]:
     return digests
 
 
+def fetched_contents(url: str, commit: str) -> dict[str, bytes]:
+    """POSIX relative path -> bytes of each file of a store entry its fetch recorded, as a
+    copy elsewhere needs them (a plugin: hookman/plugin/repo_trees.py): a symlink to another
+    recorded file of the entry as that file's bytes, one leaving the entry left out. Call it
+    on an entry `changed_files` finds unchanged."""
+    fetched = _fetched_files(url, commit)
+    tree = tree_dir(url, commit)
+    contents: dict[str, bytes] = {}
+    for relative, digest in sorted(fetched.items()):
+        target = _link_target(tree, relative, digest)
+        if target == "" or (target is not None and target not in fetched):
+            continue
+        contents[relative] = (tree / (target or relative)).read_bytes()
+    return contents
+
+
 def _fetched_files(url: str, commit: str) -> dict[str, str]:
     try:
         record = json.loads((entry_dir(url, commit) / FETCHED_NAME).read_text(encoding="utf-8"))

@@ -5,7 +5,8 @@
     OUT_DIR/hookman-runner/run.sh             the launcher (hookman/plugin/launcher.py)
     OUT_DIR/hookman-runner/start.py           python3 check, then the carried runner
     OUT_DIR/hookman-runner/manifest.json      the runner's manifest, paths relative to it
-    OUT_DIR/hookman-runner/hooks/NAME.py      the hook modules
+    OUT_DIR/hookman-runner/hooks/NAME.py      the hook modules (of path, registry, template hooks)
+    OUT_DIR/hookman-runner/repos/KEY/...      a hook repository's store copy (repo_trees.py)
     OUT_DIR/hookman-runner/lib/hookman/...    hookman's runner path (standard library only)
     OUT_DIR/hookman-runner/build.json         what hookman built: version, files and digests
     OUT_DIR/README.md                         written when absent
@@ -15,7 +16,9 @@ client, and writes the manifest install would, with a "plugin" section the runne
 (hookman/bridge/manifest_reader.py). An OUT_DIR holding anything else is refused, never
 overwritten; one hookman built is rebuilt in place, unless a file hookman wrote there was
 changed since (refused, naming it). The files are assembled in a staging directory beside
-OUT_DIR and moved in, so a failed build leaves OUT_DIR as it was.
+OUT_DIR, every hook is loaded from there as the plugin's runner will load it (load_check.py:
+a hook that needs a module the plugin does not carry is refused), and then moved in, so a
+failed build leaves OUT_DIR as it was.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +54,8 @@ from hookman.plugin.launcher import (
     plugin_launcher_text,
     start_text,
 )
+from hookman.plugin.load_check import check_plugin_loads
+from hookman.plugin.repo_trees import RepoCopies
 from hookman.project.config import HookSpec, read_project_config
 from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.manifest import build_manifest, manifest_text
@@ -143,12 +148,18 @@ def build_plugin(
     hooks = _chosen_hooks(config.hooks, hook_names)
     target = plugin_target(claude_version, config.claude_version)
     modules: dict[str, str] = {}
+    repos = RepoCopies()
     warnings: list[str] = []
     for hook in hooks:
-        path = module_path(hook, project_dir)
+        if hook.source.kind == "repo":
+            repos.add(hook, project_dir)
+            path = repos.store_paths[hook.name]
+        else:
+            path = module_path(hook, project_dir)
         text = _module_text(hook.name, path)
         warnings += check_hook_imports(hook.name, path, text)
-        modules[hook.name] = text
+        if hook.source.kind != "repo":
+            modules[hook.name] = text
     plan = plan_install(hooks, target.version)
     if not plan.entries and not plan.async_entries:
         raise HookmanError(
@@ -158,7 +169,7 @@ def build_plugin(
         )
     out_dir = Path(os.path.abspath(out_dir))
     previous = _previous_build(out_dir)
-    files = _plugin_files(plugin_name, hooks, modules, plan, target, project_dir)
+    files = _plugin_files(plugin_name, hooks, modules, repos, plan, target, project_dir)
     content = _content_digest(files)
     old_version = previous.get("version") if previous else None
     if version is None:
@@ -186,7 +197,7 @@ def build_plugin(
         "files": {p: _digest(text) for p, text in sorted(files.items()) if p != PLUGIN_JSON},
     }
     files[RECORD] = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
-    changed = _write(out_dir, files, previous)
+    changed = _write(out_dir, files, previous, project_dir)
     return BuildResult(
         out_dir,
         plugin_name,
@@ -266,18 +277,24 @@ def _plugin_files(
     name: str,
     hooks: Sequence[HookSpec],
     modules: dict[str, str],
+    repos: RepoCopies,
     plan: InstallPlan,
     target: TargetVersion,
     project_dir: Path,
-) -> dict[str, str]:
+) -> dict[str, str | bytes]:
     guarded = event_catalog.guarded_events()
-    files: dict[str, str] = {}
+    files: dict[str, str | bytes] = {}
     for relative, source in carried_files():
         files[f"{RUNNER_DIR}/{LIB_DIR}/{relative}"] = source.read_text(encoding="utf-8")
-    for hook in hooks:
-        files[f"{RUNNER_DIR}/{HOOKS_DIR}/{hook.name}.py"] = modules[hook.name]
-    paths = {hook.name: Path(f"{HOOKS_DIR}/{hook.name}.py") for hook in hooks}
-    manifest = build_manifest(project_dir, hooks, paths, plan, target.version)
+    for hook_name, text in modules.items():
+        files[f"{RUNNER_DIR}/{HOOKS_DIR}/{hook_name}.py"] = text
+    for tree, contents in repos.trees.items():
+        for relative, data in contents.items():
+            files[f"{RUNNER_DIR}/{tree}/{relative}"] = data
+    paths = {hook: Path(f"{HOOKS_DIR}/{hook}.py") for hook in modules} | repos.paths
+    manifest = build_manifest(
+        project_dir, hooks, paths, plan, target.version, origins=repos.origins
+    )
     manifest.update(
         project_dir="", config_path="", state_dir="", log_path="", claude_version_source=None
     )
@@ -353,7 +370,7 @@ def _numbers(text: str) -> tuple[int, ...]:
     return tuple(int(number) for number in re.findall(r"\d+", text))
 
 
-def extra_hooks_files(files: dict[str, str]) -> list[str]:
+def extra_hooks_files(files: Mapping[str, object]) -> list[str]:
     """The hooks files beside hooks/hooks.json, as plugin.json names them."""
     extra = [f for f in files if f.startswith(HOOKS_DIR_NAME + "/since-") and f.endswith(".json")]
     return [f"./{file}" for file in sorted(extra, key=_file_order)]
@@ -391,8 +408,10 @@ def _readme(name: str, hooks: Sequence[str]) -> str:
 # {name}
 
 Claude Code hooks built with hookman (`hookman plugin build`). The plugin carries the hook
-modules and hookman's runner, so it needs nothing installed but Python 3.10 or newer as
-`python3` on PATH; without it, guarded tool calls are denied with a message saying so.
+modules (a repository hook's whole repository) and hookman's runner, so it needs nothing
+installed but Python 3.10 or newer as `python3` on PATH; without it, guarded tool calls are
+denied with a message saying so. If a guard of the plugin cannot decide, it denies: update
+or reinstall the plugin (`claude plugin update {name}@MARKETPLACE`), or tell its author.
 
 Hooks, in the order they run:
 
@@ -407,15 +426,19 @@ Rebuild it from the project with `hookman plugin build`; do not edit `hookman-ru
 """
 
 
-def _content_digest(files: dict[str, str]) -> str:
+def _content_digest(files: Mapping[str, str | bytes]) -> str:
     digest = hashlib.sha256()
     for path in sorted(files):
-        digest.update(path.encode("utf-8") + b"\0" + files[path].encode("utf-8") + b"\0")
+        digest.update(path.encode("utf-8") + b"\0" + _bytes(files[path]) + b"\0")
     return digest.hexdigest()
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _digest(content: str | bytes) -> str:
+    return hashlib.sha256(_bytes(content)).hexdigest()
+
+
+def _bytes(content: str | bytes) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content
 
 
 def _next_patch(version: str) -> str:
@@ -446,8 +469,8 @@ def _previous_build(out_dir: Path) -> dict[str, Any] | None:
         if not current.is_file() or current.is_symlink():
             continue  # gone: written again
         try:
-            changed = _digest(current.read_text(encoding="utf-8")) != digest
-        except (OSError, UnicodeDecodeError):
+            changed = _digest(current.read_bytes()) != digest
+        except OSError:
             changed = True
         if changed:
             raise HookmanError(
@@ -477,13 +500,21 @@ def _not_ours(out_dir: Path, why: str) -> HookmanError:
     )
 
 
-def _write(out_dir: Path, files: dict[str, str], previous: dict[str, Any] | None) -> bool:
-    """Put `files` into `out_dir`; True when anything changed."""
+def _write(
+    out_dir: Path,
+    files: dict[str, str | bytes],
+    previous: dict[str, Any] | None,
+    project_dir: Path,
+) -> bool:
+    """Put `files` into `out_dir` once their hooks load from them; True when anything
+    changed."""
     if previous is not None and all(
         _same(out_dir / relative, text) for relative, text in files.items()
     ):
         return False
     parent = out_dir.parent
+    made = [d for d in (parent, *parent.parents) if not d.exists()]  # removed if it fails
+    written = False
     try:
         parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.hookman-build-", dir=parent))
@@ -496,13 +527,15 @@ def _write(out_dir: Path, files: dict[str, str], previous: dict[str, Any] | None
         for relative, text in files.items():
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+            target.write_bytes(_bytes(text))
+        check_plugin_loads(staging / RUNNER_DIR, MANIFEST_NAME, LIB_DIR, project_dir)
         if previous is None:
             if out_dir.exists():
                 out_dir.rmdir()  # empty: checked
             os.replace(staging, out_dir)
-            return True
-        _swap_in(out_dir, staging, files, previous)
+        else:
+            _swap_in(out_dir, staging, files, previous)
+        written = True
     except OSError as error:
         raise HookmanError(
             f"hookman could not write the plugin in {out_dir}: {error.strerror or error}.",
@@ -511,10 +544,15 @@ def _write(out_dir: Path, files: dict[str, str], previous: dict[str, Any] | None
         ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        for directory in made if not written else ():
+            with suppress(OSError):
+                directory.rmdir()
     return True
 
 
-def _swap_in(out_dir: Path, staging: Path, files: dict[str, str], previous: dict[str, Any]) -> None:
+def _swap_in(
+    out_dir: Path, staging: Path, files: Mapping[str, object], previous: dict[str, Any]
+) -> None:
     """Replace hookman-runner/ whole, and each other file hookman writes, from `staging`;
     remove the files of the last build this one no longer writes (unchanged: checked)."""
     old_runner = out_dir / RUNNER_DIR
@@ -534,8 +572,8 @@ def _swap_in(out_dir: Path, staging: Path, files: dict[str, str], previous: dict
                 (out_dir / relative).unlink()
 
 
-def _same(path: Path, text: str) -> bool:
+def _same(path: Path, content: str | bytes) -> bool:
     try:
-        return path.read_text(encoding="utf-8") == text
-    except (OSError, UnicodeDecodeError):
+        return path.read_bytes() == _bytes(content)
+    except OSError:
         return False

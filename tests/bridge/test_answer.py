@@ -84,6 +84,16 @@ def test_fail_closed_reason_names_hook_and_fix() -> None:
     assert "`hookman disable NAME`" in fail_closed_reason("(loading)", "timed out")
 
 
+def test_a_plugins_fail_closed_reason_names_the_plugin_and_claude_plugin_commands() -> None:
+    reason = fail_closed_reason("guard", "failed to load (x)", "PreToolUse", "team-guards")
+    assert "the hook 'guard' of the plugin 'team-guards' failed to load (x)" in reason
+    assert "`claude plugin update team-guards@MARKETPLACE`" in reason
+    assert "`claude plugin disable team-guards@MARKETPLACE`" in reason
+    assert "the plugin's author" in reason
+    assert "hookman fire" not in reason and "hookman disable" not in reason
+    assert "hookman log" not in reason
+
+
 results = st.one_of(
     st.builds(_deny, st.text(min_size=1)),
     st.fixed_dictionaries(

@@ -185,6 +185,36 @@ def test_a_plugin_manifest_resolves_hooks_beside_it_and_state_in_the_plugin_data
     assert manifest.state_dir == str(tmp_path / "data")
     assert manifest.log_path == str(tmp_path / "data" / "firing.jsonl")
     assert manifest.project_dir == str(tmp_path / "project")
+    assert manifest.plugin_name == "team-guards"
+
+
+def test_a_plugins_repository_tree_resolves_beside_its_manifest(tmp_path: Path) -> None:
+    """A plugin carries a repository hook's store copy; its package_root is relative to the
+    manifest, as its path is (the plugin root moves into the client's cache)."""
+    root = tmp_path / "plugin root" / "hookman-runner"
+    root.mkdir(parents=True)
+    data = {
+        "project_dir": "",
+        "plugin": {"name": "team-guards"},
+        "hooks": [
+            {
+                "name": "g",
+                "path": "repos/r-1/guards/g.py",
+                "events": ["tool_call"],
+                "repo": "https://example.invalid/r",
+                "package_root": "repos/r-1",
+                "digests": {"guards/g.py": "0" * 64},
+            }
+        ],
+    }
+    (root / "manifest.json").write_text(json.dumps(data))
+
+    [hook] = read_manifest(str(root / "manifest.json")).hooks
+
+    assert hook.package_root == str(root / "repos/r-1")
+    assert hook.path == str(root / "repos/r-1/guards/g.py")
+    assert hook.digests == {"guards/g.py": "0" * 64}
+    assert parse_manifest(MANIFEST).plugin_name is None
 
 
 @pytest.mark.parametrize(

@@ -127,3 +127,73 @@ def test_a_built_plugin_is_loaded_by_an_older_client_in_parts(
     assert "skips this file" in newer.message and "PreSkillShellCommand" in newer.message
     loaded = [h for h in ctx.handlers if h.source.kind == "plugin" and h.loaded]
     assert "PreToolUse" in [h.event for h in loaded]
+
+
+def test_probe_commands_runs_the_plugins_copy_and_a_guard_that_cannot_load_there_fails(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    """A plugin whose repository guard lacks a sibling in the plugin (what build wrote
+    before it carried the repository): the probe runs the plugin's own command, which
+    denies without deciding, and that is no working guard."""
+    from tests.commands.test_repo_hooks import install_repo
+    from tests.hook_repos import make_repo
+
+    install_repo(project, str(make_repo(tmp_path / "agent-hooks")))
+    plugin = build_and_enable(project, isolated_user, tmp_path)
+    (project / ".claude" / "settings.local.json").write_text("{}\n")
+    for words in plugin.rglob("words.py"):
+        words.unlink()
+
+    ctx = diagnose(project, probe_commands=True)
+
+    plugin_runs = [r for r in ctx.probed or [] if "team-guards" in str(r.file)]
+    assert [r.result for r in plugin_runs if r.event == "PreToolUse"] == [
+        "failed_closed",
+        "failed_closed",
+    ], [(r.event, r.result, r.summary) for r in plugin_runs]
+    assert not [r for r in plugin_runs if "the guard works" in r.summary]
+    found = the(ctx, "hookman-hook-does-not-load")
+    assert found.severity == "error" and "denies every call it guards" in found.message
+
+
+def test_a_directory_marketplaces_plugin_is_read_where_the_client_runs_it(
+    project: Path, isolated_user: Path, tmp_path: Path
+) -> None:
+    """The client runs a directory marketplace's plugin from the marketplace's directory,
+    not from its cache copy (docs/claude-code-facts.md, "Plugins"): doctor reads and probes
+    that directory."""
+    import shutil
+
+    from hookman.doctor.sources import collect_sources
+
+    install(project)
+    marketplace = tmp_path / "team-hooks"
+    source = marketplace / "plugins" / "team-guards"
+    done = hookman_cli(
+        "plugin", "build", str(source), "--name", "team-guards", "--marketplace",
+        str(marketplace), "--project", str(project),
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    cache = isolated_user / ".claude" / "plugins" / "cache" / "team-hooks" / "team-guards" / "0.1.0"
+    shutil.copytree(source, cache)
+    write_json(
+        isolated_user / ".claude" / "plugins" / "installed_plugins.json",
+        {"version": 2, "plugins": {"team-guards@team-hooks": [{"installPath": str(cache)}]}},
+    )
+    write_json(
+        isolated_user / ".claude" / "plugins" / "known_marketplaces.json",
+        {
+            "team-hooks": {
+                "source": {"source": "directory", "path": str(marketplace)},
+                "installLocation": str(marketplace),
+            }
+        },
+    )
+    write_json(
+        isolated_user / ".claude" / "settings.json",
+        {"enabledPlugins": {"team-guards@team-hooks": True}},
+    )
+
+    roots = set(collect_sources(project).plugin_roots.values())
+
+    assert roots == {str(source)}
