@@ -43,6 +43,13 @@ from hookman.bridge.entry_timeout import (
 )
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
+from hookman.bridge.project_moved import (
+    ProjectChange,
+    changed_deny_reason,
+    changed_notice,
+    project_change,
+    say_once,
+)
 from hookman.bridge.protocol import (
     AGENT_FLAG,
     ANSWER_END,
@@ -305,6 +312,9 @@ class _Run:
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
         if self.state_problem is not None:  # before any hook loads bytecode from there
             return self._unsafe_state(self.state_problem)
+        change = None if self.run_async else self._project_change()
+        if change is not None and self.guarded:  # never the old guards in silence
+            return self._project_changed(change)
         if self._late or self._cannot_watch:
             return self._refuse_to_start()
         if self.run_async and self._detach():
@@ -336,7 +346,37 @@ class _Run:
         )
         if self.deadline is not None:
             self.deadline.cancel()
+        if change is not None:
+            self._say_changed(change, result)
         return self._finish(result.answer, result.outcome, result=result)
+
+    def _project_change(self) -> ProjectChange | None:
+        """What changed in the project since install (bridge/project_moved.py); None when
+        nothing did or hookman cannot tell (a plugin's manifest, an older install)."""
+        assert self.manifest is not None
+        return project_change(self.manifest.installed_from, self.manifest.config_path)
+
+    def _project_changed(self, change: ProjectChange) -> int:
+        """Deny a guarded event of a project that moved on since install: the guards
+        installed here may not be the ones hookman.toml and the pins name now."""
+        assert self.manifest is not None
+        reason = changed_deny_reason(self.event, change, self.manifest.project_dir)
+        problem = f"{change.shown()} changed since `hookman install`"
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
+        return self._finish(deny_answer(self.event, reason), OUTCOME_FAILED_CLOSED, errors=errors)
+
+    def _say_changed(self, change: ProjectChange, result: DispatchResult) -> None:
+        """An observe-only event ran the hooks as installed: the log notes it every time,
+        the user reads it once per change (a systemMessage; Codex shows no hook text to the
+        user, so its entries only log it and leave the telling to Claude Code's)."""
+        assert self.manifest is not None
+        notice = changed_notice(change, self.manifest.project_dir)
+        result.notices.append(notice)
+        if self.agent is not None or not say_once(self.manifest.state_dir, change):
+            return
+        message = result.answer.get("systemMessage")
+        said = f"{message}\n{notice}" if isinstance(message, str) and message else notice
+        result.answer["systemMessage"] = said
 
     def _arm_deadlines(self, manifest: Manifest) -> None:
         """The deadline, the hard stop and (launched) the watchdog, counted from when the
