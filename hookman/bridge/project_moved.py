@@ -33,15 +33,20 @@ UNREADABLE = "unreadable"  # a file there that cannot be read: never equal to a 
 SAID_PREFIX = "said-project-changed-"
 
 
+_sha256: list = []  # the constructor, found once: a failed import searches sys.path again
+
+
 def sha256_hex(data: bytes) -> str:
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]
-    except ImportError:
+    if not _sha256:
         try:
-            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+            from _sha2 import sha256  # type: ignore[import-not-found]
         except ImportError:
-            from hashlib import sha256
-    return sha256(data).hexdigest()
+            try:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+            except ImportError:
+                from hashlib import sha256
+        _sha256.append(sha256)
+    return _sha256[0](data).hexdigest()
 
 
 def file_digest(path: str) -> str | None:

@@ -107,3 +107,17 @@ def test_an_installed_project_that_did_not_change_has_no_such_finding(
 
     assert "hookman-project-changed" not in codes
     assert decision(run_guard(project, "ls")) == (None, None)
+
+
+def test_new_without_install_says_guarded_calls_are_denied_until_install(
+    project: Path, repo: Path
+) -> None:
+    install_repo(project, str(repo))
+
+    made = hookman("new", "second", "--template", "bash_guard", "--project", str(project))
+
+    assert made.exit_code == 0, made.output
+    assert "until then hookman denies every guarded tool call here" in made.stdout
+    assert decision(run_guard(project, "ls"))[0] == "deny"
+    assert hookman("install", "--project", str(project), *VERSION).exit_code == 0
+    assert decision(run_guard(project, "ls")) == (None, None)
