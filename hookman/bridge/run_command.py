@@ -367,8 +367,10 @@ class _Run:
 
     def _say_changed(self, change: ProjectChange, result: DispatchResult) -> None:
         """An observe-only event ran the hooks as installed: the log notes it every time,
-        the user reads it once per change (a systemMessage; Codex shows no hook text to the
-        user, so its entries only log it and leave the telling to Claude Code's)."""
+        the user reads it once per change (a systemMessage, a field of every Claude Code
+        event's answer; Codex honours none on any event (catalog codex_events.json
+        "answers"), so its entries only log it and leave the telling to Claude Code's
+        entries and to the guarded events' deny)."""
         assert self.manifest is not None
         notice = changed_notice(change, self.manifest.project_dir)
         result.notices.append(notice)

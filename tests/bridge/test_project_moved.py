@@ -129,3 +129,20 @@ def test_the_manifest_records_the_bytes_install_wrote(project: Path) -> None:
         CONFIG_KEY: project_moved.sha256_hex(written),
         PINS_KEY: None,
     }
+
+
+def test_a_plugins_manifest_is_never_compared_a_projects_is(tmp_path: Path) -> None:
+    from hookman.bridge.manifest_reader import parse_manifest
+
+    recorded = {CONFIG_KEY: "0" * 64, PINS_KEY: None}
+    data = {
+        "project_dir": str(tmp_path),
+        "config_path": str(tmp_path / ".claude" / "hookman.toml"),
+        "installed_from": recorded,
+        "hooks": [],
+    }
+    project = parse_manifest(data)
+    plugin = parse_manifest({**data, "plugin": {"name": "guards"}})
+
+    assert project.installed_from == recorded and project.config_path == data["config_path"]
+    assert plugin.installed_from is None and plugin.config_path is None
