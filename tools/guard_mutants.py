@@ -1189,6 +1189,20 @@ MUTATIONS = [
         _MOVED_TESTS,
     ),
     (
+        "moved: only a comparison that found no change is remembered",
+        "hookman/bridge/project_moved.py",
+        "    if changed:\n        return ProjectChange(recorded, now, changed)\n",
+        "    if checked is not None:\n        _write_checked(state_dir, checked)\n    if changed:\n        return ProjectChange(recorded, now, changed)\n",
+        _MOVED_TESTS,
+    ),
+    (
+        "moved: the remembered stat holds the inode and the times",
+        "hookman/bridge/project_moved.py",
+        'f"{found.st_dev} {found.st_ino} {found.st_mode} {found.st_size} "\n        f"{found.st_mtime_ns} {found.st_ctime_ns}"',
+        'f"{found.st_size}"',
+        _MOVED_TESTS,
+    ),
+    (
         "moved: install records what it wrote",
         "hookman/install/sync.py",
         "    manifest[INSTALLED_FROM] = installed_from(",

@@ -20,6 +20,7 @@ Standard library only, import-free beyond it: the runner's start pays for nothin
 from __future__ import annotations
 
 import os
+import sys
 
 from hookman.bridge.protocol import guarded_subject
 from hookman.bridge.state_file import open_regular, read_regular
@@ -31,20 +32,23 @@ CONFIG_SHOWN = ".claude/hookman.toml"
 PINS_SHOWN = ".claude/hookman-pins.json"
 UNREADABLE = "unreadable"  # a file there that cannot be read: never equal to a digest
 SAID_PREFIX = "said-project-changed-"
+CHECKED_NAME = "project-checked"  # in the state dir: the last comparison that found no change
 
 
-_sha256: list = []  # the constructor, found once: a failed import searches sys.path again
+_sha256: list = []  # the constructor, found once
 
 
 def sha256_hex(data: bytes) -> str:
     if not _sha256:
+        # The built-in module under its name for this Python (a failed import would search
+        # sys.path: a few tenths of a millisecond); hashlib only where it is missing.
         try:
-            from _sha2 import sha256  # type: ignore[import-not-found]
-        except ImportError:
-            try:
+            if sys.version_info >= (3, 12):
+                from _sha2 import sha256  # type: ignore[import-not-found]
+            else:
                 from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
-            except ImportError:
-                from hashlib import sha256
+        except ImportError:
+            from hashlib import sha256
         _sha256.append(sha256)
     return _sha256[0](data).hexdigest()
 
@@ -98,21 +102,84 @@ KEYS = (CONFIG_KEY, PINS_KEY)
 SHOWN = {CONFIG_KEY: CONFIG_SHOWN, PINS_KEY: PINS_SHOWN}
 
 
-def project_change(recorded: object, config_path: str | None) -> ProjectChange | None:
+def project_change(
+    recorded: object, config_path: str | None, state_dir: str | None = None
+) -> ProjectChange | None:
     """What changed since install, or None: nothing changed, or hookman cannot tell (a
-    manifest without `installed_from`, written by an older hookman, or a plugin's)."""
+    manifest without `installed_from`, written by an older hookman, or a plugin's).
+
+    With `state_dir` (the runner's, checked private), a comparison that found nothing
+    changed is remembered there with the files' stat (device, inode, size, mtime and ctime,
+    taken before the read): while both stats and the record stay the same, the next run
+    compares the stats alone and hashes nothing (an edit changes the ctime, which no one can
+    set back; a checkout makes a new inode)."""
     if not isinstance(recorded, dict) or not config_path:
         return None
     if not all(name in recorded for name in KEYS):
         return None
     config, pins = project_files(config_path)
+    checked = _checked_key(recorded, config, pins) if state_dir else None
+    if checked is not None and _read_checked(state_dir) == checked:
+        return None
     now: dict[str, str | None] = {CONFIG_KEY: file_digest(config)}
     if now[CONFIG_KEY] is None:  # no hookman.toml: the pins do not matter any more
         now[PINS_KEY] = recorded.get(PINS_KEY)
     else:
         now[PINS_KEY] = file_digest(pins)
     changed = [name for name in KEYS if recorded.get(name) != now[name]]
-    return ProjectChange(recorded, now, changed) if changed else None
+    if changed:
+        return ProjectChange(recorded, now, changed)
+    if checked is not None:
+        _write_checked(state_dir, checked)
+    return None
+
+
+def _checked_key(recorded: dict, config: str, pins: str) -> str:
+    """The record and both files' stat, as one line."""
+    return "|".join(
+        [str(recorded.get(CONFIG_KEY)), str(recorded.get(PINS_KEY))]
+        + [_stat_text(path) for path in (config, pins)]
+    )
+
+
+def _stat_text(path: str) -> str:
+    try:
+        found = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return "-"
+    except OSError as error:
+        return f"error {error.errno}"
+    return (
+        f"{found.st_dev} {found.st_ino} {found.st_mode} {found.st_size} "
+        f"{found.st_mtime_ns} {found.st_ctime_ns}"
+    )
+
+
+def _read_checked(state_dir: str) -> str | None:
+    try:
+        return read_regular(os.path.join(state_dir, CHECKED_NAME)).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def _write_checked(state_dir: str, key: str) -> None:
+    """Replace the remembered check (a file made exclusively under a name of this process,
+    then renamed: a reader sees the old line or the new, whole). Quietly skipped when it
+    cannot be written: the next run then hashes again."""
+    path = os.path.join(state_dir, CHECKED_NAME)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        descriptor = open_regular(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        try:
+            os.write(descriptor, key.encode("utf-8"))
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
 
 
 def changed_deny_reason(event: str, change: ProjectChange, project_dir: str) -> str:

@@ -354,7 +354,8 @@ class _Run:
         """What changed in the project since install (bridge/project_moved.py); None when
         nothing did or hookman cannot tell (a plugin's manifest, an older install)."""
         assert self.manifest is not None
-        return project_change(self.manifest.installed_from, self.manifest.config_path)
+        manifest = self.manifest
+        return project_change(manifest.installed_from, manifest.config_path, manifest.state_dir)
 
     def _project_changed(self, change: ProjectChange) -> int:
         """Deny a guarded event of a project that moved on since install: the guards

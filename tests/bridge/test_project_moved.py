@@ -146,3 +146,37 @@ def test_a_plugins_manifest_is_never_compared_a_projects_is(tmp_path: Path) -> N
 
     assert project.installed_from == recorded and project.config_path == data["config_path"]
     assert plugin.installed_from is None and plugin.config_path is None
+
+
+def test_an_unchanged_project_is_remembered_and_then_compared_by_stat_alone(
+    tmp_path: Path,
+) -> None:
+    config = _files(tmp_path, b"x = 1\n", b"{}")
+    recorded = project_moved.installed_from(config)
+    state = tmp_path / "state"
+    state.mkdir()
+
+    assert project_change(recorded, config, str(state)) is None
+    remembered = (state / project_moved.CHECKED_NAME).read_text()
+    assert recorded[CONFIG_KEY] in remembered  # the record and both files' stat
+    stale = recorded | {CONFIG_KEY: "0" * 64}  # the stats match, the record does not
+    assert project_change(stale, config, str(state)) is not None
+
+
+def test_an_edit_after_a_remembered_check_is_still_a_change(tmp_path: Path) -> None:
+    config = _files(tmp_path, b"x = 1\n", b"{}")
+    recorded = project_moved.installed_from(config)
+    state = tmp_path / "state"
+    state.mkdir()
+    assert project_change(recorded, config, str(state)) is None
+
+    replacement = tmp_path / ".claude" / "new.toml"
+    replacement.write_bytes(b"x = 2\n")  # the same size, another file put in place (git)
+    replacement.replace(config)
+    same_size = project_change(recorded, config, str(state))
+    Path(config).write_bytes(b"x = 1\n# grown\n")  # edited in place
+    grown = project_change(recorded, config, str(state))
+
+    assert same_size is not None and same_size.changed == [CONFIG_KEY]
+    assert grown is not None and grown.changed == [CONFIG_KEY]
+    assert project_change(recorded, config, str(state)) is not None  # never remembered
