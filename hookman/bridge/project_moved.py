@@ -6,7 +6,9 @@ Install records the sha256 of the bytes of `.claude/hookman.toml` and of
 `.claude/hookman-pins.json` it wrote the manifest for (null for a file that was absent); the
 runner compares them with the files as they are now, on every run of a project's manifest
 (a plugin's has no project files: it is never checked). Two small reads and one sha256 each
-(the built-in module: hashlib would load OpenSSL on the runner's path).
+(the built-in module: hashlib would load OpenSSL on the runner's path), or, once a
+comparison found nothing changed, two stats against what it remembered (`project-checked`
+in the state directory).
 
 What the runner does with a change (run_command.py): a guarded event denies naming
 `hookman install` (running what hookman.toml says now would need a TOML parser, registry
