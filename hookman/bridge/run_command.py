@@ -364,7 +364,8 @@ class _Run:
         reason = changed_deny_reason(self.event, change, self.manifest.project_dir)
         problem = f"{change.shown()} changed since `hookman install`"
         errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
-        return self._finish(deny_answer(self.event, reason), OUTCOME_FAILED_CLOSED, errors=errors)
+        answer = deny_answer(self.event, reason)
+        return self._finish(answer, OUTCOME_FAILED_CLOSED, errors=errors, reason=reason)
 
     def _say_changed(self, change: ProjectChange, result: DispatchResult) -> None:
         """An observe-only event ran the hooks as installed: the log notes it every time,
@@ -470,6 +471,7 @@ class _Run:
         notices: list[str] | None = None,
         errors: list[HookErrorJson] | None = None,
         exit_code: int = 0,
+        reason: str | None = None,
     ) -> int:
         if self._answer_token.locked():
             return exit_code
@@ -493,7 +495,7 @@ class _Run:
             hooks=result.hooks if result else [],
             errors=(result.errors if result else []) + (errors or []),
             notices=notices,
-            reason=_deny_reason(result.answer) if result else None,
+            reason=_deny_reason(result.answer) if result else reason,
         )
         if not written:
             return NO_SPACE_STATUS if self._no_space else EXIT_NO_ANSWER

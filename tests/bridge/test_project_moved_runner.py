@@ -89,6 +89,8 @@ def test_pins_changed_by_a_pull_deny_naming_hookman_install(project: Path) -> No
     assert verdict.decision == DENY
     assert ".claude/hookman-pins.json changed since `hookman install`" in verdict.why
     assert f"Run `hookman install` in {project}" in verdict.why
+    last = json.loads(paths.firing_log_path().read_text(encoding="utf-8").splitlines()[-1])
+    assert (last["outcome"], last["reason"]) == ("failed-closed", verdict.why)  # `hookman log`
 
 
 def test_a_guard_a_teammate_added_to_hookman_toml_denies_until_install(project: Path) -> None:
