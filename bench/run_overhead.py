@@ -133,6 +133,7 @@ def _manifest(workspace: Path, hook_count: int, *, repo: bool = False) -> Path:
             hook.update(repo="bench", rev="v1", package_root=str(tree), digests=digests)
     state = workspace / f"state-{kind}-{hook_count}"
     state.mkdir()
+    installed_from = _project_files(project, hooks, repo=repo)
     manifest = {
         "format": 1,
         "hookman_version": "bench",
@@ -145,10 +146,34 @@ def _manifest(workspace: Path, hook_count: int, *, repo: bool = False) -> Path:
         "entries": {"PreToolUse": {"matcher": None, "timeout": 30, "deadline": 27.0}},
         "held_back": {},
         "client": client_facts(parse_version("2.1.328")),
+        "installed_from": installed_from,
     }
     path = state / "manifest.json"
     path.write_text(json.dumps(manifest))
     return path
+
+
+def _project_files(
+    project: Path, hooks: list[dict[str, object]], *, repo: bool
+) -> dict[str, str | None]:
+    """hookman.toml (and, for repository hooks, the pins) as install leaves them, and what
+    install records of them: the runner compares both with the files on every run."""
+    claude = project / ".claude"
+    lines = [
+        f'[[hooks]]\nname = "{hook["name"]}"\npath = "hooks/{hook["name"]}.py"\n' for hook in hooks
+    ]
+    (claude / "hookman.toml").write_text("\n".join(lines))
+    recorded: dict[str, str | None] = {"hookman.toml": _sha256(claude / "hookman.toml")}
+    recorded["hookman-pins.json"] = None
+    if repo:
+        pin = {"repo": "bench", "rev": "v1", "commit": "0" * 40, "ref": "tag"}
+        (claude / "hookman-pins.json").write_text(json.dumps({"format": 1, "pins": [pin]}))
+        recorded["hookman-pins.json"] = _sha256(claude / "hookman-pins.json")
+    return recorded
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _digests(tree: Path) -> dict[str, str]:

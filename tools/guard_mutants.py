@@ -34,6 +34,12 @@ _STATE_TESTS = [
     "tests/bridge/test_manifest_reader.py",
 ]
 STORE_TESTS = ["tests/commands/test_store_copy_changed.py"]
+# issue 24 moved: the runner, doctor, fire and list on a project changed since install
+_MOVED_TESTS = [
+    "tests/bridge/test_project_moved.py",
+    "tests/bridge/test_project_moved_runner.py",
+    "tests/commands/test_project_changed.py",
+]
 
 MUTATIONS = [
     (
@@ -1152,6 +1158,56 @@ MUTATIONS = [
         "        hook.package_root = os.path.join(base, hook.package_root)\n",
         "        pass\n",
         ["tests/plugin/test_build_repo.py"],
+    ),
+    # issue 24 moved: a project that moved on since `hookman install` (bridge/project_moved.py)
+    (
+        "moved: a guarded event of a changed project denies",
+        "hookman/bridge/run_command.py",
+        "if change is not None and self.guarded:  # never the old guards in silence",
+        "if False:",
+        _MOVED_TESTS,
+    ),
+    (
+        "moved: the pins count as well as hookman.toml",
+        "hookman/bridge/project_moved.py",
+        "changed = [name for name in KEYS if recorded.get(name) != now[name]]",
+        "changed = [name for name in KEYS[:1] if recorded.get(name) != now[name]]",
+        _MOVED_TESTS,
+    ),
+    (
+        "moved: an unreadable hookman.toml is a change",
+        "hookman/bridge/project_moved.py",
+        "    except OSError:\n        return UNREADABLE\n",
+        "    except OSError:\n        return None\n",
+        _MOVED_TESTS,
+    ),
+    (
+        "moved: a gone hookman.toml is a change",
+        "hookman/bridge/project_moved.py",
+        "    if now[CONFIG_KEY] is None:  # no hookman.toml: the pins do not matter any more\n",
+        "    if now[CONFIG_KEY] is None:\n        return None\n    if False:\n",
+        _MOVED_TESTS,
+    ),
+    (
+        "moved: only a comparison that found no change is remembered",
+        "hookman/bridge/project_moved.py",
+        "    if changed:\n        return ProjectChange(recorded, now, changed)\n",
+        "    if checked is not None:\n        _write_checked(state_dir, checked)\n    if changed:\n        return ProjectChange(recorded, now, changed)\n",
+        _MOVED_TESTS,
+    ),
+    (
+        "moved: the remembered stat holds the inode and the times",
+        "hookman/bridge/project_moved.py",
+        'f"{found.st_dev} {found.st_ino} {found.st_mode} {found.st_size} "\n        f"{found.st_mtime_ns} {found.st_ctime_ns}"',
+        'f"{found.st_size}"',
+        _MOVED_TESTS,
+    ),
+    (
+        "moved: install records what it wrote",
+        "hookman/install/sync.py",
+        "    manifest[INSTALLED_FROM] = installed_from(",
+        "    _unused = installed_from(",
+        _MOVED_TESTS,
     ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)

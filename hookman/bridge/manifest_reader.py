@@ -10,6 +10,7 @@ import os
 from hookman.bridge import lean_json
 from hookman.bridge.client_facts import ClientFacts
 from hookman.bridge.private_dir import plugin_state_base
+from hookman.bridge.project_moved import INSTALLED_FROM
 from hookman.bridge.protocol import CLIENT_SECTION
 from hookman.bridge.state_file import read_regular
 
@@ -94,8 +95,10 @@ class Manifest:
         "claude_version",
         "client",
         "codex_answer_fields",
+        "config_path",
         "entries",
         "hooks",
+        "installed_from",
         "log_path",
         "path",
         "plugin_name",
@@ -117,6 +120,8 @@ class Manifest:
         async_entries: dict[str, dict[str, object]] | None = None,
         codex_answer_fields: dict[str, dict[str, list[str]]] | None = None,
         plugin_name: str | None = None,
+        config_path: str | None = None,
+        installed_from: dict[str, object] | None = None,
     ) -> None:
         self.path = path
         # a built plugin's manifest: its name (what its users' messages name); else None
@@ -131,6 +136,10 @@ class Manifest:
         self.async_entries = async_entries or {}
         # The "codex" section's answer fields Codex honours, per event (None: no section).
         self.codex_answer_fields = codex_answer_fields
+        # A project's hookman.toml and what install recorded of it and of the pins
+        # (bridge/project_moved.py); None for a plugin's manifest or an older install.
+        self.config_path = config_path
+        self.installed_from = installed_from
 
     def knows_event(self, event: str) -> bool:
         """Whether `event` is a Claude Code event: one the catalog knew at install time, or
@@ -210,6 +219,8 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
     state_dir = str(data.get("state_dir") or "")
     log_path = data.get("log_path") or None
     plugin_name = None
+    config_path = _text_or_none(data.get("config_path"))
+    installed = data.get(INSTALLED_FROM)
     plugin = data.get(PLUGIN_SECTION)
     if plugin is not None:
         if not isinstance(plugin, dict) or not isinstance(plugin.get("name"), str):
@@ -220,6 +231,7 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         state_dir = plugin_state_dir(plugin["name"])
         log_path = os.path.join(state_dir, PLUGIN_LOG_NAME)
         plugin_name = plugin["name"]
+        config_path = installed = None  # a plugin has no project files of its own
     return Manifest(
         path=path,
         project_dir=project_dir,
@@ -234,6 +246,8 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         },
         codex_answer_fields=_codex_answer_fields(data.get(CODEX_SECTION)),
         plugin_name=plugin_name,
+        config_path=config_path,
+        installed_from=installed if isinstance(installed, dict) else None,
     )
 
 

@@ -43,6 +43,13 @@ from hookman.bridge.entry_timeout import (
 )
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
+from hookman.bridge.project_moved import (
+    ProjectChange,
+    changed_deny_reason,
+    changed_notice,
+    project_change,
+    say_once,
+)
 from hookman.bridge.protocol import (
     AGENT_FLAG,
     ANSWER_END,
@@ -305,6 +312,9 @@ class _Run:
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
         if self.state_problem is not None:  # before any hook loads bytecode from there
             return self._unsafe_state(self.state_problem)
+        change = None if self.run_async else self._project_change()
+        if change is not None and self.guarded:  # never the old guards in silence
+            return self._project_changed(change)
         if self._late or self._cannot_watch:
             return self._refuse_to_start()
         if self.run_async and self._detach():
@@ -336,7 +346,41 @@ class _Run:
         )
         if self.deadline is not None:
             self.deadline.cancel()
+        if change is not None:
+            self._say_changed(change, result)
         return self._finish(result.answer, result.outcome, result=result)
+
+    def _project_change(self) -> ProjectChange | None:
+        """What changed in the project since install (bridge/project_moved.py); None when
+        nothing did or hookman cannot tell (a plugin's manifest, an older install)."""
+        assert self.manifest is not None
+        manifest = self.manifest
+        return project_change(manifest.installed_from, manifest.config_path, manifest.state_dir)
+
+    def _project_changed(self, change: ProjectChange) -> int:
+        """Deny a guarded event of a project that moved on since install: the guards
+        installed here may not be the ones hookman.toml and the pins name now."""
+        assert self.manifest is not None
+        reason = changed_deny_reason(self.event, change, self.manifest.project_dir)
+        problem = f"{change.shown()} changed since `hookman install`"
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
+        answer = deny_answer(self.event, reason)
+        return self._finish(answer, OUTCOME_FAILED_CLOSED, errors=errors, reason=reason)
+
+    def _say_changed(self, change: ProjectChange, result: DispatchResult) -> None:
+        """An observe-only event ran the hooks as installed: the log notes it every time,
+        the user reads it once per change (a systemMessage, a field of every Claude Code
+        event's answer; Codex honours none on any event (catalog codex_events.json
+        "answers"), so its entries only log it and leave the telling to Claude Code's
+        entries and to the guarded events' deny)."""
+        assert self.manifest is not None
+        notice = changed_notice(change, self.manifest.project_dir)
+        result.notices.append(notice)
+        if self.agent is not None or not say_once(self.manifest.state_dir, change):
+            return
+        message = result.answer.get("systemMessage")
+        said = f"{message}\n{notice}" if isinstance(message, str) and message else notice
+        result.answer["systemMessage"] = said
 
     def _arm_deadlines(self, manifest: Manifest) -> None:
         """The deadline, the hard stop and (launched) the watchdog, counted from when the
@@ -427,6 +471,7 @@ class _Run:
         notices: list[str] | None = None,
         errors: list[HookErrorJson] | None = None,
         exit_code: int = 0,
+        reason: str | None = None,
     ) -> int:
         if self._answer_token.locked():
             return exit_code
@@ -450,7 +495,7 @@ class _Run:
             hooks=result.hooks if result else [],
             errors=(result.errors if result else []) + (errors or []),
             notices=notices,
-            reason=_deny_reason(result.answer) if result else None,
+            reason=_deny_reason(result.answer) if result else reason,
         )
         if not written:
             return NO_SPACE_STATUS if self._no_space else EXIT_NO_ANSWER

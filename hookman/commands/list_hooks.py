@@ -83,6 +83,7 @@ def list_hooks(
     codex = None if codex_view is None else codex_view[0]
     if codex_view is not None:
         warnings += codex_view[1]
+    warnings += _changed_since_install(project_dir)
     if json_output:
         shown: ListJson = {
             "project": str(project_dir),
@@ -336,3 +337,19 @@ def _claude_cell(event: str, facts: Mapping[str, Any]) -> str:
     if facts["status"] == "disabled":
         return f"{event} (disabled)"
     return f"{event}[{facts['matcher']}]" if facts["matcher"] else event
+
+
+def _changed_since_install(project_dir: Path) -> list[str]:
+    """One sentence when hookman.toml or the pins changed since `hookman install` ran here
+    (bridge/project_moved.py): what is listed is then not what runs."""
+    from hookman.bridge.manifest_reader import ManifestError, read_manifest
+    from hookman.bridge.project_moved import changed_notice, project_change
+
+    try:
+        manifest = read_manifest(str(paths.manifest_path(project_dir)))
+    except ManifestError:
+        return []
+    change = project_change(manifest.installed_from, manifest.config_path)
+    if change is None:
+        return []
+    return [changed_notice(change, str(project_dir)).removeprefix("hookman: ")]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
+from hookman import paths
 from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.errors import HookmanError
 from hookman.hooks.subscriptions import check_event_names, learn_subscriptions
@@ -138,6 +139,12 @@ def new(
         return install_hooks([name], project=project_dir, claude_version=claude_version)
     out.print("next:", highlight=False)
     out.print(f"  hookman install {escape(name)}", highlight=False)
+    if paths.manifest_path(project_dir).exists():  # installed before: hookman.toml moved on
+        out.print(
+            "  until then hookman denies every guarded tool call here: hookman.toml no longer "
+            "matches what was installed",
+            highlight=False,
+        )
     if test_text is not None:
         if importlib.util.find_spec("pytest") is None:
             out.print("  python -m pip install pytest   (the test needs it)", highlight=False)

@@ -5,7 +5,9 @@ store copy whose files changed since it was fetched. Nothing here touches the ne
 
 from __future__ import annotations
 
-from hookman import __version__
+import json
+
+from hookman import __version__, paths
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding
 from hookman.errors import HookmanError
@@ -75,9 +77,7 @@ def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: boo
                     "hookman-repo-not-fetched",
                     "error",
                     toml,
-                    f"{where} (commit {pin.commit[:12]}) is not in this machine's hookman "
-                    f"store, so the hook {hook.name!r} does not run (a guard denies every tool "
-                    "call until it is fetched).",
+                    _not_fetched(ctx, hook, pin, url, where),
                     INSTALL_FIX,
                 )
             )
@@ -138,3 +138,37 @@ def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: boo
                 "upgrade hookman, or pin an older rev of the repository.",
             )
         )
+
+
+def _not_fetched(ctx: Context, hook: HookSpec, pin: Pin, url: str, where: str) -> str:
+    """What happens to a hook whose pinned commit is not in the store: nothing of it runs,
+    unless this machine installed another commit of it before the pins changed (a pull of a
+    teammate's autoupdate), which then still runs on observe-only events while guarded ones
+    are denied until install (bridge/project_moved.py)."""
+    installed = _installed_commit(ctx, hook.name)
+    if installed is None or installed == pin.commit or not store.is_stored(url, installed):
+        return (
+            f"{where} (commit {pin.commit[:12]}) is not in this machine's hookman store, so "
+            f"the hook {hook.name!r} does not run (a guard denies every tool call until it "
+            "is fetched)."
+        )
+    return (
+        f"{where} (commit {pin.commit[:12]}) is not in this machine's hookman store yet: "
+        f"the pins changed since `hookman install` ran here, which installed commit "
+        f"{installed[:12]} of the hook {hook.name!r}. Until install fetches the new one, "
+        "hookman denies every guarded tool call and observe-only events run the old commit."
+    )
+
+
+def _installed_commit(ctx: Context, name: str) -> str | None:
+    """The commit the manifest (the last install here) runs for the hook `name`."""
+    try:
+        manifest = json.loads(paths.manifest_path(ctx.project_dir).read_text(encoding="utf-8"))
+        hooks = manifest["hooks"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    for record in hooks if isinstance(hooks, list) else ():
+        if isinstance(record, dict) and record.get("name") == name:
+            commit = record.get("commit")
+            return commit if isinstance(commit, str) else None
+    return None

@@ -16,6 +16,7 @@ from hookman.doctor.findings_files import check_files
 from hookman.doctor.findings_hookman import check_hookman
 from hookman.doctor.findings_keys import check_keys
 from hookman.doctor.findings_matchers import check_matchers
+from hookman.doctor.findings_moved_on import check_moved_on
 from hookman.doctor.findings_plugins import check_plugins
 from hookman.doctor.findings_repos import check_repositories
 from hookman.doctor.findings_skills import check_inline_shell
@@ -69,6 +70,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
     check_subscriptions(ctx)
     check_plugins(ctx)
     check_repositories(ctx)
+    check_moved_on(ctx)
     check_inline_shell(ctx)
     check_status_line(ctx, run=options.probe or options.probe_commands)
     if options.probe or options.probe_commands:

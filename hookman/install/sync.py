@@ -68,11 +68,13 @@ from hookman.project.launcher import launcher_path, launcher_text
 from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project.manifest import (
     FLAG_SOURCE,
+    INSTALLED_FROM,
     build_manifest,
+    installed_from,
     manifest_text,
     write_manifest,
 )
-from hookman.project.pins import Pin, pins_path, read_pins, write_pins
+from hookman.project.pins import Pin, pins_path, pins_text, read_pins, write_pins
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
@@ -359,7 +361,7 @@ def write_sync(
     preview: Preview,
 ) -> Written:
     """Step 4: write every file, in order, under one rollback (see the module docstring)."""
-    manifest = _planned_manifest(project_dir, target, planned, resolved, preview)
+    manifest = _planned_manifest(project_dir, config, target, planned, resolved, preview)
     new_pins = used_pins(config.hooks, resolved.pins, resolved.resolution.pins)
     codex_path = codex_files.codex_hooks_path(project_dir)
     manifest_file = paths.manifest_path(project_dir)
@@ -475,7 +477,7 @@ def _nothing_to_write(
         return False
     if _store_changed(project_dir, resolution.origins):
         return False  # the locked sync fetches it again from the pinned commit
-    manifest = _planned_manifest(project_dir, target, planned, resolved, preview)
+    manifest = _planned_manifest(project_dir, config, target, planned, resolved, preview)
     try:
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -485,15 +487,18 @@ def _nothing_to_write(
 
 def _planned_manifest(
     project_dir: Path,
+    config: ProjectConfigView,
     target: TargetVersion,
     planned: Planned,
     resolved: Resolved,
     preview: Preview,
 ) -> dict[str, Any]:
     """The manifest the plan, the resolved modules and the Codex plan make (what the write
-    step writes and what the nothing-to-write check compares)."""
+    step writes and what the nothing-to-write check compares), with what hookman.toml and
+    the pins hold once written (`installed_from`: the runner notices a project that moved
+    on since, bridge/project_moved.py)."""
     resolution = resolved.resolution
-    return _manifest_for(
+    manifest = _manifest_for(
         project_dir,
         planned.hooks,
         resolution.paths,
@@ -502,6 +507,25 @@ def _planned_manifest(
         resolution.origins,
         preview.codex,
     )
+    new_pins = used_pins(config.hooks, resolved.pins, resolution.pins)
+    manifest[INSTALLED_FROM] = installed_from(
+        _config_bytes(config),
+        _pins_bytes(new_pins) if new_pins != resolved.pins else pins_path(project_dir),
+    )
+    return manifest
+
+
+def _config_bytes(config: ProjectConfigView) -> bytes | None:
+    """hookman.toml's bytes as the sync leaves them: as read, or as edited and written
+    (save_project_config); None when there is none and none is written."""
+    if not config.exists and not config.changed():
+        return None
+    return config.layout.apply(config.text()).encode("utf-8")
+
+
+def _pins_bytes(pins: dict[tuple[str, str], Pin]) -> bytes | None:
+    """The pins file's bytes as write_pins writes them (None: it removes the file)."""
+    return pins_text(pins).encode("utf-8") if pins else None
 
 
 def _settings_edit(entries: list[HookmanEntry]) -> Callable[[dict[str, Any]], None]:

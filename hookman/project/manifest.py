@@ -17,6 +17,7 @@ from typing import Any
 
 from hookman import __version__, paths
 from hookman.atomic_file import write_text_if_changed
+from hookman.bridge import project_moved
 from hookman.bridge.protocol import (
     ANY_EVENT,
     BLOCK_TEXTS,
@@ -45,6 +46,23 @@ from hookman.project.location import config_path
 
 MANIFEST_FORMAT = 1
 FLAG_SOURCE = "flag"
+INSTALLED_FROM = project_moved.INSTALLED_FROM
+
+
+def installed_from(config: bytes | None, pins: bytes | Path | None) -> dict[str, str | None]:
+    """The manifest's `installed_from`: the sha256 of hookman.toml's and of the pins file's
+    bytes as this install leaves them (None for a file it leaves absent); `pins` a path
+    when the install leaves the file as it is (its bytes now, whatever wrote them). The
+    runner compares them with the files on every run (bridge/project_moved.py)."""
+    pins_digest = (
+        project_moved.file_digest(str(pins))
+        if isinstance(pins, Path)
+        else (None if pins is None else project_moved.sha256_hex(pins))
+    )
+    return {
+        project_moved.CONFIG_KEY: None if config is None else project_moved.sha256_hex(config),
+        project_moved.PINS_KEY: pins_digest,
+    }
 
 
 def build_manifest(

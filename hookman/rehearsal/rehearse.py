@@ -24,6 +24,7 @@ from hookman.bridge.manifest_reader import Manifest, ManifestError, parse_manife
 from hookman.bridge.model_view import ModelView, model_view
 from hookman.bridge.session_state import SessionState
 from hookman.errors import HookmanError
+from hookman.rehearsal.project_changed import answer_as_changed
 from hookman.rehearsal.sandbox import ESCAPES, sandbox_project, sandboxed
 
 if TYPE_CHECKING:
@@ -105,6 +106,7 @@ def rehearse(
         result, tracker, output = _dispatch_once(
             rehearsal, event, payload, scratch, run_async=False
         )
+    changed = answer_as_changed(manifest, event, result)  # the runner's answer when it moved on
     stdout = json.dumps(result.answer, ensure_ascii=False)
     view = model_view(
         event,
@@ -114,6 +116,8 @@ def rehearse(
         exit_code=result.exit_code,
         command=installed_command(Path(manifest.project_dir), event, manifest),
     )
+    if changed is not None:
+        view.effects.insert(0, changed)
     if manifest.claude_version is None:
         view.effects.append(UNKNOWN_VERSION_EFFECT)
     if _held_back(manifest, event):

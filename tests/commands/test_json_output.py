@@ -194,7 +194,9 @@ def test_fire_before_and_after_install(here: Path, tmp_path: Path) -> None:
     payload = tmp_path / "payload.json"
     payload.write_text(json.dumps({**RM_RF, "cwd": str(here)}))
     fired = check("fire", "PreToolUse", "--payload", str(payload), shape=shapes.FireJson)
-    assert fired["outcome"] == "denied" and fired["not_installed"] == ["late"]
+    # `new` changed hookman.toml since the install: the runner denies until `hookman install`
+    assert fired["outcome"] == "failed-closed" and fired["not_installed"] == ["late"]
+    assert "changed since `hookman install`" in fired["effects"][0]
     assert fired["entries"] and fired["statuses"] and fired["output"]
     assert fired["async"] is None and "codex" not in fired
     observed = check("fire", "PostToolUse", shape=shapes.FireJson)["async"]

@@ -1,0 +1,232 @@
+"""Whether the project moved on since `hookman install` (ARCHITECTURE.md, "The manifest",
+`installed_from`): a `git pull` brought another hookman.toml or other pins, and the settings,
+the manifest and the store copies on this machine still say what the old ones said.
+
+Install records the sha256 of the bytes of `.claude/hookman.toml` and of
+`.claude/hookman-pins.json` it wrote the manifest for (null for a file that was absent); the
+runner compares them with the files as they are now, on every run of a project's manifest
+(a plugin's has no project files: it is never checked). Two small reads and one sha256 each
+(the built-in module: hashlib would load OpenSSL on the runner's path), or, once a
+comparison found nothing changed, two stats against what it remembered (`project-checked`
+in the state directory).
+
+What the runner does with a change (run_command.py): a guarded event denies naming
+`hookman install` (running what hookman.toml says now would need a TOML parser, registry
+and store look-ups and maybe a fetch, none of which the runner may do: it never runs code
+the project has not installed); an observe-only event runs the hooks as installed and says
+so once per change (`say_once`, a marker file in the project's state directory).
+
+Standard library only, import-free beyond it: the runner's start pays for nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hookman.bridge.protocol import guarded_subject
+from hookman.bridge.state_file import open_regular, read_regular
+
+INSTALLED_FROM = "installed_from"  # the manifest key
+CONFIG_KEY = "hookman.toml"
+PINS_KEY = "hookman-pins.json"
+CONFIG_SHOWN = ".claude/hookman.toml"
+PINS_SHOWN = ".claude/hookman-pins.json"
+UNREADABLE = "unreadable"  # a file there that cannot be read: never equal to a digest
+SAID_PREFIX = "said-project-changed-"
+CHECKED_NAME = "project-checked"  # in the state dir: the last comparison that found no change
+
+
+_sha256: list = []  # the constructor, found once
+
+
+def sha256_hex(data: bytes) -> str:
+    if not _sha256:
+        # The built-in module under its name for this Python (a failed import would search
+        # sys.path: a few tenths of a millisecond); hashlib only where it is missing.
+        try:
+            if sys.version_info >= (3, 12):
+                from _sha2 import sha256  # type: ignore[import-not-found]
+            else:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            from hashlib import sha256
+        _sha256.append(sha256)
+    return _sha256[0](data).hexdigest()
+
+
+def file_digest(path: str) -> str | None:
+    """The sha256 of the file's bytes; None when nothing is there; UNREADABLE when something
+    is there that cannot be read as a regular file (a FIFO never stalls the read)."""
+    try:
+        return sha256_hex(read_regular(path, follow=True))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError:
+        return UNREADABLE
+
+
+def project_files(config_path: str) -> tuple[str, str]:
+    """hookman.toml's path and the pins file's beside it."""
+    return config_path, os.path.join(os.path.dirname(config_path), PINS_KEY)
+
+
+def installed_from(config_path: str) -> dict[str, str | None]:
+    """What install records now, for the files as they are (fire, doctor, tests)."""
+    config, pins = project_files(config_path)
+    return {CONFIG_KEY: file_digest(config), PINS_KEY: file_digest(pins)}
+
+
+class ProjectChange:
+    """The files that differ from what install recorded, with their recorded and current
+    digests (the key `say_once` remembers)."""
+
+    __slots__ = ("changed", "config_gone", "now", "recorded")
+
+    def __init__(
+        self, recorded: dict[str, str | None], now: dict[str, str | None], changed: list[str]
+    ) -> None:
+        self.recorded = recorded
+        self.now = now
+        self.changed = changed  # CONFIG_KEY and/or PINS_KEY
+        self.config_gone = CONFIG_KEY in changed and now.get(CONFIG_KEY) is None
+
+    def key(self) -> str:
+        parts = [str(self.recorded.get(name)) + ">" + str(self.now.get(name)) for name in KEYS]
+        return sha256_hex("|".join(parts).encode("ascii", "replace"))[:24]
+
+    def shown(self) -> str:
+        """The changed files as the user knows them."""
+        return " and ".join(SHOWN[name] for name in self.changed)
+
+
+KEYS = (CONFIG_KEY, PINS_KEY)
+SHOWN = {CONFIG_KEY: CONFIG_SHOWN, PINS_KEY: PINS_SHOWN}
+
+
+def project_change(
+    recorded: object, config_path: str | None, state_dir: str | None = None
+) -> ProjectChange | None:
+    """What changed since install, or None: nothing changed, or hookman cannot tell (a
+    manifest without `installed_from`, written by an older hookman, or a plugin's).
+
+    With `state_dir` (the runner's, checked private), a comparison that found nothing
+    changed is remembered there with the files' stat (device, inode, size, mtime and ctime,
+    taken before the read): while both stats and the record stay the same, the next run
+    compares the stats alone and hashes nothing (an edit changes the ctime, which no one can
+    set back; a checkout makes a new inode)."""
+    if not isinstance(recorded, dict) or not config_path:
+        return None
+    if not all(name in recorded for name in KEYS):
+        return None
+    config, pins = project_files(config_path)
+    checked = _checked_key(recorded, config, pins) if state_dir else None
+    if checked is not None and _read_checked(state_dir) == checked:
+        return None
+    now: dict[str, str | None] = {CONFIG_KEY: file_digest(config)}
+    if now[CONFIG_KEY] is None:  # no hookman.toml: the pins do not matter any more
+        now[PINS_KEY] = recorded.get(PINS_KEY)
+    else:
+        now[PINS_KEY] = file_digest(pins)
+    changed = [name for name in KEYS if recorded.get(name) != now[name]]
+    if changed:
+        return ProjectChange(recorded, now, changed)
+    if checked is not None:
+        _write_checked(state_dir, checked)
+    return None
+
+
+def _checked_key(recorded: dict, config: str, pins: str) -> str:
+    """The record and both files' stat, as one line."""
+    return "|".join(
+        [str(recorded.get(CONFIG_KEY)), str(recorded.get(PINS_KEY))]
+        + [_stat_text(path) for path in (config, pins)]
+    )
+
+
+def _stat_text(path: str) -> str:
+    try:
+        found = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return "-"
+    except OSError as error:
+        return f"error {error.errno}"
+    return (
+        f"{found.st_dev} {found.st_ino} {found.st_mode} {found.st_size} "
+        f"{found.st_mtime_ns} {found.st_ctime_ns}"
+    )
+
+
+def _read_checked(state_dir: str) -> str | None:
+    try:
+        return read_regular(os.path.join(state_dir, CHECKED_NAME)).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def _write_checked(state_dir: str, key: str) -> None:
+    """Replace the remembered check (a file made exclusively under a name of this process,
+    then renamed: a reader sees the old line or the new, whole). Quietly skipped when it
+    cannot be written: the next run then hashes again."""
+    path = os.path.join(state_dir, CHECKED_NAME)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        descriptor = open_regular(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        try:
+            os.write(descriptor, key.encode("utf-8"))
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+def changed_deny_reason(event: str, change: ProjectChange, project_dir: str) -> str:
+    """What the model and the user read when a guarded event is denied for a change."""
+    subject = guarded_subject(event)
+    if change.config_gone:
+        return (
+            f"hookman blocked this {subject} because {CONFIG_SHOWN} is gone since `hookman "
+            f"install` last ran in {project_dir} (a checkout of a branch without hookman?), so "
+            f"the guards installed here no longer match what the project says. Run `hookman "
+            f"install` there once {CONFIG_SHOWN} is back, or `hookman uninstall` there if the "
+            f"project no longer uses hookman."
+        )
+    return (
+        f"hookman blocked this {subject} because {change.shown()} changed since `hookman "
+        f"install` last ran in {project_dir} (after a git pull, for example), so the guards "
+        f"installed here may not be the ones the project asks for now. Run `hookman install` "
+        f"in {project_dir}, then try again."
+    )
+
+
+def changed_notice(change: ProjectChange, project_dir: str) -> str:
+    """What the user reads, once per change, on an observe-only event."""
+    if change.config_gone:
+        return (
+            f"hookman: {CONFIG_SHOWN} is gone since `hookman install` last ran in "
+            f"{project_dir}; the hooks installed then still run here and guarded tool calls "
+            f"are denied. Run `hookman install` there once it is back, or `hookman uninstall`."
+        )
+    return (
+        f"hookman: {change.shown()} changed since `hookman install` last ran in {project_dir}; "
+        f"the hooks installed then still run here, and guarded tool calls are denied until "
+        f"you run `hookman install` there."
+    )
+
+
+def say_once(state_dir: str, change: ProjectChange) -> bool:
+    """Whether this change is still to be said: True exactly once per change (a marker made
+    exclusively in the project's private state directory); False when said before, or when
+    no marker can be made (then it is not said, rather than said on every event)."""
+    if not state_dir:
+        return False
+    path = os.path.join(state_dir, SAID_PREFIX + change.key())
+    try:
+        os.close(open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+    except OSError:
+        return False
+    return True

@@ -1,0 +1,183 @@
+"""The runner on a project that moved on since `hookman install` (issue 24, item 2), through
+the exact commands install writes, judged as each client reads them (attack_support.py): a
+guarded event denies naming `hookman install`, an observe-only event runs the hooks as
+installed and says so once, an unchanged project answers as before."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from hookman import paths
+from hookman.project.launcher import launcher_path
+from hookman.project.settings_entries import build_command
+
+from .attack_support import ALLOW, DENY, hookman_install, installed_handlers, run_settings_command
+from .test_attack_codex import codex_verdict
+
+BASH_GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "no rm -rf"}
+"""
+CURL_GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "curl" in event["input"].get("command", ""):
+            return {"block": True, "reason": "no curl"}
+"""
+PROMPT_HOOK = """
+def hook(pi):
+    pi.on("before_agent_start", lambda event, ctx: None)
+"""
+
+
+def _payload(project: Path, event: str = "PreToolUse", command: str = "rm -rf victim") -> dict:
+    return {
+        "session_id": "moved-session",
+        "transcript_path": str(project / "transcript.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": event,
+        "permission_mode": "default",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_moved",
+        "prompt": "hello",
+    }
+
+
+def _install(project: Path, name: str, source: str, *args: str) -> dict[str, Any]:
+    (project / "hooks").mkdir(exist_ok=True)
+    (project / "hooks" / f"{name}.py").write_text(source, encoding="utf-8")
+    return hookman_install(project, f"hooks/{name}.py", "--claude-version", "2.1.332", *args)
+
+
+def _claude(project: Path, settings: dict[str, Any], event: str, payload: dict) -> Any:
+    (handler,) = installed_handlers(settings, event)
+    return run_settings_command(
+        handler["command"], event, payload, timeout=handler.get("timeout", 600), cwd=project
+    )
+
+
+def _pins(project: Path, commit: str) -> None:
+    record = {"repo": "https://example.invalid/hooks", "rev": "v2", "commit": commit, "ref": "tag"}
+    (project / ".claude" / "hookman-pins.json").write_text(
+        json.dumps({"format": 1, "pins": [record]}, indent=2) + "\n", encoding="utf-8"
+    )
+
+
+def test_unchanged_the_installed_guard_answers_as_before(project: Path) -> None:
+    settings = _install(project, "guard", BASH_GUARD)
+
+    assert _claude(project, settings, "PreToolUse", _payload(project)).decision == DENY
+    allowed = _claude(project, settings, "PreToolUse", _payload(project, command="ls"))
+    assert allowed.decision == ALLOW
+
+
+def test_pins_changed_by_a_pull_deny_naming_hookman_install(project: Path) -> None:
+    settings = _install(project, "guard", BASH_GUARD)
+    _pins(project, "a" * 40)  # a teammate's autoupdate, pulled
+
+    verdict = _claude(project, settings, "PreToolUse", _payload(project, command="ls"))
+
+    assert verdict.decision == DENY
+    assert ".claude/hookman-pins.json changed since `hookman install`" in verdict.why
+    assert f"Run `hookman install` in {project}" in verdict.why
+    last = json.loads(paths.firing_log_path().read_text(encoding="utf-8").splitlines()[-1])
+    assert (last["outcome"], last["reason"]) == ("failed-closed", verdict.why)  # `hookman log`
+
+
+def test_a_guard_a_teammate_added_to_hookman_toml_denies_until_install(project: Path) -> None:
+    settings = _install(project, "guard", BASH_GUARD)
+    (project / "hooks" / "curl_guard.py").write_text(CURL_GUARD, encoding="utf-8")
+    config = project / ".claude" / "hookman.toml"
+    added = (  # as a teammate's `hookman install hooks/curl_guard.py` wrote it
+        '\n[[hooks]]\nname = "curl_guard"\npath = "hooks/curl_guard.py"\n'
+        'events = ["tool_call"]\ntools = { tool_call = ["Bash"] }\n'
+    )
+    config.write_text(config.read_text(encoding="utf-8") + added, encoding="utf-8")
+    curl = _payload(project, command="curl https://example.invalid")
+
+    verdict = _claude(project, settings, "PreToolUse", curl)
+
+    assert verdict.decision == DENY
+    assert ".claude/hookman.toml changed since `hookman install`" in verdict.why
+    settings = hookman_install(project)  # what the deny asks for: now the new guard runs
+    after = _claude(project, settings, "PreToolUse", curl)
+    assert (after.decision, after.why) == (DENY, "no curl")
+    assert _claude(project, settings, "PreToolUse", _payload(project, command="ls")).decision == (
+        ALLOW
+    )
+
+
+def test_a_gone_hookman_toml_denies_naming_install_and_uninstall(project: Path) -> None:
+    settings = _install(project, "guard", BASH_GUARD)
+    (project / ".claude" / "hookman.toml").unlink()  # a checkout of a branch without hookman
+
+    verdict = _claude(project, settings, "PreToolUse", _payload(project, command="ls"))
+
+    assert verdict.decision == DENY
+    assert ".claude/hookman.toml is gone" in verdict.why
+    assert "`hookman install`" in verdict.why and "`hookman uninstall`" in verdict.why
+
+
+def test_an_observe_only_event_runs_and_says_it_once(project: Path) -> None:
+    settings = _install(project, "prompt", PROMPT_HOOK)
+    config = project / ".claude" / "hookman.toml"
+    config.write_text(config.read_text(encoding="utf-8") + "# pulled\n", encoding="utf-8")
+    payload = _payload(project, "UserPromptSubmit")
+
+    first = _claude(project, settings, "UserPromptSubmit", payload)
+    second = _claude(project, settings, "UserPromptSubmit", payload)
+
+    assert first.decision == ALLOW and second.decision == ALLOW
+    message = first.answer.get("systemMessage", "")
+    assert ".claude/hookman.toml changed since `hookman install`" in message
+    assert "`hookman install`" in message
+    assert "systemMessage" not in second.answer  # said once per change
+    log = paths.firing_log_path().read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in log][-2:]
+    assert [record["outcome"] for record in records] == ["ok", "ok"]  # the hook ran, twice
+    assert all("changed since `hookman install`" in " ".join(r["notices"]) for r in records)
+
+
+def test_a_codex_entry_denies_as_codex_reads_it(project: Path) -> None:
+    _install(project, "guard", BASH_GUARD)
+    _pins(project, "b" * 40)
+    command = build_command("PreToolUse", launcher_path(project), guarded=True, agent="codex")
+
+    done = subprocess.run(
+        ["bash", "-c", command],
+        input=json.dumps(_payload(project, command="ls")).encode(),
+        capture_output=True,
+        cwd=project,
+        timeout=60,
+        check=False,
+    )
+    verdict = codex_verdict(done.returncode, done.stdout, done.stderr)
+
+    assert verdict.decision == DENY, verdict
+    assert ".claude/hookman-pins.json changed since `hookman install`" in verdict.why
+    assert "hookman install" in verdict.why
+
+
+def test_disable_rewrites_what_the_manifest_recorded(project: Path) -> None:
+    settings = _install(project, "guard", BASH_GUARD)
+    _install(project, "prompt", PROMPT_HOOK)
+    done = subprocess.run(
+        [sys.executable, "-m", "hookman", "disable", "prompt"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done
+
+    assert _claude(project, settings, "PreToolUse", _payload(project)).why == "no rm -rf"

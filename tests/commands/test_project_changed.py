@@ -1,0 +1,123 @@
+"""After a pull, the old code never runs in silence (issue 24, item 2), as the filer measured
+it: B installed a repository hook at v1; A ran `hookman autoupdate` to v2 (hookman.toml's
+`rev` and .claude/hookman-pins.json changed) and B pulled without running `hookman install`.
+The runner, doctor, fire and list all say the same: the project changed since install, a
+guarded event is denied naming `hookman install`; after install, v2 runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.hook_repos import commit, make_repo
+
+from .helpers import hookman, hookman_json
+from .test_repo_hooks import VERSION, decision, install_repo, run_guard
+
+TOML = "hookman.toml"
+PINS = "hookman-pins.json"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "agent-hooks")
+
+
+def _pulled(tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """B's clone, installed at v1 in B's home, then A's autoupdate to v2 pulled into it."""
+    alice = tmp_path / "alice"
+    (alice / ".claude").mkdir(parents=True)
+    bob = tmp_path / "bob"
+    (bob / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("HOOKMAN_HOME", str(tmp_path / "alice-home"))
+    install_repo(alice, str(repo))
+    _copy_project_files(alice, bob)
+    monkeypatch.setenv("HOOKMAN_HOME", str(tmp_path / "bob-home"))
+    assert hookman("install", "--project", str(bob), *VERSION).exit_code == 0
+    (repo / "guards" / "words.py").write_text("REFUSED = 'curl'\n")  # v2 refuses curl too
+    (repo / "guards" / "no_rm_rf.py").write_text(
+        (repo / "guards" / "no_rm_rf.py")
+        .read_text()
+        .replace("if REFUSED in", "if 'rm -rf' in event['input'].get('command', '') or REFUSED in")
+    )
+    commit(repo, "v2.0.0")
+    monkeypatch.setenv("HOOKMAN_HOME", str(tmp_path / "alice-home"))
+    assert hookman("autoupdate", "--project", str(alice), *VERSION).exit_code == 0
+    _copy_project_files(alice, bob)  # git pull
+    monkeypatch.setenv("HOOKMAN_HOME", str(tmp_path / "bob-home"))
+    return bob
+
+
+def _copy_project_files(source: Path, target: Path) -> None:
+    for name in (TOML, PINS):
+        shutil.copy(source / ".claude" / name, target / ".claude" / name)
+
+
+def test_after_a_pull_without_install_every_command_tells_the_same_story(
+    tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bob = _pulled(tmp_path, repo, monkeypatch)
+
+    verdict, reason = decision(run_guard(bob, "curl https://example.invalid"))
+    assert verdict == "deny"  # v1 ran here and let curl through
+    assert ".claude/hookman.toml and .claude/hookman-pins.json changed since" in reason
+    assert f"Run `hookman install` in {bob}" in reason
+
+    doctor = hookman("doctor", "--project", str(bob), *VERSION, "--json")
+    assert doctor.exit_code != 0
+    findings = {finding["code"]: finding for finding in json.loads(doctor.stdout)["findings"]}
+    changed = findings["hookman-project-changed"]
+    assert changed["severity"] == "error" and "hookman install" in changed["fix"]
+    not_fetched = findings["hookman-repo-not-fetched"]["message"]
+    assert "does not run (a guard denies every tool call until it is fetched)" not in not_fetched
+    assert "the pins changed since `hookman install` ran here" in not_fetched
+
+    fire = hookman_json("fire", "PreToolUse", "--project", str(bob))
+    specific = fire["answer"]["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert "changed since `hookman install`" in specific["permissionDecisionReason"]
+    assert any("the hooks above are the ones installed then" in text for text in fire["effects"])
+    shown = hookman("fire", "PreToolUse", "--project", str(bob))
+    assert "the hooks above are the ones installed then" in " ".join(shown.stdout.split())
+
+    listed = json.loads(hookman("list", "--project", str(bob), *VERSION, "--json").stdout)
+    assert any("changed since `hookman install`" in text for text in listed["warnings"])
+
+    assert hookman("install", "--project", str(bob), *VERSION).exit_code == 0
+    assert decision(run_guard(bob, "curl https://example.invalid"))[0] == "deny"
+    assert decision(run_guard(bob, "ls")) == (None, None)
+    after = hookman("doctor", "--project", str(bob), *VERSION, "--json")
+    codes = {finding["code"] for finding in json.loads(after.stdout)["findings"]}
+    assert "hookman-project-changed" not in codes
+    assert not any(
+        "changed since" in text
+        for text in hookman_json("list", "--project", str(bob), *VERSION)["warnings"]
+    )
+
+
+def test_an_installed_project_that_did_not_change_has_no_such_finding(
+    project: Path, repo: Path
+) -> None:
+    install_repo(project, str(repo))
+    doctor = hookman("doctor", "--project", str(project), *VERSION, "--json")
+    codes = {finding["code"] for finding in json.loads(doctor.stdout)["findings"]}
+
+    assert "hookman-project-changed" not in codes
+    assert decision(run_guard(project, "ls")) == (None, None)
+
+
+def test_new_without_install_says_guarded_calls_are_denied_until_install(
+    project: Path, repo: Path
+) -> None:
+    install_repo(project, str(repo))
+
+    made = hookman("new", "second", "--template", "bash_guard", "--project", str(project))
+
+    assert made.exit_code == 0, made.output
+    assert "until then hookman denies every guarded tool call here" in made.stdout
+    assert decision(run_guard(project, "ls"))[0] == "deny"
+    assert hookman("install", "--project", str(project), *VERSION).exit_code == 0
+    assert decision(run_guard(project, "ls")) == (None, None)

@@ -1,0 +1,94 @@
+"""After a pull, the old code never decides in silence (issue 24, item 2), in the real clients:
+a teammate's guard added to hookman.toml, without `hookman install`, makes every Bash call
+a deny whose reason, as the model reads it, names `hookman install`; after install the new
+guard works. Claude Code (every pinned client) and Codex CLI alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from .codex_harness import CodexProject
+from .harness import E2EProject
+from .mock_anthropic import bash, say
+from .mock_openai import shell
+
+pytestmark = pytest.mark.e2e
+
+GUARD = """
+def hook(pi):
+    def guard(event, ctx):
+        if "BLOCK-ME" in event["input"].get("command", ""):
+            return {"block": True, "reason": "MOVED-E2E: not this one"}
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+# The teammate's guard, committed to hookman.toml as their `hookman install` wrote it.
+ADDED = """
+def hook(pi):
+    def guard(event, ctx):
+        if "ADDED-BLOCK" in event["input"].get("command", ""):
+            return {"block": True, "reason": "MOVED-E2E: the added guard says no"}
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+ADDED_ENTRY = (
+    '\n[[hooks]]\nname = "added"\npath = "hooks/added.py"\n'
+    'events = ["tool_call"]\ntools = { tool_call = ["Bash"] }\n'
+)
+
+
+def _pull_a_teammates_guard(project: E2EProject | CodexProject) -> None:
+    project.write_hook("added", ADDED)
+    config = project.root / ".claude" / "hookman.toml"
+    config.write_text(config.read_text(encoding="utf-8") + ADDED_ENTRY, encoding="utf-8")
+
+
+def test_claude_code_reads_the_deny_naming_install_and_after_install_the_guard_works(
+    e2e: E2EProject,
+) -> None:
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    _pull_a_teammates_guard(e2e)
+    witness = e2e.root / "witness.txt"
+
+    run = e2e.run_claude("go", turns=[bash(f"echo ADDED-BLOCK > {witness}"), say("ok")])
+
+    [denied] = run.tool_results()
+    assert denied["is_error"] is True, run.describe()
+    assert ".claude/hookman.toml changed since `hookman install`" in denied["content"]
+    assert f"Run `hookman install` in {e2e.root}" in denied["content"]
+    assert not witness.exists()
+
+    e2e.hookman("install")
+    run = e2e.run_claude(
+        "go", turns=[bash(f"echo ADDED-BLOCK > {witness}"), bash("echo ok-$((40+2))"), say("ok")]
+    )
+    denied, harmless = run.tool_results()
+    assert "MOVED-E2E: the added guard says no" in denied["content"], run.describe()
+    assert not witness.exists()
+    assert harmless["content"] == "ok-42"
+
+
+def test_codex_reads_the_deny_naming_install_and_after_install_the_guard_works(
+    codex_e2e: CodexProject,
+) -> None:
+    e2e = codex_e2e
+    e2e.hookman("install", e2e.write_hook("guard", GUARD), "--agent", "codex")
+    _pull_a_teammates_guard(e2e)
+
+    run = e2e.run_codex("go", turns=[shell("echo ADDED-BLOCK > witness.txt"), say("done")])
+
+    [output] = run.tool_outputs()
+    assert output.startswith("Command blocked by PreToolUse hook: hookman blocked"), run.describe()
+    assert ".claude/hookman.toml changed since `hookman install`" in output
+    assert "Run `hookman install` in" in output
+    assert not (e2e.root / "witness.txt").exists()
+
+    e2e.hookman("install")
+    run = e2e.run_codex(
+        "go",
+        turns=[shell("echo ADDED-BLOCK > witness.txt"), shell("echo ok > ok.txt"), say("done")],
+    )
+    outputs = run.tool_outputs()
+    assert outputs[0].startswith(
+        "Command blocked by PreToolUse hook: MOVED-E2E: the added guard says no"
+    ), run.describe()
+    assert not (e2e.root / "witness.txt").exists()
+    assert (e2e.root / "ok.txt").read_text() == "ok\n", run.describe()
