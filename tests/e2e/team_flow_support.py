@@ -17,7 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -306,7 +306,13 @@ class Machine(CodexProject):
             _rc, fired_codex, _err = self.json_of(
                 "fire", "PreToolUse", "--payload", payload, "--agent", "codex"
             )
-        return Story(listed, doctor_rc, doctor, fired, fired_codex)
+        return Story(listed, doctor_rc, doctor, fired, fired_codex, self.settings_events())
+
+    def settings_events(self) -> set[str]:
+        """The events settings.local.json has entries for (only hookman writes there)."""
+        if not self.settings_path.exists():
+            return set()
+        return set(self.settings().get("hooks", {}))
 
 
 @dataclass
@@ -318,11 +324,21 @@ class Story:
     doctor: dict[str, Any]
     fired: dict[str, Any]
     fired_codex: dict[str, Any] | None = None
+    settings_events: set[str] = field(default_factory=set)
 
     def hook(self, name: str) -> dict[str, Any]:
         found = [hook for hook in self.listed.get("hooks", []) if hook["name"] == name]
         assert len(found) == 1, json.dumps(self.listed, indent=1)[:3000]
         return found[0]
+
+    def listed_written(self) -> set[str]:
+        """The Claude Code events `list` says are written, for any hook."""
+        return {
+            event
+            for hook in self.listed.get("hooks", [])
+            for event, entry in hook.get("claude_events", {}).items()
+            if entry.get("status") == "written"
+        }
 
     def loud(self) -> list[dict[str, Any]]:
         """doctor's errors and warnings."""

@@ -58,7 +58,14 @@ from .team_flow_support import (
 pytestmark = pytest.mark.e2e
 
 PLUGIN = "team-guards"
+# What v1's guard and the notes hook need in settings.local.json (Claude Code 2.1.332)
+WRITTEN_V1 = {"PreToolUse", "PreSkillShellCommand", "SessionStart"}
 INSTALL = "hookman install"
+
+
+def written(hook: dict, event: str) -> bool:
+    """Whether `list --json` says the hook's entry for `event` is written."""
+    return hook["claude_events"].get(event, {}).get("status") == "written"
 
 
 def blocked_by(reason: str) -> str:
@@ -317,6 +324,7 @@ def test_step2_in_home_a_claude_code_runs_v1_and_every_command_agrees(step2: Ste
     guard = story.hook("guard")
     assert guard["source"]["commit"] == step2.a.pins()["pins"][0]["commit"]
     assert guard["claude_events"]["PreToolUse"]["status"] == "written", guard
+    assert story.listed_written() == story.settings_events == WRITTEN_V1
     assert (story.doctor_rc, story.loud()) == (0, []), json.dumps(story.loud(), indent=1)
     assert story.fired["outcome"] == "denied", story.fired
     assert story.fire_reads() == reads
@@ -341,6 +349,7 @@ def test_step3_home_b_clones_installs_and_the_guard_denies_in_claude_code_and_co
     story = step3.story
     assert story.hook("guard")["source"]["commit"] == step2.a.pins()["pins"][0]["commit"]
     assert story.listed["codex"]["hooks"]["guard"]["events"] == ["PreToolUse"], story.listed
+    assert story.listed_written() == story.settings_events == WRITTEN_V1
     assert (story.doctor_rc, story.loud()) == (0, []), json.dumps(story.loud(), indent=1)
     assert story.fire_reads() == reads
     assert story.fire_reads_codex() == codex_reads
@@ -357,7 +366,7 @@ def test_step3_a_home_without_codex_installs_quietly_and_doctor_passes(step3: St
     assert (story.doctor_rc, story.loud()) == (0, []), json.dumps(story.loud(), indent=1)
     codes = {f["code"]: f["severity"] for f in story.doctor["findings"]}
     assert codes.get("codex-not-installed") == "info", story.doctor["findings"]
-    assert story.hook("guard")["claude_events"]["PreToolUse"]["status"] == "written"
+    assert story.listed_written() == story.settings_events == WRITTEN_V1
 
 
 # ---- 4. A autoupdates to v2 and pushes; B pulls without install, then installs
@@ -394,15 +403,30 @@ def test_step4_after_a_pull_without_install_list_doctor_and_fire_say_the_project
 ) -> None:
     stale = step4.stale
     said = [f for f in stale.loud() if INSTALL in f["message"] + f["fix"]]
-    assert said, "doctor: " + json.dumps(stale.doctor.get("findings"), indent=1)
-    changed = [f for f in said if "since" in f["message"] and ".claude/hookman" in f["message"]]
-    assert changed, "no finding says the project changed since install: " + json.dumps(said)
-    assert stale.doctor_rc == 1
-    listed = text_of(stale.listed)
-    assert INSTALL in listed and "changed" in listed, json.dumps(stale.listed, indent=1)
-    assert stale.fired.get("outcome") == "denied", stale.fired
-    assert INSTALL in stale.fire_reads(), stale.fired
-    assert INSTALL in stale.fire_reads_codex(), stale.fired_codex
+    listed = text_of({"hooks": stale.listed.get("hooks"), "warnings": stale.listed.get("warnings")})
+    facts = {
+        "doctor: a finding says the project changed since install, naming `hookman install`": any(
+            "since" in f["message"] and ".claude/hookman" in f["message"] for f in said
+        ),
+        "doctor: exit 1": stale.doctor_rc == 1,
+        "list: says the project changed, naming `hookman install`": (
+            INSTALL in listed and "changed" in listed
+        ),
+        "list: says written only the events settings.local.json has": (
+            stale.listed_written() == stale.settings_events
+        ),
+        "fire: the call is denied": stale.fired.get("outcome") == "denied",
+        "fire: the model reads `hookman install`": INSTALL in stale.fire_reads(),
+        "fire --agent codex: the model reads `hookman install`": (
+            INSTALL in stale.fire_reads_codex()
+        ),
+    }
+    assert facts == dict.fromkeys(facts, True), (
+        json.dumps(facts, indent=1)
+        + f"\ndoctor (exit {stale.doctor_rc}): {json.dumps(stale.doctor.get('findings'))}"
+        + f"\nlist: {json.dumps(stale.hook('guard'))}"
+        + f"\nfire: {stale.fired.get('outcome')} {stale.fire_reads()!r}"
+    )
 
 
 def test_step4_after_install_home_b_runs_v2_and_every_command_agrees(step4: Step4) -> None:
@@ -416,6 +440,7 @@ def test_step4_after_install_home_b_runs_v2_and_every_command_agrees(step4: Step
     guard = story.hook("guard")
     assert guard["source"]["commit"] == step4.v2
     assert guard["claude_events"]["UserPromptSubmit"]["status"] == "written", guard
+    assert story.listed_written() == story.settings_events == WRITTEN_V1 | {"UserPromptSubmit"}
     assert (story.doctor_rc, story.loud()) == (0, []), json.dumps(story.loud(), indent=1)
     assert story.fire_reads() == reads
     codex_reads = codex_output(step4.codex_run, 0)
@@ -444,15 +469,35 @@ def test_step5_a_bare_install_wires_a_new_subscription_and_a_hand_written_entry(
 
 
 def test_step5_list_doctor_and_fire_show_no_gap_after_the_bare_install(step5: Step5) -> None:
-    for story in (step5.story, step5.a_story):  # B after the pull, and A who wrote it
+    facts: dict[str, bool] = {}
+    for who, story in (("B", step5.story), ("A", step5.a_story)):  # B pulled; A wrote it
         notes, hello = story.hook("notes"), story.hook("hello")
-        assert "agent_start" in notes["events"], notes
-        assert notes["claude_events"]["UserPromptSubmit"]["status"] == "written", notes
-        assert "tool_call" in hello["events"], hello
-        assert hello["claude_events"]["PreToolUse"]["status"] == "written", hello
-        assert (story.doctor_rc, story.loud()) == (0, []), json.dumps(story.loud(), indent=1)
-    assert "TEAM-HELLO: not before lunch" in step5.story.fire_reads()
-    assert "TEAM-NOTES: prompt read" in "\n".join(step5.prompt_fired.get("model_sees", []))
+        facts |= {
+            f"{who}: list shows notes' agent_start": "agent_start" in notes["events"],
+            f"{who}: list shows UserPromptSubmit written for notes": (
+                written(notes, "UserPromptSubmit")
+            ),
+            f"{who}: list shows hello's tool_call": "tool_call" in hello["events"],
+            f"{who}: list shows PreToolUse written for hello": written(hello, "PreToolUse"),
+            f"{who}: list says written what settings.local.json has": (
+                story.listed_written() == story.settings_events
+            ),
+            f"{who}: doctor exits 0 with no error or warning": (
+                (story.doctor_rc, story.loud()) == (0, [])
+            ),
+        }
+    prompt_reads = "\n".join(step5.prompt_fired.get("model_sees", []))
+    facts |= {
+        "fire PreToolUse: hello denies": "TEAM-HELLO: not before lunch" in step5.story.fire_reads(),
+        "fire UserPromptSubmit: notes speaks": "TEAM-NOTES: prompt read" in prompt_reads,
+        "fire UserPromptSubmit: nothing left unwired": not step5.prompt_fired.get("not_installed"),
+    }
+    assert facts == dict.fromkeys(facts, True), (
+        json.dumps(facts, indent=1)
+        + f"\nB's doctor (exit {step5.story.doctor_rc}): {json.dumps(step5.story.loud())}"
+        + f"\nB's list: {json.dumps(step5.story.listed.get('hooks'))}"
+        + f"\nfire UserPromptSubmit: {json.dumps(step5.prompt_fired.get('not_installed'))}"
+    )
 
 
 # ---- 6. a plugin built from the project: the guard's siblings travel
@@ -464,7 +509,8 @@ def test_step6_a_plugin_built_from_the_project_carries_the_guard_and_its_sibling
     built = step6.built
     assert built.returncode == 0, built.stdout + built.stderr
     assert f"built the plugin {PLUGIN} 0.1.0" in built.stdout
-    assert [path.name for path in step6.plugin.rglob("words.py")] == ["words.py"]
+    carried = sorted(str(path.relative_to(step6.plugin)) for path in step6.plugin.rglob("*.py"))
+    assert [path.name for path in step6.plugin.rglob("words.py")] == ["words.py"], carried
 
 
 def test_step6_the_real_client_runs_the_plugin_and_the_model_reads_the_guards_deny(
