@@ -101,6 +101,8 @@ class Step2:
     let_through: Path
     story: Story
     committed: list[str]
+    pins: dict
+    config: str
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +125,10 @@ def step2(team: Team) -> Step2:
     )
     story = a.story(rm_rf)
     committed = a.commit_and_push("hookman: the team guard at v1, for Claude Code and Codex")
-    return Step2(a, installed, opted_in, run, victim, let_through, story, committed)
+    config = (a.root / ".claude" / "hookman.toml").read_text(encoding="utf-8")
+    return Step2(
+        a, installed, opted_in, run, victim, let_through, story, committed, a.pins(), config
+    )
 
 
 @dataclass
@@ -135,6 +140,7 @@ class Step3:
     victim: Path
     codex_made: Path
     story: Story
+    pins: dict
     c: Machine
     c_installed: subprocess.CompletedProcess[str]
     c_story: Story
@@ -150,11 +156,14 @@ def step3(team: Team, step2: Step2) -> Step3:
     run = b.run_claude("tidy up", turns=[bash(rm_rf), say("ok")])
     codex_run = b.run_codex("note", turns=[shell(codex_command), say("done")])
     story = b.story(rm_rf, codex_command=codex_command)
+    pins = b.pins()
     c = Machine(team, "home-c", codex_installed=False)
     c.clone(team.origin)
     c_installed = c.hookman("install", check=False)
     c_story = c.story(rm_rf)
-    return Step3(b, installed, run, codex_run, victim, codex_made, story, c, c_installed, c_story)
+    return Step3(
+        b, installed, run, codex_run, victim, codex_made, story, pins, c, c_installed, c_story
+    )
 
 
 @dataclass
@@ -280,15 +289,62 @@ def step6(team: Team, step3: Step3, step5: Step5) -> Step6:
     return Step6(built, plugin, run, victim, doctor_rc, doctor)
 
 
+@dataclass
+class Step7:
+    refusals: dict[str, subprocess.CompletedProcess[str]]
+    changed: dict[str, list[str]]  # per case: the project files it changed
+
+
+BROKEN = """\
+def hook(pi):
+    raise RuntimeError("broken on purpose")
+"""
+BROKEN_ENTRY = """
+[[hooks]]
+name = "broken"
+path = ".claude/hooks/broken.py"
+"""
+
+
+@pytest.fixture(scope="module")
+def step7(team: Team, step3: Step3, step6: Step6) -> Step7:
+    """Bad input on B's machine, last: a repository that cannot be reached, a hook that
+    cannot load given to install, and the same hook written into hookman.toml by hand."""
+    b = step3.b
+    files = [".claude/hookman.toml", ".claude/hookman-pins.json"]
+    files += [".claude/settings.local.json", ".codex/hooks.json"]
+
+    def snapshot() -> dict[str, bytes]:
+        return {name: (b.root / name).read_bytes() for name in files}
+
+    refusals, changed = {}, {}
+    before = snapshot()
+    missing = f"file://{team.workdir / 'no-such-repo'}"
+    refusals["unreachable"] = b.hookman(
+        "install", "x", "--repo", missing, "--rev", "v1", check=False
+    )
+    changed["unreachable"] = [name for name, data in snapshot().items() if before[name] != data]
+    b.write(".claude/hooks/broken.py", BROKEN)
+    refusals["cannot load"] = b.hookman("install", ".claude/hooks/broken.py", check=False)
+    changed["cannot load"] = [name for name, data in snapshot().items() if before[name] != data]
+    config = b.root / ".claude" / "hookman.toml"
+    config.write_bytes(before[".claude/hookman.toml"] + BROKEN_ENTRY.encode())
+    by_hand = snapshot()
+    refusals["cannot load, by hand"] = b.hookman("install", check=False)
+    changed["cannot load, by hand"] = [n for n, data in snapshot().items() if by_hand[n] != data]
+    config.write_bytes(before[".claude/hookman.toml"])
+    return Step7(refusals, changed)
+
+
 # ---- 1. the hook repository
 
 
 def test_step1_the_hook_repository_offers_a_guard_that_imports_its_sibling(team: Team) -> None:
     repo = team.hook_repo
-    tags = run_git(repo.root, repo.home, "tag", "--list")
-    assert tags.split() == ["v1"]
-    assert "from .words import BAD" in (repo.root / "guards" / "guard.py").read_text()
-    assert (repo.root / "guards" / "words.py").read_text() == WORDS_V1
+    assert "v1" in run_git(repo.root, repo.home, "tag", "--list").split()
+    guard = run_git(repo.root, repo.home, "show", "v1:guards/guard.py")
+    assert "from .words import BAD" in guard
+    assert run_git(repo.root, repo.home, "show", "v1:guards/words.py") == WORDS_V1.strip()
 
 
 # ---- 2. home A installs the repository hook at v1, opts Codex in, commits, pushes
@@ -302,9 +358,9 @@ def test_step2_home_a_installs_at_v1_for_both_agents_and_commits_what_the_team_n
     v1 = run_git(team.hook_repo.root, team.hook_repo.home, "rev-parse", "v1")
     assert f"fetched {url} at v1 ({v1[:12]}) into the store" in step2.installed.stdout
     assert f"{url} v1: pinned to {v1[:12]}" in step2.installed.stdout
-    assert a.pins()["pins"] == [{"repo": url, "rev": "v1", "commit": v1, "ref": "tag"}]
+    assert step2.pins["pins"] == [{"repo": url, "rev": "v1", "commit": v1, "ref": "tag"}]
     assert step2.opted_in.returncode == 0, step2.opted_in.stderr
-    assert 'agents = ["claude", "codex"]' in (a.root / ".claude" / "hookman.toml").read_text()
+    assert 'agents = ["claude", "codex"]' in step2.config
     assert f"trusted in Codex: {a.hooks_path}" in step2.opted_in.stdout
     assert sorted(step2.committed) == [
         ".claude/hookman-pins.json",
@@ -322,7 +378,7 @@ def test_step2_in_home_a_claude_code_runs_v1_and_every_command_agrees(step2: Ste
     assert step2.run.model_saw("TEAM-NOTES: read the README"), step2.run.describe()
     story = step2.story
     guard = story.hook("guard")
-    assert guard["source"]["commit"] == step2.a.pins()["pins"][0]["commit"]
+    assert guard["source"]["commit"] == step2.pins["pins"][0]["commit"]
     assert guard["claude_events"]["PreToolUse"]["status"] == "written", guard
     assert story.listed_written() == story.settings_events == WRITTEN_V1
     assert (story.doctor_rc, story.loud()) == (0, []), json.dumps(story.loud(), indent=1)
@@ -337,7 +393,7 @@ def test_step3_home_b_clones_installs_and_the_guard_denies_in_claude_code_and_co
     step3: Step3, step2: Step2
 ) -> None:
     assert step3.installed.returncode == 0, step3.installed.stderr
-    assert step3.b.pins() == step2.a.pins()
+    assert step3.pins == step2.pins
     assert f"trusted in Codex: {step3.b.hooks_path}" in step3.installed.stdout
     reads = claude_denial(step3.run, 0)
     assert "TEAM-GUARD v1: rm -rf is not allowed" in reads, step3.run.describe()
@@ -347,7 +403,7 @@ def test_step3_home_b_clones_installs_and_the_guard_denies_in_claude_code_and_co
     assert codex_reads.startswith(expected), step3.codex_run.describe()
     assert not step3.codex_made.exists(), step3.codex_run.describe()
     story = step3.story
-    assert story.hook("guard")["source"]["commit"] == step2.a.pins()["pins"][0]["commit"]
+    assert story.hook("guard")["source"]["commit"] == step2.pins["pins"][0]["commit"]
     assert story.listed["codex"]["hooks"]["guard"]["events"] == ["PreToolUse"], story.listed
     assert story.listed_written() == story.settings_events == WRITTEN_V1
     assert (story.doctor_rc, story.loud()) == (0, []), json.dumps(story.loud(), indent=1)
@@ -524,3 +580,36 @@ def test_step6_the_real_client_runs_the_plugin_and_the_model_reads_the_guards_de
     assert run.tool_result_texts()[1] == "harmless-42", run.describe()
     loud = [f for f in step6.doctor.get("findings", []) if f["severity"] != "info"]
     assert (step6.doctor_rc, loud) == (0, []), json.dumps(loud, indent=1)
+
+
+# ---- 7. bad input: one sentence, a non-zero exit, nothing written
+
+
+def test_step7_bad_input_ends_in_one_sentence_a_non_zero_exit_and_nothing_written(
+    step7: Step7,
+) -> None:
+    facts = {}
+    for case, done in step7.refusals.items():
+        lines = done.stderr.splitlines()
+        facts[case] = {
+            "exit": done.returncode != 0,
+            "one sentence (and a hint)": (
+                len(lines) in (1, 2)
+                and lines[0].startswith("hookman: ")
+                and all(line.startswith("  hint: ") for line in lines[1:])
+            ),
+            "nothing written": step7.changed[case] == [],
+        }
+    assert sorted(facts) == ["cannot load", "cannot load, by hand", "unreachable"]
+    facts["cannot load, by hand"]["names the hook"] = (
+        "'broken'" in step7.refusals["cannot load, by hand"].stderr
+    )
+    expected = {case: dict.fromkeys(found, True) for case, found in facts.items()}
+    assert facts == expected, (
+        json.dumps(facts, indent=1)
+        + "\n"
+        + "\n".join(
+            f"{case}: exit {done.returncode}\n{done.stdout}{done.stderr}"
+            for case, done in step7.refusals.items()
+        )
+    )
