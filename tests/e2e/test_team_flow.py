@@ -266,10 +266,8 @@ def step6(team: Team, step3: Step3, step5: Step5) -> Step6:
     b = step3.b
     marketplace = team.workdir / "team-marketplace"
     plugin = marketplace / "plugins" / PLUGIN
-    built = b.hookman(
-        "plugin", "build", str(plugin), "--name", PLUGIN, "--hooks", "guard",
-        "--marketplace", str(marketplace), check=False,
-    )  # fmt: skip
+    build = ["plugin", "build", str(plugin), "--name", PLUGIN, "--hooks", "guard"]
+    built = b.hookman(*build, "--marketplace", str(marketplace), check=False)
     d = Machine(team, "home-d", codex_installed=False, hookman_on_path=False)
     victim = d.victim("victim-6")
     if built.returncode != 0:
