@@ -572,12 +572,20 @@ def test_step6_the_real_client_runs_the_plugin_and_the_model_reads_the_guards_de
 ) -> None:
     run = step6.run
     assert run is not None, step6.built.stderr
-    reads = claude_denial(run, 0)
-    assert "TEAM-GUARD v2: rm -rf is not allowed" in reads, run.describe()
-    assert step6.victim.is_dir()
-    assert run.tool_result_texts()[1] == "harmless-42", run.describe()
+    texts = run.tool_result_texts()
+    assert len(texts) == 2, run.describe()
     loud = [f for f in step6.doctor.get("findings", []) if f["severity"] != "info"]
-    assert (step6.doctor_rc, loud) == (0, []), json.dumps(loud, indent=1)
+    facts = {
+        "the model reads the guard's own deny": "TEAM-GUARD v2: rm -rf is not allowed" in texts[0],
+        "the guarded command did not run": step6.victim.is_dir(),
+        "a harmless command runs": texts[1] == "harmless-42",
+        "doctor --probe-commands: exit 0, no error or warning": (step6.doctor_rc, loud) == (0, []),
+    }
+    assert facts == dict.fromkeys(facts, True), (
+        json.dumps(facts, indent=1)
+        + f"\nthe model read: {json.dumps(texts, indent=1)}"
+        + f"\ndoctor (exit {step6.doctor_rc}): {json.dumps(loud, indent=1)}"
+    )
 
 
 # ---- 7. bad input: one sentence, a non-zero exit, nothing written
