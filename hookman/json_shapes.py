@@ -298,7 +298,9 @@ class AutoupdateJson(SyncJson):
 
 
 class ClaudeEventJson(TypedDict):
-    status: Literal["written", "held_back", "disabled"]
+    # "not_installed": hookman.toml asks for it, but it changed since `hookman install` ran
+    # here and this machine's entries lack it (after a pull): install writes it
+    status: Literal["written", "held_back", "disabled", "not_installed"]
     matcher: str | None
     since: str | None  # held back: the version that has it
 

@@ -83,7 +83,7 @@ def list_hooks(
     codex = None if codex_view is None else codex_view[0]
     if codex_view is not None:
         warnings += codex_view[1]
-    warnings += _changed_since_install(project_dir)
+    warnings += _changed_since_install(project_dir, rows)
     if json_output:
         shown: ListJson = {
             "project": str(project_dir),
@@ -336,12 +336,15 @@ def _claude_cell(event: str, facts: Mapping[str, Any]) -> str:
         return f"{event} (held back: needs >= {facts['since']})"
     if facts["status"] == "disabled":
         return f"{event} (disabled)"
+    if facts["status"] == "not_installed":
+        return f"{event} (not installed here yet)"
     return f"{event}[{facts['matcher']}]" if facts["matcher"] else event
 
 
-def _changed_since_install(project_dir: Path) -> list[str]:
+def _changed_since_install(project_dir: Path, rows: list[ListedHookJson]) -> list[str]:
     """One sentence when hookman.toml or the pins changed since `hookman install` ran here
-    (bridge/project_moved.py): what is listed is then not what runs."""
+    (bridge/project_moved.py): what is listed is then not what runs, so an event hookman.toml
+    asks for that this machine's entries lack is shown as not installed."""
     from hookman.bridge.manifest_reader import ManifestError, read_manifest
     from hookman.bridge.project_moved import changed_notice, project_change
 
@@ -352,4 +355,16 @@ def _changed_since_install(project_dir: Path) -> list[str]:
     change = project_change(manifest.installed_from, manifest.config_path)
     if change is None:
         return []
+    installed = {hook.name: hook for hook in manifest.hooks}
+    for row in rows:
+        hook = installed.get(row["name"])
+        for event, facts in row["claude_events"].items():
+            entry = event in manifest.entries or event in manifest.async_entries
+            wired = hook is not None and event in hook.claude_events and entry
+            if facts["status"] == "written" and not wired:
+                row["claude_events"][event] = {
+                    "status": "not_installed",
+                    "matcher": None,
+                    "since": None,
+                }
     return [changed_notice(change, str(project_dir)).removeprefix("hookman: ")]

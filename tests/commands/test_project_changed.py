@@ -121,3 +121,30 @@ def test_new_without_install_says_guarded_calls_are_denied_until_install(
     assert decision(run_guard(project, "ls"))[0] == "deny"
     assert hookman("install", "--project", str(project), *VERSION).exit_code == 0
     assert decision(run_guard(project, "ls")) == (None, None)
+
+
+def test_list_shows_what_hookman_toml_asks_for_and_this_machine_lacks_as_not_installed(
+    project: Path, repo: Path
+) -> None:
+    """A guard added to hookman.toml (a teammate's, pulled; here `new` without `--install`)
+    is listed as not installed here, not as written, until `hookman install` writes it."""
+    install_repo(project, str(repo))
+    assert (
+        hookman("new", "second", "--template", "bash_guard", "--project", str(project)).exit_code
+        == 0
+    )
+
+    def statuses() -> dict[str, dict[str, str]]:
+        listed = hookman_json("list", "--project", str(project), *VERSION)
+        return {
+            row["name"]: {event: facts["status"] for event, facts in row["claude_events"].items()}
+            for row in listed["hooks"]
+        }
+
+    before = statuses()
+    assert before["second"]["PreToolUse"] == "not_installed"
+    assert set(before["no-rm-rf"].values()) == {"written"}
+    shown = " ".join(hookman("list", "--project", str(project), *VERSION).stdout.split())
+    assert "PreToolUse (not installed here yet)" in shown
+    assert hookman("install", "--project", str(project), *VERSION).exit_code == 0
+    assert statuses()["second"]["PreToolUse"] == "written"

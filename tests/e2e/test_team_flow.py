@@ -467,6 +467,9 @@ def test_step4_after_a_pull_without_install_list_doctor_and_fire_say_the_project
         "list: says the project changed, naming `hookman install`": (
             INSTALL in listed and "changed" in listed
         ),
+        "list: says written only what settings.local.json has": (
+            stale.listed_written() == stale.settings_events
+        ),
         "fire: the call is denied": stale.fired.get("outcome") in DENIED,
         "fire: the model reads `hookman install`": INSTALL in stale.fire_reads(),
         "fire --agent codex: the model reads `hookman install`": (
