@@ -17,10 +17,10 @@ import pytest
 from . import notes
 from .codex_harness import CODEX_VERSIONS, CodexClient, CodexProject, find_codex
 from .harness import (
-    CLIENT_VERSIONS,
     ClaudeClient,
     E2EProject,
     NetworkIsolation,
+    active_client_versions,
     detect_network_isolation,
     find_client,
 )
@@ -64,7 +64,10 @@ def _installed_or_skip(found: Any, version: str, missing: dict[str, str]) -> Any
     return found
 
 
-@pytest.fixture(params=CLIENT_VERSIONS, ids=[f"claude-{v}" for v in CLIENT_VERSIONS])
+ACTIVE_CLIENTS = active_client_versions()
+
+
+@pytest.fixture(params=ACTIVE_CLIENTS, ids=[f"claude-{v}" for v in ACTIVE_CLIENTS])
 def claude_client(request: pytest.FixtureRequest) -> ClaudeClient:
     return _installed_or_skip(_client(request.param), request.param, notes.MISSING_CLAUDE)
 

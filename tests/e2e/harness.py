@@ -26,6 +26,24 @@ from typing import Any
 from .mock_anthropic import MockAnthropic, RecordedRequest, Turn
 
 CLIENT_VERSIONS = ("2.1.328", "2.1.197", "2.1.332")
+# The default run drives the oldest and the newest pinned client; the ones between run in CI's
+# second pass (HOOKMAN_E2E_CLIENTS=2.1.328, .ci/run), to keep the default run short.
+DEFAULT_CLIENT_VERSIONS = ("2.1.197", "2.1.332")
+
+
+def active_client_versions() -> tuple[str, ...]:
+    """The pinned clients this run drives: HOOKMAN_E2E_CLIENTS (comma-separated, each one
+    of CLIENT_VERSIONS), else the default pair."""
+    import os
+
+    named = os.environ.get("HOOKMAN_E2E_CLIENTS", "").split(",")
+    chosen = tuple(version.strip() for version in named if version.strip())
+    unknown = [version for version in chosen if version not in CLIENT_VERSIONS]
+    if unknown:
+        raise ValueError(f"HOOKMAN_E2E_CLIENTS names unpinned clients: {unknown}")
+    return chosen or DEFAULT_CLIENT_VERSIONS
+
+
 RELAY_SCRIPT = Path(__file__).with_name("netns_relay.py")
 CLAUDE_RUN_TIMEOUT_S = 90
 HOOKMAN_TIMEOUT_S = 60

@@ -190,9 +190,9 @@ def test_fact_codex_fails_open_on_answers_it_does_not_honour(
 def test_the_same_hookman_toml_drives_claude_code_too(
     codex_e2e: CodexProject, claude_client: object, mock_api: object, network_isolation: object
 ) -> None:
-    from .harness import CLIENT_VERSIONS
+    from .harness import DEFAULT_CLIENT_VERSIONS
 
-    if getattr(claude_client, "version", None) != CLIENT_VERSIONS[0]:
+    if getattr(claude_client, "version", None) != DEFAULT_CLIENT_VERSIONS[-1]:
         pytest.skip("one Claude Code version is enough beside each Codex version")
     e2e = CodexProject(
         codex_e2e.codex,
