@@ -791,7 +791,7 @@ MUTATIONS = [
     (
         "store copy: the runner compares each module's digest",
         "hookman/runtime/verified_import.py",
-        "    if _sha256_hex(data) != expected:\n",
+        "    if sha256_hex(data) != expected:\n",
         "    if False:\n",
         STORE_TESTS,
     ),

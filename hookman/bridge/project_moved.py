@@ -22,7 +22,6 @@ Standard library only, import-free beyond it: the runner's start pays for nothin
 from __future__ import annotations
 
 import os
-import sys
 
 from hookman.bridge.protocol import guarded_subject
 from hookman.bridge.state_file import open_regular, read_regular
@@ -37,22 +36,10 @@ SAID_PREFIX = "said-project-changed-"
 CHECKED_NAME = "project-checked"  # in the state dir: the last comparison that found no change
 
 
-_sha256: list = []  # the constructor, found once
-
-
 def sha256_hex(data: bytes) -> str:
-    if not _sha256:
-        # The built-in module under its name for this Python (a failed import would search
-        # sys.path: a few tenths of a millisecond); hashlib only where it is missing.
-        try:
-            if sys.version_info >= (3, 12):
-                from _sha2 import sha256  # type: ignore[import-not-found]
-            else:
-                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
-        except ImportError:
-            from hashlib import sha256
-        _sha256.append(sha256)
-    return _sha256[0](data).hexdigest()
+    from hookman.runtime.verified_import import sha256_hex as digest  # only when hashing
+
+    return digest(data)
 
 
 def file_digest(path: str) -> str | None:

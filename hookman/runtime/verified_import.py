@@ -34,18 +34,25 @@ class StoreCopyChanged(ImportError):
         self.relative = relative
 
 
-def _sha256_hex(data: bytes) -> str:
-    # The built-in SHA-256 (hashlib would load OpenSSL on the runner's path). The same as
-    # hookman.user_dirs.sha256_hex, which the runtime cannot import: a plugin carries only
-    # runtime/ and bridge/ (plugin/carry.py), and user_dirs sits below the runtime.
-    try:
-        from _sha2 import sha256  # type: ignore[import-not-found]
-    except ImportError:
+_sha256: list = []  # the constructor, found once
+
+
+def sha256_hex(data: bytes) -> str:
+    """SHA-256 of `data` in hex, with the built-in module (hashlib would load OpenSSL on the
+    runner's path), imported under its name for this Python (a failed import would search
+    sys.path). The runtime's and the bridge's one helper; the same as
+    hookman.user_dirs.sha256_hex, which the runtime cannot import: a plugin carries only
+    runtime/ and bridge/ (plugin/carry.py), and user_dirs sits below the runtime."""
+    if not _sha256:
         try:
-            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+            if sys.version_info >= (3, 12):
+                from _sha2 import sha256  # type: ignore[import-not-found]
+            else:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
         except ImportError:
             from hashlib import sha256
-    return sha256(data).hexdigest()
+        _sha256.append(sha256)
+    return _sha256[0](data).hexdigest()
 
 
 class _Repository:
@@ -96,7 +103,7 @@ def read_verified(digests: Mapping[str, str], relative: str, path: str) -> bytes
             data = handle.read()
     except OSError as error:
         raise StoreCopyChanged(relative, f"cannot be read: {error.strerror or error}") from None
-    if _sha256_hex(data) != expected:
+    if sha256_hex(data) != expected:
         raise StoreCopyChanged(relative)
     return data
 

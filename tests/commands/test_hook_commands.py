@@ -101,7 +101,7 @@ def test_an_unknown_command_points_at_the_list(project: Path) -> None:
 
 def _install_repository_hook(project: Path, tree: Path) -> None:
     """A manifest with one repository hook registering `word`, which a sibling names."""
-    from hookman.runtime.verified_import import _sha256_hex
+    from hookman.runtime.verified_import import sha256_hex
 
     (tree / "lib").mkdir(parents=True)
     (tree / "lib" / "words.py").write_text("WORD = 'fetched'\n")
@@ -111,7 +111,7 @@ def _install_repository_hook(project: Path, tree: Path) -> None:
         "    pi.register_command('word', handler=lambda args, ctx: WORD)\n"
     )
     digests = {
-        name: _sha256_hex((tree / name).read_bytes()) for name in ("lib/words.py", "lib/cmd.py")
+        name: sha256_hex((tree / name).read_bytes()) for name in ("lib/words.py", "lib/cmd.py")
     }
     record = {
         "name": "cmd",

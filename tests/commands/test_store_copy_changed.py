@@ -266,14 +266,14 @@ def test_a_file_changed_between_its_check_and_its_compile_runs_as_checked(
     (root / "guards").mkdir(parents=True)
     module = root / "guards" / "checked.py"
     module.write_text("VALUE = 'fetched'\ndef hook(pi):\n    pass\n")
-    digests = {"guards/checked.py": verified_import._sha256_hex(module.read_bytes())}
-    hash_bytes = verified_import._sha256_hex
+    digests = {"guards/checked.py": verified_import.sha256_hex(module.read_bytes())}
+    hash_bytes = verified_import.sha256_hex
 
     def hash_then_rewrite(data: bytes) -> str:
         module.write_text("VALUE = 'rewritten'\ndef hook(pi):\n    pass\n")
         return hash_bytes(data)
 
-    monkeypatch.setattr(verified_import, "_sha256_hex", hash_then_rewrite)
+    monkeypatch.setattr(verified_import, "sha256_hex", hash_then_rewrite)
     result = load_hooks([str(module)], str(tmp_path), str(root), digests=digests)
     assert result.errors == []
     [name] = [key for key in sys.modules if key.endswith(".guards.checked")]
