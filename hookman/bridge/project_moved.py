@@ -22,6 +22,7 @@ Standard library only, import-free beyond it: the runner's start pays for nothin
 from __future__ import annotations
 
 import os
+import sys
 
 from hookman.bridge.protocol import guarded_subject
 from hookman.bridge.state_file import open_regular, read_regular
@@ -36,10 +37,23 @@ SAID_PREFIX = "said-project-changed-"
 CHECKED_NAME = "project-checked"  # in the state dir: the last comparison that found no change
 
 
-def sha256_hex(data: bytes) -> str:
-    from hookman.runtime.verified_import import sha256_hex as digest  # only when hashing
+_sha256: list = []  # the constructor, found once
 
-    return digest(data)
+
+def sha256_hex(data: bytes) -> str:
+    """runtime/verified_import.sha256_hex, repeated: importing that module runs the runtime
+    package's __init__ (every runtime module), which install, list and doctor must not pay
+    for; user_dirs.sha256_hex is out of a plugin's reach (plugin/carry.py)."""
+    if not _sha256:
+        try:
+            if sys.version_info >= (3, 12):
+                from _sha2 import sha256  # type: ignore[import-not-found]
+            else:
+                from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+        except ImportError:
+            from hashlib import sha256
+        _sha256.append(sha256)
+    return _sha256[0](data).hexdigest()
 
 
 def file_digest(path: str) -> str | None:
