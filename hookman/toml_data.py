@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pathlib is no import of the lean completion path, which reads TOML here
@@ -46,10 +47,19 @@ def read_toml_file(
     """The TOML file at `path` parsed, or None when it cannot be read, is not text in
     `encoding` or is not valid TOML."""
     try:
-        with open(path, encoding=encoding) as handle:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO: no wait
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        os.set_blocking(descriptor, True)
+        with open(descriptor, encoding=encoding, closefd=False) as handle:
             text = handle.read()
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return None
+    finally:
+        os.close(descriptor)
     return parse_toml_or_none(text)
 
 

@@ -84,7 +84,7 @@ ANSWER_LIMIT = 256 * 1024
 TEXT_LIMIT = 16 * 1024  # characters kept of each text field of an answer that was too large
 CUT_NOTICE = (
     "hookman: this answer was larger than {limit} characters, so its texts were cut to "
-    "{text} characters each (see `hookman log`)."
+    "{text} characters each (see {where})."
 )
 EXIT_NO_ANSWER = 70  # the answer could not be written (the launcher answers instead)
 # The errors of a write that failed for want of space (the launcher then says the disk is
@@ -483,7 +483,10 @@ class _Run:
         # path must still be able to answer (on a guarded event, a deny).
         text = lean_json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n"
         if len(text) > ANSWER_LIMIT and self.guarded:
-            text = lean_json.dumps(_cut_to_size(answer), ensure_ascii=False, allow_nan=False) + "\n"
+            plugin = self.manifest is not None and self.manifest.plugin_name is not None
+            where = self.manifest.log_path if plugin and self.manifest else "`hookman log`"
+            cut = _cut_to_size(answer, where)
+            text = lean_json.dumps(cut, ensure_ascii=False, allow_nan=False) + "\n"
         if not self._answer_token.acquire(False):
             return exit_code
         written = self._detached or self._write_answer(text)  # the detached child's answer
@@ -743,8 +746,9 @@ _TEXT_FIELDS = ("systemMessage", "reason", "stopReason")
 _SPECIFIC_TEXT_FIELDS = ("permissionDecisionReason", "additionalContext")
 
 
-def _cut_to_size(answer: dict[str, object]) -> dict[str, object]:
-    """`answer` with its texts cut to TEXT_LIMIT and a notice saying so. A deny keeps only
+def _cut_to_size(answer: dict[str, object], where: str) -> dict[str, object]:
+    """`answer` with its texts cut to TEXT_LIMIT and a notice saying so (and `where` the
+    whole answer is: `hookman log`, or a plugin's own firing log). A deny keeps only
     its decision, its reason and the message (what else it carried cannot matter once the
     tool is refused); any other answer keeps every field, updatedInput untouched (cutting
     it would change what runs)."""
@@ -760,7 +764,7 @@ def _cut_to_size(answer: dict[str, object]) -> dict[str, object]:
         cut["hookSpecificOutput"] = specific
         _cut_texts(specific, _SPECIFIC_TEXT_FIELDS)
     _cut_texts(cut, _TEXT_FIELDS)
-    notice = CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT)
+    notice = CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT, where=where)
     message = cut.get("systemMessage")
     cut["systemMessage"] = f"{message}\n{notice}" if isinstance(message, str) else notice
     return cut

@@ -349,6 +349,9 @@ def _run_and_reap(
             process = subprocess.Popen(
                 argv,
                 cwd=cwd,
+                # as the client (and fire, and a plugin's load check) run a hook: a factory
+                # may read the project's root from CLAUDE_PROJECT_DIR
+                env={**os.environ, "CLAUDE_PROJECT_DIR": str(cwd)},
                 stdin=in_file,
                 stdout=out_file,
                 stderr=err_file,

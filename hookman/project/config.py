@@ -441,10 +441,18 @@ def _parsed_cache_path(project_dir: Path) -> Path | None:
 
 
 def _read_config_text(path: Path) -> str | None:
+    from hookman.bridge.state_file import NotRegularFile, read_regular
+
     try:
-        return path.read_bytes().decode("utf-8")
+        return read_regular(str(path), follow=True).decode("utf-8")  # a FIFO never stalls it
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise HookmanError(
+            f"{_CONFIG_DISPLAY} is not a regular file.",
+            f"replace it with the project's hookman.toml (`git checkout -- {_CONFIG_DISPLAY}`), "
+            "or remove it.",
+        ) from None
     except UnicodeDecodeError:
         raise HookmanError(f"{_CONFIG_DISPLAY} is not UTF-8 text.", _EDIT_HINT) from None
     except OSError as error:

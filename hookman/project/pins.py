@@ -43,8 +43,10 @@ def read_pins(project_dir: Path) -> dict[tuple[str, str], Pin]:
     """(repo, rev) -> its pin; {} when there is no file. A file that is not a pins file is
     refused (never rewritten)."""
     path = pins_path(project_dir)
+    from hookman.bridge.state_file import read_regular
+
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_regular(str(path), follow=True).decode("utf-8")  # a FIFO never stalls it
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as error:

@@ -1435,7 +1435,9 @@ def test_a_huge_answer_keeps_its_deny_and_says_its_texts_were_cut(
         "permissionDecision",
         "permissionDecisionReason",
     }
-    assert answer["systemMessage"] == CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT)
+    assert answer["systemMessage"] == CUT_NOTICE.format(
+        limit=ANSWER_LIMIT, text=TEXT_LIMIT, where="`hookman log`"
+    )
     assert len(json.dumps(answer)) < ANSWER_LIMIT
 
 
@@ -1452,7 +1454,9 @@ def test_a_huge_answer_that_allows_keeps_its_updated_input_and_cuts_its_context(
     specific = answer["hookSpecificOutput"]
     assert specific["updatedInput"] == {"command": "ls " + "y" * 100}
     assert specific["additionalContext"] == "x" * TEXT_LIMIT + " [cut by hookman]"
-    assert answer["systemMessage"].endswith(CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT))
+    assert answer["systemMessage"].endswith(
+        CUT_NOTICE.format(limit=ANSWER_LIMIT, text=TEXT_LIMIT, where="`hookman log`")
+    )
 
 
 def test_an_answer_within_the_limit_or_on_an_unguarded_event_is_whole(
