@@ -1,0 +1,176 @@
+"""Hostile tests of issue 24 items 1-3 (subscriptions learned from the code, the runner
+noticing a project that moved on, plugins carrying a repository hook's siblings), judged as
+the client reads the answer (attack_support.py). Each xfail is a confirmed fail-open or
+disagreement the builder is to fix (then the mark goes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .attack_support import (
+    DENY,
+    TOOL_RUNS,
+    hookman_install,
+    installed_handlers,
+    run_settings_command,
+)
+
+GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "rm -rf" in str(event["input"]):
+            return {"block": True, "reason": "no rm -rf"}
+"""
+OBSERVER = """
+def hook(pi):
+    pi.on("before_agent_start", lambda event, ctx: None)
+"""
+OBSERVER_THAT_GREW_A_GUARD = (
+    OBSERVER
+    + """
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "rm -rf" in str(event["input"]):
+            return {"block": True, "reason": "no rm -rf"}
+"""
+)
+# A guard whose tools are data beside the module (read by the factory, not imported).
+DATA_GUARD = """
+import json, pathlib
+TOOLS = json.loads((pathlib.Path(__file__).parent / "guarded.json").read_text())
+
+def hook(pi):
+    @pi.on("tool_call", tools=TOOLS)
+    def guard(event, ctx):
+        if "rm -rf" in str(event["input"]):
+            return {"block": True, "reason": "no rm -rf"}
+"""
+
+
+def _payload(project: Path, tool: str = "Bash", event: str = "PreToolUse") -> dict[str, Any]:
+    tool_input = (
+        {"command": "rm -rf victim"}
+        if tool == "Bash"
+        else {"file_path": str(project / "rm -rf"), "content": "x"}
+    )
+    return {
+        "session_id": "issue24-hostile",
+        "transcript_path": str(project / "transcript.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": event,
+        "permission_mode": "default",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_issue24",
+        "prompt": "hello",
+    }
+
+
+def _write_hook(project: Path, name: str, source: str) -> None:
+    (project / "hooks").mkdir(exist_ok=True)
+    (project / "hooks" / f"{name}.py").write_text(source, encoding="utf-8")
+
+
+def _matches(matcher: str | None, tool: str) -> bool:
+    if not matcher or matcher == "*":
+        return True
+    return tool in matcher.split("|")
+
+
+def claude_code_does(project: Path, settings: dict[str, Any], tool: str) -> str:
+    """What Claude Code does with a PreToolUse call of `tool`: runs every entry whose
+    matcher matches; any deny blocks; no entry at all means the tool runs."""
+    decision = TOOL_RUNS
+    for group in settings.get("hooks", {}).get("PreToolUse", []):
+        if not _matches(group.get("matcher"), tool):
+            continue
+        for handler in group.get("hooks", []):
+            verdict = run_settings_command(
+                handler["command"],
+                "PreToolUse",
+                _payload(project, tool),
+                timeout=handler.get("timeout", 600),
+                cwd=project,
+            )
+            if verdict.decision == DENY:
+                return DENY
+    return decision
+
+
+def _hookman(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hookman", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a guard a teammate added to hookman.toml is absent until install when the "
+    "project had no PreToolUse entry: the tool runs while doctor/list/fire say it is denied",
+)
+def test_a_guard_pulled_into_a_project_without_a_guarded_entry_is_denied(project: Path) -> None:
+    _write_hook(project, "obs", OBSERVER)
+    settings = hookman_install(project, "hooks/obs.py", "--claude-version", "2.1.332")
+    assert installed_handlers(settings, "PreToolUse") == []  # observe-only: nothing guarded
+    _write_hook(project, "guard", GUARD)
+    config = project / ".claude" / "hookman.toml"
+    config.write_text(  # a teammate's `hookman install hooks/guard.py`, pulled
+        config.read_text(encoding="utf-8")
+        + '\n[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\n'
+        'events = ["tool_call"]\ntools = { tool_call = ["Bash"] }\n',
+        encoding="utf-8",
+    )
+    # What hookman says: fire answers a deny, doctor says "hookman denies every guarded
+    # tool call" (hookman-project-changed).
+    payload_file = project / "rm.json"
+    payload_file.write_text(json.dumps(_payload(project)), encoding="utf-8")
+    fire = _hookman(project, "fire", "PreToolUse", "--payload", str(payload_file), "--json")
+    assert '"deny"' in fire.stdout
+
+    assert claude_code_does(project, settings, "Bash") == DENY
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a path hook whose code gained a tool_call guard after install (a pull): no entry "
+    "wires PreToolUse, the runner never notices, the tool runs",
+)
+def test_a_path_hook_that_grew_a_guard_after_install_is_denied(project: Path) -> None:
+    _write_hook(project, "obs", OBSERVER)
+    settings = hookman_install(project, "hooks/obs.py", "--claude-version", "2.1.332")
+    _write_hook(project, "obs", OBSERVER_THAT_GREW_A_GUARD)  # pulled, no install yet
+    # doctor knows (subscriptions-changed), the client does not
+    doctor = _hookman(project, "doctor", "--claude-version", "2.1.332")
+    assert "subscriptions-changed" in doctor.stdout
+
+    assert claude_code_does(project, settings, "Bash") == DENY
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the subscription cache is keyed on imported modules only: a data file the "
+    "factory reads changed, a bare install reuses the stale answer and leaves Write unguarded "
+    "while list and doctor say nothing",
+)
+def test_a_bare_install_learns_tools_a_factory_reads_from_a_data_file(project: Path) -> None:
+    _write_hook(project, "g", DATA_GUARD)
+    (project / "hooks" / "guarded.json").write_text('["Bash"]', encoding="utf-8")
+    hookman_install(project, "hooks/g.py", "--claude-version", "2.1.332")
+    (project / "hooks" / "guarded.json").write_text('["Bash", "Write"]', encoding="utf-8")
+
+    settings = hookman_install(project)  # what a teammate runs after the pull
+
+    assert claude_code_does(project, settings, "Bash") == DENY  # still guarded
+    assert claude_code_does(project, settings, "Write") == DENY
