@@ -174,3 +174,95 @@ def test_a_bare_install_learns_tools_a_factory_reads_from_a_data_file(project: P
 
     assert claude_code_does(project, settings, "Bash") == DENY  # still guarded
     assert claude_code_does(project, settings, "Write") == DENY
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a copied project (cp -a, settings.local.json included) runs the ORIGINAL "
+    "project's manifest and hooks: its own edited guard and hookman.toml are ignored in "
+    "silence and the tool runs",
+)
+def test_a_copied_project_does_not_run_the_original_s_guards_in_silence(
+    project: Path, tmp_path: Path
+) -> None:
+    _write_hook(project, "g", GUARD)
+    hookman_install(project, "hooks/g.py", "--claude-version", "2.1.332")
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-a", str(project), str(copy)], check=True)
+    _write_hook(copy, "g", GUARD.replace("rm -rf", "curl"))  # the copy's guard now stops curl
+    config = copy / ".claude" / "hookman.toml"
+    config.write_text(config.read_text(encoding="utf-8") + "# the copy's own\n", encoding="utf-8")
+    settings = json.loads((copy / ".claude" / "settings.local.json").read_text(encoding="utf-8"))
+    (handler,) = installed_handlers(settings, "PreToolUse")
+    curl = _payload(copy)
+    curl["tool_input"] = {"command": "curl https://example.invalid"}
+
+    verdict = run_settings_command(
+        handler["command"],
+        "PreToolUse",
+        curl,
+        timeout=handler.get("timeout", 600),
+        cwd=copy,
+        env={"CLAUDE_PROJECT_DIR": str(copy)},
+    )
+
+    # Either the copy's guard runs (deny: no curl) or the runner denies naming install:
+    # never the original project's guard in silence.
+    assert verdict.decision == DENY, verdict
+
+
+def _repo_with_absolute_symlink_sibling(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "hooks").mkdir(parents=True)
+    (repo / "hookman-hooks.toml").write_text(
+        '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\n', encoding="utf-8"
+    )
+    (repo / "hooks" / "guard.py").write_text(
+        "from .words import BAD\n\n"
+        "def hook(pi):\n"
+        '    @pi.on("tool_call", tools=["Bash"])\n'
+        "    def guard(event, ctx):\n"
+        '        if BAD in str(event["input"]):\n'
+        '            return {"block": True, "reason": "no " + BAD}\n',
+        encoding="utf-8",
+    )
+    outside = tmp_path / "outside_words.py"
+    outside.write_text('BAD = "rm -rf"\n', encoding="utf-8")
+    (repo / "hooks" / "words.py").symlink_to(outside)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "v1"], check=True)
+    subprocess.run([*git, "tag", "v1"], check=True)
+    return repo
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a repository hook whose sibling is a symlink out of the repository: install "
+    "learns it (exit 0) and doctor finds nothing, but the runner refuses the sibling "
+    "('changed in the hookman store', run `hookman install`, which changes nothing) and "
+    "denies every Bash call",
+)
+def test_install_and_the_runner_agree_on_a_repository_hook_with_a_symlinked_sibling(
+    project: Path, tmp_path: Path
+) -> None:
+    repo = _repo_with_absolute_symlink_sibling(tmp_path)
+    done = _hookman(
+        project, "install", "guard", "--repo", str(repo), "--rev", "v1", "--claude-version",
+        "2.1.332",
+    )  # fmt: skip
+    if done.returncode != 0:  # refused at install, naming the hook: what the brief asks
+        assert "guard" in done.stderr
+        return
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text("utf-8"))
+    (handler,) = installed_handlers(settings, "PreToolUse")
+    harmless = _payload(project)
+    harmless["tool_input"] = {"command": "ls"}
+
+    verdict = run_settings_command(
+        handler["command"], "PreToolUse", harmless, timeout=handler["timeout"], cwd=project
+    )
+
+    # install said the hook is installed: the runner must then run it (ls is allowed)
+    assert verdict.decision != DENY, verdict
