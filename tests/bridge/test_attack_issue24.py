@@ -6,6 +6,7 @@ disagreement the builder is to fix (then the mark goes)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -320,3 +321,34 @@ def test_plugin_build_from_a_repository_with_a_non_utf8_file_name(
 
     assert "internal error" not in built.stderr, built.stderr
     assert built.returncode == 0 or not (tmp_path / "plugin").exists()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a FIFO in place of hookman.toml: the runner denies (it never stalls on it), but "
+    "list, doctor, fire and install block forever reading it",
+)
+def test_list_does_not_hang_on_a_fifo_hookman_toml(project: Path) -> None:
+    _write_hook(project, "g", GUARD)
+    hookman_install(project, "hooks/g.py", "--claude-version", "2.1.332")
+    config = project / ".claude" / "hookman.toml"
+    config.unlink()
+    os.mkfifo(config)
+
+    try:
+        listed = _hookman_within(project, 15, "list")
+    except subprocess.TimeoutExpired:
+        pytest.fail("hookman list still reading the FIFO after 15 s")
+
+    assert listed.returncode != 0 and "hookman.toml" in listed.stderr
+
+
+def _hookman_within(project: Path, seconds: float, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hookman", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=seconds,
+        check=False,
+    )
