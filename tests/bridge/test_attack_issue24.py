@@ -352,3 +352,33 @@ def _hookman_within(project: Path, seconds: float, *args: str) -> subprocess.Com
         timeout=seconds,
         check=False,
     )
+
+
+WRITE_GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Write"])
+    def guard(event, ctx):
+        return {"block": True, "reason": "no writes"}
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a Write guard a teammate added to hookman.toml, in a project whose PreToolUse "
+    "entry matches Bash only: the Write call reaches no runner and goes through, while fire "
+    "and doctor say every guarded tool call is denied until install",
+)
+def test_a_pulled_guard_on_another_tool_is_denied_until_install(project: Path) -> None:
+    _write_hook(project, "g", GUARD)
+    settings = hookman_install(project, "hooks/g.py", "--claude-version", "2.1.332")
+    _write_hook(project, "no_write", WRITE_GUARD)
+    config = project / ".claude" / "hookman.toml"
+    config.write_text(  # a teammate's `hookman install hooks/no_write.py`, pulled
+        config.read_text(encoding="utf-8")
+        + '\n[[hooks]]\nname = "no_write"\npath = "hooks/no_write.py"\n'
+        'events = ["tool_call"]\ntools = { tool_call = ["Write"] }\n',
+        encoding="utf-8",
+    )
+    assert claude_code_does(project, settings, "Bash") == DENY  # the changed project denies
+
+    assert claude_code_does(project, settings, "Write") == DENY
