@@ -382,3 +382,41 @@ def test_a_pulled_guard_on_another_tool_is_denied_until_install(project: Path) -
     assert claude_code_does(project, settings, "Bash") == DENY  # the changed project denies
 
     assert claude_code_does(project, settings, "Write") == DENY
+
+
+HUGE_REASON_GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        return {"block": True, "reason": "x" * 300000}
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a plugin's over-long answer is cut with a systemMessage telling its user to "
+    "'see `hookman log`', a command a plugin user does not have",
+)
+def test_a_plugin_s_cut_answer_names_no_hookman_command(project: Path, tmp_path: Path) -> None:
+    _write_hook(project, "big", HUGE_REASON_GUARD)
+    hookman_install(project, "hooks/big.py", "--claude-version", "2.1.332")
+    plugin = tmp_path / "plugin"
+    built = _hookman(project, "plugin", "build", str(plugin), "--claude-version", "2.1.332")
+    assert built.returncode == 0, built.stderr
+    hooks = json.loads((plugin / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
+    [handler] = hooks["PreToolUse"][0]["hooks"]
+    data = tmp_path / "data"
+    data.mkdir()
+
+    verdict = run_settings_command(
+        handler["command"],
+        "PreToolUse",
+        _payload(project),
+        timeout=float(handler["timeout"]),
+        cwd=project,
+        env={"CLAUDE_PLUGIN_ROOT": str(plugin), "CLAUDE_PLUGIN_DATA": str(data)},
+    )
+
+    assert verdict.decision == DENY
+    said = json.dumps(verdict.answer)
+    assert "`hookman " not in said, (verdict.answer or {}).get("systemMessage")
