@@ -420,3 +420,32 @@ def test_a_plugin_s_cut_answer_names_no_hookman_command(project: Path, tmp_path:
     assert verdict.decision == DENY
     said = json.dumps(verdict.answer)
     assert "`hookman " not in said, (verdict.answer or {}).get("systemMessage")
+
+
+PROJECT_DIR_HOOK = """
+import os, pathlib
+ROOT = pathlib.Path(os.environ["CLAUDE_PROJECT_DIR"])  # set by Claude Code for every hook
+
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "rm -rf" in str(event["input"]):
+            return {"block": True, "reason": "no rm -rf in " + str(ROOT)}
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the learning child lacks CLAUDE_PROJECT_DIR (the client, fire and the plugin "
+    "load check all set it): a hook reading it at import cannot be installed, and every "
+    "sync of the project (enable/disable/remove of other hooks) is refused",
+)
+def test_a_hook_reading_claude_project_dir_at_import_can_be_installed(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    _write_hook(project, "cfg", PROJECT_DIR_HOOK)
+
+    done = _hookman(project, "install", "hooks/cfg.py", "--claude-version", "2.1.332")
+
+    assert done.returncode == 0, done.stderr
