@@ -323,11 +323,6 @@ def test_plugin_build_from_a_repository_with_a_non_utf8_file_name(
     assert built.returncode == 0 or not (tmp_path / "plugin").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a FIFO in place of hookman.toml: the runner denies (it never stalls on it), but "
-    "list, doctor, fire and install block forever reading it",
-)
 def test_list_does_not_hang_on_a_fifo_hookman_toml(project: Path) -> None:
     _write_hook(project, "g", GUARD)
     hookman_install(project, "hooks/g.py", "--claude-version", "2.1.332")
@@ -392,11 +387,6 @@ def hook(pi):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a plugin's over-long answer is cut with a systemMessage telling its user to "
-    "'see `hookman log`', a command a plugin user does not have",
-)
 def test_a_plugin_s_cut_answer_names_no_hookman_command(project: Path, tmp_path: Path) -> None:
     _write_hook(project, "big", HUGE_REASON_GUARD)
     hookman_install(project, "hooks/big.py", "--claude-version", "2.1.332")
@@ -434,12 +424,6 @@ def hook(pi):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the learning child lacks CLAUDE_PROJECT_DIR (the client, fire and the plugin "
-    "load check all set it): a hook reading it at import cannot be installed, and every "
-    "sync of the project (enable/disable/remove of other hooks) is refused",
-)
 def test_a_hook_reading_claude_project_dir_at_import_can_be_installed(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
