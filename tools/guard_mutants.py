@@ -1209,6 +1209,28 @@ MUTATIONS = [
         "    _unused = installed_from(",
         _MOVED_TESTS,
     ),
+    # issue 24, hostile round: a copied (or moved) project never runs another's guards
+    (
+        "copied project: a guarded event of another project denies",
+        "hookman/bridge/run_command.py",
+        "        if foreign is not None and self.guarded:",
+        "        if False:",
+        ["tests/bridge/test_attack_issue24.py"],
+    ),
+    (
+        "copied project: a directory outside the installed one is foreign",
+        "hookman/bridge/project_moved.py",
+        "        if parent == path:\n            return True\n",
+        "        if parent == path:\n            return False\n",
+        ["tests/bridge/test_project_moved.py", "tests/bridge/test_attack_issue24.py"],
+    ),
+    (
+        "copied project: the installed directory gone is foreign",
+        "hookman/bridge/project_moved.py",
+        "    except OSError:\n        return True  # the project it was installed for is gone (moved)",
+        "    except OSError:\n        return False",
+        ["tests/bridge/test_project_moved.py"],
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

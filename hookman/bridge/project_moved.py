@@ -185,6 +185,43 @@ def _write_checked(state_dir: str, key: str) -> None:
             pass
 
 
+def foreign_project(project_dir: str, client_dir: str | None) -> bool:
+    """Whether the client runs this manifest for another project than the one it was
+    installed for: its CLAUDE_PROJECT_DIR is neither the manifest's project directory nor
+    inside it (the project was copied with its settings.local.json, whose commands name
+    the original's launcher and manifest, or moved). Compared by device and inode, so a
+    symlinked or differently spelled path to the same directory is the same project. False
+    when the client names no project (Codex, `hookman run` by hand)."""
+    if not client_dir or not project_dir:
+        return False
+    try:
+        ours = os.stat(project_dir)
+    except OSError:
+        return True  # the project it was installed for is gone (moved)
+    path = os.path.abspath(client_dir)
+    while True:
+        try:
+            if os.path.samestat(os.stat(path), ours):
+                return False
+        except OSError:
+            pass
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
+def foreign_deny_reason(event: str, project_dir: str, client_dir: str) -> str:
+    """What the model and the user read when a guarded event of a copied (or moved)
+    project is denied."""
+    return (
+        f"hookman blocked this {guarded_subject(event)} because the hookman entries in "
+        f"{client_dir}/.claude/settings.local.json were installed for {project_dir} (the "
+        f"project was copied or moved with that file), so the guards that would run are not "
+        f"this project's. Run `hookman install` in {client_dir}, then try again."
+    )
+
+
 def changed_deny_reason(event: str, change: ProjectChange, project_dir: str) -> str:
     """What the model and the user read when a guarded event is denied for a change."""
     subject = guarded_subject(event)

@@ -47,6 +47,8 @@ from hookman.bridge.project_moved import (
     ProjectChange,
     changed_deny_reason,
     changed_notice,
+    foreign_deny_reason,
+    foreign_project,
     project_change,
     say_once,
 )
@@ -312,6 +314,9 @@ class _Run:
             return self._finish({}, OUTCOME_UNKNOWN_EVENT, notices=[note])
         if self.state_problem is not None:  # before any hook loads bytecode from there
             return self._unsafe_state(self.state_problem)
+        foreign = self._foreign_client_dir()
+        if foreign is not None and self.guarded:  # never another project's guards in silence
+            return self._foreign_project(foreign)
         change = None if self.run_async else self._project_change()
         if change is not None and self.guarded:  # never the old guards in silence
             return self._project_changed(change)
@@ -348,7 +353,32 @@ class _Run:
             self.deadline.cancel()
         if change is not None:
             self._say_changed(change, result)
+        if foreign is not None:
+            note = foreign_deny_reason(self.event, self.manifest.project_dir, foreign)
+            result.notices.append(note.replace("hookman blocked this", "hookman ran this", 1))
         return self._finish(result.answer, result.outcome, result=result)
+
+    def _foreign_client_dir(self) -> str | None:
+        """The client's project directory when it is not the one this manifest was
+        installed for (bridge/project_moved.foreign_project); None otherwise, and for
+        Codex (it names no project: an inherited CLAUDE_PROJECT_DIR is not its own) and
+        for a plugin (its manifest serves every project)."""
+        assert self.manifest is not None
+        if self.agent is not None or not self.manifest.config_path:
+            return None
+        client_dir = os.environ.get("CLAUDE_PROJECT_DIR")
+        if foreign_project(self.manifest.project_dir, client_dir):
+            return client_dir
+        return None
+
+    def _foreign_project(self, client_dir: str) -> int:
+        """Deny a guarded event run for another project than the manifest's."""
+        assert self.manifest is not None
+        reason = foreign_deny_reason(self.event, self.manifest.project_dir, client_dir)
+        problem = f"installed for {self.manifest.project_dir}, run for {client_dir}"
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
+        answer = deny_answer(self.event, reason)
+        return self._finish(answer, OUTCOME_FAILED_CLOSED, errors=errors, reason=reason)
 
     def _project_change(self) -> ProjectChange | None:
         """What changed in the project since install (bridge/project_moved.py); None when

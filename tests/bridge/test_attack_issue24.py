@@ -177,12 +177,6 @@ def test_a_bare_install_learns_tools_a_factory_reads_from_a_data_file(project: P
     assert claude_code_does(project, settings, "Write") == DENY
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a copied project (cp -a, settings.local.json included) runs the ORIGINAL "
-    "project's manifest and hooks: its own edited guard and hookman.toml are ignored in "
-    "silence and the tool runs",
-)
 def test_a_copied_project_does_not_run_the_original_s_guards_in_silence(
     project: Path, tmp_path: Path
 ) -> None:

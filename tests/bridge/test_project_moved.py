@@ -180,3 +180,24 @@ def test_an_edit_after_a_remembered_check_is_still_a_change(tmp_path: Path) -> N
     assert same_size is not None and same_size.changed == [CONFIG_KEY]
     assert grown is not None and grown.changed == [CONFIG_KEY]
     assert project_change(recorded, config, str(state)) is not None  # never remembered
+
+
+def test_the_client_s_project_is_the_manifest_s_inside_it_or_through_a_symlink(
+    tmp_path: Path,
+) -> None:
+    from hookman.bridge.project_moved import foreign_project
+
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    link = tmp_path / "link"
+    link.symlink_to(project)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+
+    assert not foreign_project(str(project), str(project))
+    assert not foreign_project(str(project), str(project / "sub"))  # started in a subdirectory
+    assert not foreign_project(str(project), str(link))
+    assert not foreign_project(str(project), None)  # Codex, or by hand: no project named
+    assert foreign_project(str(project), str(copy))  # copied with its settings.local.json
+    assert foreign_project(str(project), str(tmp_path))  # a parent is another project
+    assert foreign_project(str(tmp_path / "moved-away"), str(copy))  # installed dir gone
