@@ -1231,6 +1231,13 @@ MUTATIONS = [
         "    except OSError:\n        return False",
         ["tests/bridge/test_project_moved.py"],
     ),
+    (
+        "learning: a data file the factory read is a source of the cache",
+        "hookman/hooks/subscriptions.py",
+        "    new |= {path for path in opened if os.path.isfile(path)}\n",
+        "    new |= set()\n",
+        ["tests/bridge/test_attack_issue24.py"],
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

@@ -1,10 +1,11 @@
 """Learns what hooks subscribe to by running their factories with the runtime loader.
 
 What was learned is cached in the project's state dir (hooks/subscription_cache.py), keyed by
-the digests of each module and of the files it imported from outside the interpreter's own
-directories (the project's helper modules), so installing an unchanged hook again starts no
-child. A factory whose subscriptions depend on something else (an environment variable, a
-data file it reads) is learned again only when one of those files changes.
+the digests of each module, of the files it imported from outside the interpreter's own
+directories (the project's helper modules) and of the files its loading opened (a data file
+its factory reads, seen by an audit hook on `open`), so installing an unchanged hook again
+starts no child. A factory whose subscriptions depend on something else (an environment
+variable, the time) is learned again only when one of those files changes.
 
 Every hook whose cache entry is stale is loaded in ONE child process (`sys.executable -c
 ...`, cwd = the project), one after the other, as the runner loads them: a project of
@@ -52,8 +53,9 @@ _POLL_S = 0.02
 # Runs in the child. Reads the hooks to load (JSON) from stdin, then gives the hooks
 # /dev/null there; keeps the real stdout for the answers, then points fd 1 and sys.stdout
 # at stderr so nothing the hooks print (or their subprocesses write) reaches it. A hook's
-# sources are the files of the modules new since the hooks before it (and those the hooks
-# before it imported, which it may share): never fewer than its own.
+# sources are the files of the modules new since the hooks before it and the files its
+# loading opened (a data file its factory reads), with those of the hooks before it (which
+# it may share): never fewer than its own.
 _CHILD_CODE = r"""
 import json, os, sys
 answer = os.fdopen(os.dup(1), "w", encoding="utf-8")
@@ -74,14 +76,24 @@ except ImportError:
 def send(value):
     answer.write(json.dumps(value) + "\n")
     answer.flush()
+opened = set()
+def _note_open(event, args):
+    # a data file a factory reads (its tools in a JSON file) is a source too
+    if event == "open" and args and isinstance(args[0], (str, bytes)):
+        path = os.path.abspath(os.fsdecode(args[0]))
+        if "__pycache__" not in path and not path.startswith(("/proc/", "/sys/", "/dev/")):
+            opened.add(path)
+sys.addaudithook(_note_open)
 hook_files = {request["path"] for request in requests}
 earlier = set()
 for index, request in enumerate(requests):
     send({"start": index})
     before = set(sys.modules)
+    opened.clear()
     result = load_hooks([request["path"]], cwd, request["root"] or None)
     new = {getattr(sys.modules.get(name), "__file__", None) or ""
            for name in list(sys.modules) if name not in before} - {""}
+    new |= {path for path in opened if os.path.isfile(path)}
     others = hook_files - {request["path"]}
     sources = sorted((new | earlier) - others)
     earlier |= new

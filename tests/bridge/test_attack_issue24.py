@@ -159,12 +159,6 @@ def test_a_path_hook_that_grew_a_guard_after_install_is_denied(project: Path) ->
     assert claude_code_does(project, settings, "Bash") == DENY
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the subscription cache is keyed on imported modules only: a data file the "
-    "factory reads changed, a bare install reuses the stale answer and leaves Write unguarded "
-    "while list and doctor say nothing",
-)
 def test_a_bare_install_learns_tools_a_factory_reads_from_a_data_file(project: Path) -> None:
     _write_hook(project, "g", DATA_GUARD)
     (project / "hooks" / "guarded.json").write_text('["Bash"]', encoding="utf-8")
