@@ -241,18 +241,45 @@ def changed_deny_reason(event: str, change: ProjectChange, project_dir: str) -> 
     )
 
 
-def changed_notice(change: ProjectChange, project_dir: str) -> str:
-    """What the user reads, once per change, on an observe-only event."""
+def guarded_reach(entries: dict, is_guarded) -> str:
+    """The guarded calls the installed entries reach, as the user reads them ("PreToolUse on
+    Bash, PreSkillShellCommand on every tool"), or "none" when no guarded entry is
+    installed: only those reach hookman at all (Claude Code calls hookman for an entry
+    whose matcher matches, and for nothing else)."""
+    parts = []
+    for event, entry in entries.items():
+        if not is_guarded(event):
+            continue
+        matcher = entry.get("matcher") if isinstance(entry, dict) else None
+        parts.append(f"{event} on {matcher}" if matcher else f"{event} on every tool")
+    return ", ".join(parts) if parts else "none"
+
+
+def changed_notice(change: ProjectChange, project_dir: str, reach: str | None = None) -> str:
+    """What the user reads, once per change, on an observe-only event. `reach`: the guarded
+    calls the installed entries reach (guarded_reach): only those are denied; a guard the
+    project added on another event or tool is not wired, and those calls run without hookman."""
+    denied = (
+        "the guarded calls its installed entries reach are denied"
+        if reach is None
+        else "no guarded call reaches hookman here (no guarded entry is installed)"
+        if reach == "none"
+        else f"the guarded calls its installed entries reach ({reach}) are denied"
+    )
+    unguarded = (
+        "; a guard the project added for other events or tools is not wired, and Claude Code "
+        "runs those calls without hookman"
+    )
     if change.config_gone:
         return (
             f"hookman: {CONFIG_SHOWN} is gone since `hookman install` last ran in "
-            f"{project_dir}; the hooks installed then still run here and guarded tool calls "
-            f"are denied. Run `hookman install` there once it is back, or `hookman uninstall`."
+            f"{project_dir}; the hooks installed then still run here and {denied}. Run "
+            f"`hookman install` there once it is back, or `hookman uninstall`."
         )
     return (
         f"hookman: {change.shown()} changed since `hookman install` last ran in {project_dir}; "
-        f"the hooks installed then still run here, and guarded tool calls are denied until "
-        f"you run `hookman install` there."
+        f"the hooks installed then still run here, and {denied}{unguarded}, until you run "
+        f"`hookman install` there."
     )
 
 

@@ -49,6 +49,7 @@ from hookman.bridge.project_moved import (
     changed_notice,
     foreign_deny_reason,
     foreign_project,
+    guarded_reach,
     project_change,
     say_once,
 )
@@ -404,7 +405,9 @@ class _Run:
         "answers"), so its entries only log it and leave the telling to Claude Code's
         entries and to the guarded events' deny)."""
         assert self.manifest is not None
-        notice = changed_notice(change, self.manifest.project_dir)
+        manifest = self.manifest
+        reach = guarded_reach(manifest.entries, manifest.client.is_guarded)
+        notice = changed_notice(change, manifest.project_dir, reach)
         result.notices.append(notice)
         if self.agent is not None or not say_once(self.manifest.state_dir, change):
             return

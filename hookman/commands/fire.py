@@ -81,6 +81,8 @@ def fire(
     with tempfile.TemporaryDirectory(prefix="hookman-fire-") as scratch:
         payload_data, source = _payload(event, payload, project_dir, scratch)
         rehearsed = rehearse(manifest, event, payload_data, scratch)
+    if installed:
+        rehearsed["effects"][:0] = _wiring_effects(project_dir, event, payload_data)
     report: FireJson = {
         **rehearsed,
         "payload_source": source,
@@ -129,6 +131,28 @@ def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:
     config = read_project_config(project_dir)
     installed = {hook.name for hook in manifest.hooks}
     return [hook.name for hook in config.hooks if hook.enabled and hook.name not in installed]
+
+
+def _wiring_effects(project_dir: Path, event: str, payload: Mapping[str, Any]) -> list[str]:
+    """What list and doctor say about the installed entries against the project now: each
+    hook whose code subscribes to more or less than is recorded or installed, and each
+    guard no installed entry reaches for this event and the payload's tool (Claude Code
+    runs that call without hookman until install: install/guard_wiring.py)."""
+    from hookman.commands.subscription_wording import gap_sentence
+    from hookman.install.guard_wiring import unwired_guards
+    from hookman.install.subscription_gaps import subscription_gaps
+    from hookman.project.config import read_project_config
+
+    config = read_project_config(project_dir)
+    view = subscription_gaps(config, project_dir)
+    tool = payload.get("tool_name")
+    said = [
+        guard.sentence()
+        for guard in unwired_guards(config, project_dir, view.code)
+        if guard.event == event and (guard.tools is None or tool in guard.tools)
+    ]
+    gaps = (gap_sentence(gap) for gap in view.gaps if gap.failure is None)
+    return said + [sentence for sentence in gaps if sentence]
 
 
 def _check_event(event: str) -> None:

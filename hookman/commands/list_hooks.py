@@ -79,6 +79,7 @@ def list_hooks(
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
     warnings += _gap_warnings(code_view)
+    warnings += _unwired_warnings(config, project_dir, code_view)
     codex_view = _codex_view(project_dir, config.agents, hooks, plan)
     codex = None if codex_view is None else codex_view[0]
     if codex_view is not None:
@@ -140,6 +141,14 @@ def _add_subscriptions(rows: list[ListedHookJson], view: CodeView) -> None:
             continue
         row["learned"] = learned_json(view.code.get(row["name"]))
         row["subscription_gap"] = gap_json(gaps.get(row["name"]))
+
+
+def _unwired_warnings(config: ProjectConfigView, project_dir: Path, view: CodeView) -> list[str]:
+    """The guards no installed entry reaches (install/guard_wiring.py): those calls run
+    without hookman until install."""
+    from hookman.install.guard_wiring import unwired_guards
+
+    return [guard.sentence() for guard in unwired_guards(config, project_dir, view.code)]
 
 
 def _gap_warnings(view: CodeView) -> list[str]:
@@ -346,7 +355,7 @@ def _changed_since_install(project_dir: Path, rows: list[ListedHookJson]) -> lis
     (bridge/project_moved.py): what is listed is then not what runs, so an event hookman.toml
     asks for that this machine's entries lack is shown as not installed."""
     from hookman.bridge.manifest_reader import ManifestError, read_manifest
-    from hookman.bridge.project_moved import changed_notice, project_change
+    from hookman.bridge.project_moved import changed_notice, guarded_reach, project_change
 
     try:
         manifest = read_manifest(str(paths.manifest_path(project_dir)))
@@ -367,4 +376,5 @@ def _changed_since_install(project_dir: Path, rows: list[ListedHookJson]) -> lis
                     "matcher": None,
                     "since": None,
                 }
-    return [changed_notice(change, str(project_dir)).removeprefix("hookman: ")]
+    reach = guarded_reach(manifest.entries, manifest.client.is_guarded)
+    return [changed_notice(change, str(project_dir), reach).removeprefix("hookman: ")]

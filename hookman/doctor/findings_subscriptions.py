@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hookman.doctor.context import Context
+from hookman.doctor.findings_guard_wiring import check_guard_wiring
 from hookman.doctor.model import Finding
 from hookman.errors import HookmanError
 from hookman.project.location import config_path, local_settings_path
@@ -35,7 +36,9 @@ def check_subscriptions(ctx: Context) -> None:
         return  # findings_hookman reports `hookman-config-invalid`
     from hookman.install.subscription_gaps import subscription_gaps
 
-    for gap in subscription_gaps(config, ctx.project_dir).gaps:
+    view = subscription_gaps(config, ctx.project_dir)
+    check_guard_wiring(ctx, config, view.code)
+    for gap in view.gaps:
         if gap.failure is not None:
             problem, fix = gap.failure
             where = str(gap.module or config.path)  # where --probe reports it too: once

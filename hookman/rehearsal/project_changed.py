@@ -1,23 +1,32 @@
 """What `hookman fire` (and doctor's probe) adds when the project moved on since `hookman
 install` (bridge/project_moved.py): the hooks shown are the ones installed, and the real
 runner answers a guarded event with its deny, so the answer shown is that deny; on an
-observe-only event the hooks run as installed and the user is told once."""
+observe-only event the hooks run as installed and the user is told once.
+
+The runner denies only what reaches it: Claude Code calls hookman for an installed entry
+whose matcher matches the tool, and for nothing else (install/guard_wiring.py). A guarded
+call no installed entry reaches runs without hookman, so the answer shown is none at all."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from hookman.bridge.dispatch import OUTCOME_OK
 from hookman.bridge.project_moved import changed_deny_reason, project_change
 from hookman.bridge.protocol import deny_answer
+from hookman.install.guard_wiring import entry_reaches
 
 if TYPE_CHECKING:
     from hookman.bridge.dispatch import DispatchResult
     from hookman.bridge.manifest_reader import Manifest
 
 
-def answer_as_changed(manifest: Manifest, event: str, result: DispatchResult) -> str | None:
+def answer_as_changed(
+    manifest: Manifest, event: str, result: DispatchResult, payload: dict[str, Any]
+) -> str | None:
     """Make `result` what the runner answers when the project changed since install (the
-    deny, on a guarded event); the effect to show, or None when nothing changed."""
+    deny, on a guarded event an installed entry reaches; nothing, on one no entry reaches);
+    the effect to show, or None when nothing changed."""
     change = project_change(manifest.installed_from, manifest.config_path)
     if change is None:
         return None
@@ -28,6 +37,9 @@ def answer_as_changed(manifest: Manifest, event: str, result: DispatchResult) ->
             f"are the ones installed then, and they still run on this event; the user is told "
             f"once. Run `hookman install` to run what the project says now."
         )
+    tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else None
+    if not entry_reaches(manifest.entries, event, tool):
+        return _not_reached(manifest, event, tool, result, change.shown())
     reason = changed_deny_reason(event, change, where)
     result.answer = deny_answer(event, reason)
     result.outcome = "failed-closed"
@@ -38,5 +50,29 @@ def answer_as_changed(manifest: Manifest, event: str, result: DispatchResult) ->
     return (
         f"{change.shown()} changed since `hookman install` ran in {where}: the hooks above are "
         f"the ones installed then, and the runner does not let them decide: it answers this "
-        f"deny on every {event} until `hookman install`."
+        f"deny on every {event} its installed entry reaches until `hookman install`."
+    )
+
+
+def _not_reached(
+    manifest: Manifest, event: str, tool: str | None, result: DispatchResult, shown: str
+) -> str:
+    """No installed entry reaches this call: Claude Code does not call hookman, the call
+    runs; the answer shown is the client's own (none)."""
+    result.answer = {}
+    result.outcome = OUTCOME_OK
+    result.exit_code = 0
+    entry = manifest.entries.get(event)
+    matcher = entry.get("matcher") if isinstance(entry, dict) else None
+    why = (
+        f"no {event} entry is installed here"
+        if entry is None
+        else f"the installed {event} entry matches {matcher} only"
+    )
+    on = f" on {tool}" if tool else ""
+    return (
+        f"{shown} changed since `hookman install` ran in {manifest.project_dir}, but {why}: "
+        f"Claude Code does not call hookman for this {event}{on}, and runs it without hookman "
+        f"(nothing denies it, whatever the project's guards say now) until `hookman install` "
+        f"writes the entries hookman.toml asks for."
     )

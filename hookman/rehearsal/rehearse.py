@@ -106,7 +106,8 @@ def rehearse(
         result, tracker, output = _dispatch_once(
             rehearsal, event, payload, scratch, run_async=False
         )
-    changed = answer_as_changed(manifest, event, result)  # the runner's answer when it moved on
+    # the runner's answer when the project moved on
+    changed = answer_as_changed(manifest, event, result, payload)
     stdout = json.dumps(result.answer, ensure_ascii=False)
     view = model_view(
         event,
