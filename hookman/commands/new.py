@@ -141,8 +141,9 @@ def new(
     out.print(f"  hookman install {escape(name)}", highlight=False)
     if paths.manifest_path(project_dir).exists():  # installed before: hookman.toml moved on
         out.print(
-            "  until then hookman denies every guarded tool call here: hookman.toml no longer "
-            "matches what was installed",
+            "  until then hookman denies every guarded tool call here that an installed entry "
+            "reaches (hookman.toml no longer matches what was installed), and the new hook's "
+            "own guards are not wired: Claude Code runs their calls without hookman",
             highlight=False,
         )
     if test_text is not None:

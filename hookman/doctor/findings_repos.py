@@ -156,7 +156,8 @@ def _not_fetched(ctx: Context, hook: HookSpec, pin: Pin, url: str, where: str) -
         f"{where} (commit {pin.commit[:12]}) is not in this machine's hookman store yet: "
         f"the pins changed since `hookman install` ran here, which installed commit "
         f"{installed[:12]} of the hook {hook.name!r}. Until install fetches the new one, "
-        "hookman denies every guarded tool call and observe-only events run the old commit."
+        "hookman denies the guarded calls its installed entries reach and observe-only events "
+        "run the old commit."
     )
 
 

@@ -120,8 +120,9 @@ def test_a_guard_pulled_into_a_project_without_a_guarded_entry(project: Path) ->
     said = " ".join(report["effects"])
     assert "without hookman" in said and "guard" in said and "hookman install" in said
     [unwired] = _unwired(findings)
-    assert unwired["severity"] == "error" and "guard guard (PreToolUse on Bash)" in (
-        unwired["message"]
+    assert (
+        unwired["severity"] == "error"
+        and "guard guard (PreToolUse on Bash)" in (unwired["message"])
     )
     [changed] = [found for found in findings if found["code"] == "hookman-project-changed"]
     assert "no guarded call reaches hookman" in changed["message"]
