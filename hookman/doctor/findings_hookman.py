@@ -236,8 +236,17 @@ def _check_fired(ctx: Context, config: ProjectConfigView, plan: InstallPlan) -> 
         if record.get("project") == str(ctx.project_dir) and isinstance(names, list):
             fired.update(name for name in names if isinstance(name, str))
     written = set(plan.entries) | set(plan.async_entries)
+    manifest = _read_manifest(ctx.project_dir) or {}
+    hooks = manifest.get("hooks")
+    installed = {
+        hook.get("name")
+        for hook in (hooks if isinstance(hooks, list) else [])
+        if isinstance(hook, dict)
+    }
     for hook in config.hooks:
         events = set(plan.claude_events.get(hook.name, ()))
+        if hook.name not in installed:  # only in hookman.toml (a pull): not installed here
+            continue
         if hook.enabled and events & written and hook.name not in fired:
             ctx.add(
                 Finding(

@@ -150,3 +150,23 @@ def test_list_shows_what_hookman_toml_asks_for_and_this_machine_lacks_as_not_ins
     assert "PreToolUse (not installed here yet)" in shown
     assert hookman("install", "--project", str(project), *VERSION).exit_code == 0
     assert statuses()["second"]["PreToolUse"] == "written"
+
+
+def test_doctor_never_calls_a_hook_only_hookman_toml_names_installed(
+    project: Path, repo: Path
+) -> None:
+    install_repo(project, str(repo))
+    assert (
+        hookman("new", "second", "--template", "bash_guard", "--project", str(project)).exit_code
+        == 0
+    )
+
+    doctor = hookman("doctor", "--project", str(project), *VERSION, "--json")
+    never_fired = [
+        finding["message"]
+        for finding in json.loads(doctor.stdout)["findings"]
+        if finding["code"] == "hookman-never-fired"
+    ]
+
+    assert any("'no-rm-rf' is installed" in message for message in never_fired), never_fired
+    assert not any("'second'" in message for message in never_fired), never_fired
