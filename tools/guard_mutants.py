@@ -41,6 +41,7 @@ _MOVED_TESTS = [
     "tests/commands/test_project_changed.py",
 ]
 
+_STORE_TESTS = ["tests/commands/test_repo_links_and_names.py"]
 MUTATIONS = [
     (
         "dispatch: load failure of a guard fails closed",
@@ -1237,6 +1238,42 @@ MUTATIONS = [
         "    new |= {path for path in opened if os.path.isfile(path)}\n",
         "    new |= set()\n",
         ["tests/bridge/test_attack_issue24.py"],
+    ),
+    # issue 24 store: symlinks out of a hook repository, file names that are not UTF-8
+    (
+        "store: install refuses a module that is a symlink out of its repository",
+        "hookman/hooks/repo_source.py",
+        "    if linked_out:\n        raise linked_out_error(",
+        "    if False:\n        raise linked_out_error(",
+        _STORE_TESTS,
+    ),
+    (
+        "store: a symlink out is a module leaving the tree",
+        "hookman/hooks/store.py",
+        "        if _leaves_tree(relative, text):\n            found.append(relative)",
+        "        if False:\n            found.append(relative)",
+        _STORE_TESTS,
+    ),
+    (
+        "store: doctor names a module that is a symlink out",
+        "hookman/doctor/findings_repos.py",
+        "    if linked_out:\n        _add_linked_out(",
+        "    if False:\n        _add_linked_out(",
+        _STORE_TESTS,
+    ),
+    (
+        "store: the runner names a symlink out, not a useless install",
+        "hookman/runtime/verified_import.py",
+        '    _refuse_link_out(repository.root, stem + ".py", base + ".py")\n',
+        "",
+        _STORE_TESTS,
+    ),
+    (
+        "store: plugin build refuses a file name that is not UTF-8",
+        "hookman/plugin/repo_trees.py",
+        "    if unnamed:\n",
+        "    if False:\n",
+        _STORE_TESTS,
     ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)

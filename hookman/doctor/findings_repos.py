@@ -12,6 +12,7 @@ from hookman.doctor.context import Context
 from hookman.doctor.model import Finding
 from hookman.errors import HookmanError
 from hookman.hooks import store
+from hookman.hooks.repo_source import linked_out_error
 from hookman.hooks.repository import (
     MANIFEST_NAME,
     needs_newer_hookman,
@@ -127,6 +128,9 @@ def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: boo
             )
         )
         return
+    linked_out = store.modules_linked_out(url, pin.commit)
+    if linked_out:
+        _add_linked_out(ctx, hook, where, str(tree / linked_out[0]), linked_out)
     if needs_newer_hookman(offer, __version__):
         ctx.add(
             Finding(
@@ -138,6 +142,24 @@ def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: boo
                 "upgrade hookman, or pin an older rev of the repository.",
             )
         )
+
+
+def _add_linked_out(
+    ctx: Context, hook: HookSpec, where: str, path: str, linked_out: list[str]
+) -> None:
+    """The sentence install and plugin build refuse with: a module of the repository is a
+    symlink out of it, so the hook does not run (the runner verifies no bytes outside the
+    store entry)."""
+    error = linked_out_error(hook.name, where, linked_out)
+    ctx.add(
+        Finding(
+            "hookman-repo-symlink-out",
+            "error",
+            path,
+            error.message + " Its hooks do not run (a guard denies its tool calls).",
+            error.hint or INSTALL_FIX,
+        )
+    )
 
 
 def _not_fetched(ctx: Context, hook: HookSpec, pin: Pin, url: str, where: str) -> str:

@@ -69,6 +69,9 @@ def resolve_repo_hook(
             f"(it offers {', '.join(manifest.names())}).",
             "fix the name in .claude/hookman.toml, or use a rev that offers it.",
         )
+    linked_out = store.modules_linked_out(url, pin.commit)
+    if linked_out:
+        raise linked_out_error(hook.name, where, linked_out)
     if needs_newer_hookman(offer, __version__):
         raise HookmanError(
             f"the hook {hook.name!r} from {where} needs hookman >= {offer.min_hookman}, "
@@ -76,6 +79,19 @@ def resolve_repo_hook(
             "upgrade hookman, or pin an older rev of the repository.",
         )
     return RepoHook(tree / offer.path, tree, pin, warnings, repaired)
+
+
+def linked_out_error(name: str, where: str, linked_out: list[str]) -> HookmanError:
+    """The one sentence for a repository whose modules include a symlink out of it."""
+    first = linked_out[0]
+    more = f" (and {len(linked_out) - 1} more)" if len(linked_out) > 1 else ""
+    return HookmanError(
+        f"the hook {name!r} from {where} cannot be used: {first}{more} in the repository is "
+        "a symlink out of it, which hookman can neither verify nor carry (on another machine "
+        "it names another file).",
+        f"make {first} a regular file in the repository (a symlink to a file inside it works "
+        "too), commit, and pin that commit.",
+    )
 
 
 def pin_for(

@@ -330,6 +330,12 @@ def fetched_contents(url: str, commit: str) -> dict[str, bytes]:
     return contents
 
 
+def fetched_contents_names(url: str, commit: str) -> list[str]:
+    """The POSIX relative paths of the files a store entry's fetch recorded (a name that is
+    not UTF-8 holds its undecodable bytes as surrogates, as os.walk gives them)."""
+    return sorted(_fetched_files(url, commit))
+
+
 def _fetched_files(url: str, commit: str) -> dict[str, str]:
     try:
         record = json.loads((entry_dir(url, commit) / FETCHED_NAME).read_text(encoding="utf-8"))
@@ -339,6 +345,32 @@ def _fetched_files(url: str, commit: str) -> dict[str, str]:
     if not isinstance(files, dict):
         return {}
     return {str(key): str(value) for key, value in files.items()}
+
+
+def modules_linked_out(url: str, commit: str) -> list[str]:
+    """The Python modules (`*.py`) of a store entry its fetch recorded that are symlinks
+    leaving the repository (an absolute target, or `..` past its root): the runner can
+    verify no bytes outside the entry, a plugin cannot carry them, and on another machine
+    they name another file, so install, doctor and plugin build refuse a hook of such a
+    repository (docs/hook-repositories.md, "Symlinks and file names")."""
+    tree = tree_dir(url, commit)
+    found: list[str] = []
+    for relative in sorted(_fetched_files(url, commit)):
+        if not relative.endswith(".py"):
+            continue
+        try:
+            text = os.readlink(tree / relative)
+        except OSError:
+            continue  # a regular file (or gone: changed_files reports that)
+        if _leaves_tree(relative, text):
+            found.append(relative)
+    return found
+
+
+def _leaves_tree(relative: str, text: str) -> bool:
+    """Whether the symlink `relative` (POSIX, in the tree) with target `text` leaves it."""
+    joined = os.path.normpath(os.path.join(os.path.dirname(relative), text))
+    return os.path.isabs(joined) or joined == os.pardir or joined.startswith(os.pardir + os.sep)
 
 
 def _link_target(tree: Path, relative: str, digest: str) -> str | None:
@@ -351,8 +383,9 @@ def _link_target(tree: Path, relative: str, digest: str) -> str | None:
         return None
     if sha256_hex(text.encode("utf-8", "surrogateescape")) != digest:
         return ""  # retargeted since the fetch: no digest, so the runner refuses it
-    joined = os.path.normpath(os.path.join(os.path.dirname(relative), text))
-    return "" if joined.startswith("..") or os.path.isabs(joined) else joined.replace(os.sep, "/")
+    if _leaves_tree(relative, text):
+        return ""
+    return os.path.normpath(os.path.join(os.path.dirname(relative), text)).replace(os.sep, "/")
 
 
 def _fetch(url: str, commit: str, rev: str) -> None:

@@ -83,6 +83,17 @@ def _store_copy(hook: HookSpec, url: str, commit: str) -> dict[str, bytes]:
             f"fetched ({shown}), so a plugin cannot carry it; no plugin was built.",
             "run `hookman install` to fetch the pinned commit again, then build the plugin.",
         )
+    unnamed = [
+        path for path in sorted(store.fetched_contents_names(url, commit)) if not _utf8(path)
+    ]
+    if unnamed:
+        shown = unnamed[0].encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise HookmanError(
+            f"the repository of {where} (the hook {hook.name!r}) holds {shown}, a file whose "
+            "name is not UTF-8, which a plugin cannot name in its records; no plugin was built.",
+            "give that file a UTF-8 name in the repository, commit, pin that commit "
+            "(`hookman autoupdate`), then build the plugin.",
+        )
     try:
         return store.fetched_contents(url, commit)
     except OSError as error:
@@ -91,3 +102,12 @@ def _store_copy(hook: HookSpec, url: str, commit: str) -> dict[str, bytes]:
             f"({error.strerror or error}); no plugin was built.",
             "run `hookman install` to fetch it again, then build the plugin.",
         ) from None
+
+
+def _utf8(path: str) -> bool:
+    """Whether `path` (a name os.walk gave, undecodable bytes as surrogates) is UTF-8."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

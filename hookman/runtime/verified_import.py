@@ -197,10 +197,33 @@ def _recorded_spec(
     import _imp
 
     base = os.path.join(repository.root, *stem.split("/"))
+    _refuse_link_out(repository.root, stem + ".py", base + ".py")
     for suffix in (".py", ".pyc", "", *_imp.extension_suffixes()):
         if os.path.lexists(base + suffix):
             raise StoreCopyChanged(stem + (suffix or "/"), "not a module of the pinned commit")
     return None
+
+
+class LinkedOut(ImportError):
+    """A module of a hook repository that is a symlink out of the repository: no digest
+    was recorded for it, and running `hookman install` again does not change that."""
+
+    def __init__(self, relative: str) -> None:
+        super().__init__(
+            f"{relative} is a symlink out of the repository, whose bytes hookman cannot "
+            f"verify; make {relative} a regular file in the repository"
+        )
+        self.relative = relative
+
+
+def _refuse_link_out(root: str, relative: str, path: str) -> None:
+    """LinkedOut when `path` is a symlink whose target lies outside `root`."""
+    if not os.path.islink(path):
+        return
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        raise LinkedOut(relative)
 
 
 def _package_module(name: str, spec: Any) -> ModuleType:

@@ -239,13 +239,6 @@ def _repo_with_absolute_symlink_sibling(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a repository hook whose sibling is a symlink out of the repository: install "
-    "learns it (exit 0) and doctor finds nothing, but the runner refuses the sibling "
-    "('changed in the hookman store', run `hookman install`, which changes nothing) and "
-    "denies every Bash call",
-)
 def test_install_and_the_runner_agree_on_a_repository_hook_with_a_symlinked_sibling(
     project: Path, tmp_path: Path
 ) -> None:
@@ -285,11 +278,6 @@ def test_fire_tells_the_gap_doctor_and_list_report(project: Path) -> None:
     assert "hookman install" in fire.stdout + fire.stderr, fire.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="plugin build from a repository holding a non-UTF-8 file name ends in an internal "
-    "error (UnicodeEncodeError in build._content_digest), not one clear sentence",
-)
 def test_plugin_build_from_a_repository_with_a_non_utf8_file_name(
     project: Path, tmp_path: Path
 ) -> None:
