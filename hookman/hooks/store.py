@@ -304,8 +304,8 @@ def module_digests(url: str, commit: str) -> dict[str, str]:
     tree = tree_dir(url, commit)
     digests: dict[str, str] = {}
     for relative, digest in fetched.items():
-        if not relative.endswith(".py"):
-            continue
+        if not relative.endswith(".py") or not is_utf8(relative):
+            continue  # a name that is not UTF-8 is no module any import statement can name
         target = _link_target(tree, relative, digest)
         if target is None:
             digests[relative] = digest
@@ -328,6 +328,15 @@ def fetched_contents(url: str, commit: str) -> dict[str, bytes]:
             continue
         contents[relative] = (tree / (target or relative)).read_bytes()
     return contents
+
+
+def is_utf8(path: str) -> bool:
+    """Whether `path` (as os.walk gives it: undecodable bytes as surrogates) is UTF-8."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def fetched_contents_names(url: str, commit: str) -> list[str]:
@@ -356,7 +365,7 @@ def modules_linked_out(url: str, commit: str) -> list[str]:
     tree = tree_dir(url, commit)
     found: list[str] = []
     for relative in sorted(_fetched_files(url, commit)):
-        if not relative.endswith(".py"):
+        if not relative.endswith(".py") or not is_utf8(relative):
             continue
         try:
             text = os.readlink(tree / relative)

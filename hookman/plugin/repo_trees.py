@@ -84,7 +84,9 @@ def _store_copy(hook: HookSpec, url: str, commit: str) -> dict[str, bytes]:
             "run `hookman install` to fetch the pinned commit again, then build the plugin.",
         )
     unnamed = [
-        path for path in sorted(store.fetched_contents_names(url, commit)) if not _utf8(path)
+        path
+        for path in sorted(store.fetched_contents_names(url, commit))
+        if not store.is_utf8(path)
     ]
     if unnamed:
         shown = unnamed[0].encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
@@ -102,12 +104,3 @@ def _store_copy(hook: HookSpec, url: str, commit: str) -> dict[str, bytes]:
             f"({error.strerror or error}); no plugin was built.",
             "run `hookman install` to fetch it again, then build the plugin.",
         ) from None
-
-
-def _utf8(path: str) -> bool:
-    """Whether `path` (a name os.walk gave, undecodable bytes as surrogates) is UTF-8."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -158,3 +158,25 @@ def test_modules_linked_out_lists_only_modules_leaving_the_tree(
     monkeypatch.setattr(store, "tree_dir", lambda url, commit: tree)
 
     assert store.modules_linked_out("u", "c") == ["a/absolute.py", "a/climbs.py"]
+
+
+def test_install_and_the_runner_take_a_repository_with_a_non_utf8_module_name(
+    project: Path, tmp_path: Path
+) -> None:
+    repo = make_repo(tmp_path / "agent-hooks")
+    with open(bytes(repo / "guards") + b"/\xffmod.py", "wb") as handle:
+        handle.write(b"x = 1\n")
+    commit(repo, "v2")
+
+    result = _install(project, repo, "v2")
+
+    assert result.exit_code == 0, result.output
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    (handler,) = installed_handlers(settings, "PreToolUse")
+    ran = run_settings_command(
+        handler["command"], "PreToolUse", _payload("ls"), cwd=project, timeout=60
+    )
+    denied = run_settings_command(
+        handler["command"], "PreToolUse", _payload("rm -rf x"), cwd=project, timeout=60
+    )
+    assert ran.decision != DENY and denied.decision == DENY, (ran, denied)
