@@ -16,7 +16,6 @@ cache: install/subscription_gaps.py).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -89,20 +88,20 @@ def entry_reaches(entries: Mapping[str, Any], event: str, tool: str | None) -> b
 
 def installed_entries(project_dir: Path) -> tuple[dict[str, Any], ClientVersion | None] | None:
     """The manifest's blocking entries and its target version; None when nothing is
-    installed or the manifest cannot be read."""
+    installed or the manifest cannot be read (bridge/manifest_reader.py, the one reader)."""
+    from hookman.bridge.manifest_reader import ManifestError, read_manifest
+
     try:
-        data = json.loads(paths.manifest_path(project_dir).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("entries"), dict):
+        manifest = read_manifest(str(paths.manifest_path(project_dir)))
+    except ManifestError:
         return None
     version = None
-    if isinstance(data.get("claude_version"), str):
+    if manifest.claude_version:
         try:
-            version = parse_version(data["claude_version"])
+            version = parse_version(manifest.claude_version)
         except ValueError:
             version = None
-    return data["entries"], version
+    return manifest.entries, version
 
 
 def unwired_guards(
