@@ -84,7 +84,9 @@ def plan_codex(
     known = codex_catalog.hookman_codex_events(version)
     guarded = event_catalog.guarded_events()
     entries: list[HookmanEntry] = []
-    for event, entry in plan.entries.items():
+    # No prompt gate: Codex honours no stop of a prompt (codex_events.json "answers").
+    served = plan.hook_entries()
+    for event, entry in served.items():
         if event in known:
             command = build_command(event, launcher, guarded=event in guarded, agent=CODEX_AGENT)
             entries.append(
@@ -97,7 +99,7 @@ def plan_codex(
             entries.append(
                 HookmanEntry(event, entry.matcher, command, timeout, is_async=True, async_key=False)
             )
-    planned = [*plan.entries, *plan.async_entries]
+    planned = [*served, *plan.async_entries]
     not_in_codex = list(dict.fromkeys(event for event in planned if event not in known))
     without: dict[str, list[str]] = {}
     rewriters: list[str] = []

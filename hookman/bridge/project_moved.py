@@ -25,7 +25,7 @@ import os
 import sys
 
 from hookman.bridge.protocol import guarded_subject
-from hookman.bridge.state_file import open_regular, read_regular
+from hookman.bridge.state_file import open_regular, read_regular, read_text, replace_file
 
 INSTALLED_FROM = "installed_from"  # the manifest key
 CONFIG_KEY = "hookman.toml"
@@ -122,7 +122,7 @@ def project_change(
         return None
     config, pins = project_files(config_path)
     checked = _checked_key(recorded, config, pins) if state_dir else None
-    if checked is not None and _read_checked(state_dir) == checked:
+    if checked is not None and read_text(os.path.join(state_dir, CHECKED_NAME)) == checked:
         return None
     now: dict[str, str | None] = {CONFIG_KEY: file_digest(config)}
     if now[CONFIG_KEY] is None:  # no hookman.toml: the pins do not matter any more
@@ -133,7 +133,7 @@ def project_change(
     if changed:
         return ProjectChange(recorded, now, changed)
     if checked is not None:
-        _write_checked(state_dir, checked)
+        replace_file(os.path.join(state_dir, CHECKED_NAME), checked)
     return None
 
 
@@ -141,11 +141,11 @@ def _checked_key(recorded: dict, config: str, pins: str) -> str:
     """The record and both files' stat, as one line."""
     return "|".join(
         [str(recorded.get(CONFIG_KEY)), str(recorded.get(PINS_KEY))]
-        + [_stat_text(path) for path in (config, pins)]
+        + [stat_text(path) for path in (config, pins)]
     )
 
 
-def _stat_text(path: str) -> str:
+def stat_text(path: str) -> str:
     try:
         found = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -156,33 +156,6 @@ def _stat_text(path: str) -> str:
         f"{found.st_dev} {found.st_ino} {found.st_mode} {found.st_size} "
         f"{found.st_mtime_ns} {found.st_ctime_ns}"
     )
-
-
-def _read_checked(state_dir: str) -> str | None:
-    try:
-        return read_regular(os.path.join(state_dir, CHECKED_NAME)).decode("utf-8", "replace")
-    except OSError:
-        return None
-
-
-def _write_checked(state_dir: str, key: str) -> None:
-    """Replace the remembered check (a file made exclusively under a name of this process,
-    then renamed: a reader sees the old line or the new, whole). Quietly skipped when it
-    cannot be written: the next run then hashes again."""
-    path = os.path.join(state_dir, CHECKED_NAME)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        descriptor = open_regular(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
-        try:
-            os.write(descriptor, key.encode("utf-8"))
-        finally:
-            os.close(descriptor)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
 
 
 def foreign_project(project_dir: str, client_dir: str | None) -> bool:

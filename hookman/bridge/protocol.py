@@ -17,6 +17,10 @@ MANIFEST_FLAG = "--manifest"  # the manifest the runner reads
 AGENT_FLAG = "--agent"
 CODEX_AGENT = "codex"  # AGENT_FLAG's value for Codex CLI's entries (docs/agents.md)
 GUARDED_FLAG = "--guarded"
+# The event on which a project's runner stops the prompt when the project moved on since
+# install (project/install_plan.py writes it for every installed project; ARCHITECTURE.md,
+# "The prompt gate"): a guard a pull added may have no entry that reaches it.
+PROMPT_GATE_EVENT = "UserPromptSubmit"
 ANSWER_FILE_FLAG = "--answer-file"  # stdout is this file: unlink its name (the launcher reads it)
 # After the answer, when run by the launcher: the proof that the answer is complete.
 ANSWER_END = "hookman:answer-complete\n"  # on its own line
@@ -90,7 +94,16 @@ LAUNCHER_NAME = "hookman-run.sh"
 
 def guarded_subject(event: str) -> str:
     """What a deny on the guarded `event` stops, as the model and the user read it."""
+    if event == PROMPT_GATE_EVENT:
+        return "prompt"
     return "tool call" if event == PRE_TOOL_USE else "shell command"
+
+
+def stop_answer(reason: str) -> dict[str, object]:
+    """The answer that stops a prompt at the gate: Claude Code sends the model nothing and
+    shows the user `Operation stopped by hook: REASON`; 2.1.332 keeps the prompt for the user
+    to send again (measured on 2.1.197 and 2.1.332: docs/claude-code-facts.md)."""
+    return {"continue": False, "stopReason": reason}
 
 
 def deny_answer(event: str, reason: str) -> dict[str, object]:

@@ -66,8 +66,10 @@ from hookman.bridge.protocol import (
     LAUNCHED_FLAG,
     MANIFEST_FLAG,
     NO_SPACE_STATUS,
+    PROMPT_GATE_EVENT,
     deny_answer,
     guarded_subject,
+    stop_answer,
 )
 from hookman.bridge.session_state import now_iso
 from hookman.bridge.watchdog import FAILED, STARTED, confirm_watchdog, start_watchdog
@@ -75,6 +77,7 @@ from hookman.bridge.watchdog import FAILED, STARTED, confirm_watchdog, start_wat
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hookman.bridge.dispatch import DispatchResult
+    from hookman.bridge.guard_drift import Drift
     from hookman.bridge.hook_set import CallTracker
     from hookman.bridge.manifest_reader import Manifest
     from hookman.json_shapes import FiringRecordJson, HookErrorJson, Outcome
@@ -111,6 +114,7 @@ OUTCOME_NO_MANIFEST: Outcome = "no-manifest"
 OUTCOME_INTERNAL_ERROR: Outcome = "internal-error"
 OUTCOME_FAILED_CLOSED: Outcome = "failed-closed"
 OUTCOME_ERRORS: Outcome = "errors"
+OUTCOME_OK: Outcome = "ok"
 UNSAFE_STATE_FIX = (
     "hookman keeps state and bytecode only where no other user can write: remove that "
     "directory, or make it yours and writable by you alone (`chmod go-w`), or set HOOKMAN_HOME "
@@ -250,6 +254,7 @@ class _Run:
         self.state_problem: str | None = None  # the state dir another user could write
         self.payload: dict[str, object] = {}
         self.tracker: CallTracker | None = None
+        self._drift: list[Drift] = []  # what _drifted found
         self.deadline: Deadline | None = None
         self.deadline_seconds: float | None = None  # as configured (the timer counts less)
         self._reading_payload = False
@@ -316,11 +321,12 @@ class _Run:
         if self.state_problem is not None:  # before any hook loads bytecode from there
             return self._unsafe_state(self.state_problem)
         foreign = self._foreign_client_dir()
-        if foreign is not None and self.guarded:  # never another project's guards in silence
+        if foreign is not None and (self.guarded or self.gates_prompt):
+            # never another project's guards in silence
             return self._foreign_project(foreign)
         change = None if self.run_async else self._project_change()
-        if change is not None and self.guarded:  # never the old guards in silence
-            return self._project_changed(change)
+        if change is not None and (self.guarded or self.gates_prompt):
+            return self._project_changed(change)  # never the old guards in silence
         if self._late or self._cannot_watch:
             return self._refuse_to_start()
         if self.run_async and self._detach():
@@ -350,6 +356,8 @@ class _Run:
             tracker=self.tracker,
             run_async=self.run_async,
         )
+        if self._drifted(result):  # under the deadline still: the check loads the hooks
+            return self._guards_drifted(self._drift)
         if self.deadline is not None:
             self.deadline.cancel()
         if change is not None:
@@ -372,14 +380,57 @@ class _Run:
             return client_dir
         return None
 
+    @property
+    def gates_prompt(self) -> bool:
+        """Whether this run is a project's prompt gate (install/install_plan.py): a
+        blocking UserPromptSubmit of Claude Code, which stops the prompt rather than let a
+        session start while the project's guards are not what it asks for (a guard a pull
+        added may have no entry that reaches it). Codex honours no stop of a prompt."""
+        return (
+            self.event == PROMPT_GATE_EVENT
+            and not self.run_async
+            and self.agent is None
+            and self.manifest is not None
+            and bool(self.manifest.config_path)
+        )
+
+    def _refuse(self, reason: str, problem: str) -> int:
+        """Deny a guarded event, or stop the prompt at the gate, for `reason`."""
+        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
+        answer = deny_answer(self.event, reason) if self.guarded else stop_answer(reason)
+        return self._finish(answer, OUTCOME_FAILED_CLOSED, errors=errors, reason=reason)
+
     def _foreign_project(self, client_dir: str) -> int:
-        """Deny a guarded event run for another project than the manifest's."""
+        """Deny a guarded event (stop a prompt) run for another project than the manifest's."""
         assert self.manifest is not None
         reason = foreign_deny_reason(self.event, self.manifest.project_dir, client_dir)
         problem = f"installed for {self.manifest.project_dir}, run for {client_dir}"
-        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
-        answer = deny_answer(self.event, reason)
-        return self._finish(answer, OUTCOME_FAILED_CLOSED, errors=errors, reason=reason)
+        return self._refuse(reason, problem)
+
+    def _drifted(self, result: DispatchResult) -> bool:
+        """Whether, after the hooks ran and let this guarded event (or the gate's prompt)
+        through, a path hook's code guards what install did not wire (bridge/guard_drift.py).
+        After the dispatch, so that a hook that fails to load is named by the dispatch's own
+        deny, and its module is imported once."""
+        assert self.manifest is not None
+        if not (self.guarded or self.gates_prompt) or not self.manifest.config_path:
+            return False
+        if result.outcome not in (OUTCOME_OK, OUTCOME_ERRORS):
+            return False  # denied or blocked already
+        from hookman.bridge.guard_drift import guard_drift
+
+        self._drift = guard_drift(self.manifest, self.manifest.state_dir, self.tracker)
+        return bool(self._drift)
+
+    def _guards_drifted(self, drift: list[Drift]) -> int:
+        """Deny a guarded event (stop a prompt) while a path hook guards what install did
+        not wire."""
+        assert self.manifest is not None
+        from hookman.bridge.guard_drift import drift_reason
+
+        reason = drift_reason(self.event, drift, self.manifest.project_dir)
+        problem = "; ".join(item.shown() for item in drift) + ", not installed"
+        return self._refuse(reason, problem)
 
     def _project_change(self) -> ProjectChange | None:
         """What changed in the project since install (bridge/project_moved.py); None when
@@ -389,14 +440,11 @@ class _Run:
         return project_change(manifest.installed_from, manifest.config_path, manifest.state_dir)
 
     def _project_changed(self, change: ProjectChange) -> int:
-        """Deny a guarded event of a project that moved on since install: the guards
-        installed here may not be the ones hookman.toml and the pins name now."""
+        """Deny a guarded event (stop a prompt) of a project that moved on since install:
+        the guards installed here may not be the ones hookman.toml and the pins name now."""
         assert self.manifest is not None
         reason = changed_deny_reason(self.event, change, self.manifest.project_dir)
-        problem = f"{change.shown()} changed since `hookman install`"
-        errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
-        answer = deny_answer(self.event, reason)
-        return self._finish(answer, OUTCOME_FAILED_CLOSED, errors=errors, reason=reason)
+        return self._refuse(reason, f"{change.shown()} changed since `hookman install`")
 
     def _say_changed(self, change: ProjectChange, result: DispatchResult) -> None:
         """An observe-only event ran the hooks as installed: the log notes it every time,

@@ -50,3 +50,30 @@ def read_regular(path: str, *, follow: bool = False) -> bytes:
             chunks.append(chunk)
     finally:
         os.close(descriptor)
+
+
+def replace_file(path: str, text: str) -> None:
+    """Replace the file with `text` (made exclusively under a name of this process, then
+    renamed: a reader sees the old text or the new, whole). Quietly skipped when it cannot
+    be written: what it remembers is then worked out again."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        descriptor = open_regular(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        try:
+            os.write(descriptor, text.encode("utf-8"))
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+def read_text(path: str) -> str | None:
+    """The regular file's text, or None when it cannot be read."""
+    try:
+        return read_regular(path).decode("utf-8", "replace")
+    except OSError:
+        return None

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hookman.bridge.protocol import CODEX_AGENT
+from hookman.bridge.protocol import CODEX_AGENT, PROMPT_GATE_EVENT
 from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.commands.options import (
     CLAUDE_VERSION,
@@ -23,7 +23,7 @@ from hookman.commands.options import (
     Option,
     cli_command,
 )
-from hookman.commands.plan_wording import held_back_sentences
+from hookman.commands.plan_wording import PROMPT_GATE_NOTE, held_back_sentences
 from hookman.commands.sync_report import (
     codex_sentences,
     store_sentences,
@@ -388,8 +388,10 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
         out.print(escape(sentence), highlight=False)
     out.print(f"Claude Code target: {escape(result.target.describe())}", highlight=False)
     for event, entry in result.plan.entries.items():
+        gate = event == PROMPT_GATE_EVENT and result.plan.prompt_gate_only
         out.print(
             f"  {escape(event)}{_matcher_text(entry.matcher)} [dim]timeout[/] {entry.timeout}s"
+            + (f" [dim]({PROMPT_GATE_NOTE})[/]" if gate else "")
         )
     for event, entry in result.plan.async_entries.items():
         out.print(

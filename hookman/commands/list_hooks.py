@@ -57,7 +57,7 @@ def list_hooks(
     target = project_target(project_dir, claude_version, config)
     trial = installed_trial_hooks(project_dir)
     hooks = config.hooks + trial
-    plan = plan_install(hooks, target.version)
+    plan = plan_install(hooks, target.version, prompt_gate=True)
     last_fired = _last_fired(project_dir)
     pins = _pinned_commits(project_dir)
     problems = hook_problems(config, project_dir)

@@ -12,6 +12,10 @@ from hookman.catalog.client_version import TargetVersion
 from hookman.project.config import HookSpec
 from hookman.project.install_plan import InstallPlan
 
+# Why install writes a UserPromptSubmit entry no hook asked for (ARCHITECTURE.md, "The
+# prompt gate").
+PROMPT_GATE_NOTE = "prompt gate: stops a prompt when the project changed since install"
+
 
 def held_back_sentences(plan: InstallPlan, target: TargetVersion) -> list[str]:
     """One line per event the target client is too old for (install, plugin build)."""

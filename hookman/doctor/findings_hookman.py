@@ -197,7 +197,9 @@ def _check_config(ctx: Context, config: ProjectConfigView) -> None:
     from hookman.install.report import installed_trial_hooks
 
     # A `hookman try-repo` trial's hooks are in the manifest and the settings, not hookman.toml.
-    plan = plan_install(config.hooks + installed_trial_hooks(ctx.project_dir), ctx.version)
+    plan = plan_install(
+        config.hooks + installed_trial_hooks(ctx.project_dir), ctx.version, prompt_gate=True
+    )
     for name in plan.never_sent:
         ctx.add(
             Finding(

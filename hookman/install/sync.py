@@ -289,7 +289,7 @@ def plan_sync(
 ) -> Planned:
     """Step 1: the hooks and the settings entries hookman writes for Claude Code."""
     hooks = config.hooks + ([] if trial is None else trial.hooks)
-    plan = plan_install(hooks, target.version)
+    plan = plan_install(hooks, target.version, prompt_gate=True)
     launcher = launcher_path(project_dir)
     guarded = event_catalog.guarded_events()
     entries = [
@@ -582,7 +582,7 @@ def preview_manifest(
     fire` before the first install); hooks whose module is missing fail to load in it."""
     enabled = [hook for hook in config.hooks if hook.enabled]
     resolution = resolve_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
-    plan = plan_install(config.hooks, target.version)
+    plan = plan_install(config.hooks, target.version, prompt_gate=True)
     manifest = build_manifest(
         project_dir,
         config.hooks,

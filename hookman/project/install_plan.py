@@ -12,7 +12,11 @@ Pure: no I/O. Rules (docs/claude-code-facts.md: entries, matchers, timeouts):
 - the runner's deadline stays below the timeout by max(1 s, 10 %);
 - when no written event can deliver a `send_message` text (an additionalContext that does
   not start a turn: Stop's does), a UserPromptSubmit entry is added so queued texts still
-  reach the model (async runs queue their texts too, so their entries count as needing it).
+  reach the model (async runs queue their texts too, so their entries count as needing it);
+- with `prompt_gate` (a project's Claude Code entries), a project with any entry also gets
+  a blocking UserPromptSubmit entry: the runner stops the prompt there when the project moved
+  on since install (ARCHITECTURE.md, "The prompt gate"), since a guard added by a pull may
+  have no entry that reaches it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from hookman.bridge.entry_timeout import DEADLINE_MARGIN_FRACTION, DEADLINE_MIN_MARGIN_S
+from hookman.bridge.protocol import PROMPT_GATE_EVENT
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
@@ -58,6 +63,8 @@ class InstallPlan:
     inert_events: dict[str, tuple[str, ...]]  # hook name -> names no client knows
     never_sent: tuple[str, ...]  # hooks whose events Claude Code never sends
     context_fallback: bool  # the UserPromptSubmit entry exists only to deliver messages
+    # the UserPromptSubmit entry exists only as the prompt gate (no hook or message needs it)
+    prompt_gate_only: bool = False
     # hook name -> the timeout it asked for, where SessionEnd's cap gives it less
     session_end_capped: dict[str, int | float] = field(default_factory=dict)
     async_entries: dict[str, PlannedEntry] = field(default_factory=dict)  # catalog order
@@ -66,12 +73,21 @@ class InstallPlan:
     # async hook name -> the guarded events it still serves from the blocking entry
     kept_blocking: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    def hook_entries(self) -> dict[str, PlannedEntry]:
+        """The entries the hooks (and their messages) need: all but a gate-only one."""
+        if not self.prompt_gate_only:
+            return self.entries
+        return {event: entry for event, entry in self.entries.items() if event != PROMPT_GATE_EVENT}
+
 
 def plan_install(
     hooks: Sequence[HookSpec],
     version: ClientVersion | None,
+    *,
+    prompt_gate: bool = False,
 ) -> InstallPlan:
-    """Plan the entries for the enabled hooks among `hooks` (in dispatch order)."""
+    """Plan the entries for the enabled hooks among `hooks` (in dispatch order); with
+    `prompt_gate`, a project's UserPromptSubmit gate too (a plugin serves no one project)."""
     enabled = [hook for hook in hooks if hook.enabled]
     claude_events: dict[str, tuple[str, ...]] = {}
     inert: dict[str, tuple[str, ...]] = {}
@@ -116,6 +132,15 @@ def plan_install(
         entries = _in_catalog_order(entries)
     else:
         context_fallback = False
+    prompt_gate_only = (
+        prompt_gate
+        and bool(entries or async_entries)
+        and PROMPT_GATE_EVENT not in entries
+        and event_catalog.may_write(PROMPT_GATE_EVENT, version)
+    )
+    if prompt_gate_only:
+        entries[PROMPT_GATE_EVENT] = _entry(PROMPT_GATE_EVENT, None, [])
+        entries = _in_catalog_order(entries)
     session_end_capped = {
         hook.name: hook.timeout
         for hook in enabled
@@ -135,6 +160,7 @@ def plan_install(
         inert_events=inert,
         never_sent=tuple(never_sent),
         context_fallback=context_fallback,
+        prompt_gate_only=prompt_gate_only,
         session_end_capped=session_end_capped,
         async_entries=async_entries,
         kept_blocking=kept_blocking,

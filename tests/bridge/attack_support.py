@@ -26,6 +26,7 @@ from .conftest import RunnerProject
 DENY = "deny"
 TOOL_RUNS = "tool runs"
 ALLOW = "allow"
+STOPPED = "prompt stopped"  # `continue: false` on UserPromptSubmit: the model is never asked
 BASH = shutil.which("bash") or "/bin/bash"  # found before a test changes PATH
 SH = "/bin/sh"
 SHELLS = {"bash": BASH, "sh": SH}  # Claude Code's shell, and a POSIX sh (dash on Debian)
@@ -35,7 +36,7 @@ SHORT_DEADLINE = 3.0  # what install writes for it (below the timeout by max(1 s
 
 @dataclass
 class Verdict:
-    decision: str  # DENY, ALLOW or TOOL_RUNS
+    decision: str  # DENY, ALLOW, STOPPED or TOOL_RUNS
     why: str
     answer: dict[str, Any] | None
     stderr: bytes
@@ -130,6 +131,8 @@ def claude_verdict(returncode: int, out: bytes, err: bytes, event: str) -> Verdi
     refused = schema_problem(answer, event)
     if refused:
         return Verdict(TOOL_RUNS, f"Claude Code's schema refuses it: {refused}", answer, err)
+    if event == "UserPromptSubmit" and answer.get("continue") is False:  # measured, 2.1.197+
+        return Verdict(STOPPED, str(answer.get("stopReason", "")), answer, err)
     specific = answer.get("hookSpecificOutput") or {}
     if specific.get("permissionDecision") == DENY:
         return Verdict(DENY, specific.get("permissionDecisionReason", ""), answer, err)

@@ -16,6 +16,7 @@ import pytest
 
 from .attack_support import (
     DENY,
+    STOPPED,
     TOOL_RUNS,
     hookman_install,
     installed_handlers,
@@ -105,6 +106,27 @@ def claude_code_does(project: Path, settings: dict[str, Any], tool: str) -> str:
     return decision
 
 
+def claude_code_session(project: Path, settings: dict[str, Any], tool: str) -> str:
+    """What a session does with a prompt that leads to a `tool` call: the client runs the
+    UserPromptSubmit entries first (a stop there means the model is never asked, so no
+    tool runs), then the PreToolUse entries as claude_code_does."""
+    for group in settings.get("hooks", {}).get("UserPromptSubmit", []):
+        for handler in group.get("hooks", []):
+            if handler.get("async"):
+                continue
+            verdict = run_settings_command(
+                handler["command"],
+                "UserPromptSubmit",
+                _payload(project, tool, "UserPromptSubmit"),
+                timeout=handler.get("timeout", 600),
+                cwd=project,
+            )
+            if verdict.decision == STOPPED:
+                assert "hookman install" in verdict.why, verdict.why
+                return STOPPED
+    return claude_code_does(project, settings, tool)
+
+
 def _hookman(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "hookman", *args],
@@ -116,13 +138,6 @@ def _hookman(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a guard a teammate added to hookman.toml, in a project that had no PreToolUse "
-    "entry: Claude Code never calls hookman, so the tool runs until `hookman install` (fire, "
-    "list and doctor say so: tests/commands/test_guard_not_wired.py); denying it needs a "
-    "catch-all entry, a later issue",
-)
 def test_a_guard_pulled_into_a_project_without_a_guarded_entry_is_denied(project: Path) -> None:
     _write_hook(project, "obs", OBSERVER)
     settings = hookman_install(project, "hooks/obs.py", "--claude-version", "2.1.332")
@@ -142,16 +157,10 @@ def test_a_guard_pulled_into_a_project_without_a_guarded_entry_is_denied(project
     fire = _hookman(project, "fire", "PreToolUse", "--payload", str(payload_file), "--json")
     assert '"deny"' not in fire.stdout and "without hookman" in fire.stdout
 
-    assert claude_code_does(project, settings, "Bash") == DENY
+    assert claude_code_does(project, settings, "Bash") == TOOL_RUNS  # no entry reaches it
+    assert claude_code_session(project, settings, "Bash") == STOPPED  # the gate does
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a path hook whose code gained a tool_call guard after install (a pull): no entry "
-    "wires PreToolUse, so Claude Code never calls hookman and the tool runs until `hookman "
-    "install` (fire, list and doctor say so: tests/commands/test_guard_not_wired.py); denying "
-    "it needs a catch-all entry, a later issue",
-)
 def test_a_path_hook_that_grew_a_guard_after_install_is_denied(project: Path) -> None:
     _write_hook(project, "obs", OBSERVER)
     settings = hookman_install(project, "hooks/obs.py", "--claude-version", "2.1.332")
@@ -160,7 +169,7 @@ def test_a_path_hook_that_grew_a_guard_after_install_is_denied(project: Path) ->
     doctor = _hookman(project, "doctor", "--claude-version", "2.1.332")
     assert "subscriptions-changed" in doctor.stdout
 
-    assert claude_code_does(project, settings, "Bash") == DENY
+    assert claude_code_session(project, settings, "Bash") == STOPPED
 
 
 def test_a_bare_install_learns_tools_a_factory_reads_from_a_data_file(project: Path) -> None:
@@ -332,13 +341,6 @@ def hook(pi):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a Write guard a teammate added to hookman.toml, in a project whose PreToolUse "
-    "entry matches Bash only: the Write call reaches no runner and goes through until "
-    "`hookman install` (fire, list and doctor say so: tests/commands/test_guard_not_wired.py); "
-    "denying it needs a catch-all entry, a later issue",
-)
 def test_a_pulled_guard_on_another_tool_is_denied_until_install(project: Path) -> None:
     _write_hook(project, "g", GUARD)
     settings = hookman_install(project, "hooks/g.py", "--claude-version", "2.1.332")
@@ -352,7 +354,7 @@ def test_a_pulled_guard_on_another_tool_is_denied_until_install(project: Path) -
     )
     assert claude_code_does(project, settings, "Bash") == DENY  # the changed project denies
 
-    assert claude_code_does(project, settings, "Write") == DENY
+    assert claude_code_session(project, settings, "Write") == STOPPED
 
 
 HUGE_REASON_GUARD = """

@@ -11,11 +11,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hookman import paths
 from hookman.project.launcher import launcher_path
 from hookman.project.settings_entries import build_command
 
-from .attack_support import ALLOW, DENY, hookman_install, installed_handlers, run_settings_command
+from .attack_support import (
+    ALLOW,
+    DENY,
+    STOPPED,
+    hookman_install,
+    installed_handlers,
+    run_settings_command,
+)
 from .test_attack_codex import codex_verdict
 
 BASH_GUARD = """
@@ -35,6 +44,10 @@ def hook(pi):
 PROMPT_HOOK = """
 def hook(pi):
     pi.on("before_agent_start", lambda event, ctx: None)
+"""
+SESSION_HOOK = """
+def hook(pi):
+    pi.on("session_start", lambda event, ctx: None)
 """
 
 
@@ -128,13 +141,13 @@ def test_a_gone_hookman_toml_denies_naming_install_and_uninstall(project: Path) 
 
 
 def test_an_observe_only_event_runs_and_says_it_once(project: Path) -> None:
-    settings = _install(project, "prompt", PROMPT_HOOK)
+    settings = _install(project, "starts", SESSION_HOOK)
     config = project / ".claude" / "hookman.toml"
     config.write_text(config.read_text(encoding="utf-8") + "# pulled\n", encoding="utf-8")
-    payload = _payload(project, "UserPromptSubmit")
+    payload = _payload(project, "SessionStart")
 
-    first = _claude(project, settings, "UserPromptSubmit", payload)
-    second = _claude(project, settings, "UserPromptSubmit", payload)
+    first = _claude(project, settings, "SessionStart", payload)
+    second = _claude(project, settings, "SessionStart", payload)
 
     assert first.decision == ALLOW and second.decision == ALLOW
     message = first.answer.get("systemMessage", "")
@@ -145,6 +158,28 @@ def test_an_observe_only_event_runs_and_says_it_once(project: Path) -> None:
     records = [json.loads(line) for line in log][-2:]
     assert [record["outcome"] for record in records] == ["ok", "ok"]  # the hook ran, twice
     assert all("changed since `hookman install`" in " ".join(r["notices"]) for r in records)
+
+
+@pytest.mark.parametrize("hook", [PROMPT_HOOK, SESSION_HOOK])
+def test_the_prompt_gate_stops_every_prompt_of_a_changed_project(project: Path, hook: str) -> None:
+    settings = _install(project, "observer", hook)
+    payload = _payload(project, "UserPromptSubmit")
+    assert _claude(project, settings, "UserPromptSubmit", payload).decision == ALLOW
+    config = project / ".claude" / "hookman.toml"
+    config.write_text(config.read_text(encoding="utf-8") + "# pulled\n", encoding="utf-8")
+
+    first = _claude(project, settings, "UserPromptSubmit", payload)
+    second = _claude(project, settings, "UserPromptSubmit", payload)
+
+    assert first.decision == STOPPED and second.decision == STOPPED  # never said once only
+    assert first.why == (
+        f"hookman blocked this prompt because .claude/hookman.toml changed since `hookman "
+        f"install` last ran in {project} (after a git pull, for example), so the guards "
+        f"installed here may not be the ones the project asks for now. Run `hookman install` "
+        f"in {project}, then try again."
+    )
+    log = paths.firing_log_path().read_text(encoding="utf-8").splitlines()
+    assert json.loads(log[-1])["outcome"] == "failed-closed"
 
 
 def test_a_codex_entry_denies_as_codex_reads_it(project: Path) -> None:

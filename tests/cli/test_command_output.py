@@ -31,6 +31,7 @@ Claude Code target: 2.1.328 (from flag)
   PreToolUse matcher Bash timeout 30s
   PostToolUse matcher Edit|Write timeout 30s
   PostToolUseFailure matcher Edit|Write timeout 30s
+  UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed since install)
   SessionStart timeout 30s
 held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/hookman.toml changed
@@ -41,6 +42,7 @@ Claude Code target: 2.1.328 (from flag)
   PreToolUse matcher Bash timeout 30s
   PostToolUse matcher Edit|Write timeout 30s
   PostToolUseFailure matcher Edit|Write timeout 30s
+  UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed since install)
   SessionStart timeout 30s
 held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/settings.local.json unchanged
@@ -50,6 +52,7 @@ REMOVED = """\
 removed notes
 Claude Code target: 2.1.328 (from flag)
   PreToolUse matcher Bash timeout 30s
+  UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed since install)
 held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/hookman.toml changed
 .claude/settings.local.json changed

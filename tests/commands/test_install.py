@@ -54,6 +54,11 @@ FOREIGN_LOCAL = """{
 @pytest.fixture(autouse=True)
 def _in_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project)
+# what install prints for every installed project's prompt gate (ARCHITECTURE.md)
+GATE_LINE = (
+    "  UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed "
+    "since install)"
+)
 
 
 def _project_files(project: Path) -> list[Path]:
@@ -80,6 +85,7 @@ def test_install_two_list_remove_one_keeps_the_users_settings(project: Path) -> 
         "PreToolUse",
         "PostToolUse",
         "PostToolUseFailure",
+        "UserPromptSubmit",  # the prompt gate
         "SessionStart",
     }
 
@@ -92,9 +98,12 @@ def test_install_two_list_remove_one_keeps_the_users_settings(project: Path) -> 
 
     removed = hookman_json("remove", "notes", *flags)
     assert removed["removed"] == ["notes"]
-    assert set(removed["written"]) == {"PreToolUse"}
+    assert set(removed["written"]) == {"PreToolUse", "UserPromptSubmit"}  # and the gate
     settings = local_settings(project)
-    assert [event for event, _ in find_hookman_entries(settings)] == ["PreToolUse"]
+    assert [event for event, _ in find_hookman_entries(settings)] == [
+        "PreToolUse",
+        "UserPromptSubmit",
+    ]
 
     hookman_json("remove", "guard", *flags)
     assert committed.read_text() == COMMITTED
@@ -503,8 +512,9 @@ def test_an_async_guard_keeps_its_guarded_part_blocking_and_says_so(project: Pat
 
     assert done.exit_code == 0, done.output
     lines = done.stdout.splitlines()
-    assert lines[2:5] == [
+    assert lines[2:6] == [
         "  PreToolUse matcher Bash timeout 30s",
+        GATE_LINE,
         "  PostToolUse (async) matcher Bash timeout 30s",
         "  PostToolUseFailure (async) matcher Bash timeout 30s",
     ]
@@ -524,7 +534,10 @@ def test_async_hooks_get_a_second_entry_and_the_manifest_says_so(project: Path) 
     installed = hookman_json("install", "hooks/guard.py", *ASYNC_VERSION)
     installed = hookman_json("install", "hooks/notifier.py", "--async", *ASYNC_VERSION)
 
-    assert installed["written"] == {"PreToolUse": {"matcher": "Bash", "timeout": 30}}
+    assert installed["written"] == {
+        "PreToolUse": {"matcher": "Bash", "timeout": 30},
+        "UserPromptSubmit": {"matcher": None, "timeout": 30},  # the prompt gate
+    }
     assert installed["written_async"] == {
         "PostToolUse": {"matcher": "Bash", "timeout": 30},
         "PostToolUseFailure": {"matcher": "Bash", "timeout": 30},
@@ -689,6 +702,7 @@ def test_older_targets_hold_skill_shell_commands_back_and_say_what_that_means(
         "installed guard",
         "Claude Code target: 2.1.328 (from flag)",
         "  PreToolUse matcher Bash timeout 30s",
+        GATE_LINE,
         "held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328",
         ".claude/hookman.toml changed",
         ".claude/settings.local.json changed",
@@ -943,7 +957,7 @@ def test_an_explicit_target_is_remembered_by_list_and_the_next_install(
     listed = hookman_json("list")
     again = hookman_json("install")
 
-    assert set(installed["written"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert set(installed["written"]) == {"PreToolUse", "PreSkillShellCommand", "UserPromptSubmit"}
     assert (listed["claude_version"], listed["claude_version_source"]) == (
         "2.1.332",
         "earlier flag",
@@ -952,7 +966,11 @@ def test_an_explicit_target_is_remembered_by_list_and_the_next_install(
     assert listed["hooks"][0]["claude_events"]["PreSkillShellCommand"]["status"] == "written"
     assert (again["claude_version"], again["claude_version_source"]) == ("2.1.332", "earlier flag")
     assert again["settings_changed"] is False
-    assert set(local_settings(project)["hooks"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert set(local_settings(project)["hooks"]) == {
+        "PreToolUse",
+        "PreSkillShellCommand",
+        "UserPromptSubmit",
+    }
     assert hookman("list").stdout.splitlines()[0] == (
         f"project {project}, Claude Code target 2.1.332 (from --claude-version, remembered "
         "from the last install)"
@@ -1026,7 +1044,11 @@ def test_without_claude_on_path_install_list_doctor_and_fire_keep_the_last_targe
     assert "hookman-stale" not in [finding["code"] for finding in report["findings"]]
     assert "target-version-unknown" not in [finding["code"] for finding in report["findings"]]
     assert again["settings_changed"] is False and again["held_back"] == {}
-    assert set(local_settings(project)["hooks"]) == {"PreToolUse", "PreSkillShellCommand"}
+    assert set(local_settings(project)["hooks"]) == {
+        "PreToolUse",
+        "PreSkillShellCommand",
+        "UserPromptSubmit",
+    }
     assert "2.1.332 (what the last install wrote for: `claude --version` did not answer)" in (
         hookman("install").stdout
     )

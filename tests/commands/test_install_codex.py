@@ -49,7 +49,9 @@ def test_install_agent_codex_writes_both_clients_and_trusts_its_own(
     assert 'agents = ["claude", "codex"]' in (project / ".claude" / "hookman.toml").read_text()
     claude = [event for event, _ in find_hookman_entries(local_settings(project))]
     codex = find_hookman_entries(codex_hooks(project))
-    assert claude == ["PreToolUse"] and [event for event, _ in codex] == ["PreToolUse"]
+    # Claude Code's prompt gate only: Codex honours no stop of a prompt
+    assert claude == ["PreToolUse", "UserPromptSubmit"]
+    assert [event for event, _ in codex] == ["PreToolUse"]
     assert "--agent codex" in codex[0][1]["command"]
     assert "--agent" not in find_hookman_entries(local_settings(project))[0][1]["command"]
     key = f"{project}/.codex/hooks.json:pre_tool_use:0:0"

@@ -125,7 +125,7 @@ def test_a_teammates_registry_hook_says_how_to_get_it_and_the_rest_installs(
 
     assert cloned.exit_code == 1
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
-    assert sorted(settings["hooks"]) == ["PreToolUse", "SessionStart"]
+    assert sorted(settings["hooks"]) == ["PreToolUse", "SessionStart", "UserPromptSubmit"]
     lines = cloned.stdout.splitlines()
     assert lines[-3:] == [
         "missing: the hook 'team-guard' comes from the registry entry 'team-guard', which is "

@@ -77,18 +77,24 @@ def test_a_hand_written_entry_without_events_is_wired_by_a_bare_install(project:
     assert local_settings(project)["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
 
 
+def _served(project: Path) -> list[str]:
+    """The Claude Code events the installed manifest runs the project's one hook on."""
+    manifest = json.loads(paths.manifest_path(project).read_text())
+    return manifest["hooks"][0]["claude_events"]
+
+
 def test_the_code_gaining_and_dropping_a_subscription_is_followed_by_a_bare_install(
     project: Path,
 ) -> None:
     guard = write_hook(project, "guard", GUARD)
     assert hookman("install", "hooks/guard.py", *VERSION).exit_code == 0
-    assert "UserPromptSubmit" not in local_settings(project)["hooks"]
+    assert "UserPromptSubmit" not in _served(project)  # (its entry is the prompt gate)
 
     guard.write_text(GAINS_AGENT_START)  # e.g. after a teammate's commit and a pull
     gained = hookman("install")
     assert gained.exit_code == 0, gained.output
     assert "guard now subscribes to agent_start" in gained.stdout
-    assert "UserPromptSubmit" in local_settings(project)["hooks"]  # agent_start's event
+    assert "UserPromptSubmit" in _served(project)  # agent_start's event
     assert (
         'events = ["tool_call", "agent_start"]'
         in (project / ".claude" / "hookman.toml").read_text()
@@ -106,7 +112,7 @@ def test_the_code_gaining_and_dropping_a_subscription_is_followed_by_a_bare_inst
     assert json.loads(dropped.stdout)["subscriptions_changed"] == [
         {"hook": "guard", "gained": [], "lost": ["agent_start"], "tools": {}}
     ]
-    assert "UserPromptSubmit" not in local_settings(project)["hooks"]
+    assert "UserPromptSubmit" not in _served(project)
     assert 'events = ["tool_call"]\n' in (project / ".claude" / "hookman.toml").read_text()
 
 

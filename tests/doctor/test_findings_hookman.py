@@ -5,6 +5,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,10 +58,18 @@ def _rewrite_launcher_interpreter(project: Path, new: str) -> None:
     launcher.write_text(text.replace(shlex.quote(sys.executable), shlex.quote(new)))
 
 
+def _per_entry(ctx: Any, code: str) -> Any:
+    """The finding on the guard's entry: one per hookman entry, the guard's and the prompt
+    gate's (UserPromptSubmit), each naming its own event."""
+    found = [f for f in ctx.findings if f.code == code]
+    assert sorted(f.event for f in found) == ["PreToolUse", "UserPromptSubmit"], found
+    return next(f for f in found if f.event == "PreToolUse")
+
+
 def test_an_entry_whose_interpreter_is_gone_stops_guarding(project: Path) -> None:
     install(project)
     _rewrite_launcher_interpreter(project, "/gone/venv/bin/python")
-    found = the(diagnose(project), "hookman-interpreter-gone")
+    found = _per_entry(diagnose(project), "hookman-interpreter-gone")
     assert "does not exist" in found.message and found.event == "PreToolUse"
 
 
@@ -70,14 +79,15 @@ def test_an_interpreter_without_hookman_stops_guarding(project: Path, tmp_path: 
     fake.write_text("#!/bin/sh\nexit 1\n")
     fake.chmod(0o755)
     _rewrite_launcher_interpreter(project, str(fake))
-    assert "cannot import hookman" in the(diagnose(project), "hookman-interpreter-gone").message
+    found = _per_entry(diagnose(project), "hookman-interpreter-gone")
+    assert "cannot import hookman" in found.message
 
 
 def test_a_deleted_launcher_is_an_error_and_a_present_one_is_quiet(project: Path) -> None:
     install(project)
     assert "hookman-launcher-missing" not in codes(diagnose(project), "error")
     launcher_path(project).unlink()
-    found = the(diagnose(project), "hookman-launcher-missing")
+    found = _per_entry(diagnose(project), "hookman-launcher-missing")
     assert found.event == "PreToolUse" and "hookman install" in found.fix
 
 

@@ -147,6 +147,7 @@ def test_each_probe_run_is_recorded_with_its_result_and_findings(project: Path) 
     assert records == [
         ("PreToolUse", "Bash `echo hi`", "raised", ["hookman-handler-raises"]),
         ("PreToolUse", "Bash `rm -rf ./build`", "raised", ["hookman-handler-raises"]),
+        ("UserPromptSubmit", "UserPromptSubmit", "no_answer", []),  # the prompt gate
     ]
     assert len(codes(ctx)) == len(set(codes(ctx)))  # the finding itself is said once
     assert diagnose(project).probed is None  # no probe, no record
@@ -158,4 +159,5 @@ def test_a_healthy_guard_denies_the_destructive_sample(project: Path) -> None:
     assert [(r.sample, r.result) for r in ctx.probed or []] == [
         ("Bash `echo hi`", "no_answer"),
         ("Bash `rm -rf ./build`", "denied"),
+        ("UserPromptSubmit", "no_answer"),  # the prompt gate lets an unchanged project's prompt in
     ]

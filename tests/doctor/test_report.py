@@ -40,6 +40,7 @@ def test_a_realistic_clean_project_passes_with_no_noise(
     assert [(h.source.kind, h.event, h.loaded) for h in ctx.handlers] == [
         ("project", "PostToolUse", True),
         ("local", "PreToolUse", True),
+        ("local", "UserPromptSubmit", True),  # the prompt gate
     ]
 
 

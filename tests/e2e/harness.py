@@ -158,6 +158,15 @@ class ClaudeRun:
         routes = [request.route for request in self.requests]
         return f"ClaudeRun(exit={self.returncode}, requests={routes}, events={len(self.events)})"
 
+    def stopped_by_hook(self) -> str:
+        """What the user read when a hook stopped the prompt (`continue: false` on
+        UserPromptSubmit: `Operation stopped by hook: REASON`, measured on 2.1.197 and
+        2.1.332), or "" when none did."""
+        for event in self.events:
+            if event.get("subtype") == "informational" and event.get("prevent_continuation"):
+                return str(event.get("content", ""))
+        return ""
+
     def model_saw(self, text: str) -> bool:
         """Whether `text` appears in any conversation message sent to the model."""
         return text in self.all_message_text()

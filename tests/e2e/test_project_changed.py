@@ -1,7 +1,9 @@
 """After a pull, the old code never decides in silence (issue 24, item 2), in the real clients:
-a teammate's guard added to hookman.toml, without `hookman install`, makes every Bash call
-a deny whose reason, as the model reads it, names `hookman install`; after install the new
-guard works. Claude Code (every pinned client) and Codex CLI alike."""
+a teammate's guard added to hookman.toml, without `hookman install`, stops every prompt in
+Claude Code (the prompt gate) and makes every Bash call in Codex a deny whose reason, as the
+model reads it, names `hookman install`; a guard no installed entry reaches (a Write guard
+where the entry matches Bash only) is stopped the same way; after install the new guard
+works. Every pinned Claude Code client, and Codex CLI."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pytest
 
 from .codex_harness import CodexProject
 from .harness import E2EProject
-from .mock_anthropic import bash, say
+from .mock_anthropic import ToolUse, bash, say
 from .mock_openai import shell
 
 pytestmark = pytest.mark.e2e
@@ -50,11 +52,14 @@ def test_claude_code_reads_the_deny_naming_install_and_after_install_the_guard_w
 
     run = e2e.run_claude("go", turns=[bash(f"echo ADDED-BLOCK > {witness}"), say("ok")])
 
-    [denied] = run.tool_results()
-    assert denied["is_error"] is True, run.describe()
-    assert ".claude/hookman.toml changed since `hookman install`" in denied["content"]
-    assert f"Run `hookman install` in {e2e.root}" in denied["content"]
-    assert not witness.exists()
+    # the prompt gate stops the session before the model is asked (ARCHITECTURE.md)
+    stopped = run.stopped_by_hook()
+    assert stopped.startswith("Operation stopped by hook: hookman blocked this prompt"), (
+        run.describe()
+    )
+    assert ".claude/hookman.toml changed since `hookman install`" in stopped
+    assert f"Run `hookman install` in {e2e.root}" in stopped
+    assert run.main_requests == [] and not witness.exists()
 
     e2e.hookman("install")
     run = e2e.run_claude(
@@ -64,6 +69,43 @@ def test_claude_code_reads_the_deny_naming_install_and_after_install_the_guard_w
     assert "MOVED-E2E: the added guard says no" in denied["content"], run.describe()
     assert not witness.exists()
     assert harmless["content"] == "ok-42"
+
+
+WRITE_GUARD = """
+def hook(pi):
+    def guard(event, ctx):
+        return {"block": True, "reason": "GATE-E2E: no writes"}
+    pi.on("tool_call", guard, tools=["Write"])
+"""
+WRITE_ENTRY = (
+    '\n[[hooks]]\nname = "no_write"\npath = "hooks/no_write.py"\n'
+    'events = ["tool_call"]\ntools = { tool_call = ["Write"] }\n'
+)
+
+
+def test_a_pulled_guard_no_installed_entry_reaches_stops_the_prompt_until_install(
+    e2e: E2EProject,
+) -> None:
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    assert "Write" not in str(e2e.settings())  # the PreToolUse entry matches Bash only
+    e2e.write_hook("no_write", WRITE_GUARD)
+    config = e2e.root / ".claude" / "hookman.toml"
+    config.write_text(config.read_text(encoding="utf-8") + WRITE_ENTRY, encoding="utf-8")
+    target = e2e.root / "written.txt"
+
+    run = e2e.run_claude(
+        "go", turns=[[ToolUse("Write", {"file_path": str(target), "content": "x"})], say("ok")]
+    )
+
+    assert "hookman install" in run.stopped_by_hook(), run.describe()
+    assert run.main_requests == [] and not target.exists()
+    e2e.hookman("install")
+    run = e2e.run_claude(
+        "go", turns=[[ToolUse("Write", {"file_path": str(target), "content": "x"})], say("ok")]
+    )
+    assert run.stopped_by_hook() == "", run.describe()
+    assert "GATE-E2E: no writes" in run.tool_result_texts()[0], run.describe()
+    assert not target.exists()
 
 
 def test_codex_reads_the_deny_naming_install_and_after_install_the_guard_works(

@@ -45,7 +45,12 @@ def test_writes_manifest_config_and_settings(project: Path) -> None:
         == "Bash"
     )
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
-    assert [event for event, _ in find_hookman_entries(settings)] == ["PreToolUse"]
+    # the guard's entry, and the prompt gate every installed project has
+    assert [event for event, _ in find_hookman_entries(settings)] == [
+        "PreToolUse",
+        "UserPromptSubmit",
+    ]
+    assert result.plan.prompt_gate_only
     assert result.git is None  # not a git work tree
 
 
@@ -146,7 +151,10 @@ def test_foreign_settings_survive_install_and_remove_byte_for_byte(
     config = _config_with_guard(project)
     sync_project(project, config, TARGET, dry_run=False)
     installed = json.loads(settings_path.read_text(encoding="utf-8"))
-    assert [event for event, _ in find_hookman_entries(installed)] == ["PreToolUse"]
+    assert [event for event, _ in find_hookman_entries(installed)] == [
+        "PreToolUse",
+        "UserPromptSubmit",
+    ]
     config = load_project_config(project)
     config.remove_hook("guard")
     sync_project(project, config, TARGET, dry_run=False)

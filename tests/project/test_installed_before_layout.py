@@ -116,11 +116,13 @@ def test_install_rewrites_the_old_command_and_launcher_forms(
     settings = json.loads(settings_path.read_text(encoding="utf-8"))
     commands = [
         handler["command"]
-        for groups in settings["hooks"].values()
+        for event, groups in settings["hooks"].items()
+        if event != "UserPromptSubmit"  # the prompt gate, new (the launcher alone)
         for group in groups
         for handler in group["hooks"]
     ]
     assert len(commands) == 2  # the old entries were recognised and rewritten, not doubled
+    assert "UserPromptSubmit" in settings["hooks"]
     for command in commands:
         assert "[ $? = 3 ]" not in command and "printf" not in command
         assert command.startswith("trap ") and command.endswith(" esac")
