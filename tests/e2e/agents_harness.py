@@ -323,6 +323,12 @@ class AgentProject(E2EProject):
             if "hookman-run.sh" in str(handler.get("command", ""))
         ]
 
+    def write_raw_hooks(self, events: dict[str, list[dict[str, Any]]]) -> None:
+        """Write hand-made matcher groups (no hookman) as the agent's whole hook file."""
+        document = events if self.agent == "droid" else {"hooks": events}
+        self.hooks_path.parent.mkdir(parents=True, exist_ok=True)
+        self.hooks_path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
     def edit_hooks_file(self, change: Any) -> None:
         """Let `change(document)` edit the agent's hook file in place, as a user would."""
         document = json.loads(self.hooks_path.read_text(encoding="utf-8"))
