@@ -21,7 +21,19 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from npm_clients import NpmClient, install_all
 
-COPILOT_CLI = NpmClient("copilot", "@github/copilot", "GitHub Copilot CLI", ("1.0.102",))
+# Copilot CLI unpacks its package (about 235 MB) into a cache on first run, `--version`
+# included: beside the client, where the E2E harness points every run (COPILOT_PKG_CACHE_HOME,
+# tests/e2e/agents_harness.py), so it is unpacked once, here, not into each test's HOME.
+COPILOT_CLI = NpmClient(
+    "copilot",
+    "@github/copilot",
+    "GitHub Copilot CLI",
+    ("1.0.102",),
+    version_env=(
+        ("COPILOT_PKG_CACHE_HOME", "{prefix}/pkg-cache"),
+        ("COPILOT_AUTO_UPDATE", "false"),
+    ),
+)
 QWEN_CODE = NpmClient("qwen", "@qwen-code/qwen-code", "Qwen Code", ("0.24.4",))
 # @factory/cli 0.225.1 names @factory/cli-linux-x64 0.225.1 as its optional platform binary,
 # which the registry does not have: 0.225.2 of that package is installed beside it, and the

@@ -25,7 +25,8 @@ class InstallError(Exception):
 
 class NpmClient(NamedTuple):
     """One client: its program `name`, the npm `package`, how it is called in messages
-    (`title`), the pinned versions, and extra environment for `--version`; `extra` names
+    (`title`), the pinned versions, and extra environment for `--version` (where "{prefix}"
+    stands for the version's npm prefix); `extra` names
     packages (`name@version`) installed beside a pinned version of it (a platform binary
     the package's own optional dependency cannot supply), and `reports` the version its
     `--version` answers when that is not the package's own."""
@@ -71,7 +72,13 @@ def installed_version(client: NpmClient, binary: Path) -> str | None:
             text=True,
             timeout=VERSION_TIMEOUT_S,
             check=False,
-            env={**os.environ, **dict(client.version_env)},
+            # "{prefix}" in a value is the client's own npm prefix (name-version/).
+            env={
+                **os.environ,
+                **{
+                    key: value.format(prefix=binary.parents[2]) for key, value in client.version_env
+                },
+            },
         )
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -103,6 +103,13 @@ class AgentClient:
         return AGENT_FACTS[self.agent]
 
 
+def _copilot_cache_env(binary: Path) -> dict[str, str]:
+    """Where Copilot CLI unpacks its package: beside the installed client, once for every
+    run (tools/install_agent_clients.py unpacks it there already)."""
+    cache = binary.parents[2] / "pkg-cache"
+    return {"COPILOT_PKG_CACHE_HOME": str(cache), "COPILOT_AUTO_UPDATE": "false"}
+
+
 def find_agent(agent: str) -> AgentClient | str:
     """The installed client, or the reason it cannot be used."""
     facts = AGENT_FACTS[agent]
@@ -118,7 +125,7 @@ def find_agent(agent: str) -> AgentClient | str:
             text=True,
             timeout=60,
             check=False,
-            env={**os.environ, "COPILOT_AUTO_UPDATE": "false"},
+            env={**os.environ, **_copilot_cache_env(binary)},
         ).stdout
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"{title} at {binary} does not run: {error}"
@@ -275,8 +282,7 @@ class AgentProject(E2EProject):
                 COPILOT_PROVIDER_API_KEY="mock-key",
                 COPILOT_OFFLINE="true",
                 COPILOT_MODEL=COPILOT_MODEL,
-                COPILOT_AUTO_UPDATE="false",
-                COPILOT_PKG_CACHE_HOME=str(self.agent_client.binary.parents[2] / "pkg-cache"),
+                **_copilot_cache_env(self.agent_client.binary),
             )
         elif self.agent == "qwen":
             environment.update(

@@ -12,12 +12,17 @@ HOOKMAN_E2E_AGENTS_FULL=1)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from . import notes
 from .agents_harness import AGENTS, AgentProject, AgentRun
-from .mock_anthropic import say
+from .conftest import _client, _installed_or_skip, agent_client_or_skip
+from .harness import DEFAULT_CLIENT_VERSIONS, NetworkIsolation
+from .mock_anthropic import MockAnthropic, say
+from .mock_openai import MockOpenAI
 
 pytestmark = pytest.mark.e2e
 
@@ -168,3 +173,42 @@ def test_a_guard_past_its_deadline_denies_before_the_agent_s_timeout(
     assert results[0].startswith(e2e.denied("")), run.describe()
     assert "deadline of 4 s" in results[0], run.describe()
     assert (e2e.root / "after.txt").read_text() == "after\n", run.describe()
+
+
+TEAM_AGENTS = 'agents = ["claude", "codex", "copilot", "qwen", "droid"]\n'
+
+
+def test_a_teammate_with_only_some_agents_gets_no_error_for_the_others(
+    mock_api: MockAnthropic,
+    mock_openai: MockOpenAI,
+    network_isolation: NetworkIsolation,
+    tmp_path: Path,
+) -> None:
+    """The committed hookman.toml names all five agents; this machine has Claude Code and
+    Qwen Code only. install, list and doctor exit 0, wire the two, write nothing of Codex's
+    or droid's, and warn about none of the three that are absent."""
+    claude = _installed_or_skip(
+        _client(DEFAULT_CLIENT_VERSIONS[-1]), DEFAULT_CLIENT_VERSIONS[-1], notes.MISSING_CLAUDE
+    )
+    qwen = agent_client_or_skip("qwen")
+    e2e = AgentProject(
+        qwen, mock_api, mock_openai, network_isolation, tmp_path, others=[claude.bin_dir]
+    )
+    e2e.write(".claude/hookman.toml", TEAM_AGENTS)
+    e2e.write_hook("guard", GUARD)
+
+    outputs = [e2e.hookman("install", "hooks/guard.py", check=False)]
+    outputs += [e2e.hookman(command, check=False) for command in ("list", "doctor")]
+
+    for done in outputs:
+        said = done.stdout + done.stderr
+        assert done.returncode == 0, said
+        assert "Traceback" not in said and "error:" not in said.lower(), said
+        warnings = [line for line in said.splitlines() if "warning" in line.lower()]
+        absent = ("Codex", "codex", "Copilot", "copilot", "droid", "Factory")
+        assert [line for line in warnings if any(name in line for name in absent)] == [], said
+    assert e2e.hookman_entries("PreToolUse"), e2e.hooks_path.read_text()
+    assert (e2e.root / ".claude" / "settings.local.json").is_file()
+    assert not (e2e.root / ".codex" / "hooks.json").exists()
+    assert not (e2e.root / ".factory" / "hooks.json").exists()
+    assert not (e2e.root / ".github" / "hooks").exists()
