@@ -195,3 +195,60 @@ def test_fact_what_each_agent_sends_a_hook(agent_e2e: AgentProject) -> None:
     marker = {"copilot": "COPILOT_CLI=1", "qwen": "QWEN_CODE_CLI=", "droid": "DROID_PROJECT_DIR="}
     assert marker[e2e.agent] in environment
     assert f"CLAUDE_PROJECT_DIR={e2e.root}" in environment.splitlines()
+
+
+CONTEXT = """
+def hook(pi):
+    @pi.on("session_start")
+    def greet(event, ctx):
+        pi.send_message("SESSION-E2E context")
+
+    @pi.on("tool_result", tools=["Bash"])
+    def note(event, ctx):
+        pi.send_message("POST-E2E saw " + event["input"]["command"])
+"""
+
+
+@pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
+def test_copilot_is_answered_in_its_protocol_where_agents_does_not_name_it(
+    agent_e2e: AgentProject,
+) -> None:
+    """A project whose hookman.toml names Claude Code only: Copilot runs hookman's entries in
+    .claude/settings.local.json anyway (trusted folder), and the runner, seeing COPILOT_CLI,
+    answers it so that its model hears the deny's reason and the context."""
+    e2e = agent_e2e
+    e2e.hookman("install", e2e.write_hook("guard", GUARD), e2e.write_hook("context", CONTEXT))
+    (e2e.root / "victim").mkdir()
+
+    run = e2e.run_agent("go", turns=[e2e.shell("rm -rf victim"), e2e.shell("ls"), say("done")])
+
+    assert (e2e.root / "victim").is_dir(), run.describe()
+    assert run.tool_results()[0] == e2e.denied("GUARD-E2E: not this one"), run.describe()
+    assert "SESSION-E2E context" in run.model_text(0), run.describe()
+    assert "POST-E2E saw ls" in run.model_text(-1), run.describe()
+
+
+@pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
+def test_fact_a_foreign_prompt_entry_turns_every_hook_of_the_file_off_in_copilot(
+    agent_e2e: AgentProject,
+) -> None:
+    """One `type: "prompt"` entry (valid for Claude Code, not for Copilot) in the settings
+    file: Copilot rejects the file's whole `hooks`, hookman's guard included, and the command
+    runs. doctor names it."""
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", GUARD))
+
+    def add_prompt_entry(document: dict[str, Any]) -> None:
+        prompt = {"type": "prompt", "prompt": "Is this command safe? $ARGUMENTS"}
+        document["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [prompt]})
+
+    e2e.edit_hooks_file(add_prompt_entry)
+    (e2e.root / "victim").mkdir()
+
+    run = e2e.run_agent("go", turns=[e2e.shell("rm -rf victim"), say("done")])
+
+    assert not (e2e.root / "victim").exists(), run.describe()
+    doctor = e2e.hookman("doctor", check=False)
+    said = doctor.stdout + doctor.stderr
+    assert doctor.returncode != 0, said
+    assert "Copilot" in said and "prompt" in said, said
