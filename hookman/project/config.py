@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from hookman.agents.agent_names import OTHER_AGENTS
 from hookman.atomic_file import write_text_if_changed
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.errors import HookmanError
@@ -62,7 +63,7 @@ _EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
 
 # The agents hookman writes hooks for (docs/agents.md) and the default when hookman.toml
 # names none.
-KNOWN_AGENTS = ("claude", CODEX_AGENT)
+KNOWN_AGENTS = ("claude", CODEX_AGENT, *OTHER_AGENTS)
 DEFAULT_AGENTS = ("claude",)
 
 
