@@ -20,7 +20,7 @@ from hookman.doctor.facts import doctor_facts
 
 
 @cache
-def agent_facts(agent: str) -> dict[str, Any]:
+def doctor_facts_of(agent: str) -> dict[str, Any]:
     return dict(doctor_facts()["agents"][agent])
 
 
@@ -49,7 +49,7 @@ class AgentFile:
 def agent_home(agent: str) -> Path:
     """The agent's user directory: its variable when set (QWEN_HOME, COPILOT_HOME), else
     ~/.qwen, ~/.factory, ~/.copilot."""
-    facts = agent_facts(agent)
+    facts = doctor_facts_of(agent)
     variable = facts.get("home_variable")
     value = os.environ.get(variable) if variable else None
     return Path(value) if value else Path.home() / str(facts["home"])
@@ -58,7 +58,7 @@ def agent_home(agent: str) -> Path:
 def read_agent_files(agent: str, project_dir: Path) -> list[AgentFile]:
     """Every file the agent's facts name, user layer first, each read (missing ones too,
     so the merged view lists where the agent looks)."""
-    facts = agent_facts(agent)
+    facts = doctor_facts_of(agent)
     found: list[AgentFile] = []
     for place in facts["files"]:
         base = agent_home(agent) if place["where"] == "home" else project_dir

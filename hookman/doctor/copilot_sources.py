@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from hookman.doctor.agent_files import AgentFile, agent_facts, agent_home, read_file
+from hookman.doctor.agent_files import AgentFile, agent_home, doctor_facts_of, read_file
 
 AGENT = "copilot"
 
 
 def trust_file() -> Path:
-    return agent_home(AGENT) / str(agent_facts(AGENT)["trust_file"])
+    return agent_home(AGENT) / str(doctor_facts_of(AGENT)["trust_file"])
 
 
 def trusted_folders() -> list[str] | None:
@@ -30,7 +30,7 @@ def trusted_folders() -> list[str] | None:
         return []
     if file.error is not None:
         return None
-    folders = file.data.get(str(agent_facts(AGENT)["trust_key"]))
+    folders = file.data.get(str(doctor_facts_of(AGENT)["trust_key"]))
     if not isinstance(folders, list):
         return []
     return [folder for folder in folders if isinstance(folder, str)]
@@ -47,7 +47,7 @@ def is_trusted(project_dir: Path, folders: list[str]) -> bool:
 
 def trust_by_environment() -> str | None:
     """The variable that makes Copilot load repository hooks without trust, when set."""
-    for name in agent_facts(AGENT)["trust_variables"]:
+    for name in doctor_facts_of(AGENT)["trust_variables"]:
         if os.environ.get(name) == "true":
             return str(name)
     return None

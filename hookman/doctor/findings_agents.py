@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
+from hookman.agents import agent_facts
 from hookman.bridge.protocol import AGENT_FLAG
-from hookman.doctor.agent_files import AgentFile, agent_facts, pattern_facts
+from hookman.doctor.agent_files import AgentFile, doctor_facts_of, pattern_facts
 from hookman.doctor.context import Context
 from hookman.doctor.findings_commands import script_path
 from hookman.doctor.handlers import key_path
@@ -31,7 +31,12 @@ from hookman.project.settings_entries import is_hookman_command, shell_words
 
 
 def agent_name(agent: str) -> str:
-    return str(agent_facts(agent)["name"])
+    return agent_facts.display_name(agent)
+
+
+def agent_events(agent: str) -> list[str]:
+    """Every event the agent runs hooks for (its own among them), catalog/agents.json's."""
+    return list(agent_facts.facts(agent)["events"])
 
 
 def named_in_agents(agent: str, project_dir: Path) -> bool:
@@ -46,7 +51,7 @@ def named_in_agents(agent: str, project_dir: Path) -> bool:
 
 def installed(agent: str) -> bool:
     """Whether the agent's program is on PATH (per machine: docs/agents.md)."""
-    return shutil.which(str(agent_facts(agent)["program"])) is not None
+    return agent_facts.agent_installed(agent)
 
 
 def holds_hooks(files: list[AgentFile]) -> bool:
@@ -129,7 +134,7 @@ def not_installed(ctx: Context, agent: str, handlers: list[Handler], code: str) 
 
     for handler in handlers:
         handler.silence(code)
-    name, program = agent_name(agent), agent_facts(agent)["program"]
+    name, program = agent_name(agent), agent_facts.program(agent)
     held = f" ({len(handlers)} hook(s) in its files are not run here)" if handlers else ""
     ctx.add(
         Finding(
@@ -147,7 +152,7 @@ def not_installed(ctx: Context, agent: str, handlers: list[Handler], code: str) 
 
 
 def check_invalid(ctx: Context, agent: str, file: AgentFile, code: str) -> None:
-    effect = agent_facts(agent)["invalid_file"][file.layer]
+    effect = doctor_facts_of(agent)["invalid_file"][file.layer]
     add(
         ctx,
         Finding(
@@ -164,7 +169,7 @@ def check_invalid(ctx: Context, agent: str, file: AgentFile, code: str) -> None:
 def check_event(
     ctx: Context, agent: str, handler: Handler, hooks_key: str | None, code: str
 ) -> None:
-    events = list(agent_facts(agent)["events"])
+    events = agent_events(agent)
     event = handler.event
     if event in events:
         return
@@ -177,7 +182,7 @@ def check_event(
         "error",
         handler.source.path,
         f"{event!r} is not an event {agent_name(agent)} knows{why}: "
-        f"{agent_facts(agent)['unknown_event']}.",
+        f"{doctor_facts_of(agent)['unknown_event']}.",
         f"rename the key to {meant!r}." if meant else f"use one of: {', '.join(events)}.",
         event=event,
         path=path,
@@ -192,7 +197,7 @@ def check_switched_off(
 ) -> None:
     """The agent's off switch (`disableAllHooks`, `hooksDisabled`): the project's file wins
     over the user's, as the agents merge their settings."""
-    key = str(agent_facts(agent)["disable_key"])
+    key = str(doctor_facts_of(agent)["disable_key"])
     setting: AgentFile | None = None
     value = False
     for file in files:  # user first, then project: the last one that sets it wins
@@ -271,7 +276,7 @@ def check_answers(
 ) -> None:
     """What the agent fails open on, read in a foreign command and its script (`codes`: the
     finding code of each check the agent's facts name)."""
-    facts = agent_facts(agent)
+    facts = doctor_facts_of(agent)
     if handler.hookman or handler.command is None:
         return
     if handler.event not in facts["fails_open_events"]:
@@ -311,10 +316,10 @@ def _top_level_decision(
     ctx: Context, agent: str, handler: Handler, text: HookText, code: str
 ) -> None:
     """A deny written at the top level only (no hookSpecificOutput anywhere in the text)."""
-    ignored = list(agent_facts(agent)["top_level_ignored"])
+    ignored = list(doctor_facts_of(agent)["top_level_ignored"])
     patterns = pattern_facts("top_level_decision")
     if "decision" in ignored:
-        patterns += list(agent_facts("copilot")["blocks"])
+        patterns += list(doctor_facts_of("copilot")["blocks"])
     pattern = first(text, patterns)
     if pattern is None or first(text, pattern_facts("specific_output")) is not None:
         return
@@ -335,7 +340,7 @@ def _top_level_decision(
 
 
 def _block(ctx: Context, agent: str, handler: Handler, text: HookText, code: str) -> None:
-    pattern = first(text, list(agent_facts(agent)["blocks"]))
+    pattern = first(text, list(doctor_facts_of(agent)["blocks"]))
     if pattern is None or first(text, pattern_facts("top_level_decision")) is not None:
         return
     add(
@@ -365,3 +370,84 @@ def first(text: HookText, patterns: list[str]) -> re.Pattern[str] | None:
         if compiled.search(text.all):
             return compiled
     return None
+
+
+# --- hookman's entries install would now write differently ------------------------------------
+
+
+def check_stale(ctx: Context, agent: str, file: AgentFile | None, code: str) -> None:
+    """hookman's entries in the agent's project file against what `hookman install` writes
+    now (install's own plan, agents/agent_sync.py), or present while `agents` leaves the
+    agent out."""
+    from hookman.agents import agent_files
+    from hookman.project.config import read_project_config
+
+    if file is None or file.error is not None:
+        return  # reported; install refuses such a file too
+    try:
+        config = read_project_config(ctx.project_dir)
+    except HookmanError:
+        return  # findings_hookman reports it
+    written = agent_files.written_events(ctx.project_dir, agent)
+    if agent not in config.agents:
+        if written:
+            add(ctx, _left_over(agent, file, written, code))
+        return
+    wanted = _wanted_entries(ctx, config, agent)
+    if wanted is None:
+        return
+    try:
+        change = agent_files.update_agent_hooks(ctx.project_dir, agent, wanted, dry_run=True)
+    except HookmanError:
+        return  # a file git tracks, or one install cannot walk: install says so
+    if not change.changed:
+        return
+    wanted_events = list(dict.fromkeys(entry.event for entry in wanted))
+    parts = []
+    if missing := [e for e in wanted_events if e not in written]:
+        parts.append(f"missing: {', '.join(missing)}")
+    if extra := [e for e in written if e not in wanted_events]:
+        parts.append(f"no enabled hook needs: {', '.join(extra)}")
+    if not parts:
+        parts.append("matchers, commands or timeouts differ")
+    add(
+        ctx,
+        Finding(
+            code,
+            "error",
+            str(file.path),
+            f"hookman's {agent_name(agent)} entries differ from what `hookman install` "
+            f"writes now (edited by hand, a pull, or another {agent_name(agent)} version): "
+            f"{'; '.join(parts)}. {agent_name(agent)} runs the old ones, or none.",
+            "run `hookman install`.",
+        ),
+    )
+
+
+def _left_over(agent: str, file: AgentFile, written: list[str], code: str) -> Finding:
+    return Finding(
+        code,
+        "warning",
+        str(file.path),
+        f"hookman's {agent_name(agent)} entries ({', '.join(written)}) are in the file, but "
+        f"`agents` in hookman.toml does not name {agent}: the next `hookman install` removes "
+        "them.",
+        f"`hookman install --agent {agent}` to keep them (it adds {agent} to `agents`), or "
+        "`hookman install` to remove them.",
+    )
+
+
+def _wanted_entries(ctx: Context, config: Any, agent: str) -> list[Any] | None:
+    """The entries `hookman install` would write for the agent now."""
+    from hookman.agents.agent_sync import plan_agent
+    from hookman.install.report import installed_trial_hooks
+    from hookman.project.install_plan import plan_install
+    from hookman.project.launcher import launcher_path
+
+    hooks = config.hooks + installed_trial_hooks(ctx.project_dir)
+    try:
+        plan = plan_install(hooks, ctx.version)
+        version = agent_facts.detect_agent_version(agent)
+        return plan_agent(agent, hooks, plan, launcher_path(ctx.project_dir), version).entries
+    except HookmanError:
+        return None

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import agent_facts, read_agent_files
+from hookman.doctor.agent_files import doctor_facts_of, read_agent_files
 from hookman.doctor.context import Context
 from hookman.doctor.copilot_sources import (
     is_trusted,
@@ -73,7 +73,7 @@ def check_copilot(ctx: Context) -> None:
 
 
 def _claude_sources(ctx: Context) -> list[Source]:
-    kinds = set(agent_facts(AGENT)["claude_files"])
+    kinds = set(doctor_facts_of(AGENT)["claude_files"])
     return [s for s in ctx.sources.sources if s.kind in kinds and isinstance(s.data, dict)]
 
 
@@ -142,7 +142,7 @@ def _check_file_refused(ctx: Context, source: Source, handlers: list[Handler]) -
 def _refused_entry(hooks: Any) -> tuple[str, str] | None:
     if not isinstance(hooks, dict):
         return None
-    types = list(agent_facts(AGENT)["entry_types"])
+    types = list(doctor_facts_of(AGENT)["entry_types"])
     for event, groups in hooks.items():
         for index, group in enumerate(groups if isinstance(groups, list) else []):
             if not isinstance(group, dict):
@@ -203,12 +203,12 @@ def _copilot_matches(text: str | None, name: str) -> bool:
 def _check_answers(ctx: Context, handler: Handler, memo: dict[Path, str | None]) -> None:
     if handler.hookman or handler.command is None:
         return
-    if handler.event in agent_facts(AGENT)["fails_open_events"]:
+    if handler.event in doctor_facts_of(AGENT)["fails_open_events"]:
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
     if handler.event not in CONTEXT_EVENTS:
         return
     text = hook_text(handler.command, script_path(ctx, handler), memo)
-    pattern = agents.first(text, list(agent_facts(AGENT)["context_inside"]))
+    pattern = agents.first(text, list(doctor_facts_of(AGENT)["context_inside"]))
     if pattern is None or text.all.count("additionalContext") > 1:
         return
     agents.add(

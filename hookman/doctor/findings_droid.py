@@ -14,8 +14,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from hookman.agents import agent_facts
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import AgentFile, agent_facts, read_agent_files
+from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 
@@ -54,6 +55,8 @@ def check_droid(ctx: Context) -> None:
         _check_matcher(ctx, handler)
         agents.check_agent_flag(ctx, AGENT, handler, "droid-hookman-wrong-agent")
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
+    hooks_json = next((f for f in files if f.layer == "project" and f.hooks_key is None), None)
+    agents.check_stale(ctx, AGENT, hooks_json, "droid-hookman-stale")
 
 
 def _of(handlers: list[Handler], file: AgentFile) -> list[Handler]:
@@ -70,7 +73,7 @@ def _hooks_key(files: list[AgentFile], handler: Handler) -> str | None:
 def _wrapped_handlers(ctx: Context, files: list[AgentFile]) -> list[Handler]:
     """hooks.json holding `{"hooks": {EVENT: ...}}` (Claude Code's settings shape): droid
     reads events at the top level only, so it skips these without a word."""
-    key = str(agent_facts(AGENT)["wrapper_key"])
+    key = str(doctor_facts_of(AGENT)["wrapper_key"])
     found: list[Handler] = []
     for file in files:
         inner = file.hooks.get(key) if file.hooks_key is None and file.hooks else None
@@ -130,8 +133,8 @@ def _check_schema(ctx: Context, file: AgentFile, handlers: list[Handler]) -> Non
 
 
 def _schema_problem(hooks: dict[str, Any], hooks_key: str | None) -> tuple[str, str] | None:
-    events = set(agent_facts(AGENT)["events"])
-    types = list(agent_facts(AGENT)["entry_types"])
+    events = set(agents.agent_events(AGENT))
+    types = list(doctor_facts_of(AGENT)["entry_types"])
     for event, groups in hooks.items():
         if event not in events:
             continue  # droid drops unknown keys (reported as droid-unknown-event)
@@ -205,12 +208,20 @@ def _check_shadowed(ctx: Context, files: list[AgentFile], handlers: list[Handler
 # --- matchers naming Claude Code's tools ------------------------------------------------------
 
 
+def claude_names_droid_lacks() -> dict[str, str]:
+    """Claude Code's tool name -> droid's, where droid calls the tool otherwise (`Bash` ->
+    `Execute`): the inverse of the runner's map (catalog/agents.json)."""
+    return {
+        claude: own for own, claude in agent_facts.claude_tool_names(AGENT).items() if own != claude
+    }
+
+
 def _check_matcher(ctx: Context, handler: Handler) -> None:
     """A matcher naming a Claude Code tool droid calls otherwise (`Bash` for `Execute`):
     droid matches its own names, so the hook never runs for that tool."""
     if handler.event not in TOOL_EVENTS or not handler.matcher:
         return
-    renames: dict[str, str] = dict(agent_facts(AGENT)["claude_tools"])
+    renames = claude_names_droid_lacks()
     names = [part.strip() for part in handler.matcher.split("|")]
     if not all(_NAME.fullmatch(name) for name in names):
         return  # a regex: doctor does not guess what it means

@@ -43,3 +43,5 @@ def check_qwen(ctx: Context) -> None:
         agents.check_event(ctx, AGENT, handler, "hooks", "qwen-unknown-event")
         agents.check_agent_flag(ctx, AGENT, handler, "qwen-hookman-wrong-agent")
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
+    project = next((f for f in files if f.layer == "project"), None)
+    agents.check_stale(ctx, AGENT, project, "qwen-hookman-stale")

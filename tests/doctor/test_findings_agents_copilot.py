@@ -12,7 +12,6 @@ import pytest
 
 from hookman.doctor import findings_agents, findings_copilot
 from hookman.doctor.copilot_sources import is_trusted
-from hookman.project import config as project_config
 
 from .conftest import codes, command, diagnose, group, settings, the, write_json
 
@@ -32,7 +31,6 @@ def copilot_installed(monkeypatch: pytest.MonkeyPatch) -> set[str]:
 @pytest.fixture
 def with_copilot(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The project names copilot in `agents`."""
-    monkeypatch.setattr(project_config, "KNOWN_AGENTS", ("claude", "codex", "copilot"))
     (project / ".claude" / "hookman.toml").write_text(
         'agents = ["claude", "copilot"]\n', encoding="utf-8"
     )
@@ -289,3 +287,21 @@ def test_a_clean_copilot_view_has_no_finding(with_copilot: Path, isolated_user: 
     guard_file(with_copilot)
     ctx = diagnose(with_copilot)
     assert not copilot_codes(ctx)
+
+
+def test_hookman_s_install_is_clean_in_copilot_once_trusted(
+    project: Path, isolated_user: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .conftest import GUARD, hookman_cli, write_hook
+
+    monkeypatch.setattr("hookman.agents.agent_facts.agent_installed", lambda agent: True)
+    path = write_hook(project, "guard", GUARD)
+    done = hookman_cli(
+        "install", str(path), "--claude-version", "2.1.328", "--agent", "copilot",
+        "--project", str(project),
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "copilot-folder-untrusted" in codes(diagnose(project))
+    trust(isolated_user, project)
+    ctx = diagnose(project)
+    assert not copilot_codes(ctx), [f.json() for f in ctx.findings]

@@ -12,7 +12,6 @@ import pytest
 
 from hookman.doctor import findings_agents, findings_droid, findings_qwen
 from hookman.doctor.report import exit_code, report_json
-from hookman.project import config as project_config
 
 from .conftest import codes, command, diagnose, group, the, write_json
 
@@ -45,7 +44,6 @@ def agent_codes(ctx: Any, agent: str) -> list[str]:
 
 
 def name_agents(project: Path, monkeypatch: pytest.MonkeyPatch, *agents: str) -> None:
-    monkeypatch.setattr(project_config, "KNOWN_AGENTS", ("claude", "codex", *agents))
     listed = ", ".join(f'"{a}"' for a in ("claude", *agents))
     (project / ".claude" / "hookman.toml").write_text(f"agents = [{listed}]\n", encoding="utf-8")
 
@@ -215,10 +213,10 @@ def test_hookman_s_claude_entry_copied_into_an_agent_file_is_an_error(
     assert f"hookman install --agent {agent}" in found.fix
 
 
-def test_hookman_s_own_qwen_entry_is_fine(project: Path) -> None:
+def test_hookman_s_own_qwen_entry_is_its_agent_s(project: Path) -> None:
     entry = group(command(hookman_command(project, agent="qwen")), matcher="Bash")
     qwen_settings(project, {"PreToolUse": [entry]})
-    assert not agent_codes(diagnose(project), "qwen")
+    assert "qwen-hookman-wrong-agent" not in codes(diagnose(project))
 
 
 def test_another_agent_s_entry_is_named(project: Path) -> None:
@@ -381,3 +379,56 @@ def test_json_is_additive_and_human_output_names_the_fix(project: Path) -> None:
     human = hookman_cli("doctor", "--project", str(project), "--claude-version", "2.1.328")
     assert "droid-hooks-wrapper" in human.output and "move the events" in human.output
     assert "Traceback" not in human.output
+
+
+# --- hookman's entries against what install writes now ------------------------------------------
+
+
+def install_for(project: Path, agent: str) -> None:
+    from .conftest import GUARD, hookman_cli, write_hook
+
+    path = write_hook(project, "guard", GUARD)
+    done = hookman_cli(
+        "install",
+        str(path),
+        "--claude-version",
+        "2.1.328",
+        "--agent",
+        agent,
+        f"--{agent}-version",
+        "0.24.4" if agent == "qwen" else "0.225.2",
+        "--project",
+        str(project),
+    )
+    assert done.exit_code == 0, done.output
+
+
+@pytest.mark.parametrize("agent", ["qwen", "droid"])
+def test_a_fresh_install_is_clean_for_the_agent(project: Path, agent: str) -> None:
+    install_for(project, agent)
+    ctx = diagnose(project)
+    assert not agent_codes(ctx, agent), [f.json() for f in ctx.findings]
+    own = [h for h in ctx.handlers if h.source.kind == agent and h.hookman]
+    assert own and all(h.loaded for h in own)
+
+
+@pytest.mark.parametrize("agent", ["qwen", "droid"])
+def test_an_entry_edited_by_hand_is_stale(project: Path, agent: str) -> None:
+    install_for(project, agent)
+    path = project / (".qwen/settings.json" if agent == "qwen" else ".factory/hooks.json")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"timeout": 30', '"timeout": 31'), encoding="utf-8")
+    assert text != path.read_text(encoding="utf-8")
+    found = the(diagnose(project), f"{agent}-hookman-stale")
+    assert found.severity == "error" and "differ" in found.message
+    assert found.fix == "run `hookman install`."
+
+
+def test_entries_left_after_agents_dropped_the_agent(project: Path) -> None:
+    install_for(project, "qwen")
+    config = project / ".claude" / "hookman.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace(', "qwen"', ""), encoding="utf-8")
+    assert '"qwen"' not in config.read_text(encoding="utf-8")
+    found = the(diagnose(project), "qwen-hookman-stale")
+    assert found.severity == "warning" and "removes them" in found.message
