@@ -62,6 +62,9 @@ DoctorSourceKind: TypeAlias = Literal[
     "manifest",
     "registry",
     "codex",
+    "qwen",  # Qwen Code's settings.json files (user, .qwen/)
+    "droid",  # Factory droid's hooks.json and settings.json (~/.factory, .factory/)
+    "copilot",  # Copilot CLI's own hook files (.github/hooks/*.json, ~/.copilot/...)
 ]
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
