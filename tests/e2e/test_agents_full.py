@@ -20,7 +20,7 @@ from .conftest import _client, _codex, _installed_or_skip, agent_client_or_skip
 from .harness import DEFAULT_CLIENT_VERSIONS, NetworkIsolation
 from .mock_anthropic import MockAnthropic, bash, say
 from .mock_openai import MockOpenAI, shell
-from .test_agents import agents
+from .test_agents import COPILOT_CONTEXT_GAP, TOOL_NAMES_GAP, agents
 
 pytestmark = [
     pytest.mark.e2e,
@@ -66,6 +66,7 @@ def test_a_broken_install_still_denies(agent_e2e: AgentProject, breakage: str) -
         assert expected in result, run.describe()
 
 
+@pytest.mark.xfail(reason=TOOL_NAMES_GAP, strict=True)
 def test_the_same_hookman_toml_drives_all_five_agents(
     mock_api: MockAnthropic,
     mock_openai: MockOpenAI,
@@ -209,6 +210,7 @@ def hook(pi):
 """
 
 
+@pytest.mark.xfail(reason=COPILOT_CONTEXT_GAP, strict=True)
 @pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
 def test_copilot_is_answered_in_its_protocol_where_agents_does_not_name_it(
     agent_e2e: AgentProject,
