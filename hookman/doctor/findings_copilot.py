@@ -59,7 +59,7 @@ def check_copilot(ctx: Context) -> None:
         if file.error is not None:
             agents.check_invalid(ctx, AGENT, file, "copilot-source-invalid")
     agents.check_switched_off(
-        ctx, AGENT, files, handlers + claude_handlers, "copilot-hooks-disabled"
+        ctx, AGENT, files, handlers, "copilot-hooks-disabled", others=claude_handlers
     )
     _check_trust(ctx, claude_handlers + [h for h in handlers if _layer(h) == "project"])
     for source in claude:
