@@ -326,3 +326,20 @@ def test_human_output_names_the_finding_and_its_fix(
     )
     found = next(f for f in data["findings"] if f["code"] == "copilot-matcher-unreadable")
     assert found["line"] is not None and found["path"] == "hooks.PreToolUse[0].matcher"
+
+
+def test_a_hooks_directory_file_without_version_1_is_refused(project: Path) -> None:
+    entry = group(command("./check.sh"), matcher="Bash")
+    write_json(project / ".github" / "hooks" / "a.json", {"hooks": {"preToolUse": [entry]}})
+    ctx = diagnose(project)
+    assert 'does not say "version": 1' in the(ctx, "copilot-source-invalid").message
+    handler = next(h for h in ctx.handlers if h.source.kind == "copilot")
+    assert handler.not_loaded_because == "copilot-source-invalid"
+
+
+def test_a_hooks_directory_file_with_version_1_is_read(project: Path) -> None:
+    entry = group(command("./check.sh"), matcher="Bash")
+    write_json(
+        project / ".github" / "hooks" / "a.json", {"version": 1, "hooks": {"preToolUse": [entry]}}
+    )
+    assert "copilot-source-invalid" not in codes(diagnose(project))
