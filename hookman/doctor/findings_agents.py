@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -193,10 +194,17 @@ def check_event(
 
 
 def check_switched_off(
-    ctx: Context, agent: str, files: list[AgentFile], handlers: list[Handler], code: str
+    ctx: Context,
+    agent: str,
+    files: list[AgentFile],
+    handlers: list[Handler],
+    code: str,
+    *,
+    others: Sequence[Handler] = (),
 ) -> None:
     """The agent's off switch (`disableAllHooks`, `hooksDisabled`): the project's file wins
-    over the user's, as the agents merge their settings."""
+    over the user's, as the agents merge their settings. `others`: hooks of files another
+    client reads too (Copilot's view of Claude Code's settings), counted, not silenced."""
     key = str(doctor_facts_of(agent)["disable_key"])
     setting: AgentFile | None = None
     value = False
@@ -208,7 +216,7 @@ def check_switched_off(
         return
     for handler in handlers:
         handler.silence(code)
-    own = any(h.hookman for h in handlers)
+    own = any(h.hookman for h in [*handlers, *others])
     add(
         ctx,
         Finding(

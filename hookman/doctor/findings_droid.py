@@ -38,8 +38,9 @@ def wants_droid(project_dir: Path) -> bool:
 def check_droid(ctx: Context) -> None:
     files = read_agent_files(AGENT, ctx.project_dir)
     handlers = agents.add_sources(ctx, AGENT, files, "droid-source-invalid")
-    wrapped = _wrapped_handlers(ctx, files)
-    if not agents.installed(AGENT):
+    installed = agents.installed(AGENT)
+    wrapped = _wrapped_handlers(ctx, files, report=installed)
+    if not installed:
         agents.not_installed(ctx, AGENT, handlers + wrapped, "droid-not-installed")
         return
     for file in files:
@@ -70,9 +71,10 @@ def _hooks_key(files: list[AgentFile], handler: Handler) -> str | None:
 # --- the wrapper droid ignores -------------------------------------------------------------
 
 
-def _wrapped_handlers(ctx: Context, files: list[AgentFile]) -> list[Handler]:
+def _wrapped_handlers(ctx: Context, files: list[AgentFile], *, report: bool) -> list[Handler]:
     """hooks.json holding `{"hooks": {EVENT: ...}}` (Claude Code's settings shape): droid
-    reads events at the top level only, so it skips these without a word."""
+    reads events at the top level only, so it skips these without a word (`report`: say
+    so; not where droid is not installed)."""
     key = str(doctor_facts_of(AGENT)["wrapper_key"])
     found: list[Handler] = []
     for file in files:
@@ -81,10 +83,12 @@ def _wrapped_handlers(ctx: Context, files: list[AgentFile]) -> list[Handler]:
             continue
         source = next(s for s in ctx.sources.sources if s.path == str(file.path))
         wrapped = agents.file_handlers(source, inner, key)
-        for handler in wrapped:
-            handler.silence("droid-hooks-wrapper")
         ctx.handlers.extend(wrapped)
         found.extend(wrapped)
+        if not report:
+            continue
+        for handler in wrapped:
+            handler.silence("droid-hooks-wrapper")
         own = any(h.hookman for h in wrapped)
         agents.add(
             ctx,

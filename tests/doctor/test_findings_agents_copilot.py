@@ -278,8 +278,10 @@ def test_disable_all_hooks_in_copilot_s_settings(with_copilot: Path, isolated_us
     trust(isolated_user, with_copilot)
     guard_file(with_copilot)
     write_json(isolated_user / ".copilot" / "settings.json", {"disableAllHooks": True})
-    found = the(diagnose(with_copilot), "copilot-hooks-disabled")
+    ctx = diagnose(with_copilot)
+    found = the(ctx, "copilot-hooks-disabled")
     assert found.severity == "error" and "hookman's included" in found.message
+    assert all(h.loaded for h in ctx.handlers if h.source.kind == "local")  # Claude Code's
 
 
 def test_a_clean_copilot_view_has_no_finding(with_copilot: Path, isolated_user: Path) -> None:
@@ -305,3 +307,39 @@ def test_hookman_s_install_is_clean_in_copilot_once_trusted(
     trust(isolated_user, project)
     ctx = diagnose(project)
     assert not copilot_codes(ctx), [f.json() for f in ctx.findings]
+
+
+def test_human_output_names_the_finding_and_its_fix(
+    with_copilot: Path, isolated_user: Path
+) -> None:
+    from .conftest import hookman_cli
+
+    trust(isolated_user, with_copilot)
+    settings(with_copilot, {"PreToolUse": [group(command("./check.sh"), matcher="Read, Bash")]})
+    done = hookman_cli("doctor", "--project", str(with_copilot), "--claude-version", "2.1.328")
+    assert "copilot-matcher-unreadable" in done.output
+    assert "write it as 'Read|Bash'" in done.output and "Traceback" not in done.output
+    data = json.loads(
+        hookman_cli(
+            "doctor", "--project", str(with_copilot), "--claude-version", "2.1.328", "--json"
+        ).output
+    )
+    found = next(f for f in data["findings"] if f["code"] == "copilot-matcher-unreadable")
+    assert found["line"] is not None and found["path"] == "hooks.PreToolUse[0].matcher"
+
+
+def test_a_hooks_directory_file_without_version_1_is_refused(project: Path) -> None:
+    entry = group(command("./check.sh"), matcher="Bash")
+    write_json(project / ".github" / "hooks" / "a.json", {"hooks": {"preToolUse": [entry]}})
+    ctx = diagnose(project)
+    assert 'does not say "version": 1' in the(ctx, "copilot-source-invalid").message
+    handler = next(h for h in ctx.handlers if h.source.kind == "copilot")
+    assert handler.not_loaded_because == "copilot-source-invalid"
+
+
+def test_a_hooks_directory_file_with_version_1_is_read(project: Path) -> None:
+    entry = group(command("./check.sh"), matcher="Bash")
+    write_json(
+        project / ".github" / "hooks" / "a.json", {"version": 1, "hooks": {"preToolUse": [entry]}}
+    )
+    assert "copilot-source-invalid" not in codes(diagnose(project))

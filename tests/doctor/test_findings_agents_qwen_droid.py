@@ -94,6 +94,9 @@ def test_an_agent_named_but_not_installed_is_one_info_finding(
     broken = project / (".qwen/settings.json" if agent == "qwen" else ".factory/hooks.json")
     broken.parent.mkdir(parents=True)
     broken.write_text("{not json", encoding="utf-8")
+    if agent == "droid":  # a wrapper, in the user's file: not reported either
+        user = Path.home() / ".factory" / "hooks.json"
+        write_json(user, {"hooks": {"Stop": [group(command("true"))]}})
     ctx = diagnose(project)
     found = the(ctx, f"{agent}-not-installed")
     assert found.severity == "info" and "not installed here" in found.message
