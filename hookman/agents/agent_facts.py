@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from hookman.agents.agent_names import COPILOT_AGENT, DROID_AGENT, OTHER_AGENTS, QWEN_AGENT
+from hookman.catalog.agent_names import COPILOT_AGENT, DROID_AGENT, OTHER_AGENTS, QWEN_AGENT
 from hookman.catalog.client_version import ClientVersion, detect_version, parse_version
 
 __all__ = ["COPILOT_AGENT", "DROID_AGENT", "OTHER_AGENTS", "QWEN_AGENT"]
