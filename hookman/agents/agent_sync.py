@@ -7,11 +7,12 @@ of the agent runs hooks for (catalog/agents.json), each running the project's la
 `--agent AGENT`, so the runner answers in that agent's protocol and hands hooks the Claude
 Code tool names they know. A tool event's matcher names the agent's own tools (droid's
 `Execute` for `Bash`, Qwen's `run_shell_command`): a name the agent does not recognise
-matches nothing, so the guard would never run. One name is written as is (both agents
-compare it exactly); several as an anchored regex `^(?:A|B)$` (droid and Qwen test an
-unanchored regex, so a plain `Edit|Read` would also match `MultiEdit`). Async hooks keep
-the runner's `--async` (it answers at once and runs them in a child), without Claude Code's
-`"async": true` key, which neither agent documents.
+matches nothing, so the guard would never run. Both agents compare a matcher with the tool's
+name, then test it as an unanchored regex (a plain `edit` would also match Qwen's
+`notebook_edit`, `Edit` droid's `MultiEdit`), so the names are written as an anchored regex,
+`^(?:Execute)$`, `^(?:run_shell_command|edit)$`. Async hooks keep the runner's `--async`
+(it answers at once and runs them in a child), without Claude Code's `"async": true` key,
+which neither agent documents.
 """
 
 from __future__ import annotations
@@ -112,8 +113,6 @@ def agent_matcher(
     names = list(
         dict.fromkeys(own for name in tools for own in agent_facts.own_tool_names(agent, name))
     )
-    if len(names) == 1:
-        return names[0]
     return "^(?:" + "|".join(_REGEX_SYNTAX.sub(r"\\\g<0>", name) for name in names) + ")$"
 
 
