@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hookman.agents import agent_facts
+from hookman.catalog import agent_catalog
 from hookman.doctor import findings_agents as agents
 from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files
 from hookman.doctor.context import Context
@@ -214,10 +214,8 @@ def _check_shadowed(ctx: Context, files: list[AgentFile], handlers: list[Handler
 
 def claude_names_droid_lacks() -> dict[str, str]:
     """Claude Code's tool name -> droid's, where droid calls the tool otherwise (`Bash` ->
-    `Execute`): the inverse of the runner's map (catalog/agents.json)."""
-    return {
-        claude: own for own, claude in agent_facts.claude_tool_names(AGENT).items() if own != claude
-    }
+    `Execute`): the inverse of the runner's map (catalog/droid_events.json)."""
+    return {claude: own for own, claude in agent_catalog.tool_map(AGENT).items() if own != claude}
 
 
 def _check_matcher(ctx: Context, handler: Handler) -> None:
