@@ -481,3 +481,14 @@ def test_the_deepest_rule_wins(
     folder_trust(isolated_user, {k.format(p=project): v for k, v in rules.items()})
     qwen_settings(project, {"Stop": [group(command("true"))]})
     assert ("qwen-folder-untrusted" not in codes(diagnose(project))) is trusted
+
+
+def test_an_anchored_matcher_naming_bash_is_read_too(project: Path) -> None:
+    droid_hooks(project, {"PreToolUse": [group(command("./check.sh"), matcher="^(?:Bash|Read)$")]})
+    found = the(diagnose(project), "droid-matcher-claude-tool")
+    assert found.edit is not None and found.edit["value"] == "^(?:Execute|Read)$"
+
+
+def test_another_regex_is_not_guessed(project: Path) -> None:
+    droid_hooks(project, {"PreToolUse": [group(command("./check.sh"), matcher="Ba.*")]})
+    assert "droid-matcher-claude-tool" not in codes(diagnose(project))
