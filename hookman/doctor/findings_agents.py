@@ -19,6 +19,7 @@ from typing import Any
 
 from hookman.agents import agent_facts
 from hookman.bridge.protocol import AGENT_FLAG
+from hookman.catalog import agent_catalog
 from hookman.doctor.agent_files import AgentFile, doctor_facts_of, pattern_facts
 from hookman.doctor.context import Context
 from hookman.doctor.findings_commands import script_path
@@ -32,12 +33,18 @@ from hookman.project.settings_entries import is_hookman_command, shell_words
 
 
 def agent_name(agent: str) -> str:
-    return agent_facts.display_name(agent)
+    return agent_catalog.display_name(agent)
 
 
 def agent_events(agent: str) -> list[str]:
-    """Every event the agent runs hooks for (its own among them), catalog/agents.json's."""
-    return list(agent_facts.facts(agent)["events"])
+    """Every event the agent runs hooks for (its own among them: the runner's catalog)."""
+    return agent_catalog.agent_events(agent)
+
+
+def disable_key(agent: str) -> str:
+    """The agent's off switch: the catalog's, else doctor's fact (Copilot's settings.json)."""
+    key = agent_catalog.agent_catalog(agent).get("config", {}).get("disable_key")
+    return str(key or doctor_facts_of(agent)["disable_key"])
 
 
 def named_in_agents(agent: str, project_dir: Path) -> bool:
@@ -51,7 +58,8 @@ def named_in_agents(agent: str, project_dir: Path) -> bool:
 
 
 def installed(agent: str) -> bool:
-    """Whether the agent's program is on PATH (per machine: docs/agents.md)."""
+    """Whether the agent's program is on PATH (per machine: docs/agents.md), as install
+    decides it."""
     return agent_facts.agent_installed(agent)
 
 
@@ -135,7 +143,7 @@ def not_installed(ctx: Context, agent: str, handlers: list[Handler], code: str) 
 
     for handler in handlers:
         handler.silence(code)
-    name, program = agent_name(agent), agent_facts.program(agent)
+    name, program = agent_name(agent), agent_catalog.binary_name(agent)
     held = f" ({len(handlers)} hook(s) in its files are not run here)" if handlers else ""
     ctx.add(
         Finding(
@@ -205,7 +213,7 @@ def check_switched_off(
     """The agent's off switch (`disableAllHooks`, `hooksDisabled`): the project's file wins
     over the user's, as the agents merge their settings. `others`: hooks of files another
     client reads too (Copilot's view of Claude Code's settings), counted, not silenced."""
-    key = str(doctor_facts_of(agent)["disable_key"])
+    key = disable_key(agent)
     setting: AgentFile | None = None
     value = False
     for file in files:  # user first, then project: the last one that sets it wins

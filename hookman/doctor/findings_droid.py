@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hookman.agents import agent_facts
+from hookman.catalog import agent_catalog
 from hookman.doctor import findings_agents as agents
 from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files
 from hookman.doctor.context import Context
@@ -23,6 +23,7 @@ from hookman.doctor.model import Finding, Handler
 AGENT = "droid"
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ANCHORED = re.compile(r"\^\(\?:(.*)\)\$")  # the form hookman writes for several names
 ANSWER_CODES = {
     "exits_1": "droid-exit-1-not-2",
     "top_level_decision": "droid-top-level-decision",
@@ -214,10 +215,8 @@ def _check_shadowed(ctx: Context, files: list[AgentFile], handlers: list[Handler
 
 def claude_names_droid_lacks() -> dict[str, str]:
     """Claude Code's tool name -> droid's, where droid calls the tool otherwise (`Bash` ->
-    `Execute`): the inverse of the runner's map (catalog/agents.json)."""
-    return {
-        claude: own for own, claude in agent_facts.claude_tool_names(AGENT).items() if own != claude
-    }
+    `Execute`): the inverse of the runner's map (catalog/droid_events.json)."""
+    return {claude: own for own, claude in agent_catalog.tool_map(AGENT).items() if own != claude}
 
 
 def _check_matcher(ctx: Context, handler: Handler) -> None:
@@ -226,13 +225,16 @@ def _check_matcher(ctx: Context, handler: Handler) -> None:
     if handler.event not in TOOL_EVENTS or not handler.matcher:
         return
     renames = claude_names_droid_lacks()
-    names = [part.strip() for part in handler.matcher.split("|")]
+    anchored = _ANCHORED.fullmatch(handler.matcher)
+    inner = anchored.group(1) if anchored else handler.matcher
+    names = [part.strip() for part in inner.split("|")]
     if not all(_NAME.fullmatch(name) for name in names):
         return  # a regex: doctor does not guess what it means
     foreign = [name for name in names if name in renames]
     if not foreign:
         return
     fixed = "|".join(dict.fromkeys(renames.get(name, name) for name in names))
+    fixed = f"^(?:{fixed})$" if anchored else fixed
     if len(foreign) == len(names):
         handler.silence("droid-matcher-claude-tool")
     whose = "hookman's" if handler.hookman else "the"

@@ -13,8 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import read_agent_files
+from hookman.doctor.agent_files import AgentFile, read_agent_files
 from hookman.doctor.context import Context
+from hookman.doctor.model import Finding, Handler
+from hookman.doctor.qwen_sources import folder_trust_on, project_trusted, trust_file
 
 AGENT = "qwen"
 
@@ -38,6 +40,7 @@ def check_qwen(ctx: Context) -> None:
         if file.error is not None:
             agents.check_invalid(ctx, AGENT, file, "qwen-source-invalid")
     agents.check_switched_off(ctx, AGENT, files, handlers, "qwen-hooks-disabled")
+    _check_folder_trust(ctx, files, handlers)
     memo: dict[Path, str | None] = {}
     for handler in handlers:
         agents.check_event(ctx, AGENT, handler, "hooks", "qwen-unknown-event")
@@ -45,3 +48,29 @@ def check_qwen(ctx: Context) -> None:
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
     project = next((f for f in files if f.layer == "project"), None)
     agents.check_stale(ctx, AGENT, project, "qwen-hookman-stale")
+
+
+def _check_folder_trust(ctx: Context, files: list[AgentFile], handlers: list[Handler]) -> None:
+    user = next((f for f in files if f.layer == "user"), None)
+    if user is None or not folder_trust_on(user.data) or project_trusted(ctx.project_dir):
+        return
+    project = [h for h in handlers if h.source.label and h.source.label.startswith("project")]
+    if not project:
+        return
+    for handler in project:
+        handler.silence("qwen-folder-untrusted")
+    own = any(h.hookman for h in project)
+    config = trust_file()
+    agents.add(
+        ctx,
+        Finding(
+            "qwen-folder-untrusted",
+            "error" if own else "warning",
+            str(config),
+            f"folder trust is on in Qwen Code ({user.path}) and {config} does not trust "
+            f"{ctx.project_dir}: Qwen Code ignores the project's .qwen/settings.json, so none "
+            f"of its {len(project)} hook(s) run" + (", hookman's included." if own else "."),
+            f'trust the folder when Qwen Code asks, or add "{ctx.project_dir}": '
+            f'"TRUST_FOLDER" to {config}.',
+        ),
+    )

@@ -435,3 +435,60 @@ def test_entries_left_after_agents_dropped_the_agent(project: Path) -> None:
     assert '"qwen"' not in config.read_text(encoding="utf-8")
     found = the(diagnose(project), "qwen-hookman-stale")
     assert found.severity == "warning" and "removes them" in found.message
+
+
+# --- Qwen Code's folder trust (off by default) ----------------------------------------------------
+
+
+def folder_trust(home: Path, rules: dict[str, str] | None) -> None:
+    write_json(home / ".qwen" / "settings.json", {"security": {"folderTrust": {"enabled": True}}})
+    if rules is not None:
+        write_json(home / ".qwen" / "trustedFolders.json", rules)
+
+
+def test_folder_trust_off_reads_the_project(project: Path) -> None:
+    qwen_settings(project, {"Stop": [group(command("true"))]})
+    assert "qwen-folder-untrusted" not in codes(diagnose(project))
+
+
+def test_folder_trust_on_and_no_rule_ignores_the_project(
+    project: Path, isolated_user: Path
+) -> None:
+    folder_trust(isolated_user, None)
+    entry = group(command(hookman_command(project, agent="qwen")), matcher="Bash")
+    qwen_settings(project, {"PreToolUse": [entry]})
+    ctx = diagnose(project)
+    found = the(ctx, "qwen-folder-untrusted")
+    assert found.severity == "error" and "TRUST_FOLDER" in found.fix
+    own = next(h for h in ctx.handlers if h.source.kind == "qwen")
+    assert own.not_loaded_because == "qwen-folder-untrusted"
+
+
+@pytest.mark.parametrize(
+    ("rules", "trusted"),
+    [
+        ({"{p}": "TRUST_FOLDER"}, True),
+        ({"{p}/..": "TRUST_FOLDER"}, True),
+        ({"{p}/sub": "TRUST_PARENT"}, True),
+        ({"{p}/..": "TRUST_FOLDER", "{p}": "DO_NOT_TRUST"}, False),
+        ({"{p}/..": "DO_NOT_TRUST", "{p}": "TRUST_FOLDER"}, True),
+        ({"{p}x": "TRUST_FOLDER"}, False),
+    ],
+)
+def test_the_deepest_rule_wins(
+    project: Path, isolated_user: Path, rules: dict[str, str], trusted: bool
+) -> None:
+    folder_trust(isolated_user, {k.format(p=project): v for k, v in rules.items()})
+    qwen_settings(project, {"Stop": [group(command("true"))]})
+    assert ("qwen-folder-untrusted" not in codes(diagnose(project))) is trusted
+
+
+def test_an_anchored_matcher_naming_bash_is_read_too(project: Path) -> None:
+    droid_hooks(project, {"PreToolUse": [group(command("./check.sh"), matcher="^(?:Bash|Read)$")]})
+    found = the(diagnose(project), "droid-matcher-claude-tool")
+    assert found.edit is not None and found.edit["value"] == "^(?:Execute|Read)$"
+
+
+def test_another_regex_is_not_guessed(project: Path) -> None:
+    droid_hooks(project, {"PreToolUse": [group(command("./check.sh"), matcher="Ba.*")]})
+    assert "droid-matcher-claude-tool" not in codes(diagnose(project))
