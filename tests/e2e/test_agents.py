@@ -27,28 +27,6 @@ from .mock_openai import MockOpenAI
 pytestmark = pytest.mark.e2e
 
 
-def agents(**gaps: str) -> list[Any]:
-    """The three agents as `agent_client` parameters; an agent named in `gaps` is a strict
-    xfail for that product reason (it must fail now, and fail the run once fixed)."""
-    return [
-        pytest.param(agent, marks=pytest.mark.xfail(reason=gaps[agent], strict=True))
-        if agent in gaps
-        else agent
-        for agent in AGENTS
-    ]
-
-
-# Product gaps until the runner's branch (i25-a25run) lands: strict xfails, so each fails the
-# run the moment it is fixed and its mark must go.
-COPILOT_CONTEXT_GAP = (
-    "product: the runner answers Copilot's context inside hookSpecificOutput, which Copilot "
-    "never reads (it reads a top-level additionalContext); i25-a25run not merged"
-)
-TOOL_NAMES_GAP = (
-    "product: the runner judges Qwen's run_shell_command and droid's Execute as tools other "
-    "than Bash, so the guard lets rm -rf run (fails open); i25-a25run not merged"
-)
-
 # tool_call handlers share one event object (docs/dispatch.md, "Order"): the guard, second in
 # hookman.toml, sees what the first hook wrote, and says so in its reason.
 FIRST = """
@@ -102,11 +80,7 @@ def internals_seen(run: AgentRun) -> list[str]:
     return [piece for piece in INTERNALS if piece in text]
 
 
-@pytest.mark.parametrize(
-    "agent_client",
-    agents(copilot=COPILOT_CONTEXT_GAP, qwen=TOOL_NAMES_GAP, droid=TOOL_NAMES_GAP),
-    indirect=True,
-)
+@pytest.mark.parametrize("agent_client", AGENTS, indirect=True)
 def test_a_guard_denies_rm_rf_ls_runs_context_arrives_and_order_holds(
     agent_e2e: AgentProject,
 ) -> None:
@@ -156,9 +130,7 @@ def hook(pi):
 """
 
 
-@pytest.mark.parametrize(
-    "agent_client", agents(qwen=TOOL_NAMES_GAP, droid=TOOL_NAMES_GAP), indirect=True
-)
+@pytest.mark.parametrize("agent_client", AGENTS, indirect=True)
 def test_a_guard_past_its_deadline_denies_before_the_agent_s_timeout(
     agent_e2e: AgentProject,
 ) -> None:
