@@ -196,6 +196,9 @@ def test_a_teammate_with_only_some_agents_gets_no_error_for_the_others(
         warnings = [line for line in said.splitlines() if "warning" in line.lower()]
         absent = ("Codex", "codex", "Copilot", "copilot", "droid", "Factory")
         assert [line for line in warnings if any(name in line for name in absent)] == [], said
+    installed = outputs[0].stdout
+    for title in ("Codex CLI", "Factory droid"):
+        assert f"{title}: not installed here" in installed, installed
     assert e2e.hookman_entries("PreToolUse"), e2e.hooks_path.read_text()
     assert (e2e.root / ".claude" / "settings.local.json").is_file()
     assert not (e2e.root / ".codex" / "hooks.json").exists()

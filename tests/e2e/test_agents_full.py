@@ -251,3 +251,24 @@ def test_fact_a_foreign_prompt_entry_turns_every_hook_of_the_file_off_in_copilot
     said = doctor.stdout + doctor.stderr
     assert doctor.returncode != 0, said
     assert "Copilot" in said and "prompt" in said, said
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="product: where copilot is not on PATH, install still prints Copilot's "
+    "trusted-folder sentence instead of one line saying it is not installed here (doctor "
+    "says copilot-not-installed)",
+)
+def test_install_says_copilot_is_not_installed_where_it_is_not(
+    mock_api: MockAnthropic,
+    mock_openai: MockOpenAI,
+    network_isolation: NetworkIsolation,
+    tmp_path: Path,
+) -> None:
+    e2e = AgentProject(
+        agent_client_or_skip("qwen"), mock_api, mock_openai, network_isolation, tmp_path
+    )
+    e2e.write(".claude/hookman.toml", 'agents = ["claude", "copilot", "qwen"]\n')
+    done = e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    assert "GitHub Copilot CLI: not installed here" in done.stdout, done.stdout
+    assert "trust this folder" not in done.stdout, done.stdout
