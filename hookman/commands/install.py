@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookman.bridge.protocol import CODEX_AGENT
-from hookman.catalog.agent_names import DROID_AGENT, QWEN_AGENT
+from hookman.catalog.agent_catalog import DROID_AGENT, QWEN_AGENT
 from hookman.commands.agent_wording import agent_sentences
 from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.commands.options import (

@@ -188,6 +188,6 @@ def agent_values() -> str:
     """The values `--agent` takes (install, fire), for their help: the agents besides Claude
     Code (project/config.py KNOWN_AGENTS holds them all)."""
     from hookman.bridge.protocol import CODEX_AGENT
-    from hookman.catalog.agent_names import OTHER_AGENTS
+    from hookman.catalog.agent_catalog import OTHER_AGENTS
 
     return ", ".join((CODEX_AGENT, *OTHER_AGENTS))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from hookman.atomic_file import write_text_if_changed
 from hookman.bridge.protocol import CODEX_AGENT
-from hookman.catalog.agent_names import OTHER_AGENTS
+from hookman.catalog.agent_catalog import OTHER_AGENTS
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
 from hookman.toml_data import keep_parse, kept_parse, parse_toml_or_none
