@@ -639,6 +639,12 @@ class CodexFireJson(TypedDict):
     effects: list[str]
 
 
+class AgentFireJson(TypedDict):
+    answer: dict[str, JsonValue]  # what the runner gives the agent (Copilot, Qwen Code, droid)
+    model_sees: list[str]
+    effects: list[str]
+
+
 # null when no async hook serves the event
 _RehearsalAsync = TypedDict("_RehearsalAsync", {"async": AsyncRunJson | None})
 
@@ -680,6 +686,9 @@ class FireJson(_FireJsonKeys, total=False):
     """`hookman fire EVENT --json`."""
 
     codex: CodexFireJson  # with --agent codex
+    copilot: AgentFireJson  # with --agent copilot
+    qwen: AgentFireJson  # with --agent qwen
+    droid: AgentFireJson  # with --agent droid
 
 
 # --- log ------------------------------------------------------------------------------------

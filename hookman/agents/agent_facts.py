@@ -1,67 +1,55 @@
-"""What install needs to know of the agents besides Claude Code and Codex CLI (GitHub Copilot
-CLI, Qwen Code, Factory droid), read from hookman/catalog/agents.json: the program, the
-project file hookman writes its entries into and where the events sit in it, the events each
-version runs hooks for, and the agent's tool names for the Claude Code names hooks know.
-
-Standard library only (config.py reads the agent names).
+"""What install reads of the agents besides Claude Code and Codex CLI (GitHub Copilot CLI,
+Qwen Code, Factory droid): the runner's catalog (catalog/agent_catalog.py and
+catalog/<agent>_events.json) seen as install needs it: the program, the project file hookman
+writes its entries into and where the events sit in it, the events each version runs hooks
+for, and the agent's tool names for the Claude Code names hooks know.
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from hookman.agents.agent_names import COPILOT_AGENT, DROID_AGENT, OTHER_AGENTS, QWEN_AGENT
-from hookman.catalog.client_version import ClientVersion, detect_version, parse_version
+from hookman.catalog import agent_catalog
+from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, OTHER_AGENTS, QWEN_AGENT
+from hookman.catalog.client_version import ClientVersion
 
 __all__ = ["COPILOT_AGENT", "DROID_AGENT", "OTHER_AGENTS", "QWEN_AGENT"]
-
-CATALOG_FILE = Path(__file__).parent.parent / "catalog" / "agents.json"
+HOOKS_KEY = "hooks"
 
 
 class HooksFile(NamedTuple):
-    """The project file an agent reads hooks from: its path relative to the project, and the
-    key its events sit under (None: at the top level of the file)."""
+    """The project file an agent reads hooks from: its path relative to the project (with
+    `/`), and the key its events sit under (None: at the top level of the file)."""
 
     relative: str
     events_key: str | None
 
 
-@cache
-def _catalog() -> dict[str, Any]:
-    with CATALOG_FILE.open(encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def facts(agent: str) -> dict[str, Any]:
-    return dict(_catalog()["agents"][agent])
-
-
 def display_name(agent: str) -> str:
-    return str(facts(agent)["display"])
+    return agent_catalog.display_name(agent)
 
 
 def program(agent: str) -> str:
-    return str(facts(agent)["program"])
+    return agent_catalog.binary_name(agent)
 
 
 def hooks_file(agent: str) -> HooksFile | None:
     """Where hookman writes the agent's entries (None: nowhere of its own: Copilot CLI runs
     the entries of .claude/settings.local.json)."""
-    known = facts(agent)
-    relative = known.get("hooks_file")
-    return None if relative is None else HooksFile(str(relative), known.get("events_key"))
+    if not agent_catalog.writes_own_file(agent):
+        return None
+    relative = str(agent_catalog.agent_catalog(agent)["config"]["file"])
+    shape = agent_catalog.config_shape(agent)
+    return HooksFile(relative, HOOKS_KEY if shape == agent_catalog.SHAPE_HOOKS_KEY else None)
 
 
 def file_agents() -> tuple[str, ...]:
     """The agents hookman writes a file of their own for, in OTHER_AGENTS order."""
-    return tuple(agent for agent in OTHER_AGENTS if hooks_file(agent) is not None)
+    return tuple(agent for agent in OTHER_AGENTS if agent_catalog.writes_own_file(agent))
 
 
 def checked_versions(agent: str) -> list[ClientVersion]:
-    return [parse_version(text) for text in facts(agent)["versions_checked"]]
+    return agent_catalog.checked_versions(agent)
 
 
 def oldest_checked(agent: str) -> ClientVersion:
@@ -74,38 +62,28 @@ def newest_checked(agent: str) -> ClientVersion:
 
 def agent_events(agent: str, version: ClientVersion | None) -> list[str]:
     """The Claude Code events the agent's `version` runs hooks for (None, or older than any
-    version checked: the oldest checked version's), in the catalog's order; events of the
-    agent's own that Claude Code lacks are left out (hookman serves Claude Code's)."""
-    oldest = oldest_checked(agent)
-    target = version if version is not None and version >= oldest else oldest
-    return [
-        event
-        for event, known in facts(agent)["events"].items()
-        if known.get("claude_code", True) and parse_version(known["since"]) <= target
-    ]
+    version checked: the oldest checked version's); the agent's own events that Claude Code
+    lacks are left out (hookman serves Claude Code's)."""
+    return agent_catalog.hookman_agent_events(agent, version)
 
 
 def claude_tool_names(agent: str) -> dict[str, str]:
     """The agent's own tool name -> the Claude Code name hooks see (the runner's mapping)."""
-    return {str(own): str(claude) for own, claude in facts(agent).get("tools", {}).items()}
+    return agent_catalog.tool_map(agent)
 
 
 def own_tool_names(agent: str, claude_name: str) -> list[str]:
     """The agent's names for the tool hooks know as `claude_name` (itself when the agent
     has no other name for it: MCP tools, or a name both share)."""
-    names = [own for own, claude in claude_tool_names(agent).items() if claude == claude_name]
-    return names or [claude_name]
+    return agent_catalog.native_tool_names(agent, claude_name)
 
 
 def detect_agent_version(agent: str) -> ClientVersion | None:
     """`PROGRAM --version`, cached per binary like Codex's and Claude Code's."""
-    name = program(agent)
-    return detect_version(name, f"{name}-version.json")
+    return agent_catalog.detect_agent_version(agent)
 
 
 def agent_installed(agent: str) -> bool:
     """Whether the agent's program is on PATH here: a committed `agents` list wires an agent
     only where it is (docs/agents.md, "Agents per machine")."""
-    import shutil
-
-    return shutil.which(program(agent)) is not None
+    return agent_catalog.agent_installed(agent)

@@ -1,6 +1,6 @@
 """The one module that writes the hooks file of Qwen Code (`<project>/.qwen/settings.json`,
 its `hooks` key) and of Factory droid (`<project>/.factory/hooks.json`, events at the top
-level: a `{"hooks": ...}` wrapper is silently ignored by droid), as catalog/agents.json
+level: a `{"hooks": ...}` wrapper is silently ignored by droid), as catalog/<agent>_events.json
 says (agent_facts.HooksFile).
 
 Both take Claude Code's matcher groups (`{"PreToolUse": [{"matcher": ..., "hooks":

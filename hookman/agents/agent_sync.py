@@ -3,7 +3,7 @@ it cannot write for them: the same pattern as Codex CLI's (codex_sync.py).
 
 The entries: one matcher group per event, as for Claude Code (one ordered runner per event
 keeps hookman's dispatch order), for the events hookman planned that the installed version
-of the agent runs hooks for (catalog/agents.json), each running the project's launcher with
+of the agent runs hooks for (catalog/<agent>_events.json), each running the project's launcher with
 `--agent AGENT`, so the runner answers in that agent's protocol and hands hooks the Claude
 Code tool names they know. A tool event's matcher names the agent's own tools (droid's
 `Execute` for `Bash`, Qwen's `run_shell_command`): a name the agent does not recognise
@@ -34,7 +34,7 @@ _REGEX_SYNTAX = re.compile(r"[\\^$.*+?()\[\]{}|/]")
 
 
 class VersionFacts(Enum):
-    """The agent version whose facts (catalog/agents.json) a plan uses."""
+    """The agent version whose facts (catalog/<agent>_events.json) a plan uses."""
 
     CHECKED = "checked"  # the target's own, or an older checked version's
     OLDEST = "oldest"  # `PROGRAM --version` gave no answer: the oldest version checked

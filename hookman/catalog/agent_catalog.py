@@ -1,67 +1,81 @@
 """Answers questions about the other agents hookman serves beside Claude Code and Codex CLI:
 GitHub Copilot CLI, Qwen Code and Factory droid (hookman/catalog/<agent>_events.json).
 
-Each agent's facts are data: the events it runs (per version, measured or read from its
-package), where its hook entries live and in which shape, the environment variable that
-tells its hooks apart, its tool names and the Claude Code names hooks know them by, and the
-answer fields it honours. This module only reads them. The runner imports it on an agent's
-path alone, so it is standard library only, with the JSON read by bridge/lean_json.py.
+The facts are read by hookman/bridge/agent_facts.py (the runner needs them, and the bridge
+is standard library only); this module adds what install, list and doctor ask: the events
+per version, whether the agent is installed, its version.
 """
 
 from __future__ import annotations
 
-import os
+from hookman.bridge.agent_facts import (
+    CATALOG_DIR,
+    OTHER_AGENTS,
+    SHAPE_CLAUDE_SETTINGS,
+    SHAPE_HOOKS_KEY,
+    SHAPE_TOP_LEVEL,
+    UnknownAgent,
+    agent_catalog,
+    agent_from_environment,
+    answer_fields,
+    binary_name,
+    carries_agent_flag,
+    claude_tool_name,
+    config_file,
+    config_shape,
+    deny_channels,
+    display_name,
+    env_markers,
+    input_renames,
+    measured_events,
+    native_tool_names,
+    stops_on,
+    timeout_unit,
+    tool_map,
+    writes_own_file,
+)
+from hookman.bridge.protocol import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 
-from hookman.bridge import lean_json
-
-TYPE_CHECKING = False  # not `typing`: the runner imports this module
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
     from hookman.catalog.client_version import ClientVersion
 
-COPILOT_AGENT = "copilot"
-QWEN_AGENT = "qwen"
-DROID_AGENT = "droid"
-# The agents this catalog knows, in the order hookman names them (`agents = [...]`).
-OTHER_AGENTS = (COPILOT_AGENT, QWEN_AGENT, DROID_AGENT)
-CATALOG_DIR = os.path.dirname(os.path.abspath(__file__))
-# Shapes of an agent's hook file (config.shape).
-SHAPE_CLAUDE_SETTINGS = "claude_settings"  # Claude Code's own file: nothing of the agent's own
-SHAPE_HOOKS_KEY = "hooks_key"  # {"hooks": {"PreToolUse": [groups]}, ...other keys}
-SHAPE_TOP_LEVEL = "top_level"  # {"PreToolUse": [groups]}: no "hooks" wrapper
 VERSION_CACHE_NAME = "{agent}-version.json"
 
-_loaded: dict[str, dict[str, Any]] = {}
-
-
-class UnknownAgent(ValueError):
-    """An agent name this catalog has no facts for."""
-
-
-def agent_catalog(agent: str) -> dict[str, Any]:
-    """The facts of `agent` (a name of OTHER_AGENTS), read once per process."""
-    facts = _loaded.get(agent)
-    if facts is None:
-        if agent not in OTHER_AGENTS:
-            raise UnknownAgent(f"hookman knows no agent {agent!r}")
-        path = os.path.join(CATALOG_DIR, f"{agent}_events.json")
-        with open(path, "rb") as handle:
-            loaded = lean_json.loads(handle.read())
-        assert isinstance(loaded, dict)
-        facts = _loaded[agent] = loaded
-    return facts
-
-
-def display_name(agent: str) -> str:
-    """How docs and messages name the agent ("Qwen Code")."""
-    return str(agent_catalog(agent)["display_name"])
-
-
-def binary_name(agent: str) -> str:
-    """The program the agent is run as (`qwen`, `droid`, `copilot`)."""
-    return str(agent_catalog(agent)["binary"])
+__all__ = [
+    "CATALOG_DIR",
+    "COPILOT_AGENT",
+    "DROID_AGENT",
+    "OTHER_AGENTS",
+    "QWEN_AGENT",
+    "SHAPE_CLAUDE_SETTINGS",
+    "SHAPE_HOOKS_KEY",
+    "SHAPE_TOP_LEVEL",
+    "UnknownAgent",
+    "agent_catalog",
+    "agent_events",
+    "agent_from_environment",
+    "agent_installed",
+    "answer_fields",
+    "binary_name",
+    "carries_agent_flag",
+    "checked_versions",
+    "claude_tool_name",
+    "config_file",
+    "config_shape",
+    "deny_channels",
+    "detect_agent_version",
+    "display_name",
+    "env_markers",
+    "hookman_agent_events",
+    "input_renames",
+    "measured_events",
+    "native_tool_names",
+    "stops_on",
+    "timeout_unit",
+    "tool_map",
+    "writes_own_file",
+]
 
 
 def checked_versions(agent: str) -> list[ClientVersion]:
@@ -90,101 +104,6 @@ def hookman_agent_events(agent: str, version: ClientVersion | None = None) -> li
     facts = agent_catalog(agent)["events"]
     events = agent_events(agent, version)
     return [event for event in events if facts[event].get("claude_code", True)]
-
-
-def measured_events(agent: str) -> list[str]:
-    """The events seen firing in the agent's real binary (the rest are read from its package)."""
-    return [event for event, facts in agent_catalog(agent)["events"].items() if facts["measured"]]
-
-
-def config_file(agent: str) -> str:
-    """The project file holding the agent's hook entries, relative to the project, with the
-    platform's separator (Copilot: Claude Code's settings.local.json, which it runs)."""
-    return os.path.join(*str(agent_catalog(agent)["config"]["file"]).split("/"))
-
-
-def config_shape(agent: str) -> str:
-    """SHAPE_CLAUDE_SETTINGS, SHAPE_HOOKS_KEY or SHAPE_TOP_LEVEL."""
-    return str(agent_catalog(agent)["config"]["shape"])
-
-
-def writes_own_file(agent: str) -> bool:
-    """Whether hookman writes a hook file of the agent's own (False for Copilot, which runs
-    the Claude Code entries: a file of its own would run every hook twice)."""
-    return bool(agent_catalog(agent)["config"]["writes_own_file"])
-
-
-def carries_agent_flag(agent: str) -> bool:
-    """Whether the agent's entries carry `--agent AGENT` (Copilot's are Claude Code's own
-    entries: the runner knows Copilot from its environment instead)."""
-    return bool(agent_catalog(agent)["command_flag"])
-
-
-def env_markers(agent: str) -> list[str]:
-    """Variables the agent sets in its hooks' environment, which tell it apart."""
-    return [str(name) for name in agent_catalog(agent)["env_markers"]]
-
-
-def agent_from_environment(environ: Mapping[str, str] | None = None) -> str | None:
-    """The agent running a Claude Code entry (no `--agent` flag), from its hook environment:
-    the first agent without a flag of its own whose marker is set; None: Claude Code."""
-    environ = os.environ if environ is None else environ
-    for agent in OTHER_AGENTS:
-        if carries_agent_flag(agent):
-            continue
-        if any(environ.get(name) for name in env_markers(agent)):
-            return agent
-    return None
-
-
-def tool_map(agent: str) -> dict[str, str]:
-    """The agent's tool names -> the Claude Code names hooks know them by."""
-    return {str(native): str(claude) for native, claude in agent_catalog(agent)["tools"].items()}
-
-
-def claude_tool_name(agent: str, native: str) -> str:
-    """The Claude Code name of the agent's tool `native` (itself when it has none)."""
-    return tool_map(agent).get(native, native)
-
-
-def native_tool_names(agent: str, claude: str) -> list[str]:
-    """The agent's names for the Claude Code tool `claude`, for matchers written in the
-    agent's own hook file; [claude] when the agent has no tool mapped to it, or its entries
-    are Claude Code's own (Copilot names the shell `Bash` to them)."""
-    if not writes_own_file(agent):
-        return [claude]
-    names = [native for native, seen in tool_map(agent).items() if seen == claude]
-    return names or [claude]
-
-
-def input_renames(agent: str, claude: str) -> dict[str, Any]:
-    """How the agent's input of the tool hooks know as `claude` differs from Claude Code's:
-    {"rename": {native key: Claude key}, "each": {Claude key: {native: Claude}}} (a list of
-    objects under a renamed key, each renamed too); {} when it is Claude Code's."""
-    shape = agent_catalog(agent)["inputs"].get(claude)
-    return dict(shape) if isinstance(shape, dict) else {}
-
-
-def answer_fields(agent: str) -> dict[str, dict[str, list[str]]]:
-    """Per event, the answer fields the agent honours: `top` keys and `specific` keys of
-    hookSpecificOutput."""
-    return {event: dict(fields) for event, fields in agent_catalog(agent)["answers"].items()}
-
-
-def deny_channels(agent: str) -> dict[str, bool]:
-    """Where a deny must stand for the agent's model to read it: `specific`
-    (hookSpecificOutput) and `top` (top-level permissionDecision)."""
-    return {str(key): bool(value) for key, value in agent_catalog(agent)["deny"].items()}
-
-
-def stops_on(agent: str, wish: str) -> str:
-    """What hookman answers the agent when a guard asks to `wish` ("ask" the user or change
-    the input: "updated_input"): "deny" unless the agent is known to honour it."""
-    return str(agent_catalog(agent).get(wish, "deny"))
-
-
-def timeout_unit(agent: str) -> str:
-    return str(agent_catalog(agent)["timeout_unit"])
 
 
 def agent_installed(agent: str) -> bool:

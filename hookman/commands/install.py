@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hookman.agents.agent_names import DROID_AGENT, QWEN_AGENT
 from hookman.bridge.protocol import CODEX_AGENT
+from hookman.catalog.agent_catalog import DROID_AGENT, QWEN_AGENT
 from hookman.commands.agent_wording import agent_sentences
 from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.commands.options import (
@@ -23,6 +23,7 @@ from hookman.commands.options import (
     PROJECT,
     Argument,
     Option,
+    agent_values,
     cli_command,
 )
 from hookman.commands.plan_wording import held_back_sentences
@@ -92,8 +93,8 @@ if TYPE_CHECKING:
         dest="agents",
         metavar="AGENT",
         multiple=True,
-        help="Also write this agent's hooks from now on (codex, copilot, qwen, droid), recorded "
-        "as `agents` in hookman.toml.",
+        help=f"Also write this agent's hooks from now on ({agent_values()}), recorded as "
+        "`agents` in hookman.toml.",
     ),
     Option(
         "--codex-version",

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookman import paths
-from hookman.agents.agent_names import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.bridge.firing_log import read_records
+from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
 from hookman.hooks.sources import shadowed_sources

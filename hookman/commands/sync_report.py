@@ -149,7 +149,7 @@ def sync_json(result: SyncResult) -> SyncJson:
 
 def _add_agents_json(shown: SyncJson, result: SyncResult) -> None:
     """The "qwen", "droid" and "copilot" objects (json_shapes.SyncJson)."""
-    from hookman.agents.agent_names import DROID_AGENT, QWEN_AGENT
+    from hookman.catalog.agent_catalog import DROID_AGENT, QWEN_AGENT
     from hookman.commands.agent_wording import COPILOT_TRUST, agents_json
 
     agents = agents_json(result.agents, result.project_dir)

@@ -363,7 +363,7 @@ def preview_sync(
         local_settings_path(project_dir), _settings_edit(planned.entries), dry_run=True
     )
     launcher = launcher_path(project_dir)
-    from hookman.agents.agent_names import COPILOT_AGENT
+    from hookman.catalog.agent_catalog import COPILOT_AGENT
     from hookman.install.agent_step import preview_agents
 
     agents = preview_agents(

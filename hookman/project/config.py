@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from hookman.agents.agent_names import OTHER_AGENTS
 from hookman.atomic_file import write_text_if_changed
 from hookman.bridge.protocol import CODEX_AGENT
+from hookman.catalog.agent_catalog import OTHER_AGENTS
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
 from hookman.toml_data import keep_parse, kept_parse, parse_toml_or_none

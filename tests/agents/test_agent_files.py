@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hookman.agents import agent_files
-from hookman.agents.agent_names import DROID_AGENT, QWEN_AGENT
+from hookman.catalog.agent_catalog import DROID_AGENT, QWEN_AGENT
 from hookman.errors import HookmanError
 from hookman.project.git_exclude import Excluded, GitExclusion
 from hookman.project.settings_entries import HookmanEntry, build_command, find_hookman_entries

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookman.agents import agent_facts
-from hookman.agents.agent_names import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.agents.agent_sync import VersionFacts, agent_matcher, detect_version, plan_agent
+from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.catalog.client_version import ClientVersion, parse_version
 from hookman.errors import HookmanError
 from hookman.project.config import HookSource, HookSpec

@@ -282,3 +282,19 @@ def test_uninstall_takes_out_what_hookman_wrote_for_the_agents(
     assert not (project / ".factory").exists()
     assert (project / QWEN_FILE).read_text() == '{"model": {"name": "q"}}'
     assert "/.qwen/settings.json" not in (project / ".git" / "info" / "exclude").read_text()
+
+
+def test_disable_and_enable_rewrite_the_agents_files(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen", "--agent", "droid")
+
+    assert hookman("disable", "guard", *VERSION).exit_code == 0
+    assert json.loads((project / DROID_FILE).read_text()) == {}
+    assert json.loads((project / QWEN_FILE).read_text()) == {}
+    enabled = hookman("enable", "guard", *VERSION)
+
+    assert enabled.exit_code == 0, enabled.output
+    assert "Factory droid: wrote PreToolUse" in enabled.output
+    assert list(json.loads((project / DROID_FILE).read_text())) == ["PreToolUse"]
+    assert list(json.loads((project / QWEN_FILE).read_text())["hooks"]) == ["PreToolUse"]
