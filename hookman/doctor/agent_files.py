@@ -103,14 +103,15 @@ def read_file(file: AgentFile, *, comments: bool) -> AgentFile:
 
 
 def parse_json(text: str, *, comments: bool) -> Any:
-    """JSON, or with `comments` JSON with `//` and `/* */` comments and trailing commas
-    (what the agents' own readers take: strip-json-comments, jsonc-parser)."""
+    """JSON, or with `comments` JSON with `//` and `/* */` comments (what the agents' own
+    readers take: strip-json-comments, jsonc-parser; a trailing comma makes droid 0.225.2
+    skip the file, measured, and Qwen's JSON.parse refuse it)."""
     return json.loads(strip_comments(text) if comments else text)
 
 
-def strip_comments(text: str) -> str:
-    """The text with comments outside strings blanked (line and column numbers kept) and
-    trailing commas before `}` or `]` dropped."""
+def strip_comments(text: str, *, trailing_commas: bool = False) -> str:
+    """The text with comments outside strings blanked (line and column numbers kept); with
+    `trailing_commas`, commas before `}` or `]` dropped too."""
     out: list[str] = []
     index, size = 0, len(text)
     while index < size:
@@ -129,7 +130,7 @@ def strip_comments(text: str) -> str:
             end = size if end < 0 else end + 2
             out.append("".join(c if c == "\n" else " " for c in text[index:end]))
             index = end
-        elif char == "," and _closes_next(text, index + 1):
+        elif trailing_commas and char == "," and _closes_next(text, index + 1):
             out.append(" ")
             index += 1
         else:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +41,8 @@ def agent_events(agent: str) -> list[str]:
 
 
 def disable_key(agent: str) -> str:
-    """The agent's off switch: the catalog's, else doctor's fact (Copilot's settings.json)."""
-    key = agent_catalog.agent_catalog(agent).get("config", {}).get("disable_key")
-    return str(key or doctor_facts_of(agent)["disable_key"])
+    """The agent's off switch (the runner's catalog)."""
+    return str(agent_catalog.agent_catalog(agent)["config"]["disable_key"])
 
 
 def named_in_agents(agent: str, project_dir: Path) -> bool:
@@ -207,12 +205,9 @@ def check_switched_off(
     files: list[AgentFile],
     handlers: list[Handler],
     code: str,
-    *,
-    others: Sequence[Handler] = (),
 ) -> None:
     """The agent's off switch (`disableAllHooks`, `hooksDisabled`): the project's file wins
-    over the user's, as the agents merge their settings. `others`: hooks of files another
-    client reads too (Copilot's view of Claude Code's settings), counted, not silenced."""
+    over the user's, as the agents merge their settings."""
     key = disable_key(agent)
     setting: AgentFile | None = None
     value = False
@@ -224,7 +219,7 @@ def check_switched_off(
         return
     for handler in handlers:
         handler.silence(code)
-    own = any(h.hookman for h in [*handlers, *others])
+    own = any(h.hookman for h in handlers)
     add(
         ctx,
         Finding(

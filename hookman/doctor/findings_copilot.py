@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files
+from hookman.doctor.agent_files import doctor_facts_of, read_agent_files
 from hookman.doctor.context import Context
 from hookman.doctor.copilot_sources import (
     is_trusted,
@@ -51,8 +51,6 @@ def check_copilot(ctx: Context) -> None:
     claude = _claude_sources(ctx)
     claude_handlers = [h for h in ctx.handlers if h.source in claude]
     files = read_agent_files(AGENT, ctx.project_dir)
-    for file in files:
-        _check_version(file)
     handlers = agents.add_sources(ctx, AGENT, files, "copilot-source-invalid")
     for handler in handlers:
         if handler.source.error is not None:
@@ -63,9 +61,6 @@ def check_copilot(ctx: Context) -> None:
     for file in files:
         if file.error is not None:
             agents.check_invalid(ctx, AGENT, file, "copilot-source-invalid")
-    agents.check_switched_off(
-        ctx, AGENT, files, handlers, "copilot-hooks-disabled", others=claude_handlers
-    )
     _check_trust(ctx, claude_handlers + [h for h in handlers if _layer(h) == "project"])
     for source in claude:
         _check_file_refused(ctx, source, [h for h in claude_handlers if h.source is source])
@@ -75,15 +70,6 @@ def check_copilot(ctx: Context) -> None:
         _check_answers(ctx, handler, memo)
     for handler in handlers:
         _check_twice(ctx, handler)
-
-
-def _check_version(file: AgentFile) -> None:
-    """A file of a hooks directory must say `"version": 1`, or Copilot refuses it."""
-    wanted = doctor_facts_of(AGENT)["hooks_dir_version"]
-    if file.path.parent.name != "hooks" or file.error is not None or file.data is None:
-        return
-    if file.data.get("version") != wanted:
-        file.error = f'it does not say "version": {wanted}'
 
 
 def _claude_sources(ctx: Context) -> list[Source]:

@@ -43,8 +43,14 @@ def test_comments_around_json_are_ignored(value: Any) -> None:
         ('{"url": "http://x"}', {"url": "http://x"}),
     ],
 )
-def test_trailing_commas_and_strings(text: str, value: Any) -> None:
-    assert parse_json(text, comments=True) == value
+def test_trailing_commas_when_asked_and_strings(text: str, value: Any) -> None:
+    assert json.loads(strip_comments(text, trailing_commas=True)) == value
+
+
+def test_a_trailing_comma_is_an_error_as_in_the_agents() -> None:
+    """Measured with droid 0.225.2: a hooks.json with a trailing comma ran no hook."""
+    with pytest.raises(json.JSONDecodeError):
+        parse_json('{"a": [1,]}', comments=True)
 
 
 def test_line_and_column_numbers_are_kept() -> None:

@@ -171,6 +171,7 @@ def test_a_foreign_file_only_gets_a_warning(with_copilot: Path, isolated_user: P
 
 
 def test_an_empty_matcher_is_refused_too(with_copilot: Path, isolated_user: Path) -> None:
+    """Measured: a group with `"matcher": ""` beside the guard's, and the guard did not fire."""
     trust(isolated_user, with_copilot)
     guard_file(with_copilot, group(command("./lint.sh"), matcher=""))
     assert "an empty matcher" in the(diagnose(with_copilot), "copilot-file-disabled").message
@@ -274,16 +275,6 @@ def test_a_broken_github_hooks_file(project: Path) -> None:
     assert the(diagnose(project), "copilot-source-invalid").severity == "error"
 
 
-def test_disable_all_hooks_in_copilot_s_settings(with_copilot: Path, isolated_user: Path) -> None:
-    trust(isolated_user, with_copilot)
-    guard_file(with_copilot)
-    write_json(isolated_user / ".copilot" / "settings.json", {"disableAllHooks": True})
-    ctx = diagnose(with_copilot)
-    found = the(ctx, "copilot-hooks-disabled")
-    assert found.severity == "error" and "hookman's included" in found.message
-    assert all(h.loaded for h in ctx.handlers if h.source.kind == "local")  # Claude Code's
-
-
 def test_a_clean_copilot_view_has_no_finding(with_copilot: Path, isolated_user: Path) -> None:
     trust(isolated_user, with_copilot)
     guard_file(with_copilot)
@@ -328,18 +319,18 @@ def test_human_output_names_the_finding_and_its_fix(
     assert found["line"] is not None and found["path"] == "hooks.PreToolUse[0].matcher"
 
 
-def test_a_hooks_directory_file_without_version_1_is_refused(project: Path) -> None:
-    entry = group(command("./check.sh"), matcher="Bash")
+def test_disable_all_hooks_in_copilot_s_settings_is_not_reported(
+    with_copilot: Path, isolated_user: Path
+) -> None:
+    """Measured with 1.0.102 in -p: it did not stop a hook of .claude/settings.local.json."""
+    trust(isolated_user, with_copilot)
+    guard_file(with_copilot)
+    write_json(isolated_user / ".copilot" / "settings.json", {"disableAllHooks": True})
+    assert not copilot_codes(diagnose(with_copilot))
+
+
+def test_a_hooks_directory_file_without_version_is_read(project: Path) -> None:
+    """Measured with 1.0.102: a .github/hooks file without "version": 1 still ran."""
+    entry = {"type": "command", "bash": "./check.sh"}
     write_json(project / ".github" / "hooks" / "a.json", {"hooks": {"preToolUse": [entry]}})
-    ctx = diagnose(project)
-    assert 'does not say "version": 1' in the(ctx, "copilot-source-invalid").message
-    handler = next(h for h in ctx.handlers if h.source.kind == "copilot")
-    assert handler.not_loaded_because == "copilot-source-invalid"
-
-
-def test_a_hooks_directory_file_with_version_1_is_read(project: Path) -> None:
-    entry = group(command("./check.sh"), matcher="Bash")
-    write_json(
-        project / ".github" / "hooks" / "a.json", {"version": 1, "hooks": {"preToolUse": [entry]}}
-    )
     assert "copilot-source-invalid" not in codes(diagnose(project))

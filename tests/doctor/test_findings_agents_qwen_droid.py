@@ -129,16 +129,24 @@ def test_a_broken_qwen_project_settings_file_is_reported_and_left_untouched(
     assert path.read_text(encoding="utf-8") == '{"hooks": {'
 
 
-def test_comments_and_trailing_commas_are_json_to_qwen_and_droid(project: Path) -> None:
+def test_comments_are_json_to_qwen_and_droid(project: Path) -> None:
     path = project / ".qwen" / "settings.json"
     path.parent.mkdir()
     path.write_text(
-        '// mine\n{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"},]}]},}',
+        '// mine\n{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}',
         encoding="utf-8",
     )
     ctx = diagnose(project)
     assert not agent_codes(ctx, "qwen")
     assert [h.event for h in ctx.handlers if h.source.kind == "qwen"] == ["Stop"]
+
+
+def test_a_trailing_comma_makes_droid_skip_the_file(project: Path) -> None:
+    """Measured with droid 0.225.2: comments are fine, a trailing comma ran no hook."""
+    path = project / ".factory" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text('{"Stop": [{"hooks": [{"type": "command", "command": "true"},]}]}', "utf-8")
+    assert the(diagnose(project), "droid-source-invalid").severity == "error"
 
 
 def test_a_broken_droid_file_is_ignored_without_a_word(project: Path) -> None:
