@@ -166,3 +166,19 @@ def test_a_deleted_launcher_still_denies(runner_project: RunnerProject, agent: s
         "PreToolUse", _payload(agent, runner_project, "ls"), agent=agent
     )
     assert done.returncode == 2 and b"hookman" in done.stderr  # exit 2: a deny in both
+
+
+def test_copilot_naming_another_project_is_denied_as_under_claude_code(
+    runner_project: RunnerProject, tmp_path: Path
+) -> None:
+    """Copilot sets CLAUDE_PROJECT_DIR as Claude Code does: a run for another project than
+    the manifest's never runs this project's guards in silence (bridge/project_moved.py)."""
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"], TOOLS)
+    other = tmp_path / "other"
+    other.mkdir()
+    env = {**COPILOT_ENV, "CLAUDE_PROJECT_DIR": str(other)}
+    payload = _payload("copilot", runner_project, "ls")
+    answer = runner_project.answer_installed("PreToolUse", payload, env=env)
+    assert answer["permissionDecision"] == "deny"
+    assert str(other) in answer["permissionDecisionReason"]
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
