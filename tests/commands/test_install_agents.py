@@ -298,3 +298,22 @@ def test_disable_and_enable_rewrite_the_agents_files(project: Path, machine: Pat
     assert "Factory droid: wrote PreToolUse" in enabled.output
     assert list(json.loads((project / DROID_FILE).read_text())) == ["PreToolUse"]
     assert list(json.loads((project / QWEN_FILE).read_text())["hooks"]) == ["PreToolUse"]
+
+
+def test_copilot_named_where_it_is_not_installed_is_information(
+    project: Path, machine: Path
+) -> None:
+    """Nothing is written for Copilot anywhere, so `--agent copilot` is not refused where it
+    is absent; list says in one line that it is not installed here."""
+    write_hook(project, "guard", GUARD)
+
+    result = hookman("install", "hooks/guard.py", *VERSION, "--agent", "copilot")
+    listed = hookman("list")
+
+    assert result.exit_code == 0, result.output
+    assert listed.exit_code == 0 and "warning" not in listed.output.lower(), listed.output
+    assert (
+        "GitHub Copilot CLI: not installed here (no `copilot` on PATH); once it is, it runs "
+        "hookman's entries of .claude/settings.local.json in a folder it trusts."
+    ) in listed.output.splitlines()
+    assert hookman_json("list")["copilot"] is None
