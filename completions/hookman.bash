@@ -10,6 +10,7 @@ _hookman_complete() {
         --agent) COMPREPLY=(); return 0 ;;
         --claude-version) COMPREPLY=(); return 0 ;;
         --codex-version) COMPREPLY=(); return 0 ;;
+        --droid-version) COMPREPLY=(); return 0 ;;
         --event) COMPREPLY=($(compgen -W "$events" -- "$cur")); return 0 ;;
         --hook) COMPREPLY=(); return 0 ;;
         --hooks) COMPREPLY=(); return 0 ;;
@@ -19,6 +20,7 @@ _hookman_complete() {
         --name) COMPREPLY=(); return 0 ;;
         --payload) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
         --project) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        --qwen-version) COMPREPLY=(); return 0 ;;
         --repo) COMPREPLY=(); return 0 ;;
         --rev) COMPREPLY=(); return 0 ;;
         --session) COMPREPLY=(); return 0 ;;
@@ -38,7 +40,7 @@ _hookman_complete() {
     done
     case "$path" in
         "") words="install remove list new autoupdate try-repo enable disable uninstall run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
-        "install") words=""; options="--agent --allow-unknown-event --async --claude-version --codex-version --dry-run --json --name --no-async --no-codex-trust --project --repo --rev --help -h"; kind="installable" ;;
+        "install") words=""; options="--agent --allow-unknown-event --async --claude-version --codex-version --droid-version --dry-run --json --name --no-async --no-codex-trust --project --qwen-version --repo --rev --help -h"; kind="installable" ;;
         "remove") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "list") words=""; options="--claude-version --json --project --help -h"; kind="" ;;
         "new") words=""; options="--claude-version --install --json --list --project --repo --template -t --help -h"; kind="" ;;

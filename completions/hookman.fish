@@ -9,12 +9,14 @@ complete -c hookman -n '__fish_seen_subcommand_from install' -l allow-unknown-ev
 complete -c hookman -n '__fish_seen_subcommand_from install' -l async
 complete -c hookman -n '__fish_seen_subcommand_from install' -l claude-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l codex-version -r -f
+complete -c hookman -n '__fish_seen_subcommand_from install' -l droid-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l dry-run
 complete -c hookman -n '__fish_seen_subcommand_from install' -l json
 complete -c hookman -n '__fish_seen_subcommand_from install' -l name -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l no-async
 complete -c hookman -n '__fish_seen_subcommand_from install' -l no-codex-trust
 complete -c hookman -n '__fish_seen_subcommand_from install' -l project -r -f -a '(__fish_complete_directories)'
+complete -c hookman -n '__fish_seen_subcommand_from install' -l qwen-version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l repo -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l rev -r -f
 complete -c hookman -n '__fish_seen_subcommand_from install' -l help

@@ -62,6 +62,9 @@ DoctorSourceKind: TypeAlias = Literal[
     "manifest",
     "registry",
     "codex",
+    "qwen",  # Qwen Code's settings.json files (user, .qwen/)
+    "droid",  # Factory droid's hooks.json and settings.json (~/.factory, .factory/)
+    "copilot",  # Copilot CLI's own hook files (.github/hooks/*.json, ~/.copilot/...)
 ]
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
@@ -143,6 +146,27 @@ class CodexSyncJson(TypedDict):
     trust: CodexTrustJson | None
 
 
+class AgentSyncJson(TypedDict):
+    """What install wrote for Qwen Code (.qwen/settings.json) or Factory droid
+    (.factory/hooks.json)."""
+
+    path: str
+    installed_here: bool  # false: the agents name it, this machine lacks it; nothing written
+    version: str | None
+    written: list[str]  # the Claude Code events written for the agent
+    not_in_agent: list[str]  # events this version of the agent runs no hook for
+    without_counterpart: dict[str, list[str]]  # hook -> its subscriptions the agent lacks
+    changed: bool
+    diff: str
+    git: str | None  # what was done to keep the file out of git
+
+
+class CopilotSyncJson(TypedDict):
+    """GitHub Copilot CLI: nothing of its own written (it runs settings.local.json's)."""
+
+    trust: str  # what Copilot needs before it runs any hook (a trusted folder)
+
+
 class _SyncJsonKeys(TypedDict):
     project: str
     claude_version: str | None
@@ -185,6 +209,12 @@ class SyncJson(_SyncJsonKeys, total=False):
     # only when the project's agents include Codex CLI, or .codex/hooks.json holds hookman
     # entries (then `install` removes them)
     codex: CodexSyncJson
+    # only when the project's agents include Qwen Code / Factory droid, or its file holds
+    # hookman entries (then they are removed)
+    qwen: AgentSyncJson
+    droid: AgentSyncJson
+    # only when the project's agents include GitHub Copilot CLI
+    copilot: CopilotSyncJson
     # only when the sync fetched a repository commit into the store: {"repo", "rev", "commit"}
     fetched: list[dict[str, str]]
     # only when .claude/hookman-pins.json changes: {"repo", "rev", "old", "new"} (commits;
@@ -224,6 +254,8 @@ class UninstallJson(TypedDict):
     dry_run: bool
     settings: UninstalledFileJson | None  # .claude/settings.local.json
     codex_hooks: UninstalledFileJson | None  # .codex/hooks.json
+    # agent ("qwen", "droid") -> hookman's part of its hooks file; only those holding some
+    agent_hooks: dict[str, UninstalledFileJson | None]
     codex_trust: dict[str, Any] | None  # {"config": PATH, "keys": [KEY, ...]}
     git_exclude: dict[str, Any] | None  # {"file": PATH, "patterns": [PATTERN, ...]}
     state_dir: str | None  # hookman's state directory for the project (removed)
@@ -317,6 +349,15 @@ class ListCodexJson(TypedDict):
     hooks: dict[str, CodexHookJson]
 
 
+class ListAgentJson(TypedDict):
+    """What hookman writes for one more agent (Copilot CLI, Qwen Code, droid), per hook."""
+
+    version: str | None
+    path: str | None  # its hooks file (Copilot CLI: null, it runs settings.local.json's)
+    events: list[str]
+    hooks: dict[str, CodexHookJson]  # hook -> its events for the agent, those it lacks
+
+
 class LearnedJson(TypedDict):
     """What a hook's code subscribes to, as loaded now (or cached while it is unchanged)."""
 
@@ -368,6 +409,10 @@ class ListJson(TypedDict):
     agents: list[str]  # the clients hookman writes hooks for (hookman.toml `agents`)
     # null unless the agents include Codex CLI and it is installed here (`codex` on PATH)
     codex: ListCodexJson | None
+    # null unless the agents include the agent and it is installed here (its program on PATH)
+    copilot: ListAgentJson | None
+    qwen: ListAgentJson | None
+    droid: ListAgentJson | None
     warnings: list[str]  # what the target client means for the hooks (as install)
 
 
@@ -594,6 +639,12 @@ class CodexFireJson(TypedDict):
     effects: list[str]
 
 
+class AgentFireJson(TypedDict):
+    answer: dict[str, JsonValue]  # what the runner gives the agent (Copilot, Qwen Code, droid)
+    model_sees: list[str]
+    effects: list[str]
+
+
 # null when no async hook serves the event
 _RehearsalAsync = TypedDict("_RehearsalAsync", {"async": AsyncRunJson | None})
 
@@ -635,6 +686,9 @@ class FireJson(_FireJsonKeys, total=False):
     """`hookman fire EVENT --json`."""
 
     codex: CodexFireJson  # with --agent codex
+    copilot: AgentFireJson  # with --agent copilot
+    qwen: AgentFireJson  # with --agent qwen
+    droid: AgentFireJson  # with --agent droid
 
 
 # --- log ------------------------------------------------------------------------------------

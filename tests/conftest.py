@@ -145,6 +145,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             "isolation": notes.ISOLATION,
             "claude": notes.MISSING_CLAUDE,
             "codex": notes.MISSING_CODEX,
+            "agents": notes.MISSING_AGENTS,
         }
 
 
@@ -156,13 +157,15 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
         notes.ISOLATION.extend(handed_over["isolation"])
         notes.MISSING_CLAUDE.update(handed_over["claude"])
         notes.MISSING_CODEX.update(handed_over["codex"])
+        notes.MISSING_AGENTS.update(handed_over.get("agents", {}))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     notes = _e2e_notes()
     if notes.ISOLATION:
         terminalreporter.write_line(f"e2e: client network: {notes.ISOLATION[0]}")
-    missing_by_client = (("CLAUDE CODE", notes.MISSING_CLAUDE), ("CODEX CLI", notes.MISSING_CODEX))
+    missing_by_client = [("CLAUDE CODE", notes.MISSING_CLAUDE), ("CODEX CLI", notes.MISSING_CODEX)]
+    missing_by_client += [("AGENT", notes.MISSING_AGENTS)]
     for client, missing in missing_by_client:
         for version, reason in sorted(missing.items()):
             terminalreporter.write_line(

@@ -88,3 +88,36 @@ def test_the_tour_runs_verbatim(tmp_path: Path) -> None:
     assert "installed guard" in done.stdout and " passed" in done.stdout
     assert "0 errors, 0 warnings" in done.stdout  # doctor finds the tour's project clean
     assert (tmp_path / "demo" / ".claude" / "settings.local.json").is_file()
+
+
+def test_the_test_command_installs_every_pinned_client_the_e2e_suite_drives() -> None:
+    test_command = _quick_start_blocks()[1]
+    for tool in ("install_claude_clients", "install_codex_clients", "install_agent_clients"):
+        assert f"python3 tools/{tool}.py" in test_command
+        assert (REPO / "tools" / f"{tool}.py").is_file()
+    assert test_command.index("install_agent_clients") < test_command.index("-m pytest")
+
+
+def test_the_readme_names_the_disk_cost_of_each_pinned_agent_client() -> None:
+    """The disk line names every pinned version tools/install_agent_clients.py installs."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "install_agent_clients", REPO / "tools" / "install_agent_clients.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    cost = " ".join(text.split("The test command needs Node.js", 1)[1].split("\n\n", 1)[0].split())
+    for client in module.AGENT_CLIENTS.values():
+        assert client.title in cost
+        for version in client.pinned:
+            assert version in cost, (client.title, version)
+
+
+def test_ci_runs_the_agents_full_e2e_pass() -> None:
+    ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    full = "HOOKMAN_E2E_AGENTS_FULL=1 python3 -m pytest -q -m e2e tests/e2e/test_agents_full.py"
+    assert full in ci_lines
+    assert ci_lines.index(full) > ci_lines.index(_quick_start_blocks()[1])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from hookman.bridge import lean_json
-from hookman.bridge.protocol import LAUNCHER_NAME
+from hookman.bridge.protocol import CODEX_AGENT, LAUNCHER_NAME
 from hookman.bridge.state_file import read_regular
 
 SETTINGS_FILE = os.path.join(".claude", "settings.local.json")
@@ -20,12 +20,29 @@ DEADLINE_MIN_MARGIN_S = 1.0
 DEADLINE_MARGIN_FRACTION = 0.1
 
 
+def agent_entries_file(agent: str | None) -> tuple[str, bool]:
+    """The file holding the entries `agent` runs (relative to the project) and whether its
+    events are top-level keys (Factory droid's .factory/hooks.json) rather than under
+    "hooks". Claude Code, Copilot (which runs Claude Code's entries) and agents without
+    facts: settings.local.json."""
+    if agent == CODEX_AGENT:
+        return CODEX_HOOKS_FILE, False
+    if agent is None:
+        return SETTINGS_FILE, False
+    from hookman.bridge import agent_facts as agent_catalog
+
+    if agent not in agent_catalog.OTHER_AGENTS:
+        return SETTINGS_FILE, False
+    shape = agent_catalog.config_shape(agent)
+    return agent_catalog.config_file(agent), shape == agent_catalog.SHAPE_TOP_LEVEL
+
+
 def settings_timeout(
-    project_dir: str, event: str, settings_file: str = SETTINGS_FILE
+    project_dir: str, event: str, settings_file: str = SETTINGS_FILE, *, top_level: bool = False
 ) -> float | None:
     """The smallest `timeout` of hookman's blocking handlers for `event` in the project's
-    settings.local.json (or `settings_file`, relative to the project: CODEX_HOOKS_FILE); None
-    when there is none or the file cannot be read."""
+    settings.local.json (or `settings_file`, relative to the project: CODEX_HOOKS_FILE; its
+    events `top_level` keys: droid's); None when there is none or the file cannot be read."""
     try:
         data = read_regular(os.path.join(project_dir, settings_file), follow=True)
     except OSError:
@@ -33,7 +50,8 @@ def settings_timeout(
     if LAUNCHER_NAME.encode() not in data:
         return None
     try:
-        groups = lean_json.loads(data)["hooks"][event]
+        loaded = lean_json.loads(data)
+        groups = (loaded if top_level else loaded["hooks"])[event]
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
     found: list[float] = []

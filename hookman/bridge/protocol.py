@@ -16,6 +16,12 @@ MANIFEST_FLAG = "--manifest"  # the manifest the runner reads
 # runner answers in its protocol. Claude Code's entries carry no such words.
 AGENT_FLAG = "--agent"
 CODEX_AGENT = "codex"  # AGENT_FLAG's value for Codex CLI's entries (docs/agents.md)
+# The other agents (their facts: hookman/catalog/<agent>_events.json). Qwen Code's and
+# Factory droid's entries carry AGENT_FLAG with these; GitHub Copilot CLI runs Claude Code's
+# own entries, so the runner knows it from its hook environment (catalog/agent_catalog.py).
+COPILOT_AGENT = "copilot"
+QWEN_AGENT = "qwen"
+DROID_AGENT = "droid"
 GUARDED_FLAG = "--guarded"
 # The event on which a project's runner stops the prompt when the project moved on since
 # install (project/install_plan.py writes it for every installed project; ARCHITECTURE.md,

@@ -35,12 +35,7 @@ from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.command_start import command_ages
 from hookman.bridge.deadline import Deadline
-from hookman.bridge.entry_timeout import (
-    CODEX_HOOKS_FILE,
-    SETTINGS_FILE,
-    deadlines_within,
-    settings_timeout,
-)
+from hookman.bridge.entry_timeout import agent_entries_file, deadlines_within, settings_timeout
 from hookman.bridge.firing_log import append_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.project_moved import (
@@ -61,6 +56,7 @@ from hookman.bridge.protocol import (
     ASYNC_FLAG,
     CHANNEL_FLAG,
     CODEX_AGENT,
+    COPILOT_AGENT,
     FRAMED_FLAG,
     GUARDED_FLAG,
     LAUNCHED_FLAG,
@@ -196,9 +192,20 @@ def main(argv: list[str]) -> int:
     run.launched = options.launched
     run.guarded_flag = options.guarded
     run.framed = options.framed and options.launched
-    run.agent = options.agent
+    run.agent = options.agent if options.agent is not None else _agent_from_environment()
     run.channel = options.channel
     return run.execute()
+
+
+def _agent_from_environment() -> str | None:
+    """The agent running a Claude Code entry (no AGENT_FLAG): GitHub Copilot CLI runs them
+    and says so in its hooks' environment (catalog/agent_catalog.py); None: Claude Code."""
+    from hookman.bridge.agent_facts import agent_from_environment
+
+    try:
+        return agent_from_environment()
+    except Exception:  # facts unreadable (a plugin has none): Claude Code's answer, denies kept
+        return None
 
 
 _own_path_entry: list[str] = []  # the sys.path entry launcher format 3 added for hookman
@@ -284,6 +291,8 @@ class _Run:
 
     def _handle(self) -> int:
         manifest_problem = None
+        if self.agent is not None and not self.run_async:
+            self._load_agent_answer()  # before the deadline, whose answer may need it
         try:
             if not self.manifest_path:
                 raise ManifestError("the command has no --manifest PATH")
@@ -314,6 +323,10 @@ class _Run:
                     deny_answer(self.event, reason), OUTCOME_BAD_PAYLOAD, notices=[note]
                 )
             return self._finish({}, OUTCOME_BAD_PAYLOAD, notices=[note])
+        if self.agent is not None and self.agent != CODEX_AGENT:
+            from hookman.bridge.agent_payload import claude_payload
+
+            payload = claude_payload(self.agent, payload)  # the tool names hooks know
         self.payload = payload
         if not self.manifest.knows_event(self.event):
             note = f"{self.event!r} is not a Claude Code event hookman knows; nothing ran"
@@ -373,8 +386,8 @@ class _Run:
         Codex (it names no project: an inherited CLAUDE_PROJECT_DIR is not its own) and
         for a plugin (its manifest serves every project)."""
         assert self.manifest is not None
-        if self.agent is not None or not self.manifest.config_path:
-            return None
+        if self.agent not in (None, COPILOT_AGENT) or not self.manifest.config_path:
+            return None  # Copilot runs Claude Code's entries and names the project as it does
         client_dir = os.environ.get("CLAUDE_PROJECT_DIR")
         if foreign_project(self.manifest.project_dir, client_dir):
             return client_dir
@@ -471,9 +484,11 @@ class _Run:
         hard_stop = manifest.hard_stop_for(self.event, self.run_async)
         timeout = manifest.timeout_for(self.event, self.run_async)
         if not self.run_async:  # the entry's timeout counts: it may be lowered by hand
-            # Codex kills the runner at its own entry's timeout, in its own file
-            entries = CODEX_HOOKS_FILE if self.agent == CODEX_AGENT else SETTINGS_FILE
-            lowered = settings_timeout(manifest.project_dir, self.event, entries)
+            # Each agent kills the runner at its own entry's timeout, in its own file
+            entries, top_level = agent_entries_file(self.agent)
+            lowered = settings_timeout(
+                manifest.project_dir, self.event, entries, top_level=top_level
+            )
             if lowered is not None and (timeout is None or lowered < timeout):
                 seconds, hard_stop = deadlines_within(lowered)
                 timeout = lowered
@@ -586,15 +601,29 @@ class _Run:
         return result.exit_code if result else exit_code
 
     def _agent_answer(self, answer: dict[str, object]) -> dict[str, object]:
-        """The answer in the protocol of the agent the entry is for (Codex CLI: only the
-        fields it honours; a deny stays a deny). An agent this runner does not know gets the
-        Claude Code answer, denies included."""
+        """The answer in the protocol of the agent the entry is for (Codex CLI, Copilot,
+        Qwen Code, droid: only the fields it honours, where it reads them; a deny stays a
+        deny). An agent this runner does not know gets the Claude Code answer, denies
+        included."""
         if self.agent != CODEX_AGENT:
-            return answer
+            from hookman.bridge.agent_answer import agent_answer
+
+            return agent_answer(self.agent or "", self.event, answer)
         from hookman.bridge.codex_answer import codex_answer
 
         fields = None if self.manifest is None else self.manifest.codex_answer_fields
         return codex_answer(self.event, answer, fields)
+
+    def _load_agent_answer(self) -> None:
+        """Import the agent's answer module and facts now: the deadline's answer, given from
+        a signal handler or a thread, must not import."""
+        if self.agent == CODEX_AGENT:
+            import hookman.bridge.codex_answer  # noqa: F401
+
+            return
+        from hookman.bridge.agent_answer import agent_answer
+
+        agent_answer(self.agent or "", self.event, {})  # reads the agent's facts once
 
     def _write_answer(self, text: str) -> bool:
         """Write the one answer; False when the answer channel is broken (a hook closed it,
@@ -750,6 +779,8 @@ class _Run:
             if self.manifest
             else []
         )
+        if self.agent is not None and not self.run_async:
+            answer = self._agent_answer(answer)  # a deny the agent hears
         try:
             if not self._detached:
                 self._write_answer(lean_json.dumps(answer) + "\n")

@@ -31,7 +31,8 @@ VERSION_CACHE_SIZE = 8
 
 
 # Compiled on first use (re caches them): most commands never parse a version text.
-_VERSION_PATTERN = r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?![\d.])"
+# A sentence's full stop may follow (`copilot --version`: "GitHub Copilot CLI 1.0.102.").
+_VERSION_PATTERN = r"(?<![\d.])(\d+)\.(\d+)\.(\d+)(?!\d|\.\d)"
 _USER_VERSION_PATTERN = r"v?(\d+)\.(\d+)\.(\d+)(?:\s+\(.*\))?"
 _DOTTED_PATTERN = r"(\d+)(?:\.\d+)*"
 

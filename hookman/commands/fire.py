@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookman import paths
+from hookman.bridge.agent_facts import OTHER_AGENTS, display_name
+from hookman.bridge.agent_payload import claude_payload
 from hookman.catalog import event_catalog
+from hookman.commands.agent_fire_view import agent_view, captured_payload
 from hookman.commands.options import JSON, PROJECT, Argument, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.output import console, escape, print_json
@@ -45,7 +48,10 @@ if TYPE_CHECKING:
     Option(
         "--agent",
         metavar="AGENT",
-        help="Show what this agent and its model get (codex; default Claude Code).",
+        help=(
+            "Show what this agent and its model get (codex, copilot, qwen, droid; "
+            "default Claude Code)."
+        ),
     ),
     PROJECT,
     JSON,
@@ -63,12 +69,16 @@ def fire(
     """`agent` "codex" (`--agent codex`): show what Codex CLI and its model get (the runner's
     answer in Codex's protocol, agents/codex_view.py) instead of Claude Code's.
 
+    `agent` "copilot", "qwen" or "droid": the payload that agent sends (the one captured
+    from its binary when there is one and no --payload), its tool names mapped as the runner
+    maps them, and what the agent and its model get (commands/agent_fire_view.py).
+
     `--json` prints a `FireJson` (hookman/json_shapes.py); with `--agent codex` it adds
-    "codex"."""
-    if agent not in (None, "claude", "codex"):
+    "codex", with another agent a key of that agent's name."""
+    if agent not in (None, "claude", "codex", *OTHER_AGENTS):
         raise HookmanError(
             f"--agent {agent!r} is not an agent hookman writes hooks for.",
-            "pass claude or codex.",
+            "pass claude, codex, " + ", ".join(OTHER_AGENTS[:-1]) + f" or {OTHER_AGENTS[-1]}.",
             exit_code=2,
         )
     project_dir = find_project_dir(project)
@@ -80,6 +90,13 @@ def fire(
     pending = _not_installed_hooks(project_dir, manifest) if installed else []
     with tempfile.TemporaryDirectory(prefix="hookman-fire-") as scratch:
         payload_data, source = _payload(event, payload, project_dir, scratch)
+        sent = payload_data
+        if agent in OTHER_AGENTS:
+            if payload is None:
+                captured, where = captured_payload(agent, event, project_dir)
+                if captured:
+                    sent, source = captured, where
+            payload_data = claude_payload(agent, sent)
         rehearsed = rehearse(manifest, event, payload_data, scratch)
     if installed:
         rehearsed["effects"][:0] = _wiring_effects(project_dir, event, payload_data)
@@ -93,10 +110,15 @@ def fire(
         from hookman.agents.codex_view import codex_view
 
         report["codex"] = codex_view(event, report["answer"], payload_data)
+    elif agent in OTHER_AGENTS:
+        views: dict[str, Any] = report  # type: ignore[assignment]  # the key is the agent's name
+        views[agent] = agent_view(agent, event, report["answer"], sent, payload_data)
     if json_output:
         print_json(json_safe(report))
     elif agent == "codex":
         _print_codex_report(report)
+    elif agent in OTHER_AGENTS:
+        _print_agent_report(report, agent)
     else:
         _print_report(report)
     return 0
@@ -118,6 +140,26 @@ def _print_codex_report(report: Mapping[str, Any]) -> None:
     for text in codex["model_sees"] or ["(nothing)"]:
         out.print(f"  {escape(text)}", highlight=False)
     for text in codex["effects"]:
+        out.print(f"[bold]effect:[/] {escape(text)}", highlight=False)
+
+
+def _print_agent_report(report: Mapping[str, Any], agent: str) -> None:
+    out = console()
+    name = display_name(agent)
+    out.print(
+        f"[bold]{escape(report['event'])}[/] under {escape(name)} in "
+        f"{escape(report['project'])} ({escape(report['payload_source'])})"
+    )
+    if not report["hooks"] and not report["async"]:
+        out.print("no hook of this project listens to this event.")
+    _print_hooks(report["hooks"])
+    view = report[agent]
+    out.print(f"\n[bold]answer to {escape(name)}[/] (exit 0)")
+    out.print(json.dumps(json_safe(view["answer"]), indent=2, ensure_ascii=False), markup=False)
+    out.print("\n[bold]the model sees[/]")
+    for text in view["model_sees"] or ["(nothing)"]:
+        out.print(f"  {escape(text)}", highlight=False)
+    for text in view["effects"]:
         out.print(f"[bold]effect:[/] {escape(text)}", highlight=False)
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookman.bridge.protocol import CODEX_AGENT, PROMPT_GATE_EVENT
+from hookman.catalog.agent_catalog import DROID_AGENT, QWEN_AGENT
+from hookman.commands.agent_wording import agent_sentences
 from hookman.commands.git_wording import exclusion_sentence, pycache_sentence
 from hookman.commands.options import (
     CLAUDE_VERSION,
@@ -21,6 +23,7 @@ from hookman.commands.options import (
     PROJECT,
     Argument,
     Option,
+    agent_values,
     cli_command,
 )
 from hookman.commands.plan_wording import PROMPT_GATE_NOTE, held_back_sentences
@@ -90,13 +93,23 @@ if TYPE_CHECKING:
         dest="agents",
         metavar="AGENT",
         multiple=True,
-        help="Also write this agent's hooks from now on (codex), recorded as `agents` in "
-        "hookman.toml.",
+        help=f"Also write this agent's hooks from now on ({agent_values()}), recorded as "
+        "`agents` in hookman.toml.",
     ),
     Option(
         "--codex-version",
         metavar="V",
         help="Target Codex CLI version (default: `codex --version`).",
+    ),
+    Option(
+        "--qwen-version",
+        metavar="V",
+        help="Target Qwen Code version (default: `qwen --version`).",
+    ),
+    Option(
+        "--droid-version",
+        metavar="V",
+        help="Target Factory droid version (default: `droid --version`).",
     ),
     Option(
         "--no-codex-trust",
@@ -112,7 +125,8 @@ if TYPE_CHECKING:
     help="""Add hooks to the project and write its Claude Code settings.
 
     Writes .claude/hookman.toml and .claude/settings.local.json (and, when the project's
-    agents include Codex CLI, .codex/hooks.json).""",
+    agents include them, Codex CLI's .codex/hooks.json, Qwen Code's .qwen/settings.json and
+    Factory droid's .factory/hooks.json).""",
     examples=(
         "hookman install hooks/guard.py",
         "hookman install guard --async",
@@ -134,13 +148,18 @@ def install(
     agents: Sequence[str] = (),
     codex_version: str | None = None,
     codex_trust: bool = True,
+    qwen_version: str | None = None,
+    droid_version: str | None = None,
 ) -> int:
     """Install `hooks` into the project and write its settings. Returns the exit code.
 
     `agents` (`--agent codex`) records in hookman.toml that hookman writes those agents'
     hooks too (`agents = [...]`, docs/agents.md); with Codex CLI in the project's agents,
     .claude/.. and .codex/hooks.json are written, and (`codex_trust`) Codex's trust in
-    hookman's own entries is recorded through its app server.
+    hookman's own entries is recorded through its app server. Qwen Code (`qwen`) and Factory
+    droid (`droid`) get their own hooks files (`qwen_version`, `droid_version`: the target,
+    default `PROGRAM --version`); GitHub Copilot CLI (`copilot`) runs settings.local.json's
+    entries, so nothing of its own is written for it.
 
     With `repo` and `rev`, each of `hooks` is the name of a hook the repository offers
     (its hookman-hooks.toml); hookman.toml records the repository and rev, the commit the rev
@@ -155,7 +174,9 @@ def install(
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
     _check_options(hooks, name, run_async, repo, rev, agents)
+    versions = {QWEN_AGENT: qwen_version, DROID_AGENT: droid_version}
     _check_codex_here(agents, codex_version)
+    _check_agents_here(agents, versions)
     project_dir = find_project_dir(project)
     if not hooks and not (project_dir / CLAUDE_DIR).exists():
         raise HookmanError(
@@ -179,6 +200,7 @@ def install(
     options: dict[str, Any] = {
         "codex_version": codex_version,
         "trust_codex": codex_trust,
+        "agent_versions": versions,
         "known": {choice.name: subscriptions for choice, subscriptions in learned},
         "allow_unknown_event": allow_unknown_event,
     }
@@ -262,6 +284,27 @@ def _check_codex_here(agents: Sequence[str], codex_version: str | None) -> None:
             "to trust them; nothing was written.",
             "install Codex CLI and run `hookman install --agent codex` again, or pass "
             "--codex-version V to write its entries for a Codex installed later.",
+        )
+
+
+def _check_agents_here(agents: Sequence[str], versions: dict[str, str | None]) -> None:
+    """`--agent qwen` (or droid) where its program is not installed is refused before
+    anything is written, as `--agent codex` is: the entries would run nowhere. A committed
+    `agents` list is quiet there instead (install/agent_step.py); --AGENT-version V writes
+    for one installed later."""
+    from hookman.agents import agent_facts
+
+    for agent in agent_facts.file_agents():
+        if agent not in agents or versions.get(agent) is not None:
+            continue
+        if agent_facts.agent_installed(agent):
+            continue
+        name, program = agent_facts.display_name(agent), agent_facts.program(agent)
+        raise HookmanError(
+            f"--agent {agent} asks hookman to wire {name}, but it is not installed here (no "
+            f"`{program}` on PATH), so nothing would run its entries; nothing was written.",
+            f"install {name} and run `hookman install --agent {agent}` again, or pass "
+            f"--{agent}-version V to write its entries for a {name} installed later.",
         )
 
 
@@ -420,6 +463,8 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     if result.pycache is PycacheIgnore.WRITTEN:
         out.print(f"git: {escape(pycache_sentence())}", highlight=False)
     for sentence in codex_sentences(result):
+        out.print(escape(sentence), highlight=False)
+    for sentence in agent_sentences(result):
         out.print(escape(sentence), highlight=False)
     for warning in sync_warnings(result):
         out.print(f"[yellow]warning:[/] {escape(warning)}")

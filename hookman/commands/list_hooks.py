@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.firing_log import read_records
+from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
 from hookman.hooks.sources import shadowed_sources
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from hookman.json_shapes import (
         ClaudeEventJson,
         CodexHookJson,
+        ListAgentJson,
         ListCodexJson,
         ListedHookJson,
         ListedRepoSourceJson,
@@ -84,6 +86,11 @@ def list_hooks(
     codex = None if codex_view is None else codex_view[0]
     if codex_view is not None:
         warnings += codex_view[1]
+    from hookman.commands.list_agents import agent_views
+
+    others = agent_views(project_dir, config.agents, hooks, plan)
+    for _, sentences in others.values():
+        warnings += sentences
     warnings += _changed_since_install(project_dir, rows)
     if json_output:
         shown: ListJson = {
@@ -94,6 +101,9 @@ def list_hooks(
             "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
             "agents": list(config.agents),
             "codex": codex,
+            "copilot": _view(others, COPILOT_AGENT),
+            "qwen": _view(others, QWEN_AGENT),
+            "droid": _view(others, DROID_AGENT),
             "warnings": warnings,
         }
         print_json(shown)
@@ -107,6 +117,9 @@ def list_hooks(
 
         for sentence in absent_sentences(project_dir):
             out.print(escape(sentence), highlight=False)
+    from hookman.commands.list_agents import print_agents
+
+    print_agents(project_dir, config.agents, {agent: view for agent, (view, _) in others.items()})
     for warning in warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     for problem, fix in problems.values():
@@ -114,6 +127,11 @@ def list_hooks(
         if fix:
             out.print(f"  fix: {escape(fix)}", highlight=False)
     return code
+
+
+def _view(others: dict[str, tuple[ListAgentJson, list[str]]], agent: str) -> ListAgentJson | None:
+    found = others.get(agent)
+    return None if found is None else found[0]
 
 
 def _code_view(

@@ -182,3 +182,12 @@ CLAUDE_VERSION = Option(
 )
 JSON = Option("--json", dest="json_output", flag=True, help="Print machine-readable JSON.")
 DRY_RUN = Option("--dry-run", flag=True, help="Show the diff; write nothing.")
+
+
+def agent_values() -> str:
+    """The values `--agent` takes (install, fire), for their help: the agents besides Claude
+    Code (project/config.py KNOWN_AGENTS holds them all)."""
+    from hookman.bridge.protocol import CODEX_AGENT
+    from hookman.catalog.agent_catalog import OTHER_AGENTS
+
+    return ", ".join((CODEX_AGENT, *OTHER_AGENTS))

@@ -132,6 +132,8 @@ def sync_json(result: SyncResult) -> SyncJson:
     }
     if result.codex_change is not None:
         shown["codex"] = _codex_json(result)
+    if result.agents or result.copilot:
+        _add_agents_json(shown, result)
     if result.fetched:
         shown["fetched"] = [
             {"repo": f.repo, "rev": f.rev, "commit": f.commit} for f in result.fetched
@@ -143,6 +145,20 @@ def sync_json(result: SyncResult) -> SyncJson:
             {"repo": c.repo, "rev": c.rev, "old": c.old, "new": c.new} for c in result.pin_changes
         ]
     return shown
+
+
+def _add_agents_json(shown: SyncJson, result: SyncResult) -> None:
+    """The "qwen", "droid" and "copilot" objects (json_shapes.SyncJson)."""
+    from hookman.catalog.agent_catalog import DROID_AGENT, QWEN_AGENT
+    from hookman.commands.agent_wording import COPILOT_TRUST, agents_json
+
+    agents = agents_json(result.agents, result.project_dir)
+    if QWEN_AGENT in agents:
+        shown["qwen"] = agents[QWEN_AGENT]
+    if DROID_AGENT in agents:
+        shown["droid"] = agents[DROID_AGENT]
+    if result.copilot:
+        shown["copilot"] = {"trust": COPILOT_TRUST}
 
 
 def _codex_json(result: SyncResult) -> CodexSyncJson:

@@ -41,7 +41,8 @@ KEPT = (f"{CLAUDE_DIR}/{CONFIG_NAME}", f"{CLAUDE_DIR}/hookman-pins.json", f"{CLA
     JSON,
     help="""Take out everything hookman wrote for this project on this machine.
 
-    Its entries in .claude/settings.local.json and .codex/hooks.json (yours stay), Codex's
+    Its entries in .claude/settings.local.json, .codex/hooks.json, .qwen/settings.json and
+    .factory/hooks.json (yours stay), Codex's
     trust in them, its .git/info/exclude lines and its state directory. The committed
     hookman.toml, hookman-pins.json and .claude/hooks/ stay, as do the store and the firing
     log every project shares: the output says how to clear those.""",
@@ -75,6 +76,7 @@ def _json(plan: UninstallPlan, kept: list[str], *, dry_run: bool) -> UninstallJs
         "dry_run": dry_run,
         "settings": _file_json(plan.settings),
         "codex_hooks": _file_json(plan.codex_hooks),
+        "agent_hooks": {agent: _file_json(edit) for agent, edit in plan.agent_hooks.items()},
         "codex_trust": None
         if trust is None
         else {"config": str(trust.config_path), "keys": trust.keys},
@@ -135,7 +137,8 @@ def _print(plan: UninstallPlan, kept: list[str], *, dry_run: bool) -> None:
 
 
 def _removed_lines(plan: UninstallPlan) -> list[str]:
-    lines = [_file_line(edit) for edit in (plan.settings, plan.codex_hooks) if edit is not None]
+    edits = (plan.settings, plan.codex_hooks, *plan.agent_hooks.values())
+    lines = [_file_line(edit) for edit in edits if edit is not None]
     if plan.codex_trust is not None:
         keys = len(plan.codex_trust.keys)
         lines.append(

@@ -30,6 +30,9 @@ SourceKind = Literal[
     "manifest",
     "registry",
     "codex",  # Codex CLI's hooks.json and config.toml (label: "user hooks.json", ...)
+    "qwen",  # Qwen Code's settings.json files (user, .qwen/)
+    "droid",  # Factory droid's hooks.json and settings.json (~/.factory, .factory/)
+    "copilot",  # Copilot CLI's own hook files (.github/hooks/*.json, ~/.copilot/...)
 ]
 
 

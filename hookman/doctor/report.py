@@ -81,9 +81,23 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
         from hookman.doctor.findings_codex import check_codex
 
         check_codex(ctx)  # after Claude Code's families: Codex's handlers are not theirs
+    _check_other_agents(ctx)
     ctx.findings.sort(key=lambda f: SEVERITIES.index(f.severity))
     _add_lines(ctx)
     return ctx
+
+
+def _check_other_agents(ctx: Context) -> None:
+    """Copilot CLI, Qwen Code and droid, each only when `agents` names it or its own files
+    hold hooks (file reads only until then)."""
+    from hookman.doctor import findings_copilot, findings_droid, findings_qwen
+
+    if findings_copilot.wants_copilot(ctx.project_dir):
+        findings_copilot.check_copilot(ctx)
+    if findings_qwen.wants_qwen(ctx.project_dir):
+        findings_qwen.check_qwen(ctx)
+    if findings_droid.wants_droid(ctx.project_dir):
+        findings_droid.check_droid(ctx)
 
 
 def _add_lines(ctx: Context) -> None:

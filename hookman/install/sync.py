@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman import paths
@@ -85,8 +86,10 @@ from hookman.project.settings_file import SettingsChange, update_settings
 if TYPE_CHECKING:  # Codex's modules load only for a project whose agents include it
     from hookman.agents.codex_sync import CodexPlan, CodexTrust
     from hookman.hooks.subscriptions import Subscriptions
+    from hookman.install.agent_step import AgentSync
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
+NO_AGENTS: Mapping[str, AgentSync] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,11 @@ class SyncResult:
     # Hooks whose code now subscribes to other events or tools than hookman.toml recorded:
     # their record was rewritten (install/learning.py).
     subscription_changes: list[SubscriptionChange] = field(default_factory=list)
+    # Qwen Code and Factory droid (install/agent_step.py): per agent whose hooks file is
+    # hookman's concern, its plan, the change to the file, git, or that it is absent here.
+    agents: Mapping[str, AgentSync] = field(default_factory=dict)
+    # The project's agents name GitHub Copilot CLI (which runs settings.local.json's entries)
+    copilot: bool = False
 
 
 class Trial:
@@ -168,13 +176,17 @@ class Preview(NamedTuple):
     codex: CodexPlan | None
     codex_file: SettingsChange | None  # None: .codex/hooks.json is not hookman's concern
     codex_absent: bool = False  # the agents name Codex, which this machine lacks
+    agents: Mapping[str, AgentSync] = NO_AGENTS  # Qwen Code's and droid's files (agent_step.py)
+    copilot: bool = False  # the agents name GitHub Copilot CLI
 
 
 class Written(NamedTuple):
-    """Step 4: what the write did to settings.local.json and .codex/hooks.json."""
+    """Step 4: what the write did to settings.local.json, .codex/hooks.json and the other
+    agents' hooks files."""
 
     settings: SettingsChange
     codex_file: SettingsChange | None
+    agents: Mapping[str, AgentSync] = NO_AGENTS
 
 
 class AfterWrite(NamedTuple):
@@ -184,6 +196,7 @@ class AfterWrite(NamedTuple):
     codex_git: GitExclusion | None
     codex_trust: CodexTrust | None
     pycache: PycacheIgnore | None = None
+    agents: Mapping[str, AgentSync] = NO_AGENTS
 
 
 def sync_project(
@@ -196,6 +209,7 @@ def sync_project(
     known_pins: dict[tuple[str, str], Pin] | None = None,
     codex_version: str | None = None,
     trust_codex: bool = True,
+    agent_versions: Mapping[str, str | None] | None = None,
     stored_before: StoreSnapshot | None = None,
     known: Mapping[str, Subscriptions] | None = None,
     allow_unknown_event: bool = False,
@@ -208,7 +222,8 @@ def sync_project(
     `stored_before` what the store held before the command fetched anything itself.
     When the project's agents include Codex CLI, its .codex/hooks.json too (`codex_version`
     the target, else `codex --version`), and with `trust_codex` its trust in hookman's
-    entries is recorded (agents/codex_sync.py)."""
+    entries is recorded (agents/codex_sync.py). Likewise Qwen Code's and droid's hooks files
+    (`agent_versions`: agent -> `--AGENT-version`, else `PROGRAM --version`)."""
     check_paths_are_utf8(project_dir)
     planned = plan_sync(project_dir, config, target, trial)
     given = {**(known_pins or {}), **({} if trial is None else trial.pins)}
@@ -228,7 +243,7 @@ def sync_project(
     config = record_learned(project_dir, config, changes)
     if changes:
         planned = plan_sync(project_dir, config, target, trial)
-    preview = preview_sync(project_dir, config, planned, codex_version)
+    preview = preview_sync(project_dir, config, planned, codex_version, agent_versions)
     new_pins = used_pins(config.hooks, resolved.pins, resolved.resolution.pins)
     moved = {
         "fetched": fetched_since(stored_before, resolved.resolution.pins, project_dir),
@@ -236,7 +251,7 @@ def sync_project(
         "subscription_changes": changes,
     }
     if dry_run:
-        unwritten = Written(preview.settings, preview.codex_file)
+        unwritten = Written(preview.settings, preview.codex_file, preview.agents)
         result = _result(project_dir, target, planned, resolved, preview, unwritten, None)
         return replace(result, **moved)
     written = write_sync(project_dir, config, target, planned, resolved, preview)
@@ -253,6 +268,7 @@ def sync_if_nothing_changes(
     *,
     codex_version: str | None = None,
     trust_codex: bool = True,
+    agent_versions: Mapping[str, str | None] | None = None,
     known: Mapping[str, Subscriptions] | None = None,
     allow_unknown_event: bool = False,
 ) -> SyncResult | None:
@@ -275,11 +291,11 @@ def sync_if_nothing_changes(
     )
     if changes_of(config.hooks, learned):
         return None  # hookman.toml's record is to be rewritten: under the lock
-    preview = preview_sync(project_dir, config, planned, codex_version)
+    preview = preview_sync(project_dir, config, planned, codex_version, agent_versions)
     if not _nothing_to_write(project_dir, config, target, planned, resolved, preview):
         return None
     # Also when nothing changed: the user may have trusted the project in Codex since.
-    unchanged = Written(preview.settings, preview.codex_file)
+    unchanged = Written(preview.settings, preview.codex_file, preview.agents)
     after = after_write(project_dir, unchanged, preview.codex, trust_codex=trust_codex)
     return _result(project_dir, target, planned, resolved, preview, unchanged, after)
 
@@ -334,22 +350,34 @@ def resolve_hooks(
 
 
 def preview_sync(
-    project_dir: Path, config: ProjectConfigView, planned: Planned, codex_version: str | None
+    project_dir: Path,
+    config: ProjectConfigView,
+    planned: Planned,
+    codex_version: str | None,
+    agent_versions: Mapping[str, str | None] | None = None,
 ) -> Preview:
-    """Step 3: what settings.local.json, hookman.toml and (for Codex CLI) .codex/hooks.json
-    would become. A settings file hookman cannot edit stops the sync here."""
+    """Step 3: what settings.local.json, hookman.toml, (for Codex CLI) .codex/hooks.json and
+    the other agents' hooks files would become. A file hookman cannot edit stops the sync
+    here."""
     settings = update_settings(
         local_settings_path(project_dir), _settings_edit(planned.entries), dry_run=True
     )
     launcher = launcher_path(project_dir)
+    from hookman.catalog.agent_catalog import COPILOT_AGENT
+    from hookman.install.agent_step import preview_agents
+
+    agents = preview_agents(
+        project_dir, config.agents, planned.hooks, planned.plan, launcher, agent_versions or {}
+    )
+    copilot = COPILOT_AGENT in config.agents
     if _codex_absent(config, codex_version):  # quiet here; the file is left as it is
-        return Preview(settings, _config_diff(config), None, None, codex_absent=True)
+        return Preview(settings, _config_diff(config), None, None, True, agents, copilot)
     codex = _codex_plan(project_dir, config, planned.hooks, planned.plan, launcher, codex_version)
     codex_file = None
     if codex is not None or codex_files.has_hookman_entries(project_dir):
         codex_entries = [] if codex is None else codex.entries
         codex_file = codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=True)
-    return Preview(settings, _config_diff(config), codex, codex_file)
+    return Preview(settings, _config_diff(config), codex, codex_file, False, agents, copilot)
 
 
 def write_sync(
@@ -366,8 +394,11 @@ def write_sync(
     codex_path = codex_files.codex_hooks_path(project_dir)
     manifest_file = paths.manifest_path(project_dir)
     launcher = launcher_path(project_dir)
+    from hookman.install.agent_step import write_agents, written_paths
+
+    agent_paths = written_paths(project_dir) if preview.agents else []
     with _restored_on_failure(
-        manifest_file, launcher, config.path, pins_path(project_dir), codex_path
+        manifest_file, launcher, config.path, pins_path(project_dir), codex_path, *agent_paths
     ):
         write_manifest(project_dir, manifest)
         _write_launcher(project_dir, planned.plan)
@@ -381,8 +412,9 @@ def write_sync(
         if preview.codex_file is not None:
             codex_entries = [] if preview.codex is None else preview.codex.entries
             codex_file = codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=False)
+        agents = write_agents(project_dir, preview.agents)
     remember_parsed_config(project_dir)
-    return Written(settings, codex_file)
+    return Written(settings, codex_file, agents)
 
 
 def after_write(
@@ -403,7 +435,12 @@ def after_write(
 
         codex_trust = trust_hookman_hooks(project_dir, record=trust_codex)
     pycache = keep_pycache_out(project_dir)
-    return AfterWrite(git=git, codex_git=codex_git, codex_trust=codex_trust, pycache=pycache)
+    agents = written.agents
+    if agents:
+        from hookman.install.agent_step import keep_agents_out_of_git
+
+        agents = keep_agents_out_of_git(project_dir, agents)
+    return AfterWrite(git, codex_git, codex_trust, pycache, agents)
 
 
 def _result(
@@ -436,6 +473,8 @@ def _result(
         codex_trust=None if after is None else after.codex_trust,
         pycache=None if after is None else after.pycache,
         codex_absent=preview.codex_absent,
+        agents=written.agents if after is None else after.agents,
+        copilot=preview.copilot,
     )
 
 
@@ -467,6 +506,8 @@ def _nothing_to_write(
     if preview.settings.changed or preview.config_diff:
         return False
     if preview.codex_file is not None and preview.codex_file.changed:
+        return False
+    if any(sync.change is not None and sync.change.changed for sync in preview.agents.values()):
         return False
     resolution = resolved.resolution
     if resolution.missing and any(hook.source.kind == "repo" for hook in planned.enabled):

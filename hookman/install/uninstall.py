@@ -1,12 +1,14 @@
 """`hookman uninstall`: everything hookman wrote for one project on this machine, planned,
 then taken out (docs/uninstall.md).
 
-- plan (`plan_uninstall`): hookman's entries (and its statusLine) in .claude/settings.local.json
-  and .codex/hooks.json, what each file becomes (a file left holding nothing, `{}`, goes),
+- plan (`plan_uninstall`): hookman's entries (and its statusLine) in
+  .claude/settings.local.json, .codex/hooks.json and the other agents' hooks files (Qwen
+  Code's .qwen/settings.json, droid's .factory/hooks.json: install/agent_step.py), what
+  each file becomes (a file left holding nothing, `{}`, goes),
   Codex's trust records of hookman's entries, the lines hookman added to .git/info/exclude
   (all of them: the work tree is ignored as it was before hookman), and the project's state
   directory. A file hookman cannot parse, or
-  a .codex/hooks.json git tracks, stops everything here, before any write.
+  an agent's hooks file git tracks, stops everything here, before any write.
 - write (`write_uninstall`): in that order; the caller holds the project lock. The lock file
   itself lives in the state directory: `remove_lock_file` takes it (and the directory) out
   once the lock is released.
@@ -19,13 +21,14 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from hookman import paths
-from hookman.agents import codex_files
+from hookman.agents import agent_facts, agent_files, codex_files
 from hookman.agents.codex_trust_records import (
     TrustRecords,
     hookman_trust_records,
@@ -61,11 +64,14 @@ class UninstallPlan(NamedTuple):
     exclusions: HookmanExclusions | None
     excluded_patterns: list[str]  # every exclusion hookman added
     state_dir: Path | None  # the project's state directory, when there is one
+    # Qwen Code's and droid's hooks files holding hookman entries: agent -> its edit
+    agent_hooks: Mapping[str, FileEdit] = MappingProxyType({})
 
     @property
     def nothing(self) -> bool:
         return not (
-            self.settings
+            self.agent_hooks
+            or self.settings
             or self.codex_hooks
             or self.codex_trust
             or self.excluded_patterns
@@ -93,6 +99,7 @@ def plan_uninstall(project_dir: Path) -> UninstallPlan:
         exclusions,
         patterns,
         state_dir if _holds_more_than_the_lock(state_dir) else None,
+        _agent_edits(project_dir),
     )
 
 
@@ -104,6 +111,8 @@ def write_uninstall(plan: UninstallPlan) -> None:
     if plan.codex_hooks is not None and plan.codex_hooks.remove_file:
         with suppress(OSError):  # .codex/ left empty: hookman made it for its file
             plan.codex_hooks.path.parent.rmdir()
+    for agent, edit in plan.agent_hooks.items():
+        _write_agent_edit(plan.project_dir, agent, edit)
     if plan.codex_trust is not None:
         remove_trust_records(plan.codex_trust)
     if plan.exclusions is not None and plan.excluded_patterns:
@@ -116,6 +125,31 @@ def write_uninstall(plan: UninstallPlan) -> None:
             ) from None
     if plan.state_dir is not None:
         _empty_state_dir(plan.state_dir)
+
+
+def _agent_edits(project_dir: Path) -> dict[str, FileEdit]:
+    """hookman's part of each agent's hooks file (a tracked or unreadable one refuses)."""
+    edits: dict[str, FileEdit] = {}
+    for agent in agent_facts.file_agents():
+        path = agent_files.hooks_path(project_dir, agent)
+        if not path.exists() and not path.is_symlink():
+            continue
+        change = agent_files.update_agent_hooks(project_dir, agent, [], dry_run=True)
+        if not change.changed:
+            continue
+        found = len(agent_files.hookman_entries(project_dir, agent))
+        emptied = change.after is not None and json.loads(change.after.lstrip("\ufeff")) == {}
+        edits[agent] = FileEdit(path, found, False, change, emptied and not path.is_symlink())
+    return edits
+
+
+def _write_agent_edit(project_dir: Path, agent: str, edit: FileEdit) -> None:
+    if not edit.remove_file:
+        agent_files.update_agent_hooks(project_dir, agent, [], dry_run=False)
+        return
+    _write_file_edit(edit)
+    with suppress(OSError):  # its directory left empty: hookman made it for its file
+        edit.path.parent.rmdir()
 
 
 def _holds_more_than_the_lock(state_dir: Path) -> bool:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from hookman.atomic_file import write_text_if_changed
 from hookman.bridge.protocol import CODEX_AGENT
+from hookman.catalog.agent_catalog import OTHER_AGENTS
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
 from hookman.toml_data import keep_parse, kept_parse, parse_toml_or_none
@@ -62,7 +63,7 @@ _EDIT_HINT = f"fix {_CONFIG_DISPLAY} by hand; hookman left it untouched."
 
 # The agents hookman writes hooks for (docs/agents.md) and the default when hookman.toml
 # names none.
-KNOWN_AGENTS = ("claude", CODEX_AGENT)
+KNOWN_AGENTS = ("claude", CODEX_AGENT, *OTHER_AGENTS)
 DEFAULT_AGENTS = ("claude",)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from . import notes
+from .agents_harness import AGENTS, AgentClient, AgentProject, find_agent
 from .codex_harness import CODEX_VERSIONS, CodexClient, CodexProject, find_codex
 from .harness import (
     ClaudeClient,
@@ -113,3 +114,32 @@ def codex_e2e(
     tmp_path: Path,
 ) -> CodexProject:
     return CodexProject(codex_client, mock_openai, openai_isolation, tmp_path)
+
+
+# GitHub Copilot CLI, Qwen Code and Factory droid (tests/e2e/test_agents_*.py): the same
+# isolation; Copilot speaks to the Anthropic mock, Qwen and droid to the OpenAI one.
+
+
+@cache
+def _agent(agent: str) -> AgentClient | str:
+    return find_agent(agent)
+
+
+def agent_client_or_skip(agent: str) -> AgentClient:
+    return _installed_or_skip(_agent(agent), agent, notes.MISSING_AGENTS)
+
+
+@pytest.fixture(params=AGENTS)
+def agent_client(request: pytest.FixtureRequest) -> AgentClient:
+    return agent_client_or_skip(request.param)
+
+
+@pytest.fixture
+def agent_e2e(
+    agent_client: AgentClient,
+    mock_api: MockAnthropic,
+    mock_openai: MockOpenAI,
+    network_isolation: NetworkIsolation,
+    tmp_path: Path,
+) -> AgentProject:
+    return AgentProject(agent_client, mock_api, mock_openai, network_isolation, tmp_path)

@@ -8,8 +8,14 @@ texts, as mock_anthropic's ToolUse and Text blocks. Every request is recorded, s
 asserts exactly what the model received (its `input` items: messages, developer messages,
 function-call outputs).
 
-Requests that are not `POST .../responses` (model lists, telemetry) get a 404 and are
-recorded as side requests. Like mock_anthropic.py it listens on 127.0.0.1 and, optionally, a
+It also answers the Chat Completions API (`POST .../chat/completions`, streamed or not),
+which Qwen Code (`--auth-type openai`) and Factory droid (`generic-chat-completion-api`)
+send: the same turns become `tool_calls` and content; a chat request that offers no tools is
+a side request of the client's own (a title, a next-speaker check) and is answered with
+SIDE_TEXT without consuming the script.
+
+Requests that are neither (model lists, telemetry) get a 404 and are recorded as side
+requests. Like mock_anthropic.py it listens on 127.0.0.1 and, optionally, a
 Unix socket, which a client in a private network namespace reaches through netns_relay.py.
 """
 
@@ -28,6 +34,7 @@ from .mock_anthropic import Text, ToolUse, _strings
 from .mock_server import MockServer, QuietHandler
 
 EXHAUSTED_TEXT = "(mock: the script for this conversation is exhausted)"
+SIDE_TEXT = "(mock: a side request)"
 SHELL_TOOL = "exec_command"
 
 _ids = itertools.count(1)
@@ -60,7 +67,13 @@ class RecordedRequest:
     body: dict[str, Any]
 
     @property
+    def is_chat(self) -> bool:
+        return self.method == "POST" and self.path.split("?")[0].endswith("/chat/completions")
+
+    @property
     def is_model_request(self) -> bool:
+        if self.is_chat:
+            return bool(self.body.get("tools"))
         return self.method == "POST" and self.path.split("?")[0].endswith("/responses")
 
     @property
@@ -68,9 +81,37 @@ class RecordedRequest:
         items = self.body.get("input")
         return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
 
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """A chat request's messages (system, user, assistant, tool)."""
+        items = self.body.get("messages")
+        return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+    @property
+    def tool_names(self) -> list[str]:
+        """The names of the tools the request offers the model."""
+        names = []
+        for tool in self.body.get("tools") or []:
+            if isinstance(tool, dict):
+                function = tool.get("function")
+                named = function if isinstance(function, dict) else tool
+                names.append(str(named.get("name")))
+        return names
+
     def text(self) -> str:
-        """Every string of the request's input items, joined: what the model 'heard'."""
-        return "\n".join(_strings(self.input_items))
+        """Every string of the request's input items or messages, joined: what the model
+        'heard'."""
+        return "\n".join(_strings(self.input_items + self.messages))
+
+    def chat_tool_results(self) -> list[str]:
+        """The contents of a chat request's tool messages, in order."""
+        return [
+            message["content"]
+            if isinstance(message.get("content"), str)
+            else "\n".join(_strings(message.get("content")))
+            for message in self.messages
+            if message.get("role") == "tool"
+        ]
 
     def developer_texts(self) -> list[str]:
         """The texts of the developer messages in the input, in order."""
@@ -156,13 +197,27 @@ class _ResponsesHandler(QuietHandler):
 
     def do_POST(self) -> None:
         body = self._read_json_body()
-        turn = self.api.answer("POST", self.path, body if isinstance(body, dict) else {})
+        body = body if isinstance(body, dict) else {}
+        turn = self.api.answer("POST", self.path, body)
+        model = str(body.get("model") or "mock-model")
+        if RecordedRequest("POST", self.path, body).is_chat:
+            self._chat(body, turn if turn is not None else [Text(SIDE_TEXT)], model)
+            return
         if turn is None:
             self._send_json(404, {"error": {"message": "not found", "type": "not_found"}})
             return
         self._start_stream()
-        for event in sse_events(turn, model=str(body.get("model") or "mock-model")):
+        for event in sse_events(turn, model=model):
             self.wfile.write(event)
+        self.wfile.flush()
+
+    def _chat(self, body: dict[str, Any], turn: Turn, model: str) -> None:
+        if not body.get("stream"):
+            self._send_json(200, chat_completion(turn, model=model))
+            return
+        self._start_stream()
+        for chunk in chat_chunks(turn, model=model):
+            self.wfile.write(chunk)
         self.wfile.flush()
 
 
@@ -205,3 +260,69 @@ def sse_events(turn: Turn, *, model: str) -> Iterator[bytes]:
         "response.completed",
         {"response": {"id": response_id, "model": model, "usage": usage, "output": []}},
     )
+
+
+_CHAT_USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+
+
+def _chat_message(turn: Turn) -> dict[str, Any]:
+    texts = [item.text for item in turn if isinstance(item, Text)]
+    calls = [
+        {
+            "id": item.id,
+            "type": "function",
+            "function": {"name": item.name, "arguments": json.dumps(item.input)},
+        }
+        for item in turn
+        if isinstance(item, ToolUse)
+    ]
+    message: dict[str, Any] = {"role": "assistant", "content": "\n".join(texts) or None}
+    if calls:
+        message["tool_calls"] = calls
+    return message
+
+
+def chat_completion(turn: Turn, *, model: str) -> dict[str, Any]:
+    """One Chat Completions answer, not streamed."""
+    message = _chat_message(turn)
+    return {
+        "id": f"chatcmpl-mock-{next(_ids):04d}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+            }
+        ],
+        "usage": _CHAT_USAGE,
+    }
+
+
+def chat_chunks(turn: Turn, *, model: str) -> Iterator[bytes]:
+    """The server-sent chunks of one streamed Chat Completions answer."""
+    completion_id = f"chatcmpl-mock-{next(_ids):04d}"
+    message = _chat_message(turn)
+
+    def chunk(delta: dict[str, Any], finish: str | None, **extra: Any) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        data = {
+            "id": completion_id,
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [choice],
+            **extra,
+        }
+        return f"data: {json.dumps(data)}\n\n".encode()
+
+    yield chunk({"role": "assistant", "content": ""}, None)
+    if message["content"]:
+        yield chunk({"content": message["content"]}, None)
+    for index, call in enumerate(message.get("tool_calls") or []):
+        yield chunk({"tool_calls": [{"index": index, **call}]}, None)
+    finish = "tool_calls" if message.get("tool_calls") else "stop"
+    yield chunk({}, finish, usage=_CHAT_USAGE)
+    yield b"data: [DONE]\n\n"

@@ -1,0 +1,157 @@
+"""Reads the facts of the other agents hookman serves beside Claude Code and Codex CLI:
+GitHub Copilot CLI, Qwen Code and Factory droid (hookman/catalog/<agent>_events.json, data
+files; catalog/agent_catalog.py adds what install, list and doctor ask of them).
+
+Each agent's facts are data: the events it runs (per version, measured or read from its
+package), where its hook entries live and in which shape, the environment variables that
+tell its hooks apart, its tool names and the Claude Code names hooks know them by, and the
+answer fields it honours. The runner reads them on an agent's path alone, so this module is
+standard library only, with the JSON read by lean_json.py; where the catalog's files are not
+there (a built plugin carries runtime/ and bridge/ only) reading them raises OSError.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hookman.bridge import lean_json
+from hookman.bridge.protocol import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
+
+TYPE_CHECKING = False  # not `typing`: the runner imports this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+
+# The agents this catalog knows, in the order hookman names them (`agents = [...]`).
+OTHER_AGENTS = (COPILOT_AGENT, QWEN_AGENT, DROID_AGENT)
+CATALOG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "catalog")
+# Shapes of an agent's hook file (config.shape).
+SHAPE_CLAUDE_SETTINGS = "claude_settings"  # Claude Code's own file: nothing of the agent's own
+SHAPE_HOOKS_KEY = "hooks_key"  # {"hooks": {"PreToolUse": [groups]}, ...other keys}
+SHAPE_TOP_LEVEL = "top_level"  # {"PreToolUse": [groups]}: no "hooks" wrapper
+
+_loaded: dict[str, dict[str, Any]] = {}
+
+
+class UnknownAgent(ValueError):
+    """An agent name this catalog has no facts for."""
+
+
+def agent_catalog(agent: str) -> dict[str, Any]:
+    """The facts of `agent` (a name of OTHER_AGENTS), read once per process."""
+    facts = _loaded.get(agent)
+    if facts is None:
+        if agent not in OTHER_AGENTS:
+            raise UnknownAgent(f"hookman knows no agent {agent!r}")
+        path = os.path.join(CATALOG_DIR, f"{agent}_events.json")
+        with open(path, "rb") as handle:
+            loaded = lean_json.loads(handle.read())
+        assert isinstance(loaded, dict)
+        facts = _loaded[agent] = loaded
+    return facts
+
+
+def display_name(agent: str) -> str:
+    """How docs and messages name the agent ("Qwen Code")."""
+    return str(agent_catalog(agent)["display_name"])
+
+
+def binary_name(agent: str) -> str:
+    """The program the agent is run as (`qwen`, `droid`, `copilot`)."""
+    return str(agent_catalog(agent)["binary"])
+
+
+def measured_events(agent: str) -> list[str]:
+    """The events seen firing in the agent's real binary (the rest are read from its package)."""
+    return [event for event, facts in agent_catalog(agent)["events"].items() if facts["measured"]]
+
+
+def config_file(agent: str) -> str:
+    """The project file holding the agent's hook entries, relative to the project, with the
+    platform's separator (Copilot: Claude Code's settings.local.json, which it runs)."""
+    return os.path.join(*str(agent_catalog(agent)["config"]["file"]).split("/"))
+
+
+def config_shape(agent: str) -> str:
+    """SHAPE_CLAUDE_SETTINGS, SHAPE_HOOKS_KEY or SHAPE_TOP_LEVEL."""
+    return str(agent_catalog(agent)["config"]["shape"])
+
+
+def writes_own_file(agent: str) -> bool:
+    """Whether hookman writes a hook file of the agent's own (False for Copilot, which runs
+    the Claude Code entries: a file of its own would run every hook twice)."""
+    return bool(agent_catalog(agent)["config"]["writes_own_file"])
+
+
+def carries_agent_flag(agent: str) -> bool:
+    """Whether the agent's entries carry `--agent AGENT` (Copilot's are Claude Code's own
+    entries: the runner knows Copilot from its environment instead)."""
+    return bool(agent_catalog(agent)["command_flag"])
+
+
+def env_markers(agent: str) -> list[str]:
+    """Variables the agent sets in its hooks' environment, which tell it apart."""
+    return [str(name) for name in agent_catalog(agent)["env_markers"]]
+
+
+def agent_from_environment(environ: Mapping[str, str] | None = None) -> str | None:
+    """The agent running a Claude Code entry (no `--agent` flag), from its hook environment:
+    the first agent without a flag of its own whose marker is set; None: Claude Code."""
+    environ = os.environ if environ is None else environ
+    for agent in OTHER_AGENTS:
+        if carries_agent_flag(agent):
+            continue
+        if any(environ.get(name) for name in env_markers(agent)):
+            return agent
+    return None
+
+
+def tool_map(agent: str) -> dict[str, str]:
+    """The agent's tool names -> the Claude Code names hooks know them by."""
+    return {str(native): str(claude) for native, claude in agent_catalog(agent)["tools"].items()}
+
+
+def claude_tool_name(agent: str, native: str) -> str:
+    """The Claude Code name of the agent's tool `native` (itself when it has none)."""
+    return tool_map(agent).get(native, native)
+
+
+def native_tool_names(agent: str, claude: str) -> list[str]:
+    """The agent's names for the Claude Code tool `claude`, for matchers written in the
+    agent's own hook file; [claude] when the agent has no tool mapped to it, or its entries
+    are Claude Code's own (Copilot names the shell `Bash` to them)."""
+    if not writes_own_file(agent):
+        return [claude]
+    names = [native for native, seen in tool_map(agent).items() if seen == claude]
+    return names or [claude]
+
+
+def input_renames(agent: str, claude: str) -> dict[str, Any]:
+    """How the agent's input of the tool hooks know as `claude` differs from Claude Code's:
+    {"rename": {native key: Claude key}, "each": {Claude key: {native: Claude}}} (a list of
+    objects under a renamed key, each renamed too); {} when it is Claude Code's."""
+    shape = agent_catalog(agent)["inputs"].get(claude)
+    return dict(shape) if isinstance(shape, dict) else {}
+
+
+def answer_fields(agent: str) -> dict[str, dict[str, list[str]]]:
+    """Per event, the answer fields the agent honours: `top` keys and `specific` keys of
+    hookSpecificOutput."""
+    return {event: dict(fields) for event, fields in agent_catalog(agent)["answers"].items()}
+
+
+def deny_channels(agent: str) -> dict[str, bool]:
+    """Where a deny must stand for the agent's model to read it: `specific`
+    (hookSpecificOutput) and `top` (top-level permissionDecision)."""
+    return {str(key): bool(value) for key, value in agent_catalog(agent)["deny"].items()}
+
+
+def stops_on(agent: str, wish: str) -> str:
+    """What hookman answers the agent when a guard asks to `wish` ("ask" the user or change
+    the input: "updated_input"): "deny" unless the agent is known to honour it."""
+    return str(agent_catalog(agent).get(wish, "deny"))
+
+
+def timeout_unit(agent: str) -> str:
+    return str(agent_catalog(agent)["timeout_unit"])

@@ -1,0 +1,123 @@
+"""What install, remove, enable, disable and list say about GitHub Copilot CLI, Qwen Code and
+Factory droid (install/agent_step.py decides; this module words it), as codex_wording.py
+does for Codex CLI."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hookman.agents import agent_facts, agent_files
+from hookman.agents.agent_sync import AgentPlan, VersionFacts
+from hookman.commands.git_wording import exclusion_sentence
+
+if TYPE_CHECKING:
+    from hookman.install.agent_step import AgentSync
+    from hookman.install.sync import SyncResult
+    from hookman.json_shapes import AgentSyncJson
+
+COPILOT_TRUST = (
+    "GitHub Copilot CLI runs hookman's entries of .claude/settings.local.json (nothing of "
+    "its own is written), but runs no hook at all in a folder it does not trust: trust this "
+    "folder when Copilot asks (it saves it in its trustedFolders), or start it with "
+    "`copilot -p PROMPT --trust-folder`."
+)
+
+
+def agent_sentences(result: SyncResult) -> list[str]:
+    """Copilot's trust step, then each agent's file: what was written, what could not be."""
+    lines = [COPILOT_TRUST] if result.copilot else []
+    for sync in result.agents.values():
+        lines += sync_sentences(sync, result.project_dir, dry_run=result.dry_run)
+    return lines
+
+
+def sync_sentences(sync: AgentSync, project_dir: Path, *, dry_run: bool) -> list[str]:
+    agent = sync.agent
+    name = agent_facts.display_name(agent)
+    if sync.absent:
+        return absent_sentences(agent, project_dir)
+    if sync.change is None:
+        return []
+    path = sync.change.path
+    if sync.plan is None:
+        if not sync.change.changed:
+            return []
+        verb = "would remove" if dry_run else "removed"
+        return [f"{verb} hookman's {name} entries from {path}"]
+    events = ", ".join(sync.plan.events) or "no events"
+    written = "wrote" if sync.change.changed else "kept"
+    lines = [f"{name}: {'would write' if dry_run else written} {events} in {path}"]
+    if sync.git:
+        lines.append(f"{agent_files.relative_path(agent)}: {exclusion_sentence(sync.git)}")
+    return lines + plan_sentences(sync.plan)
+
+
+def absent_sentences(agent: str, project_dir: Path) -> list[str]:
+    """The agents name `agent` but this machine lacks it: information, not a warning."""
+    name, program = agent_facts.display_name(agent), agent_facts.program(agent)
+    if agent_facts.hooks_file(agent) is None:
+        return [
+            f"{name}: not installed here (no `{program}` on PATH); once it is, it runs "
+            "hookman's entries of .claude/settings.local.json in a folder it trusts."
+        ]
+    lines = [
+        f"{name}: not installed here (no `{program}` on PATH), so its entries were not "
+        f"written; once {name} is installed, run `hookman install` to wire it."
+    ]
+    if agent_files.has_hookman_entries(project_dir, agent):
+        lines.append(
+            f"  {agent_files.hooks_path(project_dir, agent)} keeps the hookman entries an "
+            f"earlier install wrote, untouched (nothing runs them without {name}); "
+            f"`hookman install` brings them up to date once {name} is installed."
+        )
+    return lines
+
+
+def plan_sentences(plan: AgentPlan) -> list[str]:
+    """Plain sentences about what the agent will not run (install, list)."""
+    agent = plan.agent
+    name = agent_facts.display_name(agent)
+    target = "unknown" if plan.version is None else str(plan.version)
+    sentences: list[str] = []
+    if plan.facts is VersionFacts.OLDEST:
+        sentences.append(
+            f"`{agent_facts.program(agent)} --version` gave no answer, so hookman wrote the "
+            f"events of {name} {agent_facts.oldest_checked(agent)}, the oldest version it has "
+            "facts for."
+        )
+    elif plan.facts is VersionFacts.NEWEST:
+        sentences.append(
+            f"{name} {plan.version} is newer than {agent_facts.newest_checked(agent)}, the "
+            "newest version hookman has facts for, so hookman assumes it has the same events."
+        )
+    for event in plan.not_in_agent:
+        sentences.append(f"{name} {target} has no {event} event: not written for {name}.")
+    for hook, subscriptions in plan.without_counterpart.items():
+        listed = ", ".join(repr(item) for item in subscriptions)
+        sentences.append(
+            f"the hook {hook!r} listens to {listed}, which has no {name} counterpart: it "
+            f"never runs under {name} for it."
+        )
+    return sentences
+
+
+def agents_json(agents: Mapping[str, AgentSync], project_dir: Path) -> dict[str, AgentSyncJson]:
+    """`install --json`'s per-agent objects ("qwen", "droid"), as its "codex"."""
+    shown: dict[str, AgentSyncJson] = {}
+    for agent, sync in agents.items():
+        plan = sync.plan
+        change = sync.change
+        shown[agent] = {
+            "path": str(agent_files.hooks_path(project_dir, agent)),
+            "installed_here": not sync.absent,
+            "version": None if plan is None or plan.version is None else str(plan.version),
+            "written": [] if plan is None else plan.events,
+            "not_in_agent": [] if plan is None else plan.not_in_agent,
+            "without_counterpart": {} if plan is None else plan.without_counterpart,
+            "changed": False if change is None else change.changed,
+            "diff": "" if change is None else change.diff(),
+            "git": None if sync.git is None else exclusion_sentence(sync.git),
+        }
+    return shown

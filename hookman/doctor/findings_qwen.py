@@ -1,0 +1,76 @@
+"""Qwen Code's hooks: `hooks` in the user's settings.json (QWEN_HOME, else ~/.qwen) and the
+project's .qwen/settings.json, and `disableAllHooks`. Qwen Code speaks Claude Code's
+protocol but names its tools its own way (`run_shell_command`), so hookman's entries there
+carry `--agent qwen` for the runner to map them; exit 1 and a top-level
+`permissionDecision` let the call run (docs/agents.md).
+
+Nothing here runs for a project that neither names qwen in `agents` nor has a Qwen
+settings file with hooks (wants_qwen reads files only).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hookman.doctor import findings_agents as agents
+from hookman.doctor.agent_files import AgentFile, read_agent_files
+from hookman.doctor.context import Context
+from hookman.doctor.model import Finding, Handler
+from hookman.doctor.qwen_sources import folder_trust_on, project_trusted, trust_file
+
+AGENT = "qwen"
+
+
+def wants_qwen(project_dir: Path) -> bool:
+    return agents.named_in_agents(AGENT, project_dir) or agents.holds_hooks(
+        read_agent_files(AGENT, project_dir)
+    )
+
+
+ANSWER_CODES = {"exits_1": "qwen-exit-1-not-2", "top_level_decision": "qwen-top-level-decision"}
+
+
+def check_qwen(ctx: Context) -> None:
+    files = read_agent_files(AGENT, ctx.project_dir)
+    handlers = agents.add_sources(ctx, AGENT, files, "qwen-source-invalid")
+    if not agents.installed(AGENT):
+        agents.not_installed(ctx, AGENT, handlers, "qwen-not-installed")
+        return
+    for file in files:
+        if file.error is not None:
+            agents.check_invalid(ctx, AGENT, file, "qwen-source-invalid")
+    agents.check_switched_off(ctx, AGENT, files, handlers, "qwen-hooks-disabled")
+    _check_folder_trust(ctx, files, handlers)
+    memo: dict[Path, str | None] = {}
+    for handler in handlers:
+        agents.check_event(ctx, AGENT, handler, "hooks", "qwen-unknown-event")
+        agents.check_agent_flag(ctx, AGENT, handler, "qwen-hookman-wrong-agent")
+        agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
+    project = next((f for f in files if f.layer == "project"), None)
+    agents.check_stale(ctx, AGENT, project, "qwen-hookman-stale")
+
+
+def _check_folder_trust(ctx: Context, files: list[AgentFile], handlers: list[Handler]) -> None:
+    user = next((f for f in files if f.layer == "user"), None)
+    if user is None or not folder_trust_on(user.data) or project_trusted(ctx.project_dir):
+        return
+    project = [h for h in handlers if h.source.label and h.source.label.startswith("project")]
+    if not project:
+        return
+    for handler in project:
+        handler.silence("qwen-folder-untrusted")
+    own = any(h.hookman for h in project)
+    config = trust_file()
+    agents.add(
+        ctx,
+        Finding(
+            "qwen-folder-untrusted",
+            "error" if own else "warning",
+            str(config),
+            f"folder trust is on in Qwen Code ({user.path}) and {config} does not trust "
+            f"{ctx.project_dir}: Qwen Code ignores the project's .qwen/settings.json, so none "
+            f"of its {len(project)} hook(s) run" + (", hookman's included." if own else "."),
+            f'trust the folder when Qwen Code asks, or add "{ctx.project_dir}": '
+            f'"TRUST_FOLDER" to {config}.',
+        ),
+    )

@@ -1,0 +1,319 @@
+"""`agents = [..., "copilot", "qwen", "droid"]` and `install --agent`: what install, list,
+remove and uninstall write and say for GitHub Copilot CLI, Qwen Code and Factory droid
+(docs/agents.md), as for Codex CLI: the agents' own files where each reads them, foreign
+entries and other keys kept, git-excluded, refused when git tracks them, quiet on a machine
+without the agent (information, exit 0), `--agent` refused there."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .helpers import GUARD, hookman, hookman_json, local_settings, write_hook
+
+VERSION = ("--claude-version", "2.1.332")
+QWEN_FILE = Path(".qwen") / "settings.json"
+DROID_FILE = Path(".factory") / "hooks.json"
+EDIT_GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        return {"block": True, "reason": "no"}
+    pi.on("tool_call", check, tools=["Bash", "Write"])
+"""
+
+
+@pytest.fixture
+def machine(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git project on a machine whose PATH holds git, sh and Python, and nothing else:
+    tests put the agents they need into the returned directory (`give`)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("git", "sh"):
+        found = subprocess.run(["which", tool], capture_output=True, text=True, check=True)
+        (bin_dir / tool).symlink_to(found.stdout.strip())
+    monkeypatch.setenv("PATH", os.pathsep.join([str(bin_dir), os.path.dirname(sys.executable)]))
+    monkeypatch.chdir(project)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    return bin_dir
+
+
+def give(bin_dir: Path, program: str, version: str) -> None:
+    """A stand-in agent program answering `--version` as the real one does."""
+    path = bin_dir / program
+    path.write_text(f"#!/bin/sh\necho '{version}'\n", encoding="utf-8")
+    path.chmod(0o755)
+
+
+def all_agents(bin_dir: Path) -> None:
+    give(bin_dir, "qwen", "0.24.4")
+    give(bin_dir, "droid", "0.225.2")
+    give(bin_dir, "copilot", "GitHub Copilot CLI 1.0.102.")
+
+
+def install_guard(*more: str) -> None:
+    result = hookman("install", "hooks/guard.py", *VERSION, *more)
+    assert result.exit_code == 0, result.output
+
+
+def test_install_agent_writes_each_agents_file_as_it_reads_it(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", EDIT_GUARD)
+    (project / ".qwen").mkdir()
+    (project / QWEN_FILE).write_text('{\n  "model": {"name": "qwen3-coder"}\n}\n')
+
+    result = hookman("install", "hooks/guard.py", *VERSION, "--agent", "qwen", "--agent", "droid")
+
+    assert result.exit_code == 0, result.output
+    qwen = json.loads((project / QWEN_FILE).read_text())
+    assert qwen["model"] == {"name": "qwen3-coder"}
+    (group,) = qwen["hooks"]["PreToolUse"]
+    assert group["matcher"] == "^(?:run_shell_command|write_file)$"
+    assert " PreToolUse --agent qwen " in group["hooks"][0]["command"]
+    droid = json.loads((project / DROID_FILE).read_text())
+    assert "hooks" not in droid
+    (group,) = droid["PreToolUse"]
+    assert group["matcher"] == "^(?:Execute|Create)$"
+    assert " PreToolUse --agent droid " in group["hooks"][0]["command"]
+    assert f"Qwen Code: wrote PreToolUse in {project / QWEN_FILE}" in result.output
+    assert f"Factory droid: wrote PreToolUse in {project / DROID_FILE}" in result.output
+    assert ".qwen/settings.json: added to .git/info/exclude" in result.output
+    exclude = (project / ".git" / "info" / "exclude").read_text()
+    assert "/.qwen/settings.json" in exclude and "/.factory/hooks.json" in exclude
+    toml = (project / ".claude" / "hookman.toml").read_text()
+    assert 'agents = ["claude", "qwen", "droid"]' in toml
+
+
+def test_a_repeated_install_changes_no_byte_and_says_kept(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen", "--agent", "droid")
+    before = {path: (project / path).read_bytes() for path in (QWEN_FILE, DROID_FILE)}
+
+    again = hookman("install", *VERSION)
+
+    assert again.exit_code == 0, again.output
+    assert {path: (project / path).read_bytes() for path in before} == before
+    assert "Qwen Code: kept PreToolUse" in again.output
+    assert "Factory droid: kept PreToolUse" in again.output
+
+
+def test_the_json_has_an_object_per_agent(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+
+    shown = hookman_json(
+        "install", "hooks/guard.py", *VERSION, "--agent", "droid", "--agent", "copilot"
+    )
+
+    assert shown["droid"]["written"] == ["PreToolUse"]
+    assert shown["droid"]["version"] == "0.225.2" and shown["droid"]["installed_here"]
+    assert shown["droid"]["changed"] and shown["droid"]["path"] == str(project / DROID_FILE)
+    assert "--trust-folder" in shown["copilot"]["trust"]
+    assert "qwen" not in shown and "codex" not in shown
+
+
+def test_copilot_gets_no_file_and_claude_matchers_it_reads(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", EDIT_GUARD)
+
+    result = hookman("install", "hooks/guard.py", *VERSION, "--agent", "copilot")
+
+    assert result.exit_code == 0, result.output
+    assert not (project / ".github").exists()
+    (group,) = local_settings(project)["hooks"]["PreToolUse"]
+    assert group["matcher"] == "Bash|Write"  # a comma-list matches nothing in Copilot
+    said = [line for line in result.output.splitlines() if "Copilot" in line]
+    assert len(said) == 1 and "--trust-folder" in said[0] and "trust" in said[0]
+
+
+def test_list_shows_each_agents_events(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen", "--agent", "droid", "--agent", "copilot")
+
+    listed = hookman_json("list")
+    shown = hookman("list")
+
+    assert listed["agents"] == ["claude", "qwen", "droid", "copilot"]
+    assert listed["qwen"]["hooks"]["guard"]["events"] == ["PreToolUse"]
+    assert listed["droid"]["path"] == str(project / DROID_FILE)
+    assert listed["copilot"]["path"] is None and listed["copilot"]["version"] == "1.0.102"
+    assert listed["codex"] is None
+    assert f"Qwen Code target 0.24.4 ({project / QWEN_FILE}):" in shown.output
+    assert "GitHub Copilot CLI target 1.0.102" in shown.output
+    assert "  guard: PreToolUse" in shown.output
+
+
+def test_a_committed_opt_in_is_quiet_on_a_machine_without_the_agents(
+    project: Path, machine: Path
+) -> None:
+    write_hook(project, "guard", GUARD)
+    install_guard()
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text('agents = ["claude", "qwen", "droid"]\n' + toml.read_text())
+
+    result = hookman("install", *VERSION)
+
+    assert result.exit_code == 0, result.output
+    assert not (project / ".qwen").exists() and not (project / ".factory").exists()
+    assert "warning" not in result.output.lower(), result.output
+    assert (
+        "Qwen Code: not installed here (no `qwen` on PATH), so its entries were not written; "
+        "once Qwen Code is installed, run `hookman install` to wire it."
+    ) in result.output.splitlines()
+    assert any(
+        line.startswith("Factory droid: not installed") for line in result.output.splitlines()
+    )
+    listed = hookman_json("list")
+    assert listed["qwen"] is None and listed["droid"] is None and listed["warnings"] == []
+
+
+def test_an_earlier_agent_file_is_left_as_it_was_where_the_agent_is_gone(
+    project: Path, machine: Path
+) -> None:
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "droid", "--droid-version", "0.225.2")
+    before = (project / DROID_FILE).read_bytes()
+
+    result = hookman("install", *VERSION)
+
+    assert result.exit_code == 0, result.output
+    assert (project / DROID_FILE).read_bytes() == before
+    assert "keeps the hookman entries an earlier install wrote, untouched" in result.output
+
+
+@pytest.mark.parametrize(("agent", "program"), [("qwen", "qwen"), ("droid", "droid")])
+def test_install_agent_without_the_agent_is_refused_and_writes_nothing(
+    project: Path, machine: Path, agent: str, program: str
+) -> None:
+    write_hook(project, "guard", GUARD)
+
+    result = hookman("install", "hooks/guard.py", "--agent", agent)
+
+    assert result.exit_code == 1
+    assert f"no `{program}` on PATH" in result.output
+    assert "nothing was written" in result.output and f"--{agent}-version V" in result.output
+    assert not (project / ".claude" / "hookman.toml").exists()
+    assert not (project / ".qwen").exists() and not (project / ".factory").exists()
+
+
+def test_a_version_flag_writes_for_an_agent_installed_later(project: Path, machine: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen", "--qwen-version", "0.24.4")
+    assert (project / QWEN_FILE).is_file()
+
+
+def test_a_version_flag_that_is_no_version_is_refused(project: Path, machine: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    result = hookman("install", "hooks/guard.py", "--agent", "qwen", "--qwen-version", "new")
+    assert result.exit_code == 2 and "is not a version" in result.output
+
+
+def test_a_tracked_agent_file_is_refused_before_any_write(project: Path, machine: Path) -> None:
+    give(machine, "qwen", "0.24.4")
+    write_hook(project, "guard", GUARD)
+    (project / ".qwen").mkdir()
+    (project / QWEN_FILE).write_text('{"model": {"name": "team"}}\n')
+    subprocess.run(["git", "add", str(QWEN_FILE)], cwd=project, check=True)
+
+    result = hookman("install", "hooks/guard.py", *VERSION, "--agent", "qwen")
+
+    assert result.exit_code == 1
+    assert "is committed to git" in result.output and "nothing was changed" in result.output
+    assert "git rm --cached .qwen/settings.json" in result.output
+    assert "Traceback" not in result.output
+    assert (project / QWEN_FILE).read_text() == '{"model": {"name": "team"}}\n'
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_leaving_an_agent_out_removes_hookman_entries_and_keeps_the_rest(
+    project: Path, machine: Path
+) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    (project / ".qwen").mkdir()
+    mine = '{"hooks": [{"type": "command", "command": "./mine.sh"}]}'
+    original = f'{{\n  "model": {{"name": "q"}},\n  "hooks": {{\n    "Stop": [{mine}]\n  }}\n}}\n'
+    (project / QWEN_FILE).write_text(original)
+    install_guard("--agent", "qwen")
+    installed = (project / QWEN_FILE).read_text()
+    assert '  "model": {"name": "q"},\n' in installed and f"[{mine}]" in installed
+    toml = project / ".claude" / "hookman.toml"
+    toml.write_text(toml.read_text().replace('agents = ["claude", "qwen"]', 'agents = ["claude"]'))
+
+    result = hookman("install", *VERSION)
+
+    assert result.exit_code == 0, result.output
+    assert (project / QWEN_FILE).read_text() == original
+    assert f"removed hookman's Qwen Code entries from {project / QWEN_FILE}" in result.output
+
+
+def test_removing_the_last_hook_takes_the_agents_entries_out(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "droid")
+    result = hookman("remove", "guard", *VERSION)
+    assert result.exit_code == 0, result.output
+    assert json.loads((project / DROID_FILE).read_text()) == {}
+
+
+def test_uninstall_takes_out_what_hookman_wrote_for_the_agents(
+    project: Path, machine: Path
+) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    (project / ".qwen").mkdir()
+    (project / QWEN_FILE).write_text('{"model": {"name": "q"}}')
+    install_guard("--agent", "qwen", "--agent", "droid")
+
+    planned = hookman_json("uninstall", "--dry-run")
+    result = hookman("uninstall")
+
+    assert set(planned["agent_hooks"]) == {"qwen", "droid"}
+    assert planned["agent_hooks"]["droid"]["file_removed"]
+    assert not planned["agent_hooks"]["qwen"]["file_removed"]
+    assert result.exit_code == 0, result.output
+    assert f"{project / DROID_FILE}: 1 hookman entry (the file goes" in result.output
+    assert not (project / ".factory").exists()
+    assert (project / QWEN_FILE).read_text() == '{"model": {"name": "q"}}'
+    assert "/.qwen/settings.json" not in (project / ".git" / "info" / "exclude").read_text()
+
+
+def test_disable_and_enable_rewrite_the_agents_files(project: Path, machine: Path) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen", "--agent", "droid")
+
+    assert hookman("disable", "guard", *VERSION).exit_code == 0
+    assert json.loads((project / DROID_FILE).read_text()) == {}
+    assert json.loads((project / QWEN_FILE).read_text()) == {}
+    enabled = hookman("enable", "guard", *VERSION)
+
+    assert enabled.exit_code == 0, enabled.output
+    assert "Factory droid: wrote PreToolUse" in enabled.output
+    assert list(json.loads((project / DROID_FILE).read_text())) == ["PreToolUse"]
+    assert list(json.loads((project / QWEN_FILE).read_text())["hooks"]) == ["PreToolUse"]
+
+
+def test_copilot_named_where_it_is_not_installed_is_information(
+    project: Path, machine: Path
+) -> None:
+    """Nothing is written for Copilot anywhere, so `--agent copilot` is not refused where it
+    is absent; list says in one line that it is not installed here."""
+    write_hook(project, "guard", GUARD)
+
+    result = hookman("install", "hooks/guard.py", *VERSION, "--agent", "copilot")
+    listed = hookman("list")
+
+    assert result.exit_code == 0, result.output
+    assert listed.exit_code == 0 and "warning" not in listed.output.lower(), listed.output
+    assert (
+        "GitHub Copilot CLI: not installed here (no `copilot` on PATH); once it is, it runs "
+        "hookman's entries of .claude/settings.local.json in a folder it trusts."
+    ) in listed.output.splitlines()
+    assert hookman_json("list")["copilot"] is None
