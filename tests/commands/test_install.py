@@ -54,6 +54,8 @@ FOREIGN_LOCAL = """{
 @pytest.fixture(autouse=True)
 def _in_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(project)
+
+
 # what install prints for every installed project's prompt gate (ARCHITECTURE.md)
 GATE_LINE = (
     "  UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed "
