@@ -60,10 +60,10 @@ def test_an_event_the_client_does_not_know_is_held_back_and_the_file_still_loads
     skill_shell = {"PreSkillShellCommand"} if newest else set()  # the guard's: test_skill_shell
     if version_key(e2e.version) < version_key(DIRECTORY_ADDED_SINCE):
         assert "DirectoryAdded" in report["held_back"]
-        assert written == {"PreToolUse"}
+        assert written == {"PreToolUse", "UserPromptSubmit"}  # and the prompt gate
     else:
         assert "DirectoryAdded" not in report["held_back"]
-        assert written == {"PreToolUse", "DirectoryAdded"} | skill_shell
+        assert written == {"PreToolUse", "DirectoryAdded", "UserPromptSubmit"} | skill_shell
     assert guard_blocks(e2e)
 
 
