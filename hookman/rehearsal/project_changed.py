@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman.bridge.dispatch import OUTCOME_OK
 from hookman.bridge.project_moved import changed_deny_reason, project_change
-from hookman.bridge.protocol import deny_answer
+from hookman.bridge.protocol import PROMPT_GATE_EVENT, deny_answer, stop_answer
 from hookman.install.guard_wiring import entry_reaches
 
 if TYPE_CHECKING:
@@ -29,8 +29,15 @@ def answer_as_changed(
     the effect to show, or None when nothing changed."""
     change = project_change(manifest.installed_from, manifest.config_path)
     if change is None:
-        return None
+        return _answer_as_drifted(manifest, event, result)
     where = manifest.project_dir
+    if _gates(manifest, event):
+        reason = changed_deny_reason(event, change, where)
+        _refused(result, event, stop_answer(reason), f"{change.shown()} changed since install")
+        return (
+            f"{change.shown()} changed since `hookman install` ran in {where}: the prompt gate "
+            f"stops every prompt (the model is not asked) until `hookman install`."
+        )
     if not manifest.client.is_guarded(event):
         return (
             f"{change.shown()} changed since `hookman install` ran in {where}: the hooks above "
@@ -41,12 +48,7 @@ def answer_as_changed(
     if not entry_reaches(manifest.entries, event, tool):
         return _not_reached(manifest, event, tool, result, change.shown())
     reason = changed_deny_reason(event, change, where)
-    result.answer = deny_answer(event, reason)
-    result.outcome = "failed-closed"
-    result.exit_code = 0
-    result.errors.append(
-        {"hook": "hookman", "event": event, "error": f"{change.shown()} changed since install"}
-    )
+    _refused(result, event, deny_answer(event, reason), f"{change.shown()} changed since install")
     return (
         f"{change.shown()} changed since `hookman install` ran in {where}: the hooks above are "
         f"the ones installed then, and the runner does not let them decide: it answers this "
@@ -74,5 +76,40 @@ def _not_reached(
         f"{shown} changed since `hookman install` ran in {manifest.project_dir}, but {why}: "
         f"Claude Code does not call hookman for this {event}{on}, and runs it without hookman "
         f"(nothing denies it, whatever the project's guards say now) until `hookman install` "
-        f"writes the entries hookman.toml asks for."
+        f"writes the entries hookman.toml asks for; the prompt gate stops the session's next "
+        f"prompt."
+    )
+
+
+def _gates(manifest: Manifest, event: str) -> bool:
+    """Whether the runner answers `event` as the project's prompt gate (run_command)."""
+    return event == PROMPT_GATE_EVENT and bool(manifest.config_path)
+
+
+def _refused(result: DispatchResult, event: str, answer: dict[str, Any], problem: str) -> None:
+    result.answer = answer
+    result.outcome = "failed-closed"
+    result.exit_code = 0
+    result.errors.append({"hook": "hookman", "event": event, "error": problem})
+
+
+def _answer_as_drifted(manifest: Manifest, event: str, result: DispatchResult) -> str | None:
+    """The runner's answer when a path hook's code guards what install did not wire
+    (bridge/guard_drift.py): on a guarded event or the gate whose hooks let it through."""
+    gates = _gates(manifest, event)
+    if not (gates or manifest.client.is_guarded(event)) or not manifest.config_path:
+        return None
+    if result.outcome not in (OUTCOME_OK, "errors"):
+        return None
+    from hookman.bridge.guard_drift import drift_reason, guard_drift
+
+    drift = guard_drift(manifest, None)
+    if not drift:
+        return None
+    reason = drift_reason(event, drift, manifest.project_dir)
+    answer = stop_answer(reason) if gates else deny_answer(event, reason)
+    _refused(result, event, answer, "; ".join(item.shown() for item in drift) + ", not installed")
+    return (
+        f"a hook's code guards what `hookman install` did not wire, so the runner "
+        f"{'stops this prompt' if gates else 'denies this call'} until `hookman install`."
     )
