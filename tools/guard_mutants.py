@@ -42,6 +42,14 @@ _MOVED_TESTS = [
 ]
 
 _STORE_TESTS = ["tests/commands/test_repo_links_and_names.py"]
+# issue 24: the prompt gate and the drift of a path hook's guards
+_GATE_TESTS = [
+    "tests/bridge/test_guard_drift.py",
+    "tests/bridge/test_attack_issue24.py",
+    "tests/bridge/test_project_moved_runner.py",
+    "tests/commands/test_fire_prompt_gate.py",
+    "tests/install/test_sync.py",
+]
 MUTATIONS = [
     (
         "dispatch: load failure of a guard fails closed",
@@ -1164,7 +1172,7 @@ MUTATIONS = [
     (
         "moved: a guarded event of a changed project denies",
         "hookman/bridge/run_command.py",
-        "if change is not None and self.guarded:  # never the old guards in silence",
+        "if change is not None and (self.guarded or self.gates_prompt):",
         "if False:",
         _MOVED_TESTS,
     ),
@@ -1274,6 +1282,63 @@ MUTATIONS = [
         "    if unnamed:\n",
         "    if False:\n",
         _STORE_TESTS,
+    ),
+    # issue 24: the prompt gate (ARCHITECTURE.md), and a path hook's unwired guards
+    (
+        "gate: a changed project stops the prompt",
+        "hookman/bridge/run_command.py",
+        "if change is not None and (self.guarded or self.gates_prompt):",
+        "if change is not None and self.guarded:",
+        _GATE_TESTS,
+    ),
+    (
+        "gate: a path hook's unwired guard denies or stops",
+        "hookman/bridge/run_command.py",
+        "        if self._drifted(result):",
+        "        if False and self._drifted(result):",
+        _GATE_TESTS,
+    ),
+    (
+        "gate: the gate is UserPromptSubmit",
+        "hookman/bridge/run_command.py",
+        "            self.event == PROMPT_GATE_EVENT\n",
+        "            self.event == 'X'\n",
+        _GATE_TESTS,
+    ),
+    (
+        "drift: a guard subscription the record lacks counts",
+        "hookman/bridge/guard_drift.py",
+        "    if subscription not in hook.events:\n        return None",
+        "    if subscription not in hook.events:\n        return ()",
+        _GATE_TESTS,
+    ),
+    (
+        "drift: a tool the record lacks counts",
+        "hookman/bridge/guard_drift.py",
+        "    return tuple(name for name in asked if name not in recorded)",
+        "    return ()",
+        _GATE_TESTS,
+    ),
+    (
+        "drift: a drift is never remembered as checked",
+        "hookman/bridge/guard_drift.py",
+        "    if not found and key is not None:",
+        "    if key is not None:",
+        _GATE_TESTS,
+    ),
+    (
+        "gate: install writes the gate entry",
+        "hookman/project/install_plan.py",
+        "        prompt_gate\n        and bool(entries or async_entries)",
+        "        False\n        and bool(entries or async_entries)",
+        _GATE_TESTS,
+    ),
+    (
+        "gate: the stop answer stops",
+        "hookman/bridge/protocol.py",
+        'return {"continue": False, "stopReason": reason}',
+        'return {"continue": True, "stopReason": reason}',
+        _GATE_TESTS,
     ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
