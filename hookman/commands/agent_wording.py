@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from hookman.agents import agent_facts, agent_files
 from hookman.agents.agent_sync import AgentPlan, VersionFacts
+from hookman.bridge.protocol import COPILOT_AGENT
 from hookman.commands.git_wording import exclusion_sentence
 
 if TYPE_CHECKING:
@@ -27,7 +28,12 @@ COPILOT_TRUST = (
 
 def agent_sentences(result: SyncResult) -> list[str]:
     """Copilot's trust step, then each agent's file: what was written, what could not be."""
-    lines = [COPILOT_TRUST] if result.copilot else []
+    lines = []
+    if result.copilot:  # nothing of its own is written: where it is absent, say only that
+        installed = agent_facts.agent_installed(COPILOT_AGENT)
+        lines += (
+            [COPILOT_TRUST] if installed else absent_sentences(COPILOT_AGENT, result.project_dir)
+        )
     for sync in result.agents.values():
         lines += sync_sentences(sync, result.project_dir, dry_run=result.dry_run)
     return lines

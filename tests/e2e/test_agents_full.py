@@ -253,12 +253,6 @@ def test_fact_a_foreign_prompt_entry_turns_every_hook_of_the_file_off_in_copilot
     assert "Copilot" in said and "prompt" in said, said
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product: where copilot is not on PATH, install still prints Copilot's "
-    "trusted-folder sentence instead of one line saying it is not installed here (doctor "
-    "says copilot-not-installed)",
-)
 def test_install_says_copilot_is_not_installed_where_it_is_not(
     mock_api: MockAnthropic,
     mock_openai: MockOpenAI,
