@@ -29,7 +29,7 @@ def answer_as_changed(
     the effect to show, or None when nothing changed."""
     change = project_change(manifest.installed_from, manifest.config_path)
     if change is None:
-        return _answer_as_drifted(manifest, event, result)
+        return _answer_as_drifted(manifest, event, result, payload)
     where = manifest.project_dir
     if _gates(manifest, event):
         reason = changed_deny_reason(event, change, where)
@@ -93,11 +93,17 @@ def _refused(result: DispatchResult, event: str, answer: dict[str, Any], problem
     result.errors.append({"hook": "hookman", "event": event, "error": problem})
 
 
-def _answer_as_drifted(manifest: Manifest, event: str, result: DispatchResult) -> str | None:
+def _answer_as_drifted(
+    manifest: Manifest, event: str, result: DispatchResult, payload: dict[str, Any]
+) -> str | None:
     """The runner's answer when a path hook's code guards what install did not wire
-    (bridge/guard_drift.py): on a guarded event or the gate whose hooks let it through."""
+    (bridge/guard_drift.py): on the gate, or a guarded event an installed entry reaches
+    (Claude Code calls hookman for no other), whose hooks let it through."""
     gates = _gates(manifest, event)
     if not (gates or manifest.client.is_guarded(event)) or not manifest.config_path:
+        return None
+    tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else None
+    if not gates and not entry_reaches(manifest.entries, event, tool):
         return None
     if result.outcome not in (OUTCOME_OK, "errors"):
         return None

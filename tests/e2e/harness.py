@@ -26,9 +26,10 @@ from typing import Any
 from .mock_anthropic import MockAnthropic, RecordedRequest, Turn
 
 CLIENT_VERSIONS = ("2.1.328", "2.1.197", "2.1.332")
-# The default run drives the oldest and the newest pinned client; the ones between run in CI's
-# second pass (HOOKMAN_E2E_CLIENTS=2.1.328, .ci/run), to keep the default run short.
-DEFAULT_CLIENT_VERSIONS = ("2.1.197", "2.1.332")
+# The default run drives the newest pinned client; the older ones run in CI's second pass
+# (HOOKMAN_E2E_CLIENTS=2.1.197,2.1.328, .ci/run), to keep the default run under 10 minutes
+# on two cores with the five agents' E2E beside it.
+DEFAULT_CLIENT_VERSIONS = ("2.1.332",)
 
 
 def active_client_versions() -> tuple[str, ...]:
