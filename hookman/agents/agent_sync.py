@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 
 from hookman.agents import agent_facts
+from hookman.agents.codex_sync import VersionFacts
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
@@ -31,14 +31,6 @@ from hookman.project.install_plan import InstallPlan
 from hookman.project.settings_entries import HookmanEntry, build_command
 
 _REGEX_SYNTAX = re.compile(r"[\\^$.*+?()\[\]{}|/]")
-
-
-class VersionFacts(Enum):
-    """The agent version whose facts (catalog/<agent>_events.json) a plan uses."""
-
-    CHECKED = "checked"  # the target's own, or an older checked version's
-    OLDEST = "oldest"  # `PROGRAM --version` gave no answer: the oldest version checked
-    NEWEST = "newest"  # newer than every version checked: the newest's
 
 
 @dataclass(frozen=True)
@@ -59,11 +51,7 @@ class AgentPlan:
 
     @property
     def facts(self) -> VersionFacts:
-        if self.version is None:
-            return VersionFacts.OLDEST
-        if self.version > agent_facts.newest_checked(self.agent):
-            return VersionFacts.NEWEST
-        return VersionFacts.CHECKED
+        return VersionFacts.of(self.version, agent_facts.newest_checked(self.agent))
 
 
 def plan_agent(

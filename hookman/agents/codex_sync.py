@@ -39,11 +39,18 @@ SHELL_TOOL = "Bash"  # the name Codex's hooks see for its shell tool, exec_comma
 
 
 class VersionFacts(Enum):
-    """The Codex version whose facts (catalog/codex_events.json) a plan uses."""
+    """The agent version whose facts (catalog/codex_events.json, <agent>_events.json) a
+    plan uses."""
 
-    CHECKED = "checked"  # the target's own: hookman has facts for it
-    OLDEST = "oldest"  # `codex --version` gave no answer: the oldest version checked
+    CHECKED = "checked"  # the target's own, or an older checked version's
+    OLDEST = "oldest"  # `PROGRAM --version` gave no answer: the oldest version checked
     NEWEST = "newest"  # the target is newer than every version checked: the newest's
+
+    @classmethod
+    def of(cls, version: ClientVersion | None, newest: ClientVersion) -> VersionFacts:
+        if version is None:
+            return cls.OLDEST
+        return cls.NEWEST if version > newest else cls.CHECKED
 
 
 @dataclass(frozen=True)
@@ -71,11 +78,7 @@ class CodexPlan:
     @property
     def facts(self) -> VersionFacts:
         """Which of hookman's Codex facts the entries were planned from."""
-        if self.version is None:
-            return VersionFacts.OLDEST
-        if self.version > codex_catalog.newest_checked():
-            return VersionFacts.NEWEST
-        return VersionFacts.CHECKED
+        return VersionFacts.of(self.version, codex_catalog.newest_checked())
 
 
 def plan_codex(

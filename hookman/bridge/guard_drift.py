@@ -30,7 +30,7 @@ from hookman.bridge.protocol import guarded_subject
 from hookman.bridge.state_file import read_regular, read_text, replace_file
 
 CHECKED_NAME = "code-checked"
-CACHE_NAME = "subscriptions.json"  # hooks/subscription_cache.CACHE_FILE_NAME
+CACHE_FILE_NAME = "subscriptions.json"  # the subscriptions cache (hooks/subscription_cache.py)
 ALL_TOOLS = "*"
 
 TYPE_CHECKING = False
@@ -123,7 +123,7 @@ def _cached_sources(state_dir: str) -> dict[str, list[str]]:
     """module path -> the files the subscriptions cache says its loading read; {} when the
     cache is missing or not the expected shape."""
     try:
-        data = lean_json.loads(read_regular(os.path.join(state_dir, CACHE_NAME)))
+        data = lean_json.loads(read_regular(os.path.join(state_dir, CACHE_FILE_NAME)))
     except (OSError, ValueError):
         return {}
     modules = data.get("modules") if isinstance(data, dict) else None

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import hookman
+from hookman.bridge.guard_drift import CACHE_FILE_NAME
 
-CACHE_FILE_NAME = "subscriptions.json"
 CACHE_FORMAT = 1
 
 
