@@ -289,6 +289,8 @@ def run(target: Target, shell: str, condition: Condition, scratch: Path) -> Verd
 def _spawn(
     argv: list[str], executable: str, env: dict[str, str], cwd: Path
 ) -> tuple[int | None, bytes, bytes]:
+    if argv[0] == CODEX_SHELL:
+        return spawn_as_codex(argv, env, cwd)
     process = subprocess.Popen(
         argv,
         executable=executable,
@@ -309,6 +311,69 @@ def _spawn(
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
     return process.returncode, out, err
+
+
+def codex_pipes(between: bool = False) -> tuple[tuple[int, int], ...]:
+    """A hook's stdin, stdout and stderr pipes as Codex makes them: one after the other, so
+    Linux numbers them in turn (hookman/bridge/answer_channel.py reads that order). On a busy
+    machine another process's pipe or socket, or a move to another CPU (Linux hands out
+    inode numbers in per-CPU batches), can fall between two of them: that is the class-4
+    limit test_attack_hostile_round4 keeps (`between=True` makes one pipe between stdin's and
+    stdout's on purpose). Otherwise the pipes are made again until they follow each other,
+    so a run on a loaded CI machine tests the order Codex's pipes have, not the load."""
+    for _ in range(200):
+        stdin = os.pipe()
+        made = [stdin, *([os.pipe()] if between else []), os.pipe(), os.pipe()]
+        inodes = [os.fstat(pair[0]).st_ino for pair in made]
+        if between or inodes[1:] == [inodes[0] + 1, inodes[0] + 2]:
+            break
+        for pair in made:
+            for fd in pair:
+                os.close(fd)
+    else:
+        raise AssertionError("no three pipes in a row after 200 tries")
+    if between:
+        for fd in made.pop(1):
+            os.close(fd)
+    return tuple(made)
+
+
+def spawn_as_codex(
+    argv: list[str], env: dict[str, str], cwd: Path, between: bool = False
+) -> tuple[int | None, bytes, bytes]:
+    """Run `argv` with the three pipes Codex gives a hook (codex_pipes), the payload on stdin;
+    the exit code (None: killed at the entry's timeout), stdout and stderr."""
+    (stdin_r, stdin_w), (out_r, out_w), (err_r, err_w) = codex_pipes(between)
+    try:
+        process = subprocess.Popen(
+            argv,
+            stdin=stdin_r,
+            stdout=out_w,
+            stderr=err_w,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
+    finally:
+        for fd in (stdin_r, out_w, err_w):
+            os.close(fd)
+    with (
+        os.fdopen(stdin_w, "wb") as stdin,
+        os.fdopen(out_r, "rb") as out,
+        os.fdopen(err_r, "rb") as err,
+    ):
+        with contextlib.suppress(BrokenPipeError):
+            stdin.write(json.dumps(PAYLOAD).encode())
+            stdin.close()
+        try:
+            returncode: int | None = process.wait(timeout=HOOK_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            returncode = None
+        finally:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        return returncode, (out.read() if returncode is not None else b""), err.read()
 
 
 def conditions_for(target: Target) -> list[Condition]:

@@ -480,8 +480,6 @@ def _codex_with_a_pipe_between(target: Target, shell: str, scratch: Path) -> Ver
     as Codex makes them but with one more pipe made between stdin's and stdout's (another
     hook Codex spawns at the same time, or any pipe or socket made on that CPU meanwhile;
     Linux also jumps every 1024 inodes per CPU)."""
-    import subprocess
-
     from .test_attack_codex import codex_verdict
 
     path = sh_family.shell_path(_shell(shell))
@@ -496,30 +494,11 @@ def _codex_with_a_pipe_between(target: Target, shell: str, scratch: Path) -> Ver
     env["PATH"] = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
     for name in ("ENV", "SHELLOPTS", "BASH_XTRACEFD", "PS4"):
         env.pop(name, None)
-    stdin_r, stdin_w = os.pipe()
-    between = os.pipe()
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    process = subprocess.Popen(
-        [sh_family.CODEX_SHELL, "-c", target.command],
-        stdin=stdin_r,
-        stdout=out_w,
-        stderr=err_w,
-        cwd=target.cwd,
-        env=env,
-        start_new_session=True,
+    returncode, out, err = sh_family.spawn_as_codex(
+        [sh_family.CODEX_SHELL, "-c", target.command], env, target.cwd, between=True
     )
-    for fd in (stdin_r, out_w, err_w, *between):
-        os.close(fd)
-    with (
-        os.fdopen(stdin_w, "wb") as stdin,
-        os.fdopen(out_r, "rb") as out,
-        os.fdopen(err_r, "rb") as err,
-    ):
-        stdin.write(json.dumps(sh_family.PAYLOAD).encode())
-        stdin.close()
-        returncode = process.wait(timeout=sh_family.HOOK_TIMEOUT)
-        return codex_verdict(returncode, out.read(), err.read())
+    assert returncode is not None, "killed at the entry's timeout"
+    return codex_verdict(returncode, out, err)
 
 
 @pytest.mark.xfail(
