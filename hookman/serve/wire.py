@@ -1,0 +1,127 @@
+"""What the warm hook server (`hookman serve`) and the settings entries that reach it agree on:
+the address, the request's headers, the per-user secret and the proofs made from it.
+
+Claude Code's `type: "http"` entries POST the hook's input JSON to
+`http://127.0.0.1:PORT/v1/hook/EVENT` with two headers install writes into the entry:
+`X-Hookman-Manifest` (the installed manifest the runner would read, `--manifest PATH` of the
+command entries) and `Authorization: Bearer TOKEN`, TOKEN = HMAC-SHA256(secret, manifest path).
+Any local process can reach loopback: the server answers only a request whose token matches,
+so the secret (0600 in hookman's per-user state directory) never leaves the user's files, and
+a token read from one project's settings opens that project's hooks only.
+
+The server proves itself to hookman's own commands (the prompt gate, `doctor`, `hookman serve
+status`) at `GET /v1/identity?nonce=HEX`, answering `{"hookman": VERSION, "proof": P}` with
+P = HMAC-SHA256(secret, "identity:" + nonce): another process on the port cannot.
+
+A project whose entries reach the server says so in its installed manifest:
+`"serve": {"port": PORT}` (the runner's prompt gate checks that server, and starts it).
+
+Lean: the standard library only (the runner's prompt gate imports this)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+
+from hookman.user_dirs import user_dir
+
+HOST = "127.0.0.1"
+HOOK_PATH_PREFIX = "/v1/hook/"
+IDENTITY_PATH = "/v1/identity"
+MANIFEST_HEADER = "X-Hookman-Manifest"
+TOKEN_HEADER = "Authorization"
+TOKEN_SCHEME = "Bearer "
+MANIFEST_SERVE_KEY = "serve"  # the installed manifest's {"port": PORT}
+SECRET_NAME = "secret"
+PORT_NAME = "port"
+SECRET_BYTES = 32
+# The per-user port when none is recorded yet: one of 500 above PORT_BASE, by uid, so two
+# users of one machine rarely pick the same one (the server refuses to run on a taken port).
+PORT_BASE = 47300
+PORT_SPAN = 500
+
+
+def serve_dir() -> str:
+    """The server's per-user directory (secret, port, pid, its own log)."""
+    return os.path.join(user_dir("state"), "serve")
+
+
+def hook_url(port: int, event: str) -> str:
+    return f"http://{HOST}:{port}{HOOK_PATH_PREFIX}{event}"
+
+
+def project_token(secret: bytes, manifest_path: str) -> str:
+    """The bearer token of one project's entries (its installed manifest's path)."""
+    message = b"manifest:" + manifest_path.encode("utf-8", "surrogateescape")
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+
+
+def entry_headers(secret: bytes, manifest_path: str) -> dict[str, str]:
+    """The headers an http entry sends: which project, and the proof it may ask."""
+    return {
+        MANIFEST_HEADER: manifest_path,
+        TOKEN_HEADER: TOKEN_SCHEME + project_token(secret, manifest_path),
+    }
+
+
+def token_matches(secret: bytes, manifest_path: str, authorization: str | None) -> bool:
+    """Whether a request's Authorization header carries this manifest's token."""
+    if not authorization or not authorization.startswith(TOKEN_SCHEME):
+        return False
+    given = authorization[len(TOKEN_SCHEME) :].strip()
+    return hmac.compare_digest(given, project_token(secret, manifest_path))
+
+
+def identity_proof(secret: bytes, nonce: str) -> str:
+    return hmac.new(secret, b"identity:" + nonce.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def read_secret() -> bytes | None:
+    """The per-user secret, or None when there is none yet (or it is not a private file)."""
+    from hookman.bridge.state_file import read_regular
+
+    try:
+        data = read_regular(os.path.join(serve_dir(), SECRET_NAME))
+    except OSError:
+        return None
+    return data if len(data) == SECRET_BYTES * 2 else None
+
+
+def ensure_secret() -> bytes:
+    """The per-user secret, made (hex, mode 0600, never replaced) on first use."""
+    existing = read_secret()
+    if existing is not None:
+        return existing
+    from hookman.bridge.private_dir import make_private_dir
+
+    directory, problem = make_private_dir(serve_dir())
+    if problem is not None:
+        raise OSError(problem)
+    path = os.path.join(directory, SECRET_NAME)
+    made = os.urandom(SECRET_BYTES).hex().encode("ascii")
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: theirs is the one
+        secret = read_secret()
+        if secret is None:
+            raise
+        return secret
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(made)
+    return made
+
+
+def default_port(uid: int | None = None) -> int:
+    return PORT_BASE + (os.getuid() if uid is None else uid) % PORT_SPAN
+
+
+def read_port() -> int | None:
+    """The recorded per-user port, or None when none is recorded yet."""
+    from hookman.bridge.state_file import read_text
+
+    text = read_text(os.path.join(serve_dir(), PORT_NAME))
+    if text is None or not text.strip().isdigit():
+        return None
+    port = int(text.strip())
+    return port if 0 < port < 65536 else None
