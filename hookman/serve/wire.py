@@ -125,3 +125,12 @@ def read_port() -> int | None:
         return None
     port = int(text.strip())
     return port if 0 < port < 65536 else None
+
+
+USE_NAME = "use"  # present: the user opted in (`hookman serve enable`); install reads it
+
+
+def opted_in() -> bool:
+    """Whether the user chose the server for the entries it may serve (`hookman serve
+    enable`): install then writes http entries where the client's version allows."""
+    return os.path.isfile(os.path.join(serve_dir(), USE_NAME))
