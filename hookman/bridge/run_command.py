@@ -265,6 +265,11 @@ class _Run:
         self.deadline: Deadline | None = None
         self.deadline_seconds: float | None = None  # as configured (the timer counts less)
         self._reading_payload = False
+        # The warm server's child (bridge/serve_child.py): the payload as the request
+        # brought it (not stdin), and when the request arrived (time.monotonic(), which the
+        # fork keeps): the deadlines count from then.
+        self.raw_payload: bytes | None = None
+        self.received_at: float | None = None
         # Taken by whoever gives the one answer: the dispatch, or the deadline (signal
         # handler or backstop thread), whichever comes first.
         self._answer_token = _thread.allocate_lock()
@@ -304,7 +309,7 @@ class _Run:
         if self.manifest is not None and not self.run_async:
             self._arm_deadlines(self.manifest)  # before stdin: a payload may never end
         self._reading_payload = True
-        raw = _read_stdin()
+        raw = _read_stdin() if self.raw_payload is None else self.raw_payload
         self._reading_payload = False
         payload, problem = _parse_payload(raw)
         if manifest_problem is not None:
@@ -525,6 +530,8 @@ class _Run:
         unless that is more than its timeout, after which no client still waits for the
         answer (the launcher run by hand, or in a loop that names it): then since this
         process started."""
+        if self.received_at is not None:  # the server's child: since the request came
+            return max(time.monotonic() - self.received_at, 0.0)
         own, command = command_ages(os.path.dirname(self.manifest_path or ""))
         if timeout is not None and command > timeout:
             return own
