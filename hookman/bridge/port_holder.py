@@ -68,4 +68,4 @@ def _command_line(pid: str) -> str:
     except OSError:
         return "?"
     text = " ".join(word.decode("utf-8", "replace") for word in words if word)
-    return text[:120] or "?"
+    return " ".join(text.split())[:120] or "?"

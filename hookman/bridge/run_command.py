@@ -345,6 +345,10 @@ class _Run:
         change = None if self.run_async else self._project_change()
         if change is not None and (self.guarded or self.gates_prompt):
             return self._project_changed(change)  # never the old guards in silence
+        if self.gates_prompt and self.manifest.serve_port is not None:
+            stopped = self._server_impostor(self.manifest.serve_port)
+            if stopped is not None:
+                return stopped
         if self._late or self._cannot_watch:
             return self._refuse_to_start()
         if self.run_async and self._detach():
@@ -424,6 +428,16 @@ class _Run:
         reason = foreign_deny_reason(self.event, self.manifest.project_dir, client_dir)
         problem = f"installed for {self.manifest.project_dir}, run for {client_dir}"
         return self._refuse(reason, problem)
+
+    def _server_impostor(self, port: int) -> int | None:
+        """Stop the prompt when another process holds the project's server port
+        (bridge/serve_gate.py; nothing there: the server is started in the background)."""
+        from hookman.bridge.serve_gate import serve_problem, serve_stop_reason
+
+        problem = serve_problem(port)
+        if problem is None:
+            return None
+        return self._refuse(serve_stop_reason(problem), problem)
 
     def _drifted(self, result: DispatchResult) -> bool:
         """Whether, after the hooks ran and let this guarded event (or the gate's prompt)

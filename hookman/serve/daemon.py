@@ -6,14 +6,20 @@ the server's log."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from hookman.errors import HookmanError
 from hookman.serve.lifecycle import run
 
+MAX_INHERITED_FD = 1024
+
 
 def main(argv: list[str] | None = None) -> int:
     del argv
+    # Whatever the starting process left open (a client's pipe a hook process inherited)
+    # must not stay open for the server's life.
+    os.closerange(3, MAX_INHERITED_FD)
     try:
         return run(quiet_when_running=True)
     except HookmanError as error:

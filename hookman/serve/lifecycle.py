@@ -15,6 +15,7 @@ import sys
 import time
 
 from hookman.bridge.port_holder import port_holder
+from hookman.bridge.serve_gate import daemon_code
 from hookman.bridge.serve_proof import OURS, check_identity
 from hookman.errors import HookmanError
 from hookman.serve import wire
@@ -27,9 +28,6 @@ STOP_WAIT_S = 5.0
 POLL_S = 0.02
 LOG_LIMIT = 1 << 20  # the server's own log is started afresh past this size
 STATUS_HINT = "`hookman serve status` shows the server; `hookman serve stop` stops it."
-# The lean entry a background server is started with: no typer, no CLI (also the prompt
-# gate's on-demand start, bridge/serve_gate.py, which names it the same way).
-LEAN_ENTRY = "hookman.serve.daemon"
 
 
 def serve_port() -> int:
@@ -134,7 +132,7 @@ def start(wait: float = START_WAIT_S) -> tuple[int | None, int, bool]:
     log = _open_log()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-c", lean_entry_code()],
+            [sys.executable, "-c", daemon_code()],
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
@@ -155,16 +153,6 @@ def start(wait: float = START_WAIT_S) -> tuple[int | None, int, bool]:
     raise HookmanError(
         f"the server did not answer on port {port} within {wait:g} s.",
         f"see {path_of(LOG_NAME)}; {STATUS_HINT}",
-    )
-
-
-def lean_entry_code() -> str:
-    """`python -c` code that runs the server in the background, importing hookman from where
-    this process found it (as the launcher does)."""
-    package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return (
-        f"import sys; sys.path.append({package_parent!r}); "
-        f"from {LEAN_ENTRY} import main; sys.exit(main())"
     )
 
 
