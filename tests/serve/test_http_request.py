@@ -3,6 +3,8 @@ one a status (400, 411, 413, 431), never an exception."""
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,7 +23,7 @@ def _read(pieces: list[bytes]) -> RequestReader:
 def _split(data: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({cut % (len(data) + 1) for cut in cuts})
     edges = [0, *points, len(data)]
-    return [data[a:b] for a, b in zip(edges, edges[1:], strict=False)]
+    return [data[a:b] for a, b in itertools.pairwise(edges)]
 
 
 @given(st.binary(max_size=2000), st.lists(st.integers(min_value=0), max_size=8))
