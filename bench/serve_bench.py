@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import json
 import os
 import platform
@@ -32,6 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+import hookman  # noqa: E402
 from hookman.serve import wire  # noqa: E402
 
 PAYLOAD_SAMPLE = REPO / "hookman" / "catalog" / "payloads" / "PreToolUse.json"
@@ -243,6 +245,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--no-write", action="store_true")
     options = parser.parse_args()
+    # As pip leaves an installed package: compiled (an editable checkout run with
+    # PYTHONDONTWRITEBYTECODE would recompile hookman in every command's runner).
+    compileall.compile_dir(Path(hookman.__file__).parent, quiet=1)
     with tempfile.TemporaryDirectory(prefix="hookman-serve-bench-") as scratch:
         setup = Setup(Path(scratch))
         try:
