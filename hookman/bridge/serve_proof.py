@@ -17,6 +17,7 @@ __all__ = ["MANIFEST_SERVE_KEY"]
 
 HOST = "127.0.0.1"
 IDENTITY_PATH = "/v1/identity"
+HOOK_PATH_PREFIX = "/v1/hook/"  # + EVENT: where an http entry POSTs
 SECRET_NAME = "secret"
 SECRET_BYTES = 32
 IDENTITY_LABEL = "hookman"  # the identity answer's key holding the server's version
