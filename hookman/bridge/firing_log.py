@@ -130,7 +130,7 @@ def _write_time(folder: str, name: str, framed: bytes) -> None:
         os.close(descriptor)
 
 
-def _replace(folder: str, file_name: str, text: str) -> None:
+def _replace(folder: str, file_name: str, data: bytes) -> None:
     """Write the file whole under a name of this process, then rename it into place."""
     temporary = _temporary(folder, file_name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
@@ -140,7 +140,7 @@ def _replace(folder: str, file_name: str, text: str) -> None:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         descriptor = open_regular(temporary, flags)
     try:
-        os.write(descriptor, text.encode("utf-8", "replace"))
+        os.write(descriptor, data)
     finally:
         os.close(descriptor)
     os.replace(temporary, os.path.join(folder, file_name))
@@ -346,9 +346,11 @@ def _complete(folder: str, project: str, fired: dict[str, str]) -> None:
             held = _read_time(os.path.join(folder, hook_file_name(name)))
             if held == "":
                 _write_if_absent(folder, name, framed)  # a runner's, written meanwhile, stays
-            elif held is None or held < when:
+            elif held is None:  # whatever is there goes, whole (it may be longer)
+                _replace(folder, hook_file_name(name), framed)
+            elif held < when:
                 _write_time(folder, name, framed)
-        _replace(folder, COMPLETE, project)
+        _replace(folder, COMPLETE, project.encode("utf-8", "surrogateescape"))
     except OSError:
         return
 
