@@ -30,7 +30,7 @@ from hookman.bridge.state_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
 
 MAX_BYTES = 5 * 1024 * 1024
 KEEP_OLD = 2
@@ -42,6 +42,7 @@ COMPLETE = ".complete"  # a hook name never starts with a dot (project/config.py
 MAX_TIME_BYTES = 64
 MAX_PROJECT_BYTES = 16384
 DIGEST_CHARS = 16
+TAIL_BLOCK = 1 << 16  # bytes read at a time from the end (`hookman log --json`)
 _PLAIN_NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
@@ -224,16 +225,65 @@ def log_files(log_path: str) -> list[str]:
     return [path for path in candidates if os.path.isfile(path)]
 
 
-def read_records(log_path: str) -> list[dict[str, object]]:
-    """Every readable record, oldest first; lines that are not JSON objects are skipped."""
+def read_records(log_path: str, needle: str = "") -> list[dict[str, object]]:
+    """Every readable record, oldest first; lines that are not JSON objects are skipped, and
+    lines without `needle` (line_needle: a project's lines all hold it) are not parsed."""
     records: list[dict[str, object]] = []
     for path in log_files(log_path):
         try:
             with open(path, encoding="utf-8", errors="replace") as handle:
-                records.extend(parse_lines(handle.read().splitlines()))
+                records.extend(parse_lines([line for line in handle if needle in line]))
         except OSError:
             continue
     return records
+
+
+def tail_records(
+    log_path: str,
+    count: int,
+    matches: Callable[[dict[str, object]], bool],
+    needle: str = "",
+) -> list[dict[str, object]]:
+    """The last `count` records that `matches` accepts, oldest first, read backwards from
+    the end of the log in blocks: only as much of it as holds them."""
+    found: list[dict[str, object]] = []
+    for path in reversed(log_files(log_path)):
+        for line in _lines_backwards(path):
+            if count <= len(found):
+                return found[::-1]
+            if needle in line:
+                found.extend(record for record in parse_lines([line]) if matches(record))
+    return found[::-1][-count:] if count else []
+
+
+def _lines_backwards(path: str) -> Iterator[str]:
+    """The file's lines, last first (a last line without its newline included)."""
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - a generator holds it while it is read
+    except OSError:
+        return
+    with handle:
+        position = handle.seek(0, os.SEEK_END)
+        rest = b""
+        while position > 0:
+            step = min(TAIL_BLOCK, position)
+            position -= step
+            handle.seek(position)
+            chunk = handle.read(step) + rest
+            lines = chunk.split(b"\n")
+            rest = lines.pop(0)  # maybe cut: joined with the block before it
+            for line in reversed(lines):
+                if line:
+                    yield line.decode("utf-8", "replace")
+        if rest:
+            yield rest.decode("utf-8", "replace")
+
+
+def line_needle(project: str) -> str:
+    """A text every line of `project` holds (its path as JSON writes it), or "" when JSON
+    may escape it (then every line is parsed)."""
+    plain = project.isascii() and project.isprintable() and not set(project) & {'"', "\\"}
+    return project if plain else ""
 
 
 def parse_lines(lines: list[str]) -> list[dict[str, object]]:
@@ -377,7 +427,7 @@ def _only(fired: dict[str, str], names: list[str]) -> dict[str, str]:
 def _scan(log_path: str, project: str) -> dict[str, str]:
     """Hook name -> time of the last line of `project` naming it, over the whole log."""
     fired: dict[str, str] = {}
-    needle = _needle(project)
+    needle = line_needle(project)
     for path in log_files(log_path):
         try:
             with open(path, encoding="utf-8", errors="replace") as handle:
@@ -392,10 +442,3 @@ def _scan(log_path: str, project: str) -> dict[str, str]:
                 if isinstance(name, str):
                     fired[name] = str(record.get("time"))
     return fired
-
-
-def _needle(project: str) -> str:
-    """A text every line of `project` holds (its path as JSON writes it), or "" when JSON
-    may escape it (then every line is parsed)."""
-    plain = project.isascii() and project.isprintable() and not set(project) & {'"', "\\"}
-    return project if plain else ""
