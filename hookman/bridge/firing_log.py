@@ -10,14 +10,15 @@ other user can write (private_dir.py), and never through a symlink or into a FIF
 
 "Last fired" (`hookman list`, doctor's never-fired finding) is kept beside the log so that
 reading it does not grow with the log: `last-fired/<project key>/<hook>` holds the time of
-the last line naming the hook in that project, written by the runner after each line (one
-small file replaced per hook that ran; an event no hook ran writes nothing), and kept when
-rotation drops the line itself. The directory is complete once it holds `.complete` (naming
-its project): made by the first reader that finds it missing, from one pass over the log
-(migration from logs older than the index); until then readers answer from the log itself,
-never from a partial index. A hook file the runner wrote first is never replaced by that
-pass (it is newer). Reads refuse anything but small regular files of one printable line;
-whatever does not pass is answered from the log instead, and repaired.
+the last line naming the hook in that project, framed with a digest, written in place by the
+runner after each line (an event no hook ran writes nothing), and kept when rotation drops
+the line itself. The directory is complete once it holds `.complete` (naming its project):
+made by the first reader that finds it missing, from one pass over the log (migration from
+logs older than the index); until then readers answer from the log itself, never from a
+partial index. That pass keeps a hook's file a runner wrote meanwhile unless the log holds
+a later time. Reads refuse anything but small regular files holding one framed time (a
+symlink, a FIFO, a write half done, anything planted): those are answered from the log,
+and repaired.
 """
 
 from __future__ import annotations
