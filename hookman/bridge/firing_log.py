@@ -124,7 +124,7 @@ def _write_time(folder: str, name: str, framed: bytes) -> None:
     try:
         descriptor = open_regular(path, os.O_WRONLY | os.O_CREAT)
     except FileNotFoundError:  # the project's first line: make its directory (mode 0700)
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+        _make_folder(folder)
         descriptor = open_regular(path, os.O_WRONLY | os.O_CREAT)
     try:
         os.write(descriptor, framed)
@@ -138,14 +138,22 @@ def _replace(folder: str, file_name: str, data: bytes) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
     try:
         descriptor = open_regular(temporary, flags)
-    except FileNotFoundError:  # the project's first line: make its directory (mode 0700)
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except FileNotFoundError:
+        _make_folder(folder)
         descriptor = open_regular(temporary, flags)
     try:
         os.write(descriptor, data)
     finally:
         os.close(descriptor)
     os.replace(temporary, os.path.join(folder, file_name))
+
+
+def _make_folder(folder: str) -> None:
+    """Make the project's directory and `last-fired` above it, each mode 0700, and check
+    that no other user can write any of them (private_dir.py)."""
+    _, problem = make_private_dir(folder)
+    if problem:
+        raise OSError(problem)
 
 
 def _temporary(folder: str, file_name: str) -> str:
@@ -306,11 +314,11 @@ def last_fired(log_path: str, project: str, hooks: Iterable[str]) -> dict[str, s
     complete from that pass, for the next reader)."""
     names = list(dict.fromkeys(hooks))
     log_dir = os.path.dirname(os.path.abspath(log_path))
-    from hookman.bridge.private_dir import private_dir_problem
-
-    if private_dir_problem(log_dir) is not None:  # another user could have planted it
+    if not os.path.isdir(log_dir):
+        return {}  # no log yet: nothing fired (and nothing to make)
+    folder, problem = make_private_dir(last_fired_dir(log_dir, project))
+    if problem:  # another user could have planted what is there: the log alone answers
         return _only(_scan(log_path, project), names)
-    folder = last_fired_dir(log_dir, project)
     complete = _read_small(os.path.join(folder, COMPLETE), MAX_PROJECT_BYTES) == project
     known, unsound = _read_times(folder, names)
     if complete and not unsound:
@@ -389,7 +397,6 @@ def _complete(folder: str, project: str, fired: dict[str, str]) -> None:
     written where it is missing, unsound or older than the log says; `.complete` last, and
     only when every time could be kept."""
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
         for name, when in fired.items():
             framed = _framed(when)
             if framed is None:

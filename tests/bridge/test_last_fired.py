@@ -191,16 +191,34 @@ def test_a_hook_whose_time_cannot_be_written_drops_the_complete_mark(log: str) -
     assert last_fired(log, HERE, ["guard"]) == {"guard": "2026-12-01T00:00:02.000Z"}
 
 
-def test_a_log_directory_other_users_can_write_is_answered_from_the_log_alone(
-    log: str,
+@pytest.mark.parametrize("shared", ["log", "last-fired", "project"])
+def test_a_directory_other_users_can_write_is_answered_from_the_log_alone(
+    log: str, shared: str
 ) -> None:
     append_record(log, line(1, HERE, ["guard"]))
     last_fired(log, HERE, [])
     path = folder(log, HERE) / hook_file_name("guard")
     path.write_bytes(firing_log._framed("2099-01-01T00:00:00.000Z") or b"")
-    os.chmod(os.path.dirname(log), 0o777)
+    directories = {"log": path.parents[2], "last-fired": path.parents[1], "project": path.parent}
+    os.chmod(directories[shared], 0o777)
 
     assert last_fired(log, HERE, ["guard"]) == {"guard": "2026-12-01T00:00:01.000Z"}
+
+
+def test_the_index_directories_are_private(log: str) -> None:
+    umask = os.umask(0o002)  # a user-private-group umask: group write by default
+    try:
+        append_record(log, line(1, HERE, ["guard"]))
+    finally:
+        os.umask(umask)
+    for directory in (folder(log, HERE), folder(log, HERE).parent):
+        assert directory.stat().st_mode & 0o077 == 0
+
+
+def test_no_log_directory_is_nothing_fired_and_makes_nothing(tmp_path: Path) -> None:
+    log = str(tmp_path / "log" / "firing.jsonl")
+    assert last_fired(log, HERE, ["guard"]) == {}
+    assert not (tmp_path / "log").exists()
 
 
 def test_hook_names_that_are_not_file_names_get_a_digest() -> None:
