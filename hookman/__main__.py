@@ -2,7 +2,9 @@
 
 Routes the commands that must start fast to their lean code before the CLI layer (typer)
 loads: `run` (Claude Code invokes it on every event), `statusline` (on every status
-update), `__complete` (the shell completion scripts, on TAB) and a bare `--version`.
+update), `__complete` (the shell completion scripts, on TAB), a bare `--version`, and the
+reading commands typed most (`list`, `doctor`) when their options are plain
+(cli/lean_commands.py).
 Everything else, and any lean command given arguments it does not handle (`--help`), goes
 to typer in hookman/cli/app.py.
 """
@@ -29,6 +31,12 @@ def main(argv: list[str] | None = None) -> int:
         from hookman.cli.complete_words import main as complete_main
 
         return complete_main(args[1:])
+    elif first in ("list", "doctor"):  # cli/lean_commands.py LEAN_COMMANDS
+        from hookman.cli.lean_commands import main as lean_main
+
+        code = lean_main(first, args[1:])
+        if code is not None:
+            return code
     elif args == ["--version"]:
         from hookman import __version__
 

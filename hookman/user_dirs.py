@@ -90,13 +90,22 @@ def sha256_hex(data: bytes) -> str:
 
 
 def _sha256_hex(data: bytes) -> str:
+    if not _SHA256:
+        _SHA256.append(_sha256_constructor())
+    return _SHA256[0](data).hexdigest()
+
+
+_SHA256: list = []  # the constructor, found once: a failed import searches all of sys.path
+
+
+def _sha256_constructor():  # type: ignore[no-untyped-def]
     # hashlib loads OpenSSL (about a fifth of a bare Python start); the built-in module is
     # the same SHA-256 (named _sha2 from Python 3.12, _sha256 before).
     try:
-        from _sha2 import sha256  # type: ignore[import-not-found]
-    except ImportError:
-        try:
+        if sys.version_info >= (3, 12):
+            from _sha2 import sha256  # type: ignore[import-not-found]
+        else:
             from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
-        except ImportError:
-            from hashlib import sha256
-    return sha256(data).hexdigest()
+    except ImportError:
+        from hashlib import sha256
+    return sha256

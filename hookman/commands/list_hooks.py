@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookman import paths
-from hookman.bridge.firing_log import read_records
+from hookman.bridge.firing_log import last_fired as last_fired_times
 from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
@@ -60,7 +60,7 @@ def list_hooks(
     trial = installed_trial_hooks(project_dir)
     hooks = config.hooks + trial
     plan = plan_install(hooks, target.version, prompt_gate=True)
-    last_fired = _last_fired(project_dir)
+    last_fired = _last_fired(project_dir, hooks)
     pins = _pinned_commits(project_dir)
     problems = hook_problems(config, project_dir)
     code_view = _code_view(config, project_dir, problems)
@@ -284,19 +284,11 @@ def _hook_row(
     return row
 
 
-def _last_fired(project_dir: Path) -> dict[str, str]:
-    """Hook name -> time of the last firing-log record for this project that ran it."""
-    fired: dict[str, str] = {}
-    for record in read_records(str(paths.firing_log_path())):
-        if record.get("project") != str(project_dir):
-            continue
-        hooks = record.get("hooks")
-        if not isinstance(hooks, list):
-            continue
-        for name in hooks:
-            if isinstance(name, str):
-                fired[name] = str(record.get("time"))
-    return fired
+def _last_fired(project_dir: Path, hooks: list[HookSpec]) -> dict[str, str]:
+    """Hook name -> time of the last firing-log line for this project that ran it (read
+    from the log's last-fired index: bridge/firing_log.py)."""
+    names = [hook.name for hook in hooks]
+    return last_fired_times(str(paths.firing_log_path()), str(project_dir), names)
 
 
 def _print_rows(project_dir: Path, target: str, rows: Sequence[Mapping[str, Any]]) -> None:

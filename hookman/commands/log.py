@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman import paths
-from hookman.bridge.firing_log import parse_lines, read_records
+from hookman.bridge.firing_log import line_needle, parse_lines, read_records, tail_records
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.commands.log_room import (
     MAIN_AGENT,
@@ -131,9 +131,9 @@ def show_log(
         agent=agent,
         event=event,
     )
-    records = [record for record in read_records(log_path) if record_filter.matches(record)]
-    recent = records[-lines:] if lines else []
-    if json_output:
+    needle = line_needle(str(project_dir)) if project_dir else ""
+    if json_output:  # the last lines alone: read from the end of the log
+        recent = tail_records(log_path, lines, record_filter.matches, needle)
         if not follow:
             print_json(recent)
             return 0
@@ -142,15 +142,18 @@ def show_log(
         _follow(log_path, record_filter, follow_seconds, _streamer(json_output=True))
         return 0
     scope = f"project {project_dir}" if project_dir else "all projects"
-    if follow and console().is_terminal:
+    if follow and not console().is_terminal:
+        for record in tail_records(log_path, lines, record_filter.matches, needle):
+            _print_record(record, json_output=False)
+        _follow(log_path, record_filter, follow_seconds, _streamer(json_output=False))
+        return 0
+    # The room counts every matching line; a project's are found without parsing the others.
+    records = [r for r in read_records(log_path, needle) if record_filter.matches(r)]
+    if follow:
         _follow_live(records, lines, scope, log_path, record_filter, follow_seconds)
         return 0
-    if not follow:
-        _print_room(records, recent, scope, log_path, show_all_hint=project_dir is not None)
-        return 0
-    for record in recent:
-        _print_record(record, json_output=False)
-    _follow(log_path, record_filter, follow_seconds, _streamer(json_output=False))
+    recent = records[-lines:] if lines else []
+    _print_room(records, recent, scope, log_path, show_all_hint=project_dir is not None)
     return 0
 
 

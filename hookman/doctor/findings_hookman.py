@@ -230,13 +230,10 @@ def _check_config(ctx: Context, config: ProjectConfigView) -> None:
 def _check_fired(ctx: Context, config: ProjectConfigView, plan: InstallPlan) -> None:
     """Installed hooks the firing log has never seen run in this project (info: a fresh
     install has not fired yet either)."""
-    from hookman.bridge.firing_log import read_records
+    from hookman.bridge.firing_log import last_fired
 
-    fired: set[str] = set()
-    for record in read_records(str(paths.firing_log_path())):
-        names = record.get("hooks")
-        if record.get("project") == str(ctx.project_dir) and isinstance(names, list):
-            fired.update(name for name in names if isinstance(name, str))
+    names = [hook.name for hook in config.hooks]
+    fired = last_fired(str(paths.firing_log_path()), str(ctx.project_dir), names)
     written = set(plan.entries) | set(plan.async_entries)
     manifest = _read_manifest(ctx.project_dir) or {}
     hooks = manifest.get("hooks")

@@ -3,7 +3,6 @@ reads it to know hookman's plugins without importing the builder."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -50,6 +49,8 @@ def unchanged_built_file(root: Path, record: dict[str, Any], path: Path) -> str 
         text = path.read_text(encoding="utf-8") if isinstance(digest, str) else None
     except (ValueError, OSError, UnicodeDecodeError):
         return None
+    import hashlib  # here: OpenSSL costs doctor milliseconds, and most projects have no plugin
+
     if text is None or hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
         return None
     return relative

@@ -61,6 +61,33 @@ def test_last_fired_comes_from_this_projects_firing_log_lines(project: Path) -> 
     assert listed["hooks"][0]["last_fired"] == "2026-01-02T00:00:00Z"
 
 
+def test_last_fired_is_read_from_the_index_once_the_log_was_read(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookman.bridge import firing_log
+
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "dirs", DIRS)
+    hookman_json("install", "hooks/guard.py", "hooks/dirs.py", "--claude-version", "2.1.328")
+    log = str(paths.firing_log_path())
+    other = str(tmp_path / "other")
+    firing_log.append_record(
+        log, {"time": "2026-01-01T00:00:00Z", "project": other, "hooks": ["dirs"]}
+    )
+    firing_log.append_record(
+        log, {"time": "2026-01-02T00:00:00Z", "project": str(project), "hooks": ["guard"]}
+    )
+    first = hookman_json("list", "--claude-version", "2.1.328")
+
+    monkeypatch.setattr(firing_log, "read_records", None)  # nothing may read the log now
+    monkeypatch.setattr(firing_log, "_scan", None)
+    listed = hookman_json("list", "--claude-version", "2.1.328")
+    assert listed == first
+    assert [hook["last_fired"] for hook in listed["hooks"]] == ["2026-01-02T00:00:00Z", None]
+    text = hookman("list", "--claude-version", "2.1.328").stdout
+    assert "last fired: 2026-01-02T00:00:00Z" in text and "last fired: never" in text
+
+
 def test_shadowed_registry_names_are_marked(project: Path, tmp_path: Path) -> None:
     write_hook(project, "guard", GUARD)
     other = write_hook(tmp_path / "shared", "guard", GUARD)

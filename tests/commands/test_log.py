@@ -266,3 +266,28 @@ def test_follow_when_piped_streams_plain_lines(capsys: pytest.CaptureFixture[str
         format_record(_record(event="SessionStart")),
         format_record(_record(event="Stop", outcome="blocked")),
     ]
+
+
+def test_json_reads_only_the_end_of_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`hookman log --json -n N` prints the last N matching lines: it reads them from the
+    end and leaves the rest of the log (every other project's lines) unread."""
+    from hookman.bridge import firing_log
+    from hookman.commands import log as log_command
+
+    _write(*(_record(project="/p", n=number) for number in range(50)))
+    _write(_record(project="/other"), _record(project="/p", n=50, event="Stop"))
+    parsed: list[int] = []
+    original = firing_log.parse_lines
+
+    def counting(lines: list[str]) -> list[dict[str, object]]:
+        parsed.append(len(lines))
+        return original(lines)
+
+    monkeypatch.setattr(firing_log, "parse_lines", counting)
+    monkeypatch.setattr(log_command, "read_records", None)  # the whole log is not read
+
+    done = _log("--all", "--json", "-n", "2")
+    assert done.exit_code == 0, done.output
+    shown = json.loads(done.output)
+    assert [(r["project"], r.get("n")) for r in shown] == [("/other", None), ("/p", 50)]
+    assert sum(parsed) <= 3
