@@ -43,6 +43,7 @@ from hookman.output import console, escape, print_json
 from hookman.project.config import (
     KNOWN_AGENTS,
     HookSpec,
+    NewHook,
     ProjectConfigView,
     load_project_config,
     read_project_config,
@@ -204,7 +205,9 @@ def install(
         "known": {choice.name: subscriptions for choice, subscriptions in learned},
         "allow_unknown_event": allow_unknown_event,
     }
-    if not dry_run:  # most repeated installs change nothing: then no lock is needed
+    # A hook hookman.toml does not list yet is a change for sure: straight to the lock.
+    adds = any(preview.find(choice.name) is None for choice, _ in learned)
+    if not dry_run and not adds:  # most repeated installs change nothing: then no lock
         edited = learned or new_agents
         unlocked = (
             _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
@@ -321,15 +324,14 @@ def _edited_config(
     config = load_project_config(project_dir)
     for agent in agents:
         config.add_agent(agent)
-    for choice, subscriptions in learned:
-        _check_still_same_source(choice, config.find(choice.name))
-        config.put_hook(
-            choice.name,
-            choice.source,
-            subscriptions.events,
-            subscriptions.tools,
-            run_async=run_async,
-        )
+    listed = {hook.name: hook for hook in config.hooks}
+    for choice, _ in learned:
+        _check_still_same_source(choice, listed.get(choice.name))
+    records = [
+        NewHook(choice.name, choice.source, subscriptions.events, subscriptions.tools)
+        for choice, subscriptions in learned
+    ]
+    config.put_hooks(records, run_async=run_async)  # one pass: validated once
     return config
 
 
