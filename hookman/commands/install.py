@@ -8,6 +8,7 @@ re-learns what it subscribes to. No HOOK: rewrite settings from hookman.toml as 
 from __future__ import annotations
 
 import shlex
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,7 +55,9 @@ from hookman.project.lock import edit_lock
 
 if TYPE_CHECKING:
     from hookman.hooks.subscriptions import Subscriptions
+    from hookman.install.unchanged import Recorder
     from hookman.json_shapes import InstallJson
+    from hookman.output import Printer
 
 
 @cli_command(
@@ -175,6 +178,14 @@ def install(
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
     _check_options(hooks, name, run_async, repo, rev, agents)
+    bare = (
+        not hooks
+        and not (agents or dry_run or json_output or allow_unknown_event)
+        and all(
+            value is None for value in (claude_version, codex_version, qwen_version, droid_version)
+        )
+    )  # what install/unchanged.py answers again without the CLI, when nothing changed
+    since = time.time_ns()
     versions = {QWEN_AGENT: qwen_version, DROID_AGENT: droid_version}
     _check_codex_here(agents, codex_version)
     _check_agents_here(agents, versions)
@@ -213,6 +224,7 @@ def install(
             _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
         )
         result = sync_if_nothing_changes(project_dir, unlocked, target, **options)
+    recorder = _recorder() if bare and codex_trust and result is not None else None
     if result is None:
         with edit_lock(project_dir, dry_run=dry_run):
             config = _edited_config(project_dir, learned, run_async, new_agents)
@@ -224,8 +236,18 @@ def install(
         shown: InstallJson = {**sync_json(result), "installed": installed}
         print_json(shown)
     else:
-        print_sync_report(result, verb="installed", names=installed)
+        print_sync_report(result, verb="installed", names=installed, printer=recorder)
+    if recorder is not None:
+        from hookman.install.unchanged import remember_unchanged
+
+        remember_unchanged(project_dir, result, recorder, exit_code_of(result), since)
     return exit_code_of(result)
+
+
+def _recorder() -> Recorder:
+    from hookman.install.unchanged import Recorder
+
+    return Recorder(console())
 
 
 def _check_options(
@@ -417,10 +439,13 @@ DRY_RUN_VERBS = {
 }
 
 
-def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) -> None:
+def print_sync_report(
+    result: SyncResult, *, verb: str, names: Sequence[str], printer: Printer | None = None
+) -> None:
     """The human-readable summary shared by install and remove: the hooks named, the target,
-    each entry hookman's part of settings.local.json now holds, and which files changed."""
-    out = console()
+    each entry hookman's part of settings.local.json now holds, and which files changed
+    (`printer`: where to, default the console)."""
+    out = console() if printer is None else printer
     if result.dry_run:
         out.print("[bold]dry run:[/] nothing was written.")
         for diff in (result.config_diff, result.settings_change.diff()):
