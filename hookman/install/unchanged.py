@@ -40,6 +40,8 @@ STAMP_FORMAT = 1
 RACY_NS = 1_000_000_000
 _ENV_PREFIXES = ("HOOKMAN_", "XDG_", "GIT_", "CLAUDE_")
 _ENV_NAMES = ("HOME", "PATH", "USERPROFILE")
+# What git said of settings.local.json that another run says again while its files stay
+_STABLE_GIT = frozenset({"already-ignored", "tracked", "not-a-work-tree"})
 
 
 def lean_main(argv: list[str]) -> int | None:
@@ -246,6 +248,12 @@ def _inputs(project_dir: Path, result: SyncResult) -> list[str] | None:
         return None
     if any(hook.source.kind == "repo" for hook in result.hooks):
         return None
+    from hookman.project.hooks_gitignore import PycacheIgnore
+
+    if result.git is not None and result.git.outcome.value not in _STABLE_GIT:
+        return None  # it wrote the exclude file, or git did not answer: say it again
+    if result.pycache not in (PycacheIgnore.ALREADY, PycacheIgnore.NO_HOOKS_DIR):
+        return None
     from hookman import paths
     from hookman.agents.codex_files import codex_hooks_path
     from hookman.install.agent_step import written_paths
@@ -257,7 +265,8 @@ def _inputs(project_dir: Path, result: SyncResult) -> list[str] | None:
         os.path.join(claude, name)
         for name in ("hookman.toml", "settings.local.json", "settings.json", "hookman-pins.json")
     ]
-    files += [os.path.join(claude, "hooks", ".gitignore")]
+    # .claude/hooks/ appearing gets a .gitignore for its bytecode
+    files += [os.path.join(claude, "hooks"), os.path.join(claude, "hooks", ".gitignore")]
     files += [str(codex_hooks_path(project_dir)), *map(str, written_paths(project_dir))]
     state = paths.project_state_dir(project_dir)
     manifest = state / "manifest.json"
