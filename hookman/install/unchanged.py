@@ -336,6 +336,11 @@ def _git_files(project_dir: str) -> list[str] | None:
         os.path.join(xdg, "git", "config"),
         os.path.join(xdg, "git", "ignore"),
         "/etc/gitconfig",
+        *[
+            os.environ[name]
+            for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM")
+            if name in os.environ
+        ],
     ]
     directory = os.path.join(project_dir, ".claude")
     while True:
