@@ -288,7 +288,8 @@ def _inputs(project_dir: Path, result: SyncResult) -> list[str] | None:
 
 
 def _module_files(manifest: str, cache: str) -> list[str] | None:
-    """Each installed hook's module and the helper files its loading read."""
+    """Each installed (enabled) hook's module and the files its loading read, as the
+    subscriptions cache lists them; None when one has no entry there."""
     try:
         with open(manifest, encoding="utf-8") as handle:
             hooks = json.load(handle).get("hooks") or []
@@ -303,11 +304,11 @@ def _module_files(manifest: str, cache: str) -> list[str] | None:
         path = hook.get("path")
         if not isinstance(path, str):
             return None
-        files.append(path)
         entry = modules.get(path)
         sources = entry.get("sources") if isinstance(entry, dict) else None
-        if isinstance(sources, dict):
-            files.extend(name for name in sources if isinstance(name, str))
+        if not isinstance(sources, dict):
+            return None  # learned afresh on every install: what it reads is not known
+        files += [path, *(name for name in sources if isinstance(name, str))]
     return files
 
 

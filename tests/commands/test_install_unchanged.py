@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from hookman import paths
+from hookman.hooks.subscription_cache import SubscriptionCache
 from hookman.install import unchanged
 from hookman.serve import wire
 
@@ -197,3 +198,14 @@ def test_in_a_git_work_tree_a_pattern_added_is_said_once(
     assert capsys.readouterr().out == again.stdout
     (project / ".git" / "info" / "exclude").write_text("")  # the user took it out
     assert unchanged.lean_main([]) is None
+
+
+def test_a_hook_the_cache_does_not_hold_is_never_answered_from_a_stamp(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # e.g. a state dir hookman cannot write: each install loads the hook again, so what
+    # its loading reads is not known and no stat can stand for it
+    monkeypatch.setattr(SubscriptionCache, "remember", lambda self, answers: None)
+    _installed(project)
+    assert unchanged.lean_main([]) is None
+    assert not (paths.project_state_dir(project) / unchanged.STAMP_NAME).exists()
