@@ -178,14 +178,7 @@ def install(
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
     _check_options(hooks, name, run_async, repo, rev, agents)
-    bare = (
-        not hooks
-        and not (agents or dry_run or json_output or allow_unknown_event)
-        and all(
-            value is None for value in (claude_version, codex_version, qwen_version, droid_version)
-        )
-    )  # what install/unchanged.py answers again without the CLI, when nothing changed
-    since = time.time_ns()
+    since = time.time_ns()  # a bare install that wrote nothing is remembered (_remembered)
     versions = {QWEN_AGENT: qwen_version, DROID_AGENT: droid_version}
     _check_codex_here(agents, codex_version)
     _check_agents_here(agents, versions)
@@ -216,15 +209,16 @@ def install(
         "known": {choice.name: subscriptions for choice, subscriptions in learned},
         "allow_unknown_event": allow_unknown_event,
     }
-    # A hook hookman.toml does not list yet is a change for sure: straight to the lock.
-    adds = any(preview.find(choice.name) is None for choice, _ in learned)
-    if not dry_run and not adds:  # most repeated installs change nothing: then no lock
+    # Most repeated installs change nothing: then no lock (a hook not listed yet: a change).
+    if not dry_run and all(preview.find(choice.name) for choice, _ in learned):
         edited = learned or new_agents
         unlocked = (
             _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
         )
         result = sync_if_nothing_changes(project_dir, unlocked, target, **options)
-    recorder = _recorder() if bare and codex_trust and result is not None else None
+    recorder = (
+        _recorder() if not (hooks or claude_version or json_output or result is None) else None
+    )
     if result is None:
         with edit_lock(project_dir, dry_run=dry_run):
             config = _edited_config(project_dir, learned, run_async, new_agents)
@@ -237,10 +231,7 @@ def install(
         print_json(shown)
     else:
         print_sync_report(result, verb="installed", names=installed, printer=recorder)
-    if recorder is not None:
-        from hookman.install.unchanged import remember_unchanged
-
-        remember_unchanged(project_dir, result, recorder, exit_code_of(result), since)
+    _remembered(project_dir, result, recorder, since)
     return exit_code_of(result)
 
 
@@ -248,6 +239,18 @@ def _recorder() -> Recorder:
     from hookman.install.unchanged import Recorder
 
     return Recorder(console())
+
+
+def _remembered(
+    project_dir: Path, result: SyncResult, recorder: Recorder | None, since: int
+) -> None:
+    """A bare install that wrote nothing: what it printed, for the next one to print while
+    its inputs stay as they are (install/unchanged.py; --agent, --claude-version and the
+    other agents' versions take the full install, as a stamp is not written for them)."""
+    if recorder is not None:
+        from hookman.install.unchanged import remember_unchanged
+
+        remember_unchanged(project_dir, result, recorder, exit_code_of(result), since)
 
 
 def _check_options(

@@ -209,3 +209,12 @@ def test_a_hook_the_cache_does_not_hold_is_never_answered_from_a_stamp(
     _installed(project)
     assert unchanged.lean_main([]) is None
     assert not (paths.project_state_dir(project) / unchanged.STAMP_NAME).exists()
+
+
+@pytest.mark.parametrize("flag", [VERSION, ("--json",)])
+def test_an_install_given_options_is_not_remembered(project: Path, flag: tuple[str, ...]) -> None:
+    write_hook(project, "guard", DATA_GUARD)
+    (project / "hooks" / "tools.json").write_text('["Bash"]')
+    assert hookman("install", "hooks/guard.py", *VERSION).exit_code == 0
+    assert hookman("install", *flag).exit_code == 0  # nothing to change, but said otherwise
+    assert unchanged.lean_main([]) is None
