@@ -282,7 +282,7 @@ def _inputs(project_dir: Path, result: SyncResult) -> list[str] | None:
     modules = _module_files(str(manifest), str(state / CACHE_FILE_NAME))
     found = _claude_files()
     gitfiles = _git_files(root)
-    if modules is None or gitfiles is None:
+    if modules is None or gitfiles is None or found is None:
         return None
     return list(dict.fromkeys([*files, *modules, *found, *gitfiles]))
 
@@ -312,16 +312,22 @@ def _module_files(manifest: str, cache: str) -> list[str] | None:
     return files
 
 
-def _claude_files() -> list[str]:
+def _claude_files() -> list[str] | None:
     """Where `claude` is looked for on PATH (one appearing earlier is another client) and
-    the file the one found resolves to (an upgrade rewrites or replaces it)."""
+    the file the one found resolves to (an upgrade rewrites or replaces it); None when that
+    is a dispatcher (an asdf shim, mise, volta) whose answer can change while it does not,
+    as client_version.binary_identity tells."""
     import shutil
+
+    from hookman.catalog.client_version import binary_identity
 
     candidates = [
         os.path.join(folder or ".", "claude")
         for folder in os.environ.get("PATH", "").split(os.pathsep)
     ]
     found = shutil.which("claude")
+    if found is not None and binary_identity(found) is None:
+        return None
     return [*candidates, *([os.path.realpath(found)] if found else [])]
 
 

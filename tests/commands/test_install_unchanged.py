@@ -218,3 +218,21 @@ def test_an_install_given_options_is_not_remembered(project: Path, flag: tuple[s
     assert hookman("install", "hooks/guard.py", *VERSION).exit_code == 0
     assert hookman("install", *flag).exit_code == 0  # nothing to change, but said otherwise
     assert unchanged.lean_main([]) is None
+
+
+def test_a_claude_dispatcher_on_path_is_asked_every_time(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an asdf-style shim: the client it runs can change while the shim stays the same
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    shim = shims / "claude"
+    shim.write_text("#!/bin/sh\necho '2.1.332 (Claude Code)'\n")
+    shim.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shims}:/usr/bin:/bin")
+    write_hook(project, "guard", DATA_GUARD)
+    (project / "hooks" / "tools.json").write_text('["Bash"]')
+    assert hookman("install", "hooks/guard.py").exit_code == 0
+    again = hookman("install")
+    assert again.exit_code == 0 and "from claude --version" in again.stdout
+    assert unchanged.lean_main([]) is None
