@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hookman import paths
-from hookman.hooks import subscriptions
+from hookman.hooks import subscription_cache, subscriptions
+from hookman.install import sync
 from hookman.project import config as config_module
 
 from .helpers import GUARD, NOTES, hookman, write_hook
@@ -122,6 +125,14 @@ def test_many_hooks_given_again_with_async_change_what_one_at_a_time_changes(
     assert json.loads(at_once["settings"] or b"") == json.loads(one_at_a_time["settings"] or b"")
 
 
+def _counted(calls: list[str], name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        return real(*args, **kwargs)
+
+    return counted
+
+
 def test_many_hooks_are_learned_by_one_child_and_validated_once(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -135,11 +146,15 @@ def test_many_hooks_are_learned_by_one_child_and_validated_once(
         return validate(document)  # type: ignore[arg-type]
 
     monkeypatch.setattr(config_module, "_validate", counted)
+    writes: list[str] = []
+    for module, name in ((subscription_cache, "_write_cache"), (sync, "write_manifest")):
+        monkeypatch.setattr(module, name, _counted(writes, name, getattr(module, name)))
 
     done = hookman("install", *hooks, *VERSION)
 
     assert done.exit_code == 0, done.output
     assert started == [COUNT]  # one child for all of them (not one per hook)
+    assert sorted(writes) == ["_write_cache", "write_manifest"]  # each written once
     # hookman.toml read, edited and validated a bounded number of times, not once per hook
     assert len(validations) <= 6
 
