@@ -27,6 +27,12 @@ def main(argv: list[str] | None = None) -> int:
         code = lean_main(args[1:])
         if code is not None:
             return code
+    elif first == "install":  # a repeated bare install that nothing changed since
+        from hookman.install.unchanged import lean_main as install_main
+
+        code = install_main(args[1:])
+        if code is not None:
+            return code
     elif first == "__complete":
         from hookman.cli.complete_words import main as complete_main
 

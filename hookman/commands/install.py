@@ -8,6 +8,7 @@ re-learns what it subscribes to. No HOOK: rewrite settings from hookman.toml as 
 from __future__ import annotations
 
 import shlex
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,7 @@ from hookman.output import console, escape, print_json
 from hookman.project.config import (
     KNOWN_AGENTS,
     HookSpec,
+    NewHook,
     ProjectConfigView,
     load_project_config,
     read_project_config,
@@ -53,7 +55,9 @@ from hookman.project.lock import edit_lock
 
 if TYPE_CHECKING:
     from hookman.hooks.subscriptions import Subscriptions
+    from hookman.install.unchanged import Recorder
     from hookman.json_shapes import InstallJson
+    from hookman.output import Printer
 
 
 @cli_command(
@@ -174,6 +178,7 @@ def install(
     Exit 1 when a hook is missing or broken (it was written anyway: a guard then denies).
     """
     _check_options(hooks, name, run_async, repo, rev, agents)
+    since = time.time_ns()  # a bare install that wrote nothing is remembered (_remembered)
     versions = {QWEN_AGENT: qwen_version, DROID_AGENT: droid_version}
     _check_codex_here(agents, codex_version)
     _check_agents_here(agents, versions)
@@ -204,12 +209,16 @@ def install(
         "known": {choice.name: subscriptions for choice, subscriptions in learned},
         "allow_unknown_event": allow_unknown_event,
     }
-    if not dry_run:  # most repeated installs change nothing: then no lock is needed
+    # Most repeated installs change nothing: then no lock (a hook not listed yet: a change).
+    if not dry_run and all(preview.find(choice.name) for choice, _ in learned):
         edited = learned or new_agents
         unlocked = (
             _edited_config(project_dir, learned, run_async, new_agents) if edited else preview
         )
         result = sync_if_nothing_changes(project_dir, unlocked, target, **options)
+    recorder = (
+        _recorder() if not (hooks or claude_version or json_output or result is None) else None
+    )
     if result is None:
         with edit_lock(project_dir, dry_run=dry_run):
             config = _edited_config(project_dir, learned, run_async, new_agents)
@@ -221,8 +230,27 @@ def install(
         shown: InstallJson = {**sync_json(result), "installed": installed}
         print_json(shown)
     else:
-        print_sync_report(result, verb="installed", names=installed)
+        print_sync_report(result, verb="installed", names=installed, printer=recorder)
+    _remembered(project_dir, result, recorder, since)
     return exit_code_of(result)
+
+
+def _recorder() -> Recorder:
+    from hookman.install.unchanged import Recorder
+
+    return Recorder(console())
+
+
+def _remembered(
+    project_dir: Path, result: SyncResult, recorder: Recorder | None, since: int
+) -> None:
+    """A bare install that wrote nothing: what it printed, for the next one to print while
+    its inputs stay as they are (install/unchanged.py; --agent, --claude-version and the
+    other agents' versions take the full install, as a stamp is not written for them)."""
+    if recorder is not None:
+        from hookman.install.unchanged import remember_unchanged
+
+        remember_unchanged(project_dir, result, recorder, exit_code_of(result), since)
 
 
 def _check_options(
@@ -321,15 +349,14 @@ def _edited_config(
     config = load_project_config(project_dir)
     for agent in agents:
         config.add_agent(agent)
-    for choice, subscriptions in learned:
-        _check_still_same_source(choice, config.find(choice.name))
-        config.put_hook(
-            choice.name,
-            choice.source,
-            subscriptions.events,
-            subscriptions.tools,
-            run_async=run_async,
-        )
+    listed = {hook.name: hook for hook in config.hooks}
+    for choice, _ in learned:
+        _check_still_same_source(choice, listed.get(choice.name))
+    records = [
+        NewHook(choice.name, choice.source, subscriptions.events, subscriptions.tools)
+        for choice, subscriptions in learned
+    ]
+    config.put_hooks(records, run_async=run_async)  # one pass: validated once
     return config
 
 
@@ -415,10 +442,13 @@ DRY_RUN_VERBS = {
 }
 
 
-def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) -> None:
+def print_sync_report(
+    result: SyncResult, *, verb: str, names: Sequence[str], printer: Printer | None = None
+) -> None:
     """The human-readable summary shared by install and remove: the hooks named, the target,
-    each entry hookman's part of settings.local.json now holds, and which files changed."""
-    out = console()
+    each entry hookman's part of settings.local.json now holds, and which files changed
+    (`printer`: where to, default the console)."""
+    out = console() if printer is None else printer
     if result.dry_run:
         out.print("[bold]dry run:[/] nothing was written.")
         for diff in (result.config_diff, result.settings_change.diff()):

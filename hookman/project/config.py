@@ -87,6 +87,16 @@ class HookSource(NamedTuple):  # not a dataclass: those compile methods at every
         return self.hook or hook_name
 
 
+class NewHook(NamedTuple):
+    """A hook for `put_hooks`: its name, source, events and the tools each event is
+    narrowed to (what `put_hook` takes)."""
+
+    name: str
+    source: HookSource
+    events: Sequence[str]
+    tools: Mapping[str, Sequence[str]]
+
+
 @dataclass(frozen=True)
 class HookSpec:
     """One `[[hooks]]` table."""
@@ -270,6 +280,67 @@ class ProjectConfigDocument(ProjectConfigView):
         if run_async is not None:
             _set_async(table, run_async)
         self._hooks = _validate(self._document)
+
+    def put_hooks(
+        self,
+        hooks: Sequence[NewHook],
+        *,
+        run_async: bool | None = None,
+    ) -> None:
+        """`put_hook` for each of `hooks` in turn, with the same bytes as a result, in one
+        pass: the hooks listed already are updated in place, each run of new ones appended
+        to the text at once (one parse, not one per hook), and the file validated once.
+        Installing hundreds of hooks in one command costs about what each costs alone."""
+        names = [hook.name for hook in hooks]
+        if not names:
+            return
+        if len(set(names)) != len(names):  # a name twice: the second edits the first
+            for hook in hooks:
+                self.put_hook(*hook, run_async=run_async)
+            return
+        listed = {hook.name: index for index, hook in enumerate(self._hooks)}
+        new: list[NewHook] = []
+        for hook in hooks:
+            index = listed.get(hook.name)
+            if index is None:
+                new.append(hook)
+                continue
+            self._append(new, run_async)  # in order: an edit can move the file's ending
+            new = []
+            table = self._hook_tables()[index]
+            _set_record(table, hook.events, hook.tools)
+            if run_async is not None:
+                _set_async(table, run_async)
+        self._append(new, run_async)
+        self._hooks = _validate(self._document)
+
+    def _append(self, hooks: Sequence[NewHook], run_async: bool | None) -> None:
+        """New hooks at the end of the dispatch order, as `put_hook` adds each in turn
+        (`self._hooks` is validated by the caller)."""
+        if not hooks:
+            return
+        tables = self._hook_tables()
+        if not _ends_with_hook_tables(self._document) or _is_inline(tables):
+            for hook in hooks:
+                tables.append(_new_hook_table(*hook, inline=_is_inline(tables)))
+                if run_async is not None:
+                    _set_async(self._hook_tables()[-1], run_async)
+            return
+        if run_async is not None:
+            # `async` set after a parse goes before the file's ending (a ragged ending, e.g.
+            # spaces, moves): the first hook as put_hook adds it, and the others find the
+            # ending each would find; the next table's separator replaces a middle one's.
+            self.put_hook(*hooks[0], run_async=run_async)
+            hooks = hooks[1:]
+        made = [_new_hook_table(*hook, inline=False) for hook in hooks]
+        if not made:
+            return
+        if run_async is not None:
+            for table in made[:-1]:
+                _set_async(table, run_async)
+        self._document = _with_tables_appended(self._document, made)
+        if run_async is not None:
+            _set_async(self._hook_tables()[-1], run_async)
 
     def set_subscriptions(
         self, records: Mapping[str, tuple[Sequence[str], Mapping[str, Sequence[str]]]]
@@ -548,19 +619,30 @@ def _with_table_appended(document: tomlkit.TOMLDocument, table: Table) -> tomlki
     it, and after it the whitespace the file ended with (tomlkit's own append adds a newline
     to the table before, which a later removal leaves behind: one more blank line per cycle).
     """
+    return _with_tables_appended(document, [table])
+
+
+def _with_tables_appended(
+    document: tomlkit.TOMLDocument, tables: Sequence[Table | InlineTable]
+) -> tomlkit.TOMLDocument:
+    """The document with `tables` as its last [[hooks]] tables, as `_with_table_appended`
+    leaves it after each in turn (one blank line between tables), parsed once."""
     import tomlkit
 
-    if not len(document["hooks"]):  # made empty by _hook_tables: written with the table
+    if not len(document["hooks"]):  # made empty by _hook_tables: written with the tables
         del document["hooks"]
     text = tomlkit.dumps(document)
     trimmed = text.rstrip(_SPACE)
-    table.trivia.indent = ""
-    added = tomlkit.document()
-    added.append("hooks", tomlkit.aot())
-    added["hooks"].append(table)
-    table_text = tomlkit.dumps(added).strip(_SPACE)
+    table_texts = []
+    for table in tables:
+        table.trivia.indent = ""
+        added = tomlkit.document()
+        added.append("hooks", tomlkit.aot())
+        added["hooks"].append(table)
+        table_texts.append(tomlkit.dumps(added).strip(_SPACE))
+    body = "\n\n".join(table_texts)
     separator = "\n\n" if trimmed else ""
-    return tomlkit.parse(trimmed + separator + table_text + _trailing_space(text))
+    return tomlkit.parse(trimmed + separator + body + _trailing_space(text))
 
 
 def _string_array(strings: Sequence[str]) -> Array:
