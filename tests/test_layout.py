@@ -15,7 +15,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("toml_data",),
     ("runtime",),
     ("testing", "bridge"),
-    ("catalog", "scaffold"),
+    ("catalog", "scaffold", "serve"),
     ("project",),
     ("hooks",),
     ("agents",),
