@@ -706,8 +706,18 @@ class _FireJsonKeys(RehearsalJson):
     not_installed: list[str]  # enabled hooks hookman.toml lists that are not installed
 
 
+class FireEntryJson(TypedDict):
+    """The installed blocking entry for the event (hookman/rehearsal/entry_path.py)."""
+
+    path: Literal["server", "command", "none"]  # the warm hook server, the command, no entry
+    port: int | None  # the server's port (path "server")
+    on_failure: str | None  # the http entry's onFailure ("block" on a guarded event)
+
+
 class FireJson(_FireJsonKeys, total=False):
     """`hookman fire EVENT --json`."""
+
+    entry: FireEntryJson  # once installed: which path the installed entry takes
 
     codex: CodexFireJson  # with --agent codex
     copilot: AgentFireJson  # with --agent copilot
