@@ -73,6 +73,7 @@ def test_a_guarded_event_never_reaches_the_server_without_on_failure_block(
 ) -> None:
     target = _v(".".join(map(str, version)))
     plan = plan_paths(events, target, 4)
+    assert list(plan.paths) == events
     for event, path in plan.paths.items():
         if event in GUARDED and path.server:
             assert path.on_failure == "block"
