@@ -85,3 +85,15 @@ def test_a_guarded_event_never_reaches_the_server_without_on_failure_block(
 
 def _v(text: str):  # type: ignore[no-untyped-def]
     return parse_version(text)
+
+
+def test_the_lean_opt_in_check_answers_as_wire_does() -> None:
+    from hookman.serve import wire
+    from tests.serve_fake import opt_in, opt_out
+
+    assert serve_paths.opted_in() is wire.opted_in() is False
+    opt_in()
+    assert serve_paths.opted_in() is wire.opted_in() is True
+    opt_out()
+    assert serve_paths.opted_in() is wire.opted_in() is False
+    assert serve_paths.USE_NAME == wire.USE_NAME
