@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it
 IMPORT_CHECK_TIMEOUT_S = 5.0
 PYTHON_NAME = re.compile(r"python[0-9.]*(?:\.exe)?", re.IGNORECASE)
 INSTALL_FIX = "run `hookman install` in the project."
+HTTP_TYPE = "http"  # the warm hook server's entries (findings_serve)
 
 
 def check_hookman(ctx: Context) -> None:
@@ -287,7 +288,8 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
                 f"{label} has matcher {handler.matcher!r}, hookman.toml asks for {entry.matcher!r}"
             )
             problems.append((text, True))
-        elif handler.command != _wanted_command(ctx.project_dir, key):
+        elif handler.type != HTTP_TYPE and handler.command != _wanted_command(ctx.project_dir, key):
+            # (an http entry, the warm hook server's, is held to its path by findings_serve)
             # An older hookman's form (launcher format 3 and before fail open under hostile
             # shells): install rewrites it.
             problems.append((f"{label} runs a command an older hookman wrote", True))
