@@ -212,7 +212,8 @@ def settings_for(ports: dict[str, int], on_failure: str | None) -> dict[str, Any
 
     hooks: dict[str, Any] = {event: [entry(event)] for event in EVENTS}
     marker = 'echo fired >> "$CLAUDE_PROJECT_DIR/command-hook-fired"'
-    hooks["SessionStart"] = [{"hooks": [{"type": "command", "command": marker}]}]
+    probe = {"type": "http", "url": f"http://127.0.0.1:{ports['PreToolUse']}/hook/SessionStart"}
+    hooks["SessionStart"] = [{"hooks": [{"type": "command", "command": marker}, probe]}]
     return {"hooks": hooks}
 
 
@@ -349,6 +350,13 @@ def measure(version: str, on_failure: str | None, mock: MockAnthropic, work: Pat
             "session": "tools",
             "requests": recorder.requests[:4],
             "events_posted": sorted({r["event"] for r in recorder.requests}),
+            "http_skipped": sorted(
+                {
+                    line.split("not supported for ", 1)[1].strip()
+                    for line in run.debug_log.splitlines()
+                    if "HTTP hooks are not supported for" in line
+                }
+            ),
             "user_view": user_view(run),
             "debug": hook_debug_lines(run),
             "turns_left": run.turns_left,
