@@ -316,9 +316,9 @@ def _says_entry(entry: FireEntryJson) -> bool:
     to it (then a command entry is news too); otherwise fire reads as it always did."""
     if entry["path"] == "server":
         return True
-    from hookman.serve import wire
+    from hookman.project.serve_paths import opted_in
 
-    return entry["path"] == "command" and wire.opted_in()
+    return entry["path"] == "command" and opted_in()
 
 
 def entry_sentence(entry: FireEntryJson) -> str:

@@ -23,14 +23,16 @@ BLOCK = "block"
 
 
 def check_serve(ctx: Context) -> None:
-    from hookman.serve import wire
+    from hookman.project.serve_paths import opted_in as user_opted_in
 
     local = str(local_settings_path(ctx.project_dir))
     ours = [h for h in ctx.handlers if h.hookman and h.source.path == local and not h.is_async]
     http = [h for h in ours if h.type == HTTP_TYPE]
-    opted_in = wire.opted_in()
+    opted_in = user_opted_in()
     if not http and not opted_in:
         return  # the common case: no server in this project's story, nothing to ask
+    from hookman.serve import wire
+
     expected = _expected_paths(ctx) if opted_in else None
     _check_paths(ctx, ours, expected, opted_in, local)
     if not http:

@@ -76,7 +76,7 @@ from hookman.project.manifest import (
     write_manifest,
 )
 from hookman.project.pins import Pin, pins_path, pins_text, read_pins, write_pins
-from hookman.project.serve_paths import ServePlan, plan_paths
+from hookman.project.serve_paths import ServePlan, opted_in, plan_paths
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
@@ -338,10 +338,10 @@ def serve_plan(
 ) -> ServePlan | None:
     """Which blocking entries reach the warm hook server, when the user opted in
     (`hookman serve enable`; project/serve_paths.py); None otherwise."""
+    if not opted_in():  # wire.opted_in(), without importing wire for the common answer
+        return None
     from hookman.serve import wire
 
-    if not wire.opted_in():
-        return None
     port = wire.read_port() or wire.default_port()
     return plan_paths(plan.entries, version, port, agents=agents)
 

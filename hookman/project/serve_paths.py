@@ -21,6 +21,7 @@ An unknown target version gets no http entry (it may be older than http hooks).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -29,6 +30,8 @@ from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, parse_version
 
 HTTP_TYPE = "http"
+SERVE_DIR_NAME = "serve"  # hookman/serve/wire.py serve_dir()'s last part
+USE_NAME = "use"  # wire.USE_NAME
 ON_FAILURE = "onFailure"
 BLOCK = "block"
 
@@ -68,6 +71,14 @@ class ServePlan(NamedTuple):
 
     def command_events(self) -> list[str]:
         return [event for event, path in self.paths.items() if not path.server]
+
+
+def opted_in() -> bool:
+    """hookman/serve/wire.py `opted_in()` without importing wire (hashlib and hmac cost about
+    4.5 ms, on every install and doctor run, most of which never use the server)."""
+    from hookman.user_dirs import user_dir
+
+    return os.path.isfile(os.path.join(user_dir("state"), SERVE_DIR_NAME, USE_NAME))
 
 
 def http_since() -> str | None:

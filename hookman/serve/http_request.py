@@ -124,7 +124,7 @@ def body_framing(request: Request) -> tuple[int, bool]:
         if request.method in ("POST", "PUT"):
             raise BadRequest(411, "the request has no Content-Length")
         return 0, False
-    if not length.isdigit() or len(length) > 12:
+    if not length.isdigit() or len(length) > 18:
         raise BadRequest(400, "the request's Content-Length is not a number")
     if int(length) > BODY_LIMIT:
         raise BadRequest(413, f"the request's body is larger than {BODY_LIMIT} bytes")
