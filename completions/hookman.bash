@@ -19,6 +19,7 @@ _hookman_complete() {
         --marketplace) COMPREPLY=(); return 0 ;;
         --name) COMPREPLY=(); return 0 ;;
         --payload) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+        --port) COMPREPLY=(); return 0 ;;
         --project) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         --qwen-version) COMPREPLY=(); return 0 ;;
         --repo) COMPREPLY=(); return 0 ;;
@@ -35,11 +36,11 @@ _hookman_complete() {
         word="${COMP_WORDS[i]}"
         [[ "$word" == -* ]] && continue
         if [[ -z "$path" ]]; then path="$word"
-        elif [[ " registry plugin " == *" $path "* ]]; then path="$path $word"
+        elif [[ " registry plugin serve " == *" $path "* ]]; then path="$path $word"
         fi
     done
     case "$path" in
-        "") words="install remove list new autoupdate try-repo enable disable uninstall run fire log statusline command commands doctor completions registry plugin"; options="--debug --version --help -h"; kind="" ;;
+        "") words="install remove list new autoupdate try-repo enable disable uninstall run fire log statusline command commands doctor completions registry plugin serve"; options="--debug --version --help -h"; kind="" ;;
         "install") words=""; options="--agent --allow-unknown-event --async --claude-version --codex-version --droid-version --dry-run --json --name --no-async --no-codex-trust --project --qwen-version --repo --rev --help -h"; kind="installable" ;;
         "remove") words=""; options="--claude-version --dry-run --json --project --help -h"; kind="hooks" ;;
         "list") words=""; options="--claude-version --json --project --help -h"; kind="" ;;
@@ -63,6 +64,13 @@ _hookman_complete() {
         "registry list") words=""; options="--json --help -h"; kind="" ;;
         "plugin") words="build"; options="--help -h"; kind="" ;;
         "plugin build") words=""; options="--claude-version --hooks --json --marketplace --name --project --version --help -h"; kind="" ;;
+        "serve") words="run start stop status enable disable"; options="--help -h"; kind="" ;;
+        "serve run") words=""; options="--port --help -h"; kind="" ;;
+        "serve start") words=""; options="--help -h"; kind="" ;;
+        "serve stop") words=""; options="--help -h"; kind="" ;;
+        "serve status") words=""; options="--json --help -h"; kind="" ;;
+        "serve enable") words=""; options="--port --help -h"; kind="" ;;
+        "serve disable") words=""; options="--help -h"; kind="" ;;
     esac
     if [[ "$cur" == -* ]]; then words="$options"
     elif [[ -n "$kind" ]]; then words="$words $(_hookman_words "$kind")"

@@ -167,3 +167,27 @@ complete -c hookman -n '__fish_seen_subcommand_from build' -l project -r -f -a '
 complete -c hookman -n '__fish_seen_subcommand_from build' -l version -r -f
 complete -c hookman -n '__fish_seen_subcommand_from build' -l help
 complete -c hookman -n '__fish_seen_subcommand_from build' -s h
+complete -c hookman -n '__fish_use_subcommand' -a serve -d 'The warm hook server: one process answers every project\'s hooks.'
+complete -c hookman -n '__fish_seen_subcommand_from serve' -l help
+complete -c hookman -n '__fish_seen_subcommand_from serve' -s h
+complete -c hookman -n '__fish_seen_subcommand_from serve; and not __fish_seen_subcommand_from run start stop status enable disable' -a run -d 'Run the hook server in the foreground (for systemd, launchd or a terminal).'
+complete -c hookman -n '__fish_seen_subcommand_from run' -l port -r -f
+complete -c hookman -n '__fish_seen_subcommand_from run' -l help
+complete -c hookman -n '__fish_seen_subcommand_from run' -s h
+complete -c hookman -n '__fish_seen_subcommand_from serve; and not __fish_seen_subcommand_from run start stop status enable disable' -a start -d 'Start the hook server in the background (nothing to do when it runs).'
+complete -c hookman -n '__fish_seen_subcommand_from start' -l help
+complete -c hookman -n '__fish_seen_subcommand_from start' -s h
+complete -c hookman -n '__fish_seen_subcommand_from serve; and not __fish_seen_subcommand_from run start stop status enable disable' -a stop -d 'Stop the hook server (guarded calls of projects using it are denied until it runs).'
+complete -c hookman -n '__fish_seen_subcommand_from stop' -l help
+complete -c hookman -n '__fish_seen_subcommand_from stop' -s h
+complete -c hookman -n '__fish_seen_subcommand_from serve; and not __fish_seen_subcommand_from run start stop status enable disable' -a status -d 'Whether the hook server runs, where, and whether you opted in.'
+complete -c hookman -n '__fish_seen_subcommand_from status' -l json
+complete -c hookman -n '__fish_seen_subcommand_from status' -l help
+complete -c hookman -n '__fish_seen_subcommand_from status' -s h
+complete -c hookman -n '__fish_seen_subcommand_from serve; and not __fish_seen_subcommand_from run start stop status enable disable' -a enable -d 'Opt in: projects\' entries reach the hook server where the client allows it.'
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l port -r -f
+complete -c hookman -n '__fish_seen_subcommand_from enable' -l help
+complete -c hookman -n '__fish_seen_subcommand_from enable' -s h
+complete -c hookman -n '__fish_seen_subcommand_from serve; and not __fish_seen_subcommand_from run start stop status enable disable' -a disable -d 'Opt out: projects\' entries go back to commands at their next install.'
+complete -c hookman -n '__fish_seen_subcommand_from disable' -l help
+complete -c hookman -n '__fish_seen_subcommand_from disable' -s h

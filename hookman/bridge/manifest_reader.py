@@ -12,6 +12,7 @@ from hookman.bridge.client_facts import ClientFacts
 from hookman.bridge.private_dir import plugin_state_base
 from hookman.bridge.project_moved import INSTALLED_FROM
 from hookman.bridge.protocol import CLIENT_SECTION
+from hookman.bridge.serve_proof import MANIFEST_SERVE_KEY as SERVE_KEY
 from hookman.bridge.state_file import read_regular
 
 TOOL_CALL = "tool_call"
@@ -103,6 +104,7 @@ class Manifest:
         "path",
         "plugin_name",
         "project_dir",
+        "serve_port",
         "state_dir",
     )
 
@@ -122,8 +124,12 @@ class Manifest:
         plugin_name: str | None = None,
         config_path: str | None = None,
         installed_from: dict[str, object] | None = None,
+        serve_port: int | None = None,
     ) -> None:
         self.path = path
+        # The warm server's port when the project's entries reach it (the manifest's
+        # "serve": {"port": PORT}; hookman/serve/wire.py): the prompt gate checks it.
+        self.serve_port = serve_port
         # a built plugin's manifest: its name (what its users' messages name); else None
         self.plugin_name = plugin_name
         self.project_dir = project_dir
@@ -248,7 +254,16 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         plugin_name=plugin_name,
         config_path=config_path,
         installed_from=installed if isinstance(installed, dict) else None,
+        serve_port=None if plugin is not None else _serve_port(data.get(SERVE_KEY)),
     )
+
+
+def _serve_port(section: object) -> int | None:
+    """The "serve" section's port, or None when absent or malformed."""
+    port = section.get("port") if isinstance(section, dict) else None
+    if isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536:
+        return port
+    return None
 
 
 def _codex_answer_fields(section: object) -> dict[str, dict[str, list[str]]] | None:

@@ -265,6 +265,11 @@ class _Run:
         self.deadline: Deadline | None = None
         self.deadline_seconds: float | None = None  # as configured (the timer counts less)
         self._reading_payload = False
+        # The warm server's child (bridge/serve_child.py): the payload as the request
+        # brought it (not stdin), and when the request arrived (time.monotonic(), which the
+        # fork keeps): the deadlines count from then.
+        self.raw_payload: bytes | None = None
+        self.received_at: float | None = None
         # Taken by whoever gives the one answer: the dispatch, or the deadline (signal
         # handler or backstop thread), whichever comes first.
         self._answer_token = _thread.allocate_lock()
@@ -304,7 +309,7 @@ class _Run:
         if self.manifest is not None and not self.run_async:
             self._arm_deadlines(self.manifest)  # before stdin: a payload may never end
         self._reading_payload = True
-        raw = _read_stdin()
+        raw = _read_stdin() if self.raw_payload is None else self.raw_payload
         self._reading_payload = False
         payload, problem = _parse_payload(raw)
         if manifest_problem is not None:
@@ -340,6 +345,10 @@ class _Run:
         change = None if self.run_async else self._project_change()
         if change is not None and (self.guarded or self.gates_prompt):
             return self._project_changed(change)  # never the old guards in silence
+        if self.gates_prompt and self.manifest.serve_port is not None:
+            stopped = self._server_impostor(self.manifest.serve_port)
+            if stopped is not None:
+                return stopped
         if self._late or self._cannot_watch:
             return self._refuse_to_start()
         if self.run_async and self._detach():
@@ -419,6 +428,16 @@ class _Run:
         reason = foreign_deny_reason(self.event, self.manifest.project_dir, client_dir)
         problem = f"installed for {self.manifest.project_dir}, run for {client_dir}"
         return self._refuse(reason, problem)
+
+    def _server_impostor(self, port: int) -> int | None:
+        """Stop the prompt when another process holds the project's server port
+        (bridge/serve_gate.py; nothing there: the server is started in the background)."""
+        from hookman.bridge.serve_gate import serve_problem, serve_stop_reason
+
+        problem = serve_problem(port)
+        if problem is None:
+            return None
+        return self._refuse(serve_stop_reason(problem), problem)
 
     def _drifted(self, result: DispatchResult) -> bool:
         """Whether, after the hooks ran and let this guarded event (or the gate's prompt)
@@ -525,6 +544,8 @@ class _Run:
         unless that is more than its timeout, after which no client still waits for the
         answer (the launcher run by hand, or in a loop that names it): then since this
         process started."""
+        if self.received_at is not None:  # the server's child: since the request came
+            return max(time.monotonic() - self.received_at, 0.0)
         own, command = command_ages(os.path.dirname(self.manifest_path or ""))
         if timeout is not None and command > timeout:
             return own

@@ -59,9 +59,15 @@ COMMANDS = tuple(
         "registry:remove",
         "registry:list_entries",
         "plugin:build",
+        "serve:run",
+        "serve:start",
+        "serve:stop",
+        "serve:status",
+        "serve:enable",
+        "serve:disable",
     )
 )
-GROUPS = ("hookman.commands.registry", "hookman.commands.plugin")
+GROUPS = ("hookman.commands.registry", "hookman.commands.plugin", "hookman.commands.serve")
 
 
 def _version(value: bool) -> None:

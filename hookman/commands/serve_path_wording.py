@@ -17,6 +17,7 @@ def _reason(reason: str, plan: ServePlan, version: ClientVersion | None) -> str:
         serve_paths.NO_ON_FAILURE: f"{client} has no onFailure (it came in "
         f"{plan.on_failure_since}), so a failing server could not block the tool",
         serve_paths.NO_HTTP: f"{client} has no http hooks (they came in {plan.http_since})",
+        serve_paths.NO_HTTP_EVENT: "Claude Code skips http entries on this event",
         serve_paths.VERSION_UNKNOWN: "the target Claude Code version is unknown "
         "(pass --claude-version V)",
         serve_paths.COPILOT: "GitHub Copilot CLI runs this file too, and its http hooks were "

@@ -41,6 +41,7 @@ GUARD_BLOCKS = "guard-blocks"  # server: guarded, with onFailure block
 PROMPT_GATE = "prompt-gate"  # command: UserPromptSubmit is the prompt gate
 NO_ON_FAILURE = "no-on-failure"  # command: guarded, and the client lacks onFailure
 NO_HTTP = "no-http"  # command: the client lacks http hooks
+NO_HTTP_EVENT = "no-http-event"  # command: the client skips http entries on this event
 VERSION_UNKNOWN = "version-unknown"  # command: the target version is not known
 COPILOT = "copilot"  # command: GitHub Copilot CLI runs the same file
 SERVER_REASONS = frozenset({OBSERVE_ONLY, GUARD_BLOCKS})
@@ -86,6 +87,14 @@ def http_since() -> str | None:
     types = event_catalog.claude_code_catalog().get("hook_types", {})
     since = types.get(HTTP_TYPE, {}).get("since") if isinstance(types, dict) else None
     return since if isinstance(since, str) else None
+
+
+def http_unsupported_events() -> frozenset[str]:
+    """The events whose http entries the client skips (SessionStart, Setup: catalog
+    `http_hooks.unsupported_events`, measured): the hooks behind one would never run."""
+    facts = event_catalog.claude_code_catalog().get("http_hooks", {})
+    events = facts.get("unsupported_events") if isinstance(facts, dict) else None
+    return frozenset(events) if isinstance(events, list) else frozenset()
 
 
 def on_failure_since() -> str | None:
@@ -138,6 +147,8 @@ def _path(
         return EntryPath(event, False, VERSION_UNKNOWN)
     if not _has(http, version):
         return EntryPath(event, False, NO_HTTP)
+    if event in http_unsupported_events():
+        return EntryPath(event, False, NO_HTTP_EVENT)
     if event not in guarded:
         return EntryPath(event, True, OBSERVE_ONLY)
     if not _has(on_failure, version):

@@ -16,7 +16,9 @@ P = HMAC-SHA256(secret, "identity:" + nonce): another process on the port cannot
 A project whose entries reach the server says so in its installed manifest:
 `"serve": {"port": PORT}` (the runner's prompt gate checks that server, and starts it).
 
-Lean: the standard library only (the runner's prompt gate imports this)."""
+Lean: the standard library only. The parts the runner's prompt gate needs too (the secret's
+place, the identity proof, the check) live in hookman/bridge/serve_proof.py, below the server
+in the house, and are named here as well."""
 
 from __future__ import annotations
 
@@ -24,31 +26,49 @@ import hashlib
 import hmac
 import os
 
-from hookman.user_dirs import user_dir
+from hookman.bridge.serve_proof import (
+    HOST,
+    IDENTITY_PATH,
+    MANIFEST_SERVE_KEY,
+    SECRET_BYTES,
+    SECRET_NAME,
+    identity_proof,
+    read_secret,
+    serve_dir,
+)
 
-HOST = "127.0.0.1"
+__all__ = [
+    "HOST",
+    "IDENTITY_PATH",
+    "MANIFEST_SERVE_KEY",
+    "SECRET_BYTES",
+    "SECRET_NAME",
+    "identity_proof",
+    "read_secret",
+    "serve_dir",
+]
+
 HOOK_PATH_PREFIX = "/v1/hook/"
-IDENTITY_PATH = "/v1/identity"
 MANIFEST_HEADER = "X-Hookman-Manifest"
 TOKEN_HEADER = "Authorization"
 TOKEN_SCHEME = "Bearer "
-MANIFEST_SERVE_KEY = "serve"  # the installed manifest's {"port": PORT}
-SECRET_NAME = "secret"
+# Optional: the client's project directory (an http entry's header `"$CLAUDE_PROJECT_DIR"`,
+# with `allowedEnvVars: ["CLAUDE_PROJECT_DIR"]`): the runner's foreign-project check, as the
+# command entries' environment gives it.
+PROJECT_HEADER = "X-Hookman-Project"
+# `?async=1` after the hook path: an async entry's event (answered `{}` at once, the hooks
+# run on in the server's child).
+ASYNC_QUERY = "async=1"
 PORT_NAME = "port"
-SECRET_BYTES = 32
 # The per-user port when none is recorded yet: one of 500 above PORT_BASE, by uid, so two
 # users of one machine rarely pick the same one (the server refuses to run on a taken port).
 PORT_BASE = 47300
 PORT_SPAN = 500
 
 
-def serve_dir() -> str:
-    """The server's per-user directory (secret, port, pid, its own log)."""
-    return os.path.join(user_dir("state"), "serve")
-
-
-def hook_url(port: int, event: str) -> str:
-    return f"http://{HOST}:{port}{HOOK_PATH_PREFIX}{event}"
+def hook_url(port: int, event: str, run_async: bool = False) -> str:
+    url = f"http://{HOST}:{port}{HOOK_PATH_PREFIX}{event}"
+    return f"{url}?{ASYNC_QUERY}" if run_async else url
 
 
 def project_token(secret: bytes, manifest_path: str) -> str:
@@ -71,21 +91,6 @@ def token_matches(secret: bytes, manifest_path: str, authorization: str | None) 
         return False
     given = authorization[len(TOKEN_SCHEME) :].strip()
     return hmac.compare_digest(given, project_token(secret, manifest_path))
-
-
-def identity_proof(secret: bytes, nonce: str) -> str:
-    return hmac.new(secret, b"identity:" + nonce.encode("ascii"), hashlib.sha256).hexdigest()
-
-
-def read_secret() -> bytes | None:
-    """The per-user secret, or None when there is none yet (or it is not a private file)."""
-    from hookman.bridge.state_file import read_regular
-
-    try:
-        data = read_regular(os.path.join(serve_dir(), SECRET_NAME))
-    except OSError:
-        return None
-    return data if len(data) == SECRET_BYTES * 2 else None
 
 
 def ensure_secret() -> bytes:

@@ -57,6 +57,15 @@ def test_before_http_hooks_and_unknown_version_everything_stays_a_command() -> N
     assert serve_paths.serve_section(unknown) is None
 
 
+def test_session_start_stays_a_command_entry_the_client_skips_http_there() -> None:
+    """Claude Code skips an http entry on SessionStart (and Setup), saying so only in its
+    debug log: session_start hooks behind one would never run (tests/e2e/test_serve.py)."""
+    plan = plan_paths(["SessionStart", "PostToolUse"], _v("2.1.332"), 4)
+    assert plan.paths["SessionStart"].server is False
+    assert plan.paths["SessionStart"].reason == serve_paths.NO_HTTP_EVENT
+    assert plan.paths["PostToolUse"].server
+
+
 def test_a_project_with_copilot_keeps_command_entries() -> None:
     plan = plan_paths(["PostToolUse"], _v("2.1.332"), 4, agents=["claude", "copilot"])
     assert plan.paths["PostToolUse"].reason == serve_paths.COPILOT

@@ -1,0 +1,97 @@
+"""The prompt gate's check of the warm server (ARCHITECTURE.md, "The prompt gate"): a project
+whose entries reach the server (the manifest's "serve": {"port": PORT}) has, at each prompt,
+hookman's own server on that port or nothing.
+
+- hookman's server (it proves it holds this user's secret): the prompt goes on;
+- nothing listens: the server is started in the background (not waited for; the prompt goes
+  on, and a guarded call that comes before it answers is denied by the client's
+  `onFailure: "block"`);
+- another process listens (no proof, or a wrong one): the prompt stops, naming the port and,
+  where /proc shows it, the process. An impostor answering `{}` would otherwise let every
+  guarded call through.
+
+Lean: the standard library only; no socket module, no hashlib (serve_proof.py)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hookman.bridge.serve_proof import NOTHING, OTHER, check_identity, read_secret, serve_dir
+
+# Seconds the gate waits for the identity answer: hookman's server answers without a fork
+# (well under a millisecond), so more means something else holds the port.
+IDENTITY_TIMEOUT_S = 1.0
+LOG_NAME = "server.log"
+# The lean entry the background server runs (hookman/serve/daemon.py; the same code
+# `hookman serve start` runs), importing hookman from where the runner found it.
+DAEMON_CODE = (
+    "import sys; sys.path.append({root!r}); from hookman.serve.daemon import main; sys.exit(main())"
+)
+
+
+def daemon_code() -> str:
+    """`python -c` code that runs the server, importing hookman from where this process
+    found it (as the launcher does)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return DAEMON_CODE.format(root=root)
+
+
+def serve_problem(port: int) -> str | None:
+    """What is wrong on the project's server port (the reason's middle), or None."""
+    identity = check_identity(port, read_secret(), IDENTITY_TIMEOUT_S)
+    if identity.state == NOTHING:
+        start_server()
+        return None
+    if identity.state != OTHER:
+        return None
+    from hookman.bridge.port_holder import port_holder
+
+    holder = port_holder(port)
+    who = f"another process ({holder})" if holder else "another process"
+    return (
+        f"{who} holds port {port}, where this project's hooks expect hookman's server "
+        f"({identity.detail})"
+    )
+
+
+def serve_stop_reason(problem: str) -> str:
+    return (
+        f"hookman stopped this prompt because {problem}: its answers could let guarded tool "
+        f"calls through. Stop that process, or choose another port (`hookman serve enable "
+        f"--port N`, then `hookman install` in the project); `hookman serve status` says more."
+    )
+
+
+def start_server() -> bool:
+    """Start the server in the background, in a session of its own, its output in its log;
+    a second start while one runs leaves at once (the server's lock). Never waits."""
+    directory = serve_dir()
+    try:
+        from hookman.bridge.private_dir import make_private_dir
+
+        directory, problem = make_private_dir(directory)
+        if problem is not None:
+            return False
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+        log = os.open(os.path.join(directory, LOG_NAME), flags, 0o600)
+    except OSError:
+        return False
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_")}
+    try:
+        os.posix_spawn(
+            sys.executable,
+            [sys.executable, "-c", daemon_code()],
+            environment,
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_DUP2, log, 1),
+                (os.POSIX_SPAWN_DUP2, log, 2),
+            ],
+            setsid=True,
+        )
+    except (OSError, AttributeError, NotImplementedError):
+        return False
+    finally:
+        os.close(log)
+    return True

@@ -1,0 +1,135 @@
+"""The warm hook server's identity, as the runner's prompt gate checks it: where the per-user
+secret lives, the proof made from it, and the one request that asks a port for it.
+
+hookman/serve/wire.py is the interface install and the server share; these are the parts
+the runner needs too, kept here so the runner (below the server in the house) can import
+them: the standard library only, and not even hashlib, hmac or socket (OpenSSL and the
+socket module are ~20 ms of a start): HMAC-SHA256 over the built-in sha256, `_socket`."""
+
+from __future__ import annotations
+
+import os
+
+from hookman.user_dirs import sha256_hex, user_dir
+
+HOST = "127.0.0.1"
+IDENTITY_PATH = "/v1/identity"
+MANIFEST_SERVE_KEY = "serve"  # the installed manifest's {"port": PORT}
+SECRET_NAME = "secret"
+SECRET_BYTES = 32
+IDENTITY_LABEL = "hookman"  # the identity answer's key holding the server's version
+# What a port holds, as the identity check finds it.
+OURS = "ours"  # hookman's server, proven with this user's secret
+NOTHING = "nothing"  # nothing listens (connection refused)
+OTHER = "other"  # something listens and cannot prove it is hookman's server
+IDENTITY_READ_LIMIT = 4096
+_BLOCK = 64
+
+
+def serve_dir() -> str:
+    """The server's per-user directory (secret, port, pid, its own log)."""
+    return os.path.join(user_dir("state"), "serve")
+
+
+def hmac_sha256_hex(key: bytes, message: bytes) -> str:
+    """HMAC-SHA256 (RFC 2104), the same hex digest as `hmac.new(key, message, sha256)`."""
+    if len(key) > _BLOCK:
+        key = bytes.fromhex(sha256_hex(key))
+    key = key.ljust(_BLOCK, b"\0")
+    inner = bytes(byte ^ 0x36 for byte in key) + message
+    outer = bytes(byte ^ 0x5C for byte in key) + bytes.fromhex(sha256_hex(inner))
+    return sha256_hex(outer)
+
+
+def identity_proof(secret: bytes, nonce: str) -> str:
+    return hmac_sha256_hex(secret, b"identity:" + nonce.encode("ascii"))
+
+
+def read_secret() -> bytes | None:
+    """The per-user secret, or None when there is none yet (or it is not a private file)."""
+    from hookman.bridge.state_file import read_regular
+
+    try:
+        data = read_regular(os.path.join(serve_dir(), SECRET_NAME))
+    except OSError:
+        return None
+    return data if len(data) == SECRET_BYTES * 2 else None
+
+
+def constant_time_equal(left: str, right: str) -> bool:
+    """Whether two texts are equal, in a time that does not tell how much of them is."""
+    if len(left) != len(right):
+        return False
+    difference = 0
+    for a, b in zip(
+        left.encode("utf-8", "replace"), right.encode("utf-8", "replace"), strict=False
+    ):
+        difference |= a ^ b
+    return difference == 0
+
+
+class Identity:
+    """What the identity check found on a port: OURS (with the server's version), NOTHING
+    or OTHER (with what it answered, for the message)."""
+
+    __slots__ = ("detail", "state", "version")
+
+    def __init__(self, state: str, version: str | None = None, detail: str = "") -> None:
+        self.state = state
+        self.version = version
+        self.detail = detail
+
+
+def check_identity(port: int, secret: bytes | None, timeout: float = 0.5) -> Identity:
+    """Ask the server on `port` to prove it holds this user's secret."""
+    import _socket
+
+    nonce = os.urandom(16).hex()
+    sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        try:
+            sock.connect((HOST, port))
+        except ConnectionRefusedError:
+            return Identity(NOTHING)
+        except OSError as error:
+            return Identity(OTHER, detail=f"the connection failed ({error.strerror or error})")
+        request = f"GET {IDENTITY_PATH}?nonce={nonce} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+        sock.sendall((request + "Connection: close\r\n\r\n").encode("ascii"))
+        raw = _read_all(sock)
+    except OSError as error:
+        return Identity(OTHER, detail=f"it did not answer ({error.strerror or error})")
+    finally:
+        sock.close()
+    return _judge(raw, secret, nonce)
+
+
+def _read_all(sock: object) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size <= IDENTITY_READ_LIMIT:
+        chunk = sock.recv(IDENTITY_READ_LIMIT)  # type: ignore[attr-defined]
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _judge(raw: bytes, secret: bytes | None, nonce: str) -> Identity:
+    from hookman.bridge import lean_json
+
+    head, _, body = raw.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.") or b" 200 " not in head.split(b"\r\n", 1)[0] + b" ":
+        first = head.split(b"\r\n", 1)[0][:80].decode("latin-1")
+        return Identity(OTHER, detail=f"it answered {first!r}" if first else "it said nothing")
+    try:
+        answer = lean_json.loads(body.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return Identity(OTHER, detail="its identity answer is not JSON")
+    if not isinstance(answer, dict) or not isinstance(answer.get("proof"), str):
+        return Identity(OTHER, detail="its answer holds no proof")
+    version = answer.get(IDENTITY_LABEL)
+    if secret is None or not constant_time_equal(answer["proof"], identity_proof(secret, nonce)):
+        return Identity(OTHER, detail="its proof does not match this user's secret")
+    return Identity(OURS, version=version if isinstance(version, str) else None)

@@ -1,0 +1,164 @@
+"""`hookman serve run/start/stop/status/enable/disable`: the warm per-user hook server
+(docs/serve.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hookman.commands.options import JSON, Group, Option, cli_command
+from hookman.output import console, escape, print_json
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    class ServeStatusJson(TypedDict):
+        running: bool
+        pid: int | None
+        port: int
+        version: str | None
+        opted_in: bool
+        problem: str | None
+
+
+GROUP = Group(
+    "serve",
+    help="The warm hook server: one process answers every project's hooks.",
+    examples=("hookman serve enable", "hookman serve status"),
+)
+NEXT_INSTALL = "run `hookman install` in each project so its entries reach the server"
+
+
+@cli_command(
+    "serve run",
+    Option(
+        "--port", metavar="N", type="int", help="Port on 127.0.0.1 (default: the recorded one)."
+    ),
+    help="Run the hook server in the foreground (for systemd, launchd or a terminal).",
+    examples=("hookman serve run",),
+)
+def run(*, port: int | None = None) -> int:
+    """Serve until stopped (SIGTERM or Ctrl-C)."""
+    from hookman.serve.lifecycle import run as run_server
+
+    return run_server(port)
+
+
+@cli_command(
+    "serve start",
+    help="Start the hook server in the background (nothing to do when it runs).",
+    examples=("hookman serve start",),
+)
+def start() -> int:
+    """Start the server in a session of its own; return once it proves its identity."""
+    from hookman.serve.lifecycle import start as start_server
+
+    pid, port, already = start_server()
+    shown = f" (pid {pid})" if pid else ""
+    if already:
+        console().print(f"the hook server already runs on port {port}{shown}")
+    else:
+        console().print(f"started the hook server on port {port}{shown}")
+    return 0
+
+
+@cli_command(
+    "serve stop",
+    help="Stop the hook server (guarded calls of projects using it are denied until it runs).",
+    examples=("hookman serve stop",),
+)
+def stop() -> int:
+    from hookman.serve.lifecycle import stop as stop_server
+
+    pid = stop_server()
+    out = console()
+    if pid is None:
+        out.print("the hook server is not running")
+    else:
+        out.print(f"stopped the hook server (pid {pid})")
+        out.print(
+            "it starts again at the next prompt of a project using it, or `hookman serve start`"
+        )
+    return 0
+
+
+@cli_command(
+    "serve status",
+    JSON,
+    help="Whether the hook server runs, where, and whether you opted in.",
+    examples=("hookman serve status --json",),
+)
+def status(*, json_output: bool = False) -> int:
+    """Exit 0 when the server runs, 1 when it does not (or another process holds its port)."""
+    from hookman.serve.lifecycle import status as server_status
+
+    found = server_status()
+    if json_output:
+        shown: ServeStatusJson = {
+            "running": found.running,
+            "pid": found.pid if found.running else None,
+            "port": found.port,
+            "version": found.version,
+            "opted_in": found.opted_in,
+            "problem": found.detail or None,
+        }
+        print_json(shown)
+        return 0 if found.running else 1
+    out = console()
+    opted = "on" if found.opted_in else "off (`hookman serve enable` turns it on)"
+    if found.running:
+        shown_pid = f", pid {found.pid}" if found.pid else ""
+        out.print(f"the hook server runs on port {found.port} (hookman {found.version}{shown_pid})")
+    elif found.detail:
+        out.print(f"the hook server is not running: {escape(found.detail)}")
+        out.print(
+            "stop that process, or choose another port: `hookman serve enable --port N`, then "
+            "`hookman install` in each project"
+        )
+    else:
+        out.print(f"the hook server is not running (port {found.port})")
+        out.print(
+            "start it with `hookman serve start` (the next prompt of a project using it also does)"
+        )
+    out.print(f"opt-in: {opted}")
+    return 0 if found.running else 1
+
+
+@cli_command(
+    "serve enable",
+    Option(
+        "--port",
+        metavar="N",
+        type="int",
+        help="Port on 127.0.0.1 to record (default: kept, or per user).",
+    ),
+    help="Opt in: projects' entries reach the hook server where the client allows it.",
+    examples=("hookman serve enable", "hookman serve enable --port 47400"),
+)
+def enable(*, port: int | None = None) -> int:
+    from hookman.serve.lifecycle import enable as enable_server
+
+    chosen = enable_server(port)
+    out = console()
+    out.print(f"the hook server is on for your projects (port {chosen})")
+    out.print(f"next: {NEXT_INSTALL}")
+    return 0
+
+
+@cli_command(
+    "serve disable",
+    help="Opt out: projects' entries go back to commands at their next install.",
+    examples=("hookman serve disable",),
+)
+def disable() -> int:
+    from hookman.serve.lifecycle import disable as disable_server
+
+    was_on = disable_server()
+    out = console()
+    out.print(
+        "the hook server is off for your projects" if was_on else "the hook server was not on"
+    )
+    out.print(
+        "next: run `hookman install` in each project so its entries are commands again; "
+        "then `hookman serve stop`"
+    )
+    return 0

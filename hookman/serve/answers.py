@@ -1,0 +1,61 @@
+"""What the server answers for a child's run: the child's own answer when it gave one whole,
+else (killed, crashed, non-zero, no or bad JSON, past the hard deadline) the runner's deny on
+a guarded event, with a reason the model can read, and `{}` elsewhere (fail closed on
+guarded events only, as the runner does)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from hookman.bridge import lean_json
+from hookman.bridge.protocol import deny_answer, guarded_subject
+
+EMPTY = b"{}"
+
+
+def child_body(output: bytes, status: int | None) -> bytes | None:
+    """The child's answer as the response body, or None when it gave no whole one: an exit
+    status but 0, no line, or a line that is not one JSON object."""
+    if status != 0:
+        return None
+    line = output.strip()
+    if not line or b"\n" in line:
+        return None
+    try:
+        answer = lean_json.loads(line.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return line if isinstance(answer, dict) else None
+
+
+def failure_body(event: str, guarded: bool, problem: str) -> bytes:
+    """The answer for a run that gave none: a deny naming hookman on a guarded event, `{}`
+    elsewhere (an observe-only event is at most lost, never blocked)."""
+    if not guarded:
+        return EMPTY
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because its hook server's run of the "
+        f"project's guards {problem}, so they could not check it. `hookman log` and "
+        f"`hookman serve status` say more."
+    )
+    return lean_json.dumps(deny_answer(event, reason)).encode("utf-8")
+
+
+def status_problem(status: int | None, output: bytes) -> str:
+    """Why a child's run gave no answer, as the deny's reason says it."""
+    if status is None:
+        return "gave no answer"
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"was ended by {name}"
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else status
+    if code != 0:
+        return f"ended with status {code}"
+    if not output.strip():
+        return "ended without an answer"
+    return "answered something that is not one JSON object"

@@ -1,0 +1,309 @@
+"""Running, starting, stopping and choosing the warm server: its files in wire.serve_dir()
+(`pid`, `lock`, `server.log`, and wire's `secret`, `port`, `use`), one server per user (the
+lock), the port it listens on (the recorded one, else wire.default_port()).
+
+The commands (hookman/commands/serve.py) print; this module returns values and raises
+HookmanError with one sentence and a hint."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import sys
+import time
+
+from hookman.bridge.port_holder import port_holder
+from hookman.bridge.serve_gate import daemon_code
+from hookman.bridge.serve_proof import OURS, check_identity
+from hookman.errors import HookmanError
+from hookman.serve import wire
+
+PID_NAME = "pid"
+LOCK_NAME = "lock"
+LOG_NAME = "server.log"
+START_WAIT_S = 10.0
+STOP_WAIT_S = 5.0
+POLL_S = 0.02
+LOG_LIMIT = 1 << 20  # the server's own log is started afresh past this size
+STATUS_HINT = "`hookman serve status` shows the server; `hookman serve stop` stops it."
+
+
+def serve_port() -> int:
+    """The port the server listens on: the recorded one, else the per-user default."""
+    return wire.read_port() or wire.default_port()
+
+
+def path_of(name: str) -> str:
+    return os.path.join(wire.serve_dir(), name)
+
+
+def running_pid() -> int | None:
+    """The pid in the pid file when that process still runs, else None."""
+    try:
+        with open(path_of(PID_NAME), encoding="ascii") as handle:
+            text = handle.read(32).strip()
+    except OSError:
+        return None
+    if not text.isdigit():
+        return None
+    pid = int(text)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except OSError:
+        return pid
+    return pid
+
+
+class Status:
+    __slots__ = ("detail", "opted_in", "pid", "port", "running", "version")
+
+    def __init__(self) -> None:
+        self.running = False
+        self.pid: int | None = None
+        self.port = serve_port()
+        self.version: str | None = None
+        self.opted_in = wire.opted_in()
+        self.detail = ""  # what holds the port when it is not hookman's server
+
+
+def status() -> Status:
+    found = Status()
+    identity = check_identity(found.port, wire.read_secret())
+    found.pid = running_pid()
+    if identity.state == OURS:
+        found.running = True
+        found.version = identity.version
+    elif identity.detail:
+        holder = port_holder(found.port)
+        found.detail = f"{holder or 'another process'} holds the port: {identity.detail}"
+    return found
+
+
+def enable(port: int | None = None) -> int:
+    """Opt in: make the secret, record the port, write the `use` file. Returns the port."""
+    if port is not None and not 1024 <= port <= 65535:
+        raise HookmanError(
+            f"{port} is not a port the server can use.",
+            "choose one from 1024 to 65535.",
+            exit_code=2,
+        )
+    wire.ensure_secret()
+    chosen = port or serve_port()
+    _write_private(wire.PORT_NAME, f"{chosen}\n")
+    _write_private(wire.USE_NAME, "")
+    return chosen
+
+
+def disable() -> bool:
+    """Opt out (the `use` file goes; the secret and the port stay). Whether it was on."""
+    try:
+        os.unlink(path_of(wire.USE_NAME))
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _write_private(name: str, text: str) -> None:
+    from hookman.bridge.private_dir import make_private_dir
+    from hookman.bridge.state_file import replace_file
+
+    directory, problem = make_private_dir(wire.serve_dir())
+    if problem is not None:
+        raise HookmanError(f"hookman cannot use {directory}: {problem}.", UNSAFE_HINT)
+    replace_file(os.path.join(directory, name), text)
+
+
+UNSAFE_HINT = "make that directory yours and writable by you alone (`chmod go-w`)."
+
+
+def start(wait: float = START_WAIT_S) -> tuple[int | None, int, bool]:
+    """Start the server in the background, in a session of its own, and return once it
+    proves its identity: (pid, port, whether it was already running)."""
+    secret = wire.ensure_secret()
+    port = serve_port()
+    if check_identity(port, secret).state == OURS:
+        return running_pid(), port, True
+    import subprocess
+
+    log = _open_log()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", daemon_code()],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            close_fds=True,
+        )
+    finally:
+        os.close(log)
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if check_identity(port, secret, timeout=1.0).state == OURS:
+            return running_pid() or process.pid, port, False
+        if process.poll() is not None:
+            if check_identity(port, secret).state == OURS:  # another start won the lock
+                return running_pid(), port, True
+            raise HookmanError(_last_log_line() or "the server stopped as it started.", STATUS_HINT)
+        time.sleep(POLL_S)
+    raise HookmanError(
+        f"the server did not answer on port {port} within {wait:g} s.",
+        f"see {path_of(LOG_NAME)}; {STATUS_HINT}",
+    )
+
+
+def _open_log() -> int:
+    from hookman.bridge.private_dir import make_private_dir
+
+    directory, problem = make_private_dir(wire.serve_dir())
+    if problem is not None:
+        raise HookmanError(f"hookman cannot use {directory}: {problem}.", UNSAFE_HINT)
+    path = os.path.join(directory, LOG_NAME)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        if os.path.getsize(path) > LOG_LIMIT:
+            flags |= os.O_TRUNC
+    except OSError:
+        pass
+    return os.open(path, flags, 0o600)
+
+
+def _last_log_line() -> str | None:
+    try:
+        with open(path_of(LOG_NAME), "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - 4096))
+            lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        return None
+    return lines[-1].split("hookman serve: ", 1)[-1] if lines else None
+
+
+def stop(wait: float = STOP_WAIT_S) -> int | None:
+    """Stop the running server (SIGTERM; SIGKILL past `wait`). Its pid, or None when none
+    ran."""
+    pid = running_pid()
+    if pid is None:
+        return None
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        raise HookmanError(
+            f"the server's pid file names process {pid}, which hookman may not stop.",
+            f"remove {path_of(PID_NAME)} if that process is not hookman's server.",
+        ) from None
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return pid
+        time.sleep(POLL_S)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    return pid
+
+
+def _alive(pid: int) -> bool:
+    try:
+        reaped, _ = os.waitpid(pid, os.WNOHANG)  # our own child (a start in this process)
+        if reaped:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+# -- running in the foreground (`hookman serve run`, and the background server) ----------
+
+
+def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
+    """Serve until SIGTERM or SIGINT. Refuses while another server of this user runs (the
+    lock) and on a port another process holds."""
+    from hookman.bridge.private_dir import make_private_dir
+
+    secret = wire.ensure_secret()
+    directory, problem = make_private_dir(wire.serve_dir())
+    if problem is not None:
+        raise HookmanError(f"hookman cannot use {directory}: {problem}.", UNSAFE_HINT)
+    lock = _take_lock()
+    if lock is None:
+        if quiet_when_running:
+            return 0
+        pid = running_pid()
+        raise HookmanError(
+            f"a hookman server already runs{f' (pid {pid})' if pid else ''}.", STATUS_HINT
+        )
+    chosen = port or serve_port()
+    listener = _listen(chosen)
+    _write_pid()
+    from hookman.serve.server import Server
+    from hookman.serve.warm import warm_up
+
+    server = Server(listener, secret, log=True)
+    server.extra_fds = (lock,)
+    warm_up()
+    signal.signal(signal.SIGTERM, lambda *_: server.stop())
+    signal.signal(signal.SIGINT, lambda *_: server.stop())
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    server._say(f"listening on {wire.HOST}:{chosen} (pid {os.getpid()})")
+    try:
+        server.serve_forever()
+    finally:
+        _remove_pid()
+    server._say("stopped")
+    return 0
+
+
+def _take_lock() -> int | None:
+    import fcntl
+
+    descriptor = os.open(path_of(LOCK_NAME), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def _listen(port: int) -> object:
+    from hookman.serve.server import bind_listener
+
+    try:
+        return bind_listener(port)
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise HookmanError(
+                f"the server cannot listen on {wire.HOST}:{port} ({error.strerror}).",
+                "choose another port: `hookman serve enable --port N`, then `hookman install`.",
+            ) from None
+        holder = port_holder(port)
+        raise HookmanError(
+            f"port {port} is taken by {holder or 'another process'}, so the server cannot "
+            f"listen there.",
+            "stop that process, or choose another port: `hookman serve enable --port N`, then "
+            "`hookman install` in each project.",
+        ) from None
+
+
+def _write_pid() -> None:
+    from hookman.bridge.state_file import replace_file
+
+    replace_file(path_of(PID_NAME), f"{os.getpid()}\n")
+
+
+def _remove_pid() -> None:
+    if running_pid() == os.getpid():
+        with contextlib.suppress(OSError):
+            os.unlink(path_of(PID_NAME))

@@ -1,0 +1,476 @@
+"""The warm server's loop: one thread, a selector over the listening socket, the connections,
+the children's answer pipes and a wakeup pipe for SIGCHLD.
+
+Per request: read it without blocking (a read deadline per connection: a client that sends
+slowly is cut off, never waited for), check the project's token (401 otherwise), fork a child
+that runs the runner's own code (bridge/serve_child.py) and keep the connection until the
+child ends or its hard deadline passes; then answer (serve/answers.py). The parent never
+blocks on a child, so a hook that hangs stalls only its own request."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import selectors
+import signal
+import socket
+import sys
+import time
+
+from hookman import __version__
+from hookman.bridge import lean_json
+from hookman.serve import wire
+from hookman.serve.answers import EMPTY, child_body, failure_body, status_problem
+from hookman.serve.http_request import BAD, COMPLETE, RequestReader
+from hookman.serve.manifest_facts import ManifestFacts
+
+READ_DEADLINE_S = 10.0  # from accept to the request's last byte
+WRITE_DEADLINE_S = 10.0
+CONNECTION_LIMIT = 512
+BACKLOG = 128
+RECV_SIZE = 256 * 1024
+NONCE_LIMIT = 128
+REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    411: "Length Required",
+    413: "Content Too Large",
+    431: "Request Header Fields Too Large",
+    503: "Service Unavailable",
+}
+_READING, _WAITING, _WRITING = "reading", "waiting", "writing"
+
+
+class Connection:
+    __slots__ = (
+        "answer",
+        "child",
+        "deadline",
+        "event",
+        "guarded",
+        "out",
+        "pipe",
+        "reader",
+        "received_at",
+        "sock",
+        "state",
+        "status",
+    )
+
+    def __init__(self, sock: socket.socket, now: float) -> None:
+        self.sock = sock
+        self.reader = RequestReader()
+        self.state = _READING
+        self.deadline = now + READ_DEADLINE_S
+        self.received_at = now
+        self.child = 0
+        self.pipe = -1
+        self.answer = bytearray()
+        self.status: int | None = None
+        self.event = ""
+        self.guarded = False
+        self.out = b""
+
+
+class Server:
+    def __init__(self, listener: socket.socket, secret: bytes, log: object = None) -> None:
+        self.listener = listener
+        self.secret = secret
+        self.selector = selectors.DefaultSelector()
+        self.manifests = ManifestFacts()
+        self.connections: dict[int, Connection] = {}  # by socket fd
+        self.by_pipe: dict[int, Connection] = {}
+        self.by_child: dict[int, Connection | None] = {}  # None: an async child, unanswered
+        self.stopping = False
+        self.extra_fds: tuple[int, ...] = ()  # the lock file: closed in every child
+        self._wake_read, self._wake_write = os.pipe()
+        for descriptor in (self._wake_read, self._wake_write):
+            os.set_blocking(descriptor, False)
+        self._log = log
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def serve_forever(self) -> None:
+        self.listener.setblocking(False)
+        self.selector.register(self.listener, selectors.EVENT_READ, "listen")
+        self.selector.register(self._wake_read, selectors.EVENT_READ, "wake")
+        signal.signal(signal.SIGCHLD, _ignore)
+        signal.set_wakeup_fd(self._wake_write, warn_on_full_buffer=False)
+        while not (self.stopping and not self.by_child and not self.connections):
+            for key, events in self.selector.select(self._timeout()):
+                self._dispatch(key, events)
+            self._reap()
+            self._expire(time.monotonic())
+
+    def stop(self) -> None:
+        """Stop taking requests; the loop ends once those under way are answered."""
+        if not self.stopping:
+            self.stopping = True
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(self.listener)
+            self.listener.close()
+
+    def _timeout(self) -> float:
+        if not self.connections:
+            return 1.0 if not self.by_child else 0.5
+        soonest = min(connection.deadline for connection in self.connections.values())
+        return max(0.0, min(soonest - time.monotonic(), 1.0))
+
+    def _dispatch(self, key: selectors.SelectorKey, events: int) -> None:
+        data = key.data
+        if data == "listen":
+            self._accept()
+        elif data == "wake":
+            _drain(self._wake_read)
+        elif data == "pipe":
+            self._read_pipe(key.fd)
+        elif events & selectors.EVENT_WRITE:
+            self._write(self.connections[key.fd])
+        else:
+            self._read(self.connections[key.fd])
+
+    # -- connections ---------------------------------------------------------------------
+
+    def _accept(self) -> None:
+        for _ in range(64):
+            try:
+                sock, _address = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as error:  # EMFILE and the like: take none now
+                self._say(f"accept failed: {error}")
+                return
+            if len(self.connections) >= CONNECTION_LIMIT:
+                sock.close()
+                continue
+            sock.setblocking(False)
+            connection = Connection(sock, time.monotonic())
+            self.connections[sock.fileno()] = connection
+            self.selector.register(sock, selectors.EVENT_READ, "conn")
+
+    def _read(self, connection: Connection) -> None:
+        try:
+            data = connection.sock.recv(RECV_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._close(connection)
+            return
+        if not data:
+            self._close(connection)
+            return
+        state = connection.reader.feed(data)
+        if state == COMPLETE:
+            self._handle(connection)
+        elif state == BAD:
+            self._bad(connection)
+
+    def _bad(self, connection: Connection) -> None:
+        reader = connection.reader
+        request = reader.request
+        if request is not None and reader.status == 413 and request.method == "POST":
+            event = _hook_event(request.path)
+            manifest_path = request.header(wire.MANIFEST_HEADER)
+            if event and manifest_path:  # a guard still denies, saying why
+                facts = self.manifests.for_event(manifest_path, event, False)
+                if facts.guarded:
+                    body = failure_body(
+                        event, True, f"could not take the payload: {reader.problem}"
+                    )
+                    self._respond(connection, 200, body)
+                    return
+        self._respond(connection, reader.status, _error_body(reader.problem))
+
+    def _handle(self, connection: Connection) -> None:
+        request = connection.reader.request
+        assert request is not None
+        if request.path == wire.IDENTITY_PATH and request.method == "GET":
+            self._identity(connection, request.query)
+            return
+        event = _hook_event(request.path)
+        if event is None:
+            self._respond(connection, 404, _error_body("hookman serves /v1/hook/EVENT"))
+            return
+        if request.method != "POST":
+            self._respond(connection, 405, _error_body("hook requests are POSTs"))
+            return
+        manifest_path = request.header(wire.MANIFEST_HEADER)
+        authorization = request.header(wire.TOKEN_HEADER)
+        if not manifest_path or not wire.token_matches(self.secret, manifest_path, authorization):
+            self._respond(
+                connection, 401, _error_body("this request's token is not this project's")
+            )
+            return
+        self._unwatch(connection)  # nothing more to read: answered when the child ends
+        run_async = wire.ASYNC_QUERY in request.query.split("&")
+        facts = self.manifests.for_event(manifest_path, event, run_async)
+        connection.event = event
+        connection.guarded = facts.guarded
+        if run_async:
+            self._respond(connection, 200, EMPTY)  # the client does not wait for these
+        self._fork(connection, manifest_path, request.body, run_async, facts.seconds)
+
+    def _identity(self, connection: Connection, query: str) -> None:
+        nonce = ""
+        for part in query.split("&"):
+            name, _, value = part.partition("=")
+            if name == "nonce":
+                nonce = value
+        if not nonce or len(nonce) > NONCE_LIMIT or not all(c in "0123456789abcdef" for c in nonce):
+            self._respond(connection, 400, _error_body("the identity check needs ?nonce=HEX"))
+            return
+        proof = wire.identity_proof(self.secret, nonce)
+        body = lean_json.dumps({"hookman": __version__, "proof": proof}).encode("utf-8")
+        self._respond(connection, 200, body)
+
+    # -- children ------------------------------------------------------------------------
+
+    def _fork(
+        self,
+        connection: Connection,
+        manifest_path: str,
+        payload: bytes,
+        run_async: bool,
+        seconds: float,
+    ) -> None:
+        request = connection.reader.request
+        project_dir = request.header(wire.PROJECT_HEADER) if request else None
+        read_end, write_end = os.pipe()
+        server_fds = (*self._fds(), read_end)
+        try:
+            pid = os.fork()
+        except OSError as error:
+            os.close(read_end)
+            os.close(write_end)
+            if not run_async:
+                self._answer_failed(connection, f"could not start ({error.strerror})")
+            return
+        if pid == 0:
+            from hookman.bridge.serve_child import run_request
+
+            run_request(
+                connection.event,
+                manifest_path,
+                payload,
+                write_end,
+                run_async=run_async,
+                received_at=connection.received_at,
+                project_dir=project_dir,
+                server_fds=server_fds,
+            )
+        os.close(write_end)
+        if run_async:
+            os.close(read_end)
+            self.by_child[pid] = None
+            return
+        os.set_blocking(read_end, False)
+        connection.child = pid
+        connection.pipe = read_end
+        connection.state = _WAITING
+        connection.deadline = connection.received_at + seconds
+        self.by_child[pid] = connection
+        self.by_pipe[read_end] = connection
+        self.selector.register(read_end, selectors.EVENT_READ, "pipe")
+
+    def _fds(self) -> tuple[int, ...]:
+        fds = [self._wake_read, self._wake_write, *self.extra_fds, *self.by_pipe]
+        fds.extend(self.connections)
+        if not self.stopping:
+            fds.append(self.listener.fileno())
+        selector_fd = getattr(self.selector, "fileno", None)
+        if selector_fd is not None:
+            fds.append(selector_fd())
+        return tuple(fds)
+
+    def _read_pipe(self, descriptor: int) -> None:
+        connection = self.by_pipe.get(descriptor)
+        if connection is None:
+            return
+        try:
+            data = os.read(descriptor, RECV_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if data:
+            connection.answer += data
+            return
+        self._unregister_pipe(connection)  # closed: the child ended (or gave its fd away)
+        self._maybe_answer(connection)
+
+    def _reap(self) -> None:
+        while self.by_child:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                self.by_child.clear()
+                return
+            except InterruptedError:
+                continue
+            if pid == 0:
+                return
+            connection = self.by_child.pop(pid, None)
+            if connection is not None and connection.child == pid:
+                connection.status = status
+                connection.child = 0
+                if connection.pipe >= 0:
+                    _drain_into(connection.pipe, connection.answer)
+                    self._unregister_pipe(connection)
+                self._maybe_answer(connection)
+
+    def _maybe_answer(self, connection: Connection) -> None:
+        if connection.pipe >= 0 or connection.child or connection.state != _WAITING:
+            return
+        body = child_body(bytes(connection.answer), connection.status)
+        if body is None:
+            problem = status_problem(connection.status, bytes(connection.answer))
+            self._answer_failed(connection, problem)
+            return
+        self._respond(connection, 200, body)
+
+    def _answer_failed(self, connection: Connection, problem: str) -> None:
+        self._say(f"{connection.event}: the child {problem}")
+        self._respond(connection, 200, failure_body(connection.event, connection.guarded, problem))
+
+    def _expire(self, now: float) -> None:
+        for connection in list(self.connections.values()):
+            if connection.deadline > now:
+                continue
+            if connection.state == _WAITING:
+                seconds = connection.deadline - connection.received_at
+                self._kill_child(connection)
+                self._answer_failed(connection, f"did not finish within {seconds:.1f} s")
+            else:
+                self._close(connection)  # too slow to send its request, or to take the answer
+
+    def _kill_child(self, connection: Connection) -> None:
+        if connection.child:
+            try:
+                os.killpg(connection.child, signal.SIGKILL)  # the child leads its own group
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.kill(connection.child, signal.SIGKILL)
+            self.by_child[connection.child] = None  # reaped later, answered now
+            connection.child = 0
+        self._unregister_pipe(connection)
+
+    def _unregister_pipe(self, connection: Connection) -> None:
+        if connection.pipe < 0:
+            return
+        with contextlib.suppress(KeyError, ValueError):
+            self.selector.unregister(connection.pipe)
+        self.by_pipe.pop(connection.pipe, None)
+        os.close(connection.pipe)
+        connection.pipe = -1
+
+    # -- answering -----------------------------------------------------------------------
+
+    def _respond(self, connection: Connection, status: int, body: bytes) -> None:
+        head = (
+            f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            f"Connection: close\r\n\r\n"
+        )
+        connection.out = head.encode("ascii") + body
+        connection.state = _WRITING
+        connection.deadline = time.monotonic() + WRITE_DEADLINE_S
+        self._write(connection)
+
+    def _write(self, connection: Connection) -> None:
+        if connection.sock.fileno() < 0:
+            return
+        try:
+            sent = connection.sock.send(connection.out)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            self._close(connection)
+            return
+        connection.out = connection.out[sent:]
+        if not connection.out:
+            self._close(connection)
+            return
+        self._unwatch(connection)
+        self.selector.register(connection.sock, selectors.EVENT_WRITE, "conn")
+
+    def _unwatch(self, connection: Connection) -> None:
+        with contextlib.suppress(KeyError, ValueError):
+            self.selector.unregister(connection.sock)
+
+    def _close(self, connection: Connection) -> None:
+        if connection.state == _WAITING and connection.child:
+            # The client is gone: the child runs on to its end (its firing log line).
+            self.by_child[connection.child] = None
+            connection.child = 0
+        self._unregister_pipe(connection)
+        descriptor = connection.sock.fileno()
+        if descriptor >= 0:
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(connection.sock)
+            self.connections.pop(descriptor, None)
+            connection.sock.close()
+        connection.state = "closed"
+
+    def _say(self, text: str) -> None:
+        if self._log is None:
+            return
+        try:
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+            os.write(2, f"{stamp} hookman serve: {text}\n".encode("utf-8", "replace"))
+        except OSError:
+            pass
+
+
+def _hook_event(path: str) -> str | None:
+    if not path.startswith(wire.HOOK_PATH_PREFIX):
+        return None
+    event = path[len(wire.HOOK_PATH_PREFIX) :]
+    return event if event.isascii() and event.isalnum() and len(event) <= 64 else None
+
+
+def _error_body(message: str) -> bytes:
+    return lean_json.dumps({"error": f"hookman serve: {message}"}).encode("utf-8")
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """SIGCHLD's handler: the wakeup pipe wakes the loop, which reaps."""
+
+
+def _drain(descriptor: int) -> None:
+    try:
+        while os.read(descriptor, 4096):
+            pass
+    except (BlockingIOError, InterruptedError, OSError):
+        pass
+
+
+def _drain_into(descriptor: int, into: bytearray) -> None:
+    try:
+        while True:
+            chunk = os.read(descriptor, RECV_SIZE)
+            if not chunk:
+                return
+            into += chunk
+    except (BlockingIOError, InterruptedError, OSError):
+        return
+
+
+def bind_listener(port: int) -> socket.socket:
+    """The listening socket on loopback (OSError EADDRINUSE when the port is taken)."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if sys.platform != "win32":
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((wire.HOST, port))
+        listener.listen(BACKLOG)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+PORT_TAKEN = errno.EADDRINUSE

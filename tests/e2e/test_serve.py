@@ -1,0 +1,354 @@
+"""The warm hook server (`hookman serve`, docs/serve.md) in the real clients: with the user
+opted in, `hookman install` writes http entries that reach a server started with `hookman
+serve start`; guards deny and the model reads why, context reaches the model in order; with
+the server stopped, its child killed, hung past its deadline, the server killed mid-request,
+or an impostor on its port, every guarded call is denied (or the prompt stopped) and the
+model or the user reads why; observe-only events never block; a client without `onFailure`
+(2.1.197) keeps command guards. What each client does with http entries:
+docs/claude-code-facts.md, "HTTP hooks".
+
+The default run drives the newest client in two sessions; HOOKMAN_E2E_SERVE_FULL=1 (CI's
+second pass, .ci/run) adds 2.1.328, 2.1.197 and the slower cases."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import ClaudeRun, E2EProject
+from .mock_anthropic import MockAnthropic, bash, say
+from .serve_harness import (
+    FULL,
+    HookServer,
+    Impostor,
+    client_or_skip,
+    handlers,
+    serve_project,
+    wait_until_port_free,
+)
+
+pytestmark = pytest.mark.e2e
+
+NEWEST = "2.1.332"
+WITH_ON_FAILURE = (NEWEST, "2.1.328") if FULL else (NEWEST,)
+full_only = pytest.mark.skipif(not FULL, reason="HOOKMAN_E2E_SERVE_FULL=1 runs it")
+
+GUARD = """
+import os
+import signal
+import time
+
+
+def guard(event, ctx):
+    command = event["input"].get("command", "")
+    if "rm -rf" in command:
+        return {"block": True, "reason": "SERVE-E2E: rm -rf is not allowed here"}
+    if "die-now" in command:  # the server's child for this request dies
+        os.kill(os.getpid(), signal.SIGKILL)
+    if "freeze-now" in command:  # the child stops, its own watchdog with it
+        os.kill(os.getpid(), signal.SIGSTOP)
+    if "kill-server" in command:  # the server itself dies while this request waits
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(3)
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+# Two observe-only hooks on one event, in hookman.toml order, and SessionStart context.
+FIRST_NOTE = """
+def hook(pi):
+    @pi.on("tool_result", tools=["Bash"])
+    def note(event, ctx):
+        pi.send_message("SERVE-ORDER-1 saw " + event["input"]["command"])
+
+    @pi.on("session_start")
+    def greet(event, ctx):
+        pi.send_message("SERVE-SESSION-START context")
+"""
+
+SECOND_NOTE = """
+def hook(pi):
+    @pi.on("tool_result", tools=["Bash"])
+    def note(event, ctx):
+        pi.send_message("SERVE-ORDER-2 saw " + event["input"]["command"])
+"""
+
+# An observe-only hook that fails every way it can: the tool must run all the same.
+BROKEN_OBSERVER = """
+import os
+import signal
+
+
+def hook(pi):
+    @pi.on("tool_result", tools=["Bash"])
+    def note(event, ctx):
+        command = event["input"]["command"]
+        if "observer-dies" in command:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if "observer-raises" in command:
+            raise RuntimeError("SERVE-E2E observer bug")
+        pi.send_message("SERVE-OBSERVED " + command)
+"""
+
+GUARD_REASON = "SERVE-E2E: rm -rf is not allowed here"
+ON_FAILURE_BLOCK = 'blocking because onFailure is "block"'
+
+
+def hookman_cli(*args: str) -> str:
+    """A command line the model's Bash call runs: hookman, in the client's environment (its
+    HOOKMAN_HOME, so this test's server)."""
+    return " ".join([sys.executable, "-m", "hookman", *args])
+
+
+@pytest.fixture
+def served(
+    request: pytest.FixtureRequest, mock_api: MockAnthropic, tmp_path: Path
+) -> Iterator[tuple[E2EProject, HookServer]]:
+    """A loopback project of the client named by the test's `version` parameter, its user
+    opted in to the server on a free port; whatever server it has is stopped at the end."""
+    e2e = serve_project(client_or_skip(request.param), mock_api, tmp_path)
+    server = HookServer(e2e)
+    server.enable()
+    try:
+        yield e2e, server
+    finally:
+        server.cleanup()
+
+
+def versions(*chosen: str) -> pytest.MarkDecorator:
+    return pytest.mark.parametrize(
+        "served", chosen, ids=[f"claude-{v}" for v in chosen], indirect=True
+    )
+
+
+def install_guard_and_notes(e2e: E2EProject) -> None:
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    e2e.hookman("install", e2e.write_hook("first", FIRST_NOTE))
+    e2e.hookman("install", e2e.write_hook("second", SECOND_NOTE))
+
+
+def assert_guard_reaches_server(e2e: E2EProject) -> None:
+    """The entries install wrote for a client with `onFailure`: the guard and the observers
+    are http entries to the server (the guard blocking on failure), the prompt gate a
+    command."""
+    settings = e2e.settings()
+    (guard,) = handlers(settings, "PreToolUse")
+    assert guard["type"] == "http" and guard.get("onFailure") == "block", guard
+    (observer,) = handlers(settings, "PostToolUse")
+    assert observer["type"] == "http" and observer.get("onFailure") != "block", observer
+    assert [h["type"] for h in handlers(settings, "UserPromptSubmit")] == ["command"]
+
+
+def denied(run: ClaudeRun, index: int) -> str:
+    """The text of the `index`th tool_result, which must be an error (the call was denied)."""
+    result = run.tool_results()[index]
+    assert result.get("is_error") is True, run.describe()
+    return run.tool_result_texts()[index]
+
+
+@versions(*WITH_ON_FAILURE)
+def test_the_server_guards_and_informs_then_stopped_it_denies_every_guarded_call(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    e2e, server = served
+    install_guard_and_notes(e2e)
+    assert_guard_reaches_server(e2e)
+    pid = server.start()
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    run = e2e.run_claude(
+        "tidy up",
+        turns=[
+            bash(f"rm -rf {victim}"),
+            bash("echo die-now"),
+            bash("ls"),
+            bash(hookman_cli("serve", "stop")),
+            bash(f"rm -rf {victim}"),
+            bash("ls"),
+            say("ok"),
+        ],
+    )
+
+    assert run.returncode == 0, run.describe()
+    texts = run.tool_result_texts()
+    assert len(texts) == 6, run.describe()
+    # With the server: the guard's deny, with its reason.
+    assert GUARD_REASON in denied(run, 0), run.describe()
+    # The server's child killed mid-request: the server's own deny names what happened.
+    killed = denied(run, 1)
+    assert "hook server" in killed and "SIGKILL" in killed, killed
+    # A harmless call runs; both observers' context follows it, in hookman.toml order.
+    assert "hooks" in texts[2].split(), run.describe()
+    heard = run.all_message_text()
+    assert "SERVE-SESSION-START context" in heard, run.describe()
+    assert 0 <= heard.find("SERVE-ORDER-1 saw ls") < heard.find("SERVE-ORDER-2 saw ls")
+    # The model stops the server; every guarded call after it is denied, the model told why.
+    assert f"pid {pid}" in texts[3], run.describe()
+    for index in (4, 5):
+        text = denied(run, index)
+        assert ON_FAILURE_BLOCK in text and "ECONNREFUSED" in text, text
+    assert victim.is_dir()
+    # Observe-only events after the stop (PostToolUse, Stop) were lost, never blocking.
+    assert "SERVE-ORDER-1 saw " + hookman_cli("serve", "stop") not in heard
+    assert not server.running()
+
+
+@versions(NEWEST)
+def test_an_impostor_on_the_port_stops_the_prompt_naming_it(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    (guard,) = handlers(e2e.settings(), "PreToolUse")
+    assert guard["type"] == "http" and guard.get("onFailure") == "block", guard
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    with Impostor(server.port) as impostor:
+        run = e2e.run_claude("tidy up", turns=[bash(f"rm -rf {victim}"), say("ok")])
+
+    stopped = run.stopped_by_hook()
+    assert "another process" in stopped and str(server.port) in stopped, run.describe()
+    assert "hookman serve status" in stopped
+    assert run.main_requests == [], run.describe()
+    assert victim.is_dir()
+    assert impostor.requests and all("/v1/identity" in r for r in impostor.requests)
+    # Nothing of the impostor's was taken for hookman's server: none was started over it.
+    assert server.pid() is None
+
+
+@full_only
+@versions(*WITH_ON_FAILURE)
+def test_a_hook_frozen_past_the_deadline_is_denied_and_the_server_answers_on(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """The child stops itself (SIGSTOP: its runner's watchdog stops with it), so only the
+    server's hard deadline (just below the entry's 30 s timeout) can answer."""
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    server.start()
+
+    run = e2e.run_claude("go", turns=[bash("echo freeze-now"), bash("ls"), say("ok")])
+
+    assert run.returncode == 0, run.describe()
+    frozen = denied(run, 0)
+    # The server's deny, or (on a machine too loaded to answer in the last 0.75 s) the
+    # client's own timeout, which blocks as well: the call is denied either way.
+    assert ("hook server" in frozen and "did not finish" in frozen) or (
+        "timed out" in frozen and ON_FAILURE_BLOCK in frozen
+    ), frozen
+    assert "hooks" in run.tool_result_texts()[1].split(), run.describe()
+    assert server.running()
+
+
+@full_only
+@versions(*WITH_ON_FAILURE)
+def test_the_server_killed_mid_request_denies_and_the_next_prompt_starts_it_again(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    first_pid = server.start()
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    run = e2e.run_claude(
+        "go", turns=[bash("echo kill-server"), bash(f"rm -rf {victim}"), bash("ls"), say("ok")]
+    )
+
+    assert run.returncode == 0, run.describe()
+    for index in range(3):
+        text = denied(run, index)
+        assert ON_FAILURE_BLOCK in text, text
+    assert victim.is_dir()
+    wait_until_port_free(server.port)
+
+    # The next prompt's gate finds nothing on the port and starts the server; the first
+    # guarded call may come before it answers (then the client's onFailure denies it).
+    again = e2e.run_claude(
+        "go on", turns=[bash("echo warming"), bash("ls"), bash(f"rm -rf {victim}"), say("ok")]
+    )
+
+    assert again.returncode == 0, again.describe()
+    assert "hooks" in again.tool_result_texts()[1].split(), again.describe()
+    assert GUARD_REASON in denied(again, 2)
+    assert server.pid() not in (None, first_pid)
+    assert victim.is_dir()
+
+
+@full_only
+@versions(*WITH_ON_FAILURE)
+def test_observe_only_hooks_never_block_whatever_befalls_the_server(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("observer", BROKEN_OBSERVER))
+    (observer,) = handlers(e2e.settings(), "PostToolUse")
+    assert observer["type"] == "http" and "onFailure" not in observer, observer
+    assert handlers(e2e.settings(), "PreToolUse") == []
+    server.start()
+
+    run = e2e.run_claude(
+        "go",
+        turns=[
+            bash("echo observer-dies"),
+            bash("echo observer-raises"),
+            bash("echo observed-fine"),
+            bash(hookman_cli("serve", "stop")),
+            bash("echo after-the-stop"),
+            say("ok"),
+        ],
+    )
+
+    assert run.returncode == 0, run.describe()
+    texts = run.tool_result_texts()
+    assert texts[0] == "observer-dies" and texts[1] == "observer-raises", run.describe()
+    assert texts[2] == "observed-fine" and texts[4] == "after-the-stop", run.describe()
+    assert not any(result.get("is_error") for result in run.tool_results()), run.describe()
+    assert run.model_saw("SERVE-OBSERVED echo observed-fine"), run.describe()
+    assert not run.model_saw("SERVE-OBSERVED echo after-the-stop")
+    assert run.result.get("result") == "ok", run.describe()
+
+
+@full_only
+@versions("2.1.197")
+def test_a_client_without_on_failure_keeps_command_guards_that_need_no_server(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    e2e, server = served
+    install_guard_and_notes(e2e)
+    settings = e2e.settings()
+    assert [h["type"] for h in handlers(settings, "PreToolUse")] == ["command"]
+    assert not any(
+        "onFailure" in h for event in settings["hooks"] for h in handlers(settings, event)
+    )
+    (observer,) = handlers(settings, "PostToolUse")
+    assert observer["type"] == "http", observer
+    server.start()
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    run = e2e.run_claude(
+        "tidy up",
+        turns=[
+            bash(f"rm -rf {victim}"),
+            bash("ls"),
+            bash(hookman_cli("serve", "stop")),
+            bash(f"rm -rf {victim}"),
+            bash("ls"),
+            say("ok"),
+        ],
+    )
+
+    assert run.returncode == 0, run.describe()
+    texts = run.tool_result_texts()
+    assert GUARD_REASON in denied(run, 0) and GUARD_REASON in denied(run, 3)
+    assert "hooks" in texts[1].split() and "hooks" in texts[4].split(), run.describe()
+    assert run.model_saw("SERVE-ORDER-1 saw ls") and run.model_saw("SERVE-SESSION-START")
+    assert victim.is_dir()

@@ -1,0 +1,97 @@
+"""The prompt gate of a project whose entries reach the warm server (the manifest's "serve"
+key): hookman's server lets the prompt go on, nothing listening starts it, another process
+on the port stops the prompt naming it. Run through the installed launcher, as Claude Code
+runs the UserPromptSubmit entry."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hookman.bridge.serve_proof import NOTHING, OURS
+
+from .served import Served
+
+
+@pytest.fixture
+def gated(tmp_path: Path) -> Iterator[Served]:
+    project = Served(tmp_path)
+    project.install()
+    project.hookman("serve", "enable", "--port", str(project.port))
+    manifest = Path(project.manifest)
+    data = json.loads(manifest.read_text())
+    data["serve"] = {"port": project.port}  # as install writes it for an opted-in user
+    manifest.write_text(json.dumps(data))
+    yield project
+    project.hookman("serve", "stop", check=False)
+
+
+def _prompt(project: Served) -> dict[str, object]:
+    launcher = Path(project.manifest).parent / "hookman-run.sh"
+    payload = project.payload("UserPromptSubmit", prompt="hello")
+    done = subprocess.run(
+        ["sh", str(launcher), "UserPromptSubmit"],
+        input=json.dumps(payload),
+        env={**project.environment, "CLAUDE_PROJECT_DIR": str(project.root)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_nothing_on_the_port_starts_the_server_and_the_prompt_goes_on(gated: Served) -> None:
+    assert gated.identity() == NOTHING
+    assert _prompt(gated).get("continue") is not False
+    deadline = time.monotonic() + 20
+    while gated.identity() != OURS and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gated.identity() == OURS
+    assert _prompt(gated).get("continue") is not False  # hookman's own: the prompt goes on
+
+
+def test_another_process_on_the_port_stops_the_prompt_naming_it(gated: Served) -> None:
+    with _impostor(gated.port):
+        answer = _prompt(gated)
+    assert answer["continue"] is False
+    reason = str(answer["stopReason"])
+    assert f"port {gated.port}" in reason
+    assert "hookman serve status" in reason
+    assert "proof" in reason
+    assert gated.identity() != OURS  # and nothing was started in its place
+
+
+class _impostor:
+    """A process-local server on the port answering every request `{}`."""
+
+    def __init__(self, port: int) -> None:
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", port))
+        self.listener.listen()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(65536)
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+
+    def __enter__(self) -> _impostor:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.listener.close()
