@@ -65,7 +65,9 @@ def _expected_paths(ctx: Context) -> ServePlan | None:
     hooks = config.hooks + installed_trial_hooks(ctx.project_dir)
     plan = plan_install(hooks, ctx.version, prompt_gate=True)
     port = wire.read_port() or wire.default_port()
-    return plan_paths(plan.entries, ctx.version, port, agents=config.agents)
+    return plan_paths(
+        plan.entries, ctx.version, port, agents=config.agents, async_events=plan.async_entries
+    )
 
 
 def _check_paths(
@@ -132,7 +134,8 @@ def _check_paths(
                 "hookman-serve-path-stale",
                 "warning",
                 local,
-                f"{', '.join(to_command)} reach the warm hook server, but {why}.",
+                f"{', '.join(to_command)} {'reaches' if len(to_command) == 1 else 'reach'} "
+                f"the warm hook server, but {why}.",
                 INSTALL_FIX,
             )
         )
