@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 import signal
 import socket
 import time
@@ -129,6 +130,8 @@ def test_an_async_entry_is_answered_at_once_and_its_hooks_run_on(served: Served)
 def test_the_firing_log_has_the_servers_runs(served: Served) -> None:
     served.post("PreToolUse", served.bash("PreToolUse", "rm -rf /tmp/logged"))
     served.post("PreToolUse", served.bash("PreToolUse", "echo logged"))
+    # The answer is given as soon as it is whole; the child writes its log line after it.
+    _wait_for(lambda: any("guard saw echo logged" in r["output"] for r in served.log_records()))
     records = served.log_records()
     denied = [r for r in records if r.get("reason") == "no rm -rf in this project"]
     assert denied and denied[-1]["event"] == "PreToolUse" and denied[-1]["hooks"] == ["guard"]
@@ -229,3 +232,22 @@ def _wait_for(condition: object, seconds: float = 20.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("the condition never held")
+
+
+def test_a_secret_made_anew_is_the_one_tokens_are_checked_against(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    project = Served(tmp_path_factory.mktemp("new-secret"))
+    project.install()
+    project.start()
+    try:
+        old_token = project.token()
+        secret = project.home / "state" / "serve" / "secret"
+        secret.unlink()
+        secret.write_bytes(os.urandom(32).hex().encode())
+        secret.chmod(0o600)
+        _wait_for(lambda: project.post("PreToolUse", project.bash("PreToolUse", "ls"))[0] == 200)
+        status, _ = project.post("PreToolUse", project.bash("PreToolUse", "ls"), token=old_token)
+        assert status == 401
+    finally:
+        project.stop()
