@@ -24,6 +24,7 @@ from .serve_harness import (
     FULL,
     HookServer,
     Impostor,
+    ImpostorOnceFree,
     client_or_skip,
     handlers,
     serve_project,
@@ -352,3 +353,37 @@ def test_a_client_without_on_failure_keeps_command_guards_that_need_no_server(
     assert "hooks" in texts[1].split() and "hooks" in texts[4].split(), run.describe()
     assert run.model_saw("SERVE-ORDER-1 saw ls") and run.model_saw("SERVE-SESSION-START")
     assert victim.is_dir()
+
+
+@full_only
+@pytest.mark.xfail(
+    strict=True,
+    reason="known hole (reported): the prompt gate checks the port only at each prompt; "
+    "an impostor that binds it after the server dies mid-session answers `{}` to PreToolUse "
+    "and the client runs the call",
+)
+@versions(NEWEST)
+def test_an_impostor_that_takes_the_port_mid_session_is_not_obeyed(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """The server stops during a session and another process takes its port before the next
+    prompt's gate can look: its `{}` must not let a guarded call through."""
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    server.start()
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    with ImpostorOnceFree(server.port) as impostor:
+        run = e2e.run_claude(
+            "tidy up",
+            turns=[
+                bash(hookman_cli("serve", "stop") + " && sleep 2"),
+                bash(f"rm -rf {victim}"),
+                say("ok"),
+            ],
+        )
+
+    assert any(r.startswith("POST /v1/hook/PreToolUse") for r in impostor.requests), run.describe()
+    assert victim.is_dir(), run.describe()
+    denied(run, 1)
