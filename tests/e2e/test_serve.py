@@ -54,6 +54,10 @@ def guard(event, ctx):
     if "kill-server" in command:  # the server itself dies while this request waits
         os.kill(os.getppid(), signal.SIGKILL)
         time.sleep(3)
+    if "claude-shape" in command:  # a result hookman does not understand
+        return {"decision": "block", "reason": "no"}
+    if "raise-now" in command:
+        raise RuntimeError("SERVE-E2E-BUG")
 
 
 def hook(pi):
@@ -281,6 +285,33 @@ def test_the_server_killed_mid_request_denies_and_the_next_prompt_starts_it_agai
     assert GUARD_REASON in denied(again, 2)
     assert server.pid() not in (None, first_pid)
     assert victim.is_dir()
+
+
+@full_only
+@versions(*WITH_ON_FAILURE)
+def test_the_runner_s_rules_hold_on_the_server_and_an_edited_hook_is_read_again(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """A result hookman does not understand and a guard that raises deny with the runner's
+    own reasons; a hook edited while the server runs is the one that answers next."""
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    server.start()
+
+    run = e2e.run_claude("go", turns=[bash("echo claude-shape"), bash("echo raise-now"), say("ok")])
+
+    assert run.returncode == 0, run.describe()
+    shape = denied(run, 0)
+    assert "fields a tool_call result does not have: 'decision'" in shape, shape
+    assert "hookman disable guard" in shape, shape
+    raised = denied(run, 1)
+    assert "guard" in raised and "SERVE-E2E-BUG" in raised, raised
+
+    e2e.write_hook("guard", GUARD.replace("SERVE-E2E: rm -rf", "SERVE-E2E-EDITED: rm -rf"))
+    again = e2e.run_claude("go", turns=[bash("rm -rf nothing-here"), say("ok")])
+
+    assert "SERVE-E2E-EDITED: rm -rf is not allowed here" in denied(again, 0), again.describe()
+    assert server.running()
 
 
 @full_only
