@@ -12,7 +12,7 @@ from hookman.bridge.client_facts import ClientFacts
 from hookman.bridge.private_dir import plugin_state_base
 from hookman.bridge.project_moved import INSTALLED_FROM
 from hookman.bridge.protocol import CLIENT_SECTION
-from hookman.bridge.serve_proof import MANIFEST_SERVE_KEY as SERVE_KEY
+from hookman.bridge.protocol import MANIFEST_SERVE_KEY as SERVE_KEY
 from hookman.bridge.state_file import read_regular
 
 TOOL_CALL = "tool_call"

@@ -93,6 +93,9 @@ DENY_EVENTS_TEXT = "deny_events"  # per guarded event, where its deny reads diff
 CONTEXT_TEXT = "additionalContext"  # per event, ANY_EVENT for the rest
 BLOCK_TEXTS = "block"  # per event: the texts a decision: block shows the model, in order
 ANY_EVENT = "*"
+# The manifest's {"port": PORT} of a project whose entries reach the warm server
+# (hookman/serve/wire.py): the runner's prompt gate checks that server.
+MANIFEST_SERVE_KEY = "serve"
 # In a settings entry's command: the launcher's file name (the runner finds its own entries
 # in settings.local.json by it, to learn a timeout changed by hand).
 LAUNCHER_NAME = "hookman-run.sh"

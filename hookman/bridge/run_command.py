@@ -524,10 +524,14 @@ class _Run:
             self._watchdog_started = watchdog == STARTED
             self._cannot_watch = watchdog == FAILED and self.guarded
         self.deadline_seconds = seconds
+        # The server's child has a watchdog outside it already: the server, which kills its
+        # group and denies at its own hard deadline. The backstop thread and the hard stop
+        # (a thread each) would cost it a quarter of its CPU.
+        served = self.received_at is not None
         self.deadline = Deadline(
             max(seconds - elapsed, least) if seconds else None,
             self._deadline_passed,
-            backstop=True,
+            backstop=not served,
         )
         try:
             self.deadline.start()
@@ -536,7 +540,7 @@ class _Run:
             # a hook that disarms it or stops the process, without one nothing would.
             if not self._watchdog_started:
                 self._cannot_watch = self.guarded
-        if hard_stop:
+        if hard_stop and not served:
             _arm_hard_stop(max(hard_stop - elapsed, least))
 
     def _elapsed(self, timeout: float | None) -> float:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 
+from hookman.bridge.protocol import MANIFEST_SERVE_KEY
 from hookman.user_dirs import sha256_hex, user_dir
+
+__all__ = ["MANIFEST_SERVE_KEY"]
 
 HOST = "127.0.0.1"
 IDENTITY_PATH = "/v1/identity"
-MANIFEST_SERVE_KEY = "serve"  # the installed manifest's {"port": PORT}
 SECRET_NAME = "secret"
 SECRET_BYTES = 32
 IDENTITY_LABEL = "hookman"  # the identity answer's key holding the server's version

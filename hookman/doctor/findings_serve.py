@@ -39,6 +39,7 @@ def check_serve(ctx: Context) -> None:
         return
     recorded = wire.read_port() or wire.default_port()
     _check_ports(ctx, http, recorded, local)
+    _check_headers(ctx, http, local)
     for port in sorted({p for h in http if (p := hookman_http_port(h.raw)) is not None}):
         _check_server(ctx, [h for h in http if hookman_http_port(h.raw) == port], port, local)
 
@@ -162,6 +163,41 @@ def _check_ports(ctx: Context, http: list[Handler], recorded: int, local: str) -
                 INSTALL_FIX,
             )
         )
+
+
+def _check_headers(ctx: Context, http: list[Handler], local: str) -> None:
+    """Entries whose headers the server refuses (401): another manifest than this project's
+    (settings copied from elsewhere), or a token that is not this user's secret's (the secret
+    made again, or another user's settings)."""
+    from hookman import paths
+    from hookman.serve import wire
+
+    secret = wire.read_secret()
+    manifest = str(paths.manifest_path(ctx.project_dir))
+    wanted = None if secret is None else wire.entry_headers(secret, manifest)
+    stale = [h.event for h in http if wanted is None or _headers_of(h) != wanted]
+    if stale:
+        ctx.add(
+            Finding(
+                "hookman-serve-token-stale",
+                "error",
+                local,
+                f"hookman's {', '.join(stale)} entries carry another manifest or token than "
+                "this project's with this user's secret: the warm hook server refuses them, so "
+                "their guarded calls are denied and their observe-only hooks do not run.",
+                INSTALL_FIX,
+            )
+        )
+
+
+def _headers_of(handler: Handler) -> dict[str, object] | None:
+    from hookman.serve import wire
+
+    headers = handler.raw.get("headers")
+    if not isinstance(headers, dict):
+        return None
+    keys = (wire.MANIFEST_HEADER, wire.TOKEN_HEADER)
+    return {key: headers.get(key) for key in keys}
 
 
 def _check_server(ctx: Context, http: list[Handler], port: int, local: str) -> None:

@@ -298,9 +298,24 @@ class Server:
             data = b""
         if data:
             connection.answer += data
+            if connection.answer.endswith(b"\n"):
+                self._answer_early(connection)
             return
         self._unregister_pipe(connection)  # closed: the child ended (or gave its fd away)
         self._maybe_answer(connection)
+
+    def _answer_early(self, connection: Connection) -> None:
+        """Answer as soon as the child's one answer line is whole (a JSON object and a
+        newline: the runner writes nothing after it on that pipe), before it logs and ends:
+        the answer is given, as the launcher takes the runner's once it is complete."""
+        body = child_body(bytes(connection.answer), 0)
+        if body is None:
+            return
+        if connection.child:
+            self.by_child[connection.child] = None  # reaped later; its log line follows
+            connection.child = 0
+        self._unregister_pipe(connection)
+        self._respond(connection, 200, body)
 
     def _reap(self) -> None:
         while self.by_child:

@@ -34,6 +34,7 @@ SERVE_CODES = {
     "hookman-serve-not-running",
     "hookman-serve-impostor",
     "hookman-serve-port-mismatch",
+    "hookman-serve-token-stale",
 }
 
 
@@ -161,3 +162,18 @@ def test_doctor_json_lists_the_findings_additively(project: Path) -> None:
     assert "hookman-serve-not-running" in [f["code"] for f in shown["findings"]]
     http = [h for h in shown["handlers"] if h["type"] == "http"]
     assert http and all(h["hookman"] and h["command"] is None for h in http)
+
+
+def test_a_token_made_with_another_secret_is_refused(project: Path) -> None:
+    from hookman.serve import wire
+
+    with fake_server(HOOKMAN) as port:
+        opt_in(port)
+        _install(project)
+        assert _serve_codes(project) == []
+        secret = Path(wire.serve_dir()) / wire.SECRET_NAME
+        secret.unlink()
+        wire.ensure_secret()  # made again: the entries' token is the old secret's
+        finding = the(diagnose(project, "2.1.332"), "hookman-serve-token-stale")
+    assert "PreToolUse" in finding.message
+    assert finding.fix == "run `hookman install` in the project."

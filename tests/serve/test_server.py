@@ -129,6 +129,8 @@ def test_an_async_entry_is_answered_at_once_and_its_hooks_run_on(served: Served)
 def test_the_firing_log_has_the_servers_runs(served: Served) -> None:
     served.post("PreToolUse", served.bash("PreToolUse", "rm -rf /tmp/logged"))
     served.post("PreToolUse", served.bash("PreToolUse", "echo logged"))
+    # The answer is given as soon as it is whole; the child writes its log line after it.
+    _wait_for(lambda: any("guard saw echo logged" in r["output"] for r in served.log_records()))
     records = served.log_records()
     denied = [r for r in records if r.get("reason") == "no rm -rf in this project"]
     assert denied and denied[-1]["event"] == "PreToolUse" and denied[-1]["hooks"] == ["guard"]

@@ -1,0 +1,312 @@
+"""CPU and latency per hook event: the warm server (`hookman serve`) against the command path
+(the settings command `hookman install` writes, through its launcher), at 1, 16 and 64
+concurrent agents, in one run with interleaved rounds.
+
+One project installed by the real `hookman install` (one trivial tool_call guard on Bash),
+the PreToolUse payload of an allowed `ls`. The command path runs the installed settings
+command with `/bin/sh -c`, the payload on stdin, as Claude Code does; its CPU is each
+command's own rusage (the shell, the launcher, the runner and everything they waited for),
+from wait4. The server path POSTs what an http entry sends; its CPU is the server's and its
+reaped children's (/proc/PID/stat utime+stime+cutime+cstime), read once every child of the
+batch is reaped. Neither counts the client's own side (Claude Code's spawn or its request).
+Latency: from the spawn (the request) to the exit (the whole response).
+
+    python bench/serve_bench.py [--rounds N] [--no-write]
+
+Goal (issue 26): the server's CPU <= 1/20 of the command path's, its p50 latency <= 2 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import compileall
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+import hookman  # noqa: E402
+from hookman.serve import wire  # noqa: E402
+
+PAYLOAD_SAMPLE = REPO / "hookman" / "catalog" / "payloads" / "PreToolUse.json"
+GUARD = (
+    "def hook(pi):\n"
+    "    def check(event, ctx):\n"
+    "        if 'rm -rf' in event['input'].get('command', ''):\n"
+    "            return {'block': True, 'reason': 'no'}\n"
+    "    pi.on('tool_call', check, tools=['Bash'])\n"
+)
+CONCURRENCY = (1, 16, 64)
+EVENTS = {1: 10, 16: 32, 64: 64}  # events per batch at each concurrency
+TARGET_CPU_RATIO = 20.0
+TARGET_P50_MS = 2.0
+START = "<!-- bench:serve -->"
+END = "<!-- /bench:serve -->"
+
+
+class Setup:
+    def __init__(self, scratch: Path) -> None:
+        self.home = scratch / "home"
+        self.root = scratch / "project"
+        (self.root / ".claude").mkdir(parents=True)
+        (self.root / "guard.py").write_text(GUARD)
+        self.environment = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_")}
+        self.environment["HOOKMAN_HOME"] = str(self.home)
+        self.environment["CLAUDE_PROJECT_DIR"] = str(self.root)
+        self._hookman("install", "./guard.py", "--claude-version", "2.1.332")
+        settings = json.loads((self.root / ".claude" / "settings.local.json").read_text())
+        self.command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        self.manifest = str(next((self.home / "state" / "projects").glob("*/manifest.json")))
+        text = PAYLOAD_SAMPLE.read_text().replace("<WORK>/proj", str(self.root))
+        payload = {**json.loads(text), "tool_input": {"command": "ls"}, "cwd": str(self.root)}
+        self.payload = json.dumps(payload).encode()
+        self.payload_file = scratch / "payload.json"
+        self.payload_file.write_bytes(self.payload)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self._hookman("serve", "enable", "--port", str(self.port))
+        self._hookman("serve", "start")
+        self.server_pid = int((self.home / "state" / "serve" / "pid").read_text())
+        secret = (self.home / "state" / "serve" / "secret").read_bytes()
+        headers = wire.entry_headers(secret, self.manifest)
+        head = f"POST {wire.HOOK_PATH_PREFIX}PreToolUse HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        head += f"Content-Type: application/json\r\nContent-Length: {len(self.payload)}\r\n\r\n"
+        self.request = head.encode() + self.payload
+
+    def _hookman(self, *words: str) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "hookman", *words],
+            cwd=self.root,
+            env=self.environment,
+            check=True,
+            capture_output=True,
+        )
+
+    def stop(self) -> None:
+        self._hookman("serve", "stop")
+
+
+def command_batch(setup: Setup, concurrency: int, events: int) -> tuple[float, list[float]]:
+    """(CPU seconds, latencies) of `events` runs of the settings command, `concurrency` at
+    a time."""
+    cpu = 0.0
+    latencies: list[float] = []
+    started: dict[int, float] = {}
+    pending = events
+    argv = ["/bin/sh", "-c", setup.command]
+    actions = [(os.POSIX_SPAWN_OPEN, 0, str(setup.payload_file), os.O_RDONLY, 0)]
+    actions += [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)]
+    actions += [(os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+    while pending or started:
+        while pending and len(started) < concurrency:
+            pid = os.posix_spawn(argv[0], argv, setup.environment, file_actions=actions)
+            started[pid] = time.perf_counter()
+            pending -= 1
+        pid, _status, usage = os.wait4(-1, 0)
+        latencies.append(time.perf_counter() - started.pop(pid))
+        cpu += usage.ru_utime + usage.ru_stime
+    return cpu, latencies
+
+
+def server_cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def server_children(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return bool(handle.read().strip())
+    except OSError:
+        return False
+
+
+def server_batch(setup: Setup, concurrency: int, events: int) -> tuple[float, list[float]]:
+    before = server_cpu(setup.server_pid)
+    latencies = asyncio.run(_clients(setup, concurrency, events))
+    deadline = time.monotonic() + 10
+    while server_children(setup.server_pid) and time.monotonic() < deadline:
+        time.sleep(0.002)  # answered early: the children still log and end
+    time.sleep(0.02)
+    return server_cpu(setup.server_pid) - before, latencies
+
+
+async def _clients(setup: Setup, concurrency: int, events: int) -> list[float]:
+    latencies: list[float] = []
+    remaining = [events]
+
+    async def client() -> None:
+        while remaining[0] > 0:
+            remaining[0] -= 1
+            start = time.perf_counter()
+            reader, writer = await asyncio.open_connection("127.0.0.1", setup.port)
+            writer.write(setup.request)
+            response = await reader.read()
+            writer.close()
+            latencies.append(time.perf_counter() - start)
+            if not response.endswith(b"{}"):
+                raise SystemExit(f"unexpected answer: {response[-200:]!r}")
+
+    await asyncio.gather(*(client() for _ in range(concurrency)))
+    return latencies
+
+
+BREAKDOWN = REPO / "bench" / "serve_breakdown.py"
+BREAKDOWN_EVENTS = 40
+
+
+def breakdown(setup: Setup) -> dict[str, list[float]]:
+    """bench/serve_breakdown.py's measures, in a process of its own (the server's image)."""
+    words = [str(BREAKDOWN), setup.manifest, str(setup.payload_file), str(BREAKDOWN_EVENTS)]
+    done = subprocess.run(
+        [sys.executable, *words],
+        cwd=setup.root,
+        env=setup.environment,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure(setup: Setup, rounds: int) -> dict[tuple[str, int], tuple[float, list[float], int]]:
+    samples: dict[tuple[str, int], tuple[float, list[float], int]] = {}
+    paths = {"command": command_batch, "server": server_batch}
+    for concurrency in CONCURRENCY:  # warm-up: bytecode caches, page cache
+        for batch in paths.values():
+            batch(setup, concurrency, concurrency)
+    for _ in range(rounds):
+        for concurrency in CONCURRENCY:
+            for name, batch in paths.items():
+                cpu, latencies = batch(setup, concurrency, EVENTS[concurrency])
+                total, seen, count = samples.get((name, concurrency), (0.0, [], 0))
+                samples[(name, concurrency)] = (
+                    total + cpu,
+                    seen + latencies,
+                    count + len(latencies),
+                )
+        for name, (cpu, count, faults) in breakdown(setup).items():
+            total, seen, events = samples.get((name, 0), (0.0, [], 0))
+            samples[(name, 0)] = (total + cpu, [*seen, faults], events + int(count))
+    return samples
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def report(samples: dict[tuple[str, int], tuple[float, list[float], int]], rounds: int) -> str:
+    load = os.getloadavg()
+    lines = [
+        START,
+        "## The warm server against the command path (bench/serve_bench.py)",
+        "",
+        (__doc__ or "").split("\n\n", 1)[1].split("\n    python", 1)[0].strip(),
+        "",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {rounds} interleaved "
+        f"rounds; load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}",
+        f"- machine: {platform.system()} {platform.release()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs",
+        f"- Python: {platform.python_implementation()} {platform.python_version()} "
+        f"(`{sys.executable}`)",
+        "",
+        "| agents | path | CPU ms / event | p50 ms | p95 ms | events |",
+        "| ---: | --- | ---: | ---: | ---: | ---: |",
+    ]
+    targets = [
+        "",
+        "| agents | command CPU / server CPU | server p50 ms | goal | |",
+        "| ---: | ---: | ---: | --- | --- |",
+    ]
+    for concurrency in CONCURRENCY:
+        per_event = {}
+        for name in ("command", "server"):
+            cpu, latencies, count = samples[(name, concurrency)]
+            per_event[name] = cpu / count * 1000
+            lines.append(
+                f"| {concurrency} | {name} | {per_event[name]:.2f} | "
+                f"{percentile(latencies, 0.5) * 1000:.1f} | "
+                f"{percentile(latencies, 0.95) * 1000:.1f} | {count} |"
+            )
+        ratio = per_event["command"] / per_event["server"]
+        p50 = percentile(samples[("server", concurrency)][1], 0.5) * 1000
+        met = ratio >= TARGET_CPU_RATIO and p50 <= TARGET_P50_MS
+        targets.append(
+            f"| {concurrency} | {ratio:.1f}x | {p50:.1f} | >= {TARGET_CPU_RATIO:g}x, "
+            f"<= {TARGET_P50_MS:g} ms | {'met' if met else 'not met'} |"
+        )
+    parts = [
+        "",
+        "Where the server's CPU goes (bench/serve_breakdown.py, in the same rounds: one process "
+        "with the server's warm imports):",
+        "",
+        "| per event | CPU ms | minor faults |",
+        "| --- | ---: | ---: |",
+    ]
+    for (name, kind), (cpu, faults, count) in samples.items():
+        if kind == 0:
+            parts.append(f"| {name} | {cpu / count * 1000:.2f} | {sum(faults) / count:.0f} |")
+    parts += [
+        "",
+        "The server forks a child per event (the agreed design: each event runs the runner's "
+        "own code in a process of its own, which loads the project's hooks as they are now "
+        'and cannot stall or crash another). The difference between "fork + runner" and '
+        '"runner, in process" is the fork: the child\'s copy-on-write faults on every page '
+        "of the warm image the run touches (Python writes reference counts into every object "
+        "it reads), a few microseconds each on this virtual machine, the fork and the exit; "
+        'the server\'s own share ("server" less "fork + runner") is its loop, the HTTP, '
+        "the token and its own faults on pages its live children share. The goal (1/20 of "
+        "the command path, p50 <= 2 ms) needs an event that is not a fork: a warm worker per "
+        'project that runs events in process ("runner, in process"), which this version '
+        "does not have. Latencies at 16 and 64 agents are queueing on 2 CPUs shared with "
+        "other work (the load average above).",
+    ]
+    return "\n".join([*lines, *targets, *parts, END])
+
+
+def _write_section(path: Path, section: str) -> None:
+    text = path.read_text() if path.exists() else "# Benchmarks\n"
+    if START in text and END in text:
+        before, rest = text.split(START, 1)
+        _, after = rest.split(END, 1)
+        text = before + section + after
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--no-write", action="store_true")
+    options = parser.parse_args()
+    # As pip leaves an installed package: compiled (an editable checkout run with
+    # PYTHONDONTWRITEBYTECODE would recompile hookman in every command's runner).
+    compileall.compile_dir(Path(hookman.__file__).parent, quiet=1)
+    with tempfile.TemporaryDirectory(prefix="hookman-serve-bench-") as scratch:
+        setup = Setup(Path(scratch))
+        try:
+            samples = measure(setup, options.rounds)
+        finally:
+            setup.stop()
+    section = report(samples, options.rounds)
+    print(section)
+    if not options.no_write:
+        _write_section(REPO / "BENCHMARKS.md", section)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
