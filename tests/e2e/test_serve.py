@@ -418,3 +418,33 @@ def test_an_impostor_that_takes_the_port_mid_session_is_not_obeyed(
     assert any(r.startswith("POST /v1/hook/PreToolUse") for r in impostor.requests), run.describe()
     assert victim.is_dir(), run.describe()
     denied(run, 1)
+
+
+@full_only
+@pytest.mark.xfail(
+    strict=True,
+    reason="reported bug: the client expands `$NAME` in an http entry's header values "
+    "(docs/claude-code-facts.md), so a manifest path holding `$` reaches the server changed, "
+    "the token does not match (401) and every guarded call is denied",
+)
+@versions(NEWEST)
+def test_a_state_directory_with_a_dollar_sign_still_reaches_the_server(
+    served: tuple[E2EProject, HookServer], tmp_path: Path
+) -> None:
+    e2e, _ = served
+    e2e.extra_env["HOOKMAN_HOME"] = str(tmp_path / "hookman$USER")
+    server = HookServer(e2e)
+    server.enable()
+    try:
+        e2e.hookman("install", e2e.write_hook("guard", GUARD))
+        (guard,) = handlers(e2e.settings(), "PreToolUse")
+        server.start()
+
+        run = e2e.run_claude("go", turns=[bash("ls"), bash("rm -rf nothing-here"), say("ok")])
+    finally:
+        server.cleanup()
+
+    # Either the entry reaches the server (ls runs, the guard's own deny) or install kept a
+    # command entry for a path the client would change.
+    assert "hooks" in run.tool_result_texts()[0].split(), (guard, run.describe())
+    assert GUARD_REASON in denied(run, 1)
