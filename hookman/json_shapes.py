@@ -241,6 +241,7 @@ class ServePlanJson(TypedDict):
 
     port: int
     events: dict[str, ServePathJson]
+    async_events: dict[str, ServePathJson]  # the async entries' paths
     # what answers on the port (null: not asked, a dry run or no entry reaching it)
     server: Literal["running", "not running", "another process"] | None
 

@@ -2,7 +2,8 @@
 manifest recorded at install. A user who lowers an entry's `timeout` by hand in
 settings.local.json makes the client kill the runner sooner; the runner must decide (a deny
 on a guarded event) before that, so it reads its own entries' timeouts at start. Cheap: the
-file is small, and skipped unless it names the launcher. Codex CLI's entries live in
+file is small, and skipped unless it names the launcher (an http entry of the warm
+server counts too: the server's child runs under its timeout). Codex CLI's entries live in
 .codex/hooks.json (CODEX_HOOKS_FILE), in the same shape; Codex kills a hook at their timeout
 and then runs the command, so a Codex run reads that file instead."""
 
@@ -61,9 +62,7 @@ def settings_timeout(
             if not isinstance(handler, dict) or handler.get("async") is True:
                 continue
             command, timeout = handler.get("command"), handler.get("timeout")
-            if not isinstance(command, str) or not runs_launcher_for(command, event):
-                continue
-            if " --async" in command:
+            if not _hookmans_entry(handler, command, event):
                 continue
             if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
                 found.append(float(timeout))
@@ -77,6 +76,26 @@ def deadlines_within(timeout: float) -> tuple[float, float]:
     deadline = max(timeout - margin, timeout / 2)
     deadline = deadline * 1000 // 1 / 1000
     return deadline, deadline + (timeout - deadline) / 2
+
+
+def _hookmans_entry(handler: dict[str, object], command: object, event: str) -> bool:
+    """Whether the handler is hookman's blocking entry for `event`: its launcher's
+    command, or the warm server's http entry."""
+    if handler.get("type") == "http":
+        return serves_event(handler.get("url"), event)
+    if not isinstance(command, str) or " --async" in command:
+        return False
+    return runs_launcher_for(command, event)
+
+
+def serves_event(url: object, event: str) -> bool:
+    """Whether an http entry's `url` is hookman's server's for `event` (not an async one):
+    the warm server's child runs under that entry's timeout (hookman/serve/wire.py)."""
+    from hookman.bridge.serve_proof import HOOK_PATH_PREFIX, HOST
+
+    if not isinstance(url, str) or f"//{HOST}:" not in url:
+        return False
+    return url.endswith(HOOK_PATH_PREFIX + event)
 
 
 def runs_launcher_for(command: str, event: str) -> bool:

@@ -17,6 +17,7 @@ __all__ = ["MANIFEST_SERVE_KEY"]
 
 HOST = "127.0.0.1"
 IDENTITY_PATH = "/v1/identity"
+HOOK_PATH_PREFIX = "/v1/hook/"  # + EVENT: where an http entry POSTs
 SECRET_NAME = "secret"
 SECRET_BYTES = 32
 IDENTITY_LABEL = "hookman"  # the identity answer's key holding the server's version
@@ -132,6 +133,8 @@ def _judge(raw: bytes, secret: bytes | None, nonce: str) -> Identity:
     if not isinstance(answer, dict) or not isinstance(answer.get("proof"), str):
         return Identity(OTHER, detail="its answer holds no proof")
     version = answer.get(IDENTITY_LABEL)
-    if secret is None or not constant_time_equal(answer["proof"], identity_proof(secret, nonce)):
+    if secret is None:
+        return Identity(OTHER, detail="this user has no hookman secret to check its proof with")
+    if not constant_time_equal(answer["proof"], identity_proof(secret, nonce)):
         return Identity(OTHER, detail="its proof does not match this user's secret")
     return Identity(OURS, version=version if isinstance(version, str) else None)

@@ -481,19 +481,22 @@ def print_sync_report(result: SyncResult, *, verb: str, names: Sequence[str]) ->
     print_broken(result)
 
 
-def print_serve_paths(result: SyncResult) -> None:
+def print_serve_paths(result: SyncResult, out: Any = None) -> bool:
     """Where the user opted in to the warm hook server: which events reach it and which stay
     command entries (and why); with entries reaching it, a hint when it is not running
-    (install never starts it)."""
+    (install never starts it). `out`: the printer (default: the console). Returns whether
+    what it printed depends on the server's state now (asked live, not read from a file:
+    such output must not be replayed later)."""
     serve = result.plan.serve
     if serve is None:
-        return
-    out = console()
+        return False
+    out = out or console()
     out.print(escape(paths_sentence(serve, result.target.version)), highlight=False)
     state = None if result.dry_run else _server_state(serve)
     if state is not None and state.state != RUNNING:
         sentence = not_running_sentence(serve, state.state, state.detail)
         out.print(f"[yellow]warning:[/] {escape(sentence)}", highlight=False)
+    return state is not None
 
 
 def _server_state(serve: ServePlan) -> ServerState | None:

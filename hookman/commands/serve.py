@@ -37,10 +37,17 @@ NEXT_INSTALL = "run `hookman install` in each project so its entries reach the s
     examples=("hookman serve run",),
 )
 def run(*, port: int | None = None) -> int:
-    """Serve until stopped (SIGTERM or Ctrl-C)."""
-    from hookman.serve.lifecycle import run as run_server
+    """Serve until stopped (SIGTERM or Ctrl-C): this process becomes the server's lean entry
+    (hookman/serve/daemon.py), so the image every child is forked from holds no CLI."""
+    import os
+    import sys
 
-    return run_server(port)
+    from hookman.bridge.serve_gate import daemon_code
+    from hookman.serve.daemon import foreground_words
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-c", daemon_code(), *foreground_words(port)])
 
 
 @cli_command(

@@ -35,6 +35,7 @@ def paths_sentence(plan: ServePlan, version: ClientVersion | None) -> str:
     entries with why (the version, the prompt gate)."""
     parts: list[str] = []
     served = plan.server_events()
+    served += [f"{e} (async)" for e, path in plan.async_paths.items() if path.server]
     if served:
         verb = "goes" if len(served) == 1 else "go"
         parts.append(f"{_names(served)} {verb} to it")
@@ -53,6 +54,7 @@ def not_running_sentence(plan: ServePlan, state: str, detail: str = "") -> str:
 
     guarded = [e for e, p in plan.paths.items() if p.server and p.on_failure is not None]
     observed = [e for e, p in plan.paths.items() if p.server and p.on_failure is None]
+    observed += [e for e, p in plan.async_paths.items() if p.server and e not in observed]
     effects = []
     if guarded:
         effects.append(f"{_names(guarded)} calls are denied")

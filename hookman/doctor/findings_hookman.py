@@ -24,7 +24,7 @@ from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
 from hookman.hooks.module_check import load_effect, module_problem
 from hookman.project.location import LOCAL_SETTINGS_NAME, config_path, local_settings_path
-from hookman.project.settings_entries import hookman_command_is_async, hookman_command_runner
+from hookman.project.settings_entries import hookman_command_runner, hookman_handler_is_async
 
 if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it lazily
     from hookman.project.config import ProjectConfigView
@@ -271,7 +271,7 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
     if _local_settings_broken(ctx):
         return
     written = {
-        (h.event, hookman_command_is_async(h.command or "")): h
+        (h.event, hookman_handler_is_async(h.raw)): h
         for h in ctx.handlers
         if h.hookman and h.source.path == local
     }

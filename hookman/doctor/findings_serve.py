@@ -11,7 +11,12 @@ from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
 from hookman.project.location import local_settings_path
-from hookman.project.settings_entries import HTTP_TYPE, ON_FAILURE_KEY, hookman_http_port
+from hookman.project.settings_entries import (
+    HTTP_TYPE,
+    ON_FAILURE_KEY,
+    hookman_handler_is_async,
+    hookman_http_port,
+)
 
 if TYPE_CHECKING:
     from hookman.project.serve_paths import ServePlan
@@ -26,7 +31,7 @@ def check_serve(ctx: Context) -> None:
     from hookman.project.serve_paths import opted_in as user_opted_in
 
     local = str(local_settings_path(ctx.project_dir))
-    ours = [h for h in ctx.handlers if h.hookman and h.source.path == local and not h.is_async]
+    ours = [h for h in ctx.handlers if h.hookman and h.source.path == local]
     http = [h for h in ours if h.type == HTTP_TYPE]
     opted_in = user_opted_in()
     if not http and not opted_in:
@@ -60,7 +65,9 @@ def _expected_paths(ctx: Context) -> ServePlan | None:
     hooks = config.hooks + installed_trial_hooks(ctx.project_dir)
     plan = plan_install(hooks, ctx.version, prompt_gate=True)
     port = wire.read_port() or wire.default_port()
-    return plan_paths(plan.entries, ctx.version, port, agents=config.agents)
+    return plan_paths(
+        plan.entries, ctx.version, port, agents=config.agents, async_events=plan.async_entries
+    )
 
 
 def _check_paths(
@@ -77,17 +84,21 @@ def _check_paths(
     guarded = _guarded_events()
     for handler in ours:
         is_http = handler.type == HTTP_TYPE
-        path = None if expected is None else expected.paths.get(handler.event)
+        is_async = hookman_handler_is_async(handler.raw)
+        path = None
+        if expected is not None:
+            path = (expected.async_paths if is_async else expected.paths).get(handler.event)
         wants_server = opted_in and path is not None and path.server
         blocks = handler.raw.get(ON_FAILURE_KEY) == BLOCK and _client_blocks_on_failure(ctx)
         if is_http and handler.event in guarded and not blocks:
             fails_open.append(handler)
         if expected is None and opted_in:
             continue
+        label = handler.event + (" (async)" if is_async else "")
         if is_http and not wants_server:
-            to_command.append(handler.event)
+            to_command.append(label)
         elif not is_http and wants_server:
-            to_server.append(handler.event)
+            to_server.append(label)
     for handler in fails_open:
         ctx.add(
             Finding.about(
@@ -123,7 +134,8 @@ def _check_paths(
                 "hookman-serve-path-stale",
                 "warning",
                 local,
-                f"{', '.join(to_command)} reach the warm hook server, but {why}.",
+                f"{', '.join(to_command)} {'reaches' if len(to_command) == 1 else 'reach'} "
+                f"the warm hook server, but {why}.",
                 INSTALL_FIX,
             )
         )
@@ -175,7 +187,7 @@ def _check_headers(ctx: Context, http: list[Handler], local: str) -> None:
     secret = wire.read_secret()
     manifest = str(paths.manifest_path(ctx.project_dir))
     wanted = None if secret is None else wire.entry_headers(secret, manifest)
-    stale = [h.event for h in http if wanted is None or _headers_of(h) != wanted]
+    stale = list(dict.fromkeys(h.event for h in http if wanted is None or _headers_of(h) != wanted))
     if stale:
         ctx.add(
             Finding(
@@ -206,7 +218,7 @@ def _check_server(ctx: Context, http: list[Handler], port: int, local: str) -> N
     state = probe(port)
     guarded = _guarded_events()
     denied = [h.event for h in http if h.event in guarded]
-    lost = [h.event for h in http if h.event not in guarded]
+    lost = list(dict.fromkeys(h.event for h in http if h.event not in guarded))
     effects = []
     if denied:
         effects.append(f"{', '.join(denied)} calls are denied")
@@ -225,7 +237,7 @@ def _check_server(ctx: Context, http: list[Handler], port: int, local: str) -> N
             )
         )
     elif state.state == OTHER:
-        answered = ", ".join(h.event for h in http)
+        answered = ", ".join(dict.fromkeys(h.event for h in http))
         ctx.add(
             Finding(
                 "hookman-serve-impostor",

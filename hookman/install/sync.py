@@ -90,6 +90,7 @@ if TYPE_CHECKING:  # Codex's modules load only for a project whose agents includ
     from hookman.install.agent_step import AgentSync
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
+PROJECT_DIR_VARIABLE = "CLAUDE_PROJECT_DIR"  # an http entry's allowedEnvVars
 NO_AGENTS: Mapping[str, AgentSync] = MappingProxyType({})
 
 
@@ -321,7 +322,8 @@ def plan_sync(
         )
         for event, entry in plan.entries.items()
     ] + [
-        HookmanEntry(
+        served_entry(plan, event, headers, run_async=True)
+        or HookmanEntry(
             event,
             entry.matcher,
             build_command(event, launcher, run_async=True),
@@ -343,7 +345,7 @@ def serve_plan(
     from hookman.serve import wire
 
     port = wire.read_port() or wire.default_port()
-    return plan_paths(plan.entries, version, port, agents=agents)
+    return plan_paths(plan.entries, version, port, agents=agents, async_events=plan.async_entries)
 
 
 def served_headers(project_dir: Path, serve: ServePlan | None) -> dict[str, str] | None:
@@ -363,27 +365,35 @@ def served_headers(project_dir: Path, serve: ServePlan | None) -> dict[str, str]
             "check the permissions of hookman's state directory, or turn the server off with "
             "`hookman serve disable`.",
         ) from error
-    return wire.entry_headers(secret, str(paths.manifest_path(project_dir)))
+    headers = wire.entry_headers(secret, str(paths.manifest_path(project_dir)))
+    # The client's project, for the runner's foreign-project check in the server's child (a
+    # project copied with its settings): the client fills it in from its environment.
+    headers[wire.PROJECT_HEADER] = "$" + PROJECT_DIR_VARIABLE
+    return headers
 
 
 def served_entry(
-    plan: InstallPlan, event: str, headers: dict[str, str] | None
+    plan: InstallPlan, event: str, headers: dict[str, str] | None, *, run_async: bool = False
 ) -> HookmanEntry | None:
-    """The http entry of `event` where it reaches the server, else None."""
-    path = None if plan.serve is None else plan.serve.paths.get(event)
-    if plan.serve is None or path is None or not path.server or headers is None:
+    """The http entry of `event` (its async one with `run_async`) where it reaches the
+    server, else None."""
+    serve = plan.serve
+    path = None if serve is None else (serve.async_paths if run_async else serve.paths).get(event)
+    if serve is None or path is None or not path.server or headers is None:
         return None
     from hookman.serve import wire
 
-    entry = plan.entries[event]
+    entry = (plan.async_entries if run_async else plan.entries)[event]
     return HookmanEntry(
         event,
         entry.matcher,
         "",
         entry.timeout,
-        url=wire.hook_url(plan.serve.port, event),
+        is_async=run_async,
+        url=wire.hook_url(serve.port, event, run_async=run_async),
         headers=headers,
         on_failure=path.on_failure,
+        env_vars=(PROJECT_DIR_VARIABLE,),
     )
 
 

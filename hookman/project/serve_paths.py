@@ -12,7 +12,9 @@ The rules (ARCHITECTURE.md, "The warm hook server's entries"):
   block the tool; elsewhere it stays a command entry, which fails closed by itself;
 - UserPromptSubmit always stays a command entry: it is the prompt gate, which also checks the
   server's identity and starts it when nothing listens;
-- async entries stay command entries (http hooks have no `async`: the client would wait);
+- an async entry (observe-only hooks with `async = true`) goes to the server as an
+  observe-only one does, its url marked `?async=1`: the server answers `{}` at once and the
+  hooks run on in its child (http hooks have no `async` key: the client waits for that `{}`);
 - a project whose agents include GitHub Copilot CLI keeps command entries: Copilot runs the
   same settings file, and its reading of http entries was never measured (one entry its
   schema refuses disables every hook of the file, hookman's guard included).
@@ -57,15 +59,18 @@ class EntryPath(NamedTuple):
 
 
 class ServePlan(NamedTuple):
-    """The path of each blocking entry (catalog order) for a user who opted in."""
+    """The path of each blocking entry (catalog order) for a user who opted in, and of each
+    async entry (`async_paths`: answered `{}` at once by the server, the hooks run on)."""
 
     port: int
     paths: dict[str, EntryPath]
     http_since: str | None  # the first client version with http hooks
     on_failure_since: str | None  # the first client version with onFailure
+    async_paths: dict[str, EntryPath] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
 
     def reaches_server(self) -> bool:
-        return any(path.server for path in self.paths.values())
+        every = [*self.paths.values(), *self.async_paths.values()]
+        return any(path.server for path in every)
 
     def server_events(self) -> list[str]:
         return [event for event, path in self.paths.items() if path.server]
@@ -99,8 +104,13 @@ def http_unsupported_events() -> frozenset[str]:
 
 def on_failure_since() -> str | None:
     """The first Claude Code version whose hook entries read `onFailure` (catalog data:
-    `hook_fields`, else the command entries' fields, which list it too)."""
+    `http_hooks.on_failure_since`, measured with http entries; else `hook_fields`, else the
+    command entries' fields, which list it too)."""
     catalog = event_catalog.claude_code_catalog()
+    http = catalog.get("http_hooks")
+    measured = http.get("on_failure_since") if isinstance(http, dict) else None
+    if isinstance(measured, str):
+        return measured
     for section in ("hook_fields", "command_hook_fields"):
         fields = catalog.get(section)
         found = fields.get(ON_FAILURE) if isinstance(fields, dict) else None
@@ -119,15 +129,21 @@ def plan_paths(
     port: int,
     *,
     agents: Iterable[str] = (),
+    async_events: Iterable[str] = (),
 ) -> ServePlan:
-    """The path of each of the blocking entries `events` for a user who opted in."""
+    """The path of each of the blocking entries `events` (and of the async entries
+    `async_events`, never guarded) for a user who opted in."""
     guarded = frozenset(event_catalog.guarded_events())
     http, on_failure = http_since(), on_failure_since()
     copilot = "copilot" in set(agents)
-    paths: dict[str, EntryPath] = {}
-    for event in events:
-        paths[event] = _path(event, version, guarded, http, on_failure, copilot=copilot)
-    return ServePlan(port, paths, http, on_failure)
+    paths = {
+        event: _path(event, version, guarded, http, on_failure, copilot=copilot) for event in events
+    }
+    async_paths = {
+        event: _path(event, version, frozenset(), http, on_failure, copilot=copilot)
+        for event in async_events
+    }
+    return ServePlan(port, paths, http, on_failure, async_paths)
 
 
 def _path(
@@ -178,12 +194,19 @@ def paths_json(plan: ServePlan | None) -> dict[str, Any] | None:
             }
             for event, path in plan.paths.items()
         },
+        "async_events": {
+            event: {"path": "server" if path.server else "command", "reason": path.reason}
+            for event, path in plan.async_paths.items()
+        },
     }
 
 
 def reasons_by_path(plan: ServePlan) -> Mapping[str, list[str]]:
-    """reason -> the events taking that path for it, in catalog order."""
+    """reason -> the events taking that path for it, in catalog order (async entries
+    marked `(async)`)."""
     grouped: dict[str, list[str]] = {}
     for event, path in plan.paths.items():
         grouped.setdefault(path.reason, []).append(event)
+    for event, path in plan.async_paths.items():
+        grouped.setdefault(path.reason, []).append(f"{event} (async)")
     return grouped

@@ -50,8 +50,9 @@ chooses which events), an entry is Claude Code's `type: "http"` handler instead:
 {"X-Hookman-Manifest": M, "Authorization": "Bearer T"}, "timeout": S}`, plus
 `"onFailure": "block"` on a guarded event. hookman recognises such a handler as its own by its
 url (127.0.0.1, path under /v1/hook/, the event last) AND the X-Hookman-Manifest header
-(hookman/serve/wire.py); any other http handler is foreign and left as it is. Switching an
-event between the two forms replaces the handler where it stands.
+(hookman/serve/wire.py); any other http handler is foreign and left as it is. An async entry's
+url ends in `?async=1` (http hooks have no `async` key). Switching an event between the two
+forms replaces the handler where it stands.
 """
 
 from __future__ import annotations
@@ -88,10 +89,12 @@ HTTP_TYPE = "http"
 SERVE_HOST = "127.0.0.1"  # hookman/serve/wire.py HOST (not imported: wire imports hmac)
 SERVE_HOOK_PATH = "/v1/hook/"  # wire.HOOK_PATH_PREFIX
 SERVE_MANIFEST_HEADER = "X-Hookman-Manifest"  # wire.MANIFEST_HEADER
+SERVE_ASYNC_QUERY = "async=1"  # wire.ASYNC_QUERY: an async entry's url
 ON_FAILURE_KEY = "onFailure"
+ALLOWED_ENV_VARS_KEY = "allowedEnvVars"
 # The keys hookman sets on its handlers (anything else a user put there is kept).
 _COMMAND_KEYS = ("type", "command", "timeout", "async")
-_HTTP_KEYS = ("type", "url", "headers", "timeout", ON_FAILURE_KEY)
+_HTTP_KEYS = ("type", "url", "headers", ALLOWED_ENV_VARS_KEY, "timeout", ON_FAILURE_KEY)
 _SHELL_SPECIALS_WITH_COMMENTS = _SHELL_SPECIALS | {"#"}
 
 
@@ -110,6 +113,7 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
     url: str | None = None
     headers: dict[str, str] | None = None
     on_failure: str | None = None  # "block" on a guarded event reaching the server
+    env_vars: tuple[str, ...] = ()  # allowedEnvVars: the variables its headers may name
 
     def handler(self) -> dict[str, Any]:
         """The handler object as written into the matcher group's `hooks` array."""
@@ -125,6 +129,8 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
     def _http_handler(self) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": HTTP_TYPE, "url": self.url}
         handler["headers"] = dict(self.headers or {})
+        if self.env_vars:
+            handler[ALLOWED_ENV_VARS_KEY] = list(self.env_vars)
         if self.timeout is not None:
             handler["timeout"] = self.timeout
         if self.on_failure is not None:
@@ -451,9 +457,24 @@ def _is_hookman_handler(handler: Any) -> bool:
 
 
 def _handler_is_async(handler: dict[str, Any]) -> bool:
-    """Whether one of hookman's handlers is an async entry (http entries never are)."""
+    """Whether one of hookman's handlers is an async entry: `--async` in its command, or
+    `?async=1` on its url (the server answers `{}` at once, the hooks run on)."""
     command = handler.get("command")
-    return isinstance(command, str) and hookman_command_is_async(command)
+    if isinstance(command, str) and hookman_command_is_async(command):
+        return True
+    return hookman_http_event(handler) is not None and _url_is_async(handler["url"])
+
+
+def _url_is_async(url: str) -> bool:
+    try:
+        return SERVE_ASYNC_QUERY in urlsplit(url).query.split("&")
+    except ValueError:
+        return False
+
+
+def hookman_handler_is_async(handler: Any) -> bool:
+    """Whether one of hookman's handlers (either form) is an async entry."""
+    return isinstance(handler, dict) and _handler_is_async(handler)
 
 
 def _check_shape(hooks: Any) -> None:

@@ -23,12 +23,12 @@ def installed_entry(project_dir: Path, event: str) -> FireEntryJson:
     from hookman.project.settings_entries import (
         ON_FAILURE_KEY,
         find_hookman_entries,
-        hookman_command_is_async,
+        hookman_handler_is_async,
         hookman_http_port,
     )
 
     for entry_event, handler in find_hookman_entries(_settings(project_dir)):
-        if entry_event != event:
+        if entry_event != event or hookman_handler_is_async(handler):
             continue
         port = hookman_http_port(handler)
         if port is not None:
@@ -38,8 +38,7 @@ def installed_entry(project_dir: Path, event: str) -> FireEntryJson:
                 "port": port,
                 "on_failure": on_failure if isinstance(on_failure, str) else None,
             }
-        if not hookman_command_is_async(str(handler.get("command", ""))):
-            return {"path": COMMAND, "port": None, "on_failure": None}
+        return {"path": COMMAND, "port": None, "on_failure": None}
     return {"path": NONE, "port": None, "on_failure": None}
 
 

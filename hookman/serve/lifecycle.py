@@ -187,7 +187,7 @@ def stop(wait: float = STOP_WAIT_S) -> int | None:
     """Stop the running server (SIGTERM; SIGKILL past `wait`). Its pid, or None when none
     ran."""
     pid = running_pid()
-    if pid is None:
+    if pid is None or not _names_hookman(pid):
         return None
     try:
         os.kill(pid, signal.SIGTERM)
@@ -206,6 +206,18 @@ def stop(wait: float = STOP_WAIT_S) -> int | None:
     with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
     return pid
+
+
+def _names_hookman(pid: int) -> bool:
+    """Whether process `pid` is hookman's (its command line names it), where /proc tells:
+    a pid file left by a server that died may name a process that took its number since."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"hookman" in handle.read()
+    except FileNotFoundError:
+        return not os.path.isdir("/proc/self")  # no /proc (macOS): the pid file decides
+    except OSError:
+        return False
 
 
 def _alive(pid: int) -> bool:

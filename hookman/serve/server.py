@@ -31,6 +31,7 @@ CONNECTION_LIMIT = 512
 BACKLOG = 128
 RECV_SIZE = 256 * 1024
 NONCE_LIMIT = 128
+SECRET_CHECK_S = 1.0  # how often the secret's file is read again (it is replaced rarely)
 REASONS = {
     200: "OK",
     400: "Bad Request",
@@ -91,6 +92,7 @@ class Server:
         for descriptor in (self._wake_read, self._wake_write):
             os.set_blocking(descriptor, False)
         self._log = log
+        self._secret_checked = time.monotonic()
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -189,6 +191,7 @@ class Server:
         request = connection.reader.request
         assert request is not None
         if request.path == wire.IDENTITY_PATH and request.method == "GET":
+            self._refresh_secret()
             self._identity(connection, request.query)
             return
         event = _hook_event(request.path)
@@ -198,6 +201,7 @@ class Server:
         if request.method != "POST":
             self._respond(connection, 405, _error_body("hook requests are POSTs"))
             return
+        self._refresh_secret()
         manifest_path = request.header(wire.MANIFEST_HEADER)
         authorization = request.header(wire.TOKEN_HEADER)
         if not manifest_path or not wire.token_matches(self.secret, manifest_path, authorization):
@@ -213,6 +217,18 @@ class Server:
         if run_async:
             self._respond(connection, 200, EMPTY)  # the client does not wait for these
         self._fork(connection, manifest_path, request.body, run_async, facts.seconds)
+
+    def _refresh_secret(self) -> None:
+        """Take the secret again when its file changed (made anew after it was removed):
+        the entries install writes from then on carry tokens of the new one."""
+        now = time.monotonic()
+        if now < self._secret_checked + SECRET_CHECK_S:
+            return
+        self._secret_checked = now
+        current = wire.read_secret()
+        if current is not None and current != self.secret:
+            self.secret = current
+            self._say("the secret changed: requests are checked against the new one")
 
     def _identity(self, connection: Connection, query: str) -> None:
         nonce = ""

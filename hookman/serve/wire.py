@@ -27,6 +27,7 @@ import hmac
 import os
 
 from hookman.bridge.serve_proof import (
+    HOOK_PATH_PREFIX,
     HOST,
     IDENTITY_PATH,
     MANIFEST_SERVE_KEY,
@@ -38,6 +39,7 @@ from hookman.bridge.serve_proof import (
 )
 
 __all__ = [
+    "HOOK_PATH_PREFIX",
     "HOST",
     "IDENTITY_PATH",
     "MANIFEST_SERVE_KEY",
@@ -48,7 +50,6 @@ __all__ = [
     "serve_dir",
 ]
 
-HOOK_PATH_PREFIX = "/v1/hook/"
 MANIFEST_HEADER = "X-Hookman-Manifest"
 TOKEN_HEADER = "Authorization"
 TOKEN_SCHEME = "Bearer "

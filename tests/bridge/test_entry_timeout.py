@@ -116,3 +116,29 @@ def test_the_launcher_scan_agrees_with_the_pattern_it_replaced(command: str, eve
 )
 def test_which_commands_run_the_launcher_for_an_event(command: str, runs: bool) -> None:
     assert runs_launcher_for(command, "PreToolUse") is runs
+
+
+def test_the_warm_servers_http_entry_counts_for_its_event(tmp_path: Path) -> None:
+    """The server's child runs under the http entry's timeout (hookman/serve/wire.py)."""
+    gate = _handler(f"sh '{LAUNCHER}' UserPromptSubmit", 30)
+    url = "http://127.0.0.1:47301/v1/hook/PreToolUse"
+    _write(
+        tmp_path,
+        {
+            "UserPromptSubmit": [{"hooks": [gate]}],
+            "PreToolUse": [
+                {"hooks": [{"type": "http", "url": url, "timeout": 9}]},
+                {"hooks": [{"type": "http", "url": url + "?async=1", "timeout": 2}]},
+                {
+                    "hooks": [
+                        {
+                            "type": "http",
+                            "url": "https://example.org/v1/hook/PreToolUse",
+                            "timeout": 1,
+                        }
+                    ]
+                },
+            ],
+        },
+    )
+    assert settings_timeout(str(tmp_path), "PreToolUse") == 9

@@ -177,3 +177,14 @@ def test_a_token_made_with_another_secret_is_refused(project: Path) -> None:
         finding = the(diagnose(project, "2.1.332"), "hookman-serve-token-stale")
     assert "PreToolUse" in finding.message
     assert finding.fix == "run `hookman install` in the project."
+
+
+def test_async_http_entries_are_held_to_the_async_paths(project: Path) -> None:
+    notes = write_hook(project, "notes", NOTES)
+    opt_in(free_port())
+    version = ("--claude-version", "2.1.332", "--project", str(project))
+    assert hookman_cli("install", str(notes), "--async", *version).exit_code == 0
+    assert "hookman-serve-path-stale" not in codes(diagnose(project, "2.1.332"))
+    opt_out()
+    finding = the(diagnose(project, "2.1.332"), "hookman-serve-path-stale")
+    assert "PostToolUse (async)" in finding.message

@@ -79,7 +79,11 @@ def test_opted_in_newest_client_sends_all_but_the_prompt_gate(project: Path) -> 
         if handler["type"] != "http":
             continue
         assert handler["url"] == wire.hook_url(port, event)
-        assert handler["headers"] == wire.entry_headers(secret, manifest_path)
+        assert handler["headers"] == {
+            **wire.entry_headers(secret, manifest_path),
+            wire.PROJECT_HEADER: "$CLAUDE_PROJECT_DIR",
+        }
+        assert handler["allowedEnvVars"] == ["CLAUDE_PROJECT_DIR"]
         assert handler["timeout"] == 30
         guarded = event in ("PreToolUse", "PreSkillShellCommand")
         assert handler.get("onFailure") == ("block" if guarded else None)
@@ -156,11 +160,25 @@ def test_foreign_http_entries_stay_untouched(project: Path) -> None:
     assert json.loads(settings_file.read_text()) == {"hooks": {"Stop": [{"hooks": [foreign]}]}}
 
 
-def test_async_entries_stay_commands(project: Path) -> None:
-    opt_in(free_port())
-    _install("hooks/notes.py", "--async", *NEWEST)
+def test_async_entries_reach_the_server_marked_async_and_never_block(project: Path) -> None:
+    port = free_port()
+    opt_in(port)
+    output = _install("hooks/notes.py", "--async", *NEWEST).output
     found = find_hookman_entries(local_settings(project))
-    assert all(handler["type"] == "command" for _, handler in found if handler.get("async"))
+    served = {event: h for event, h in found if h["type"] == "http"}
+    assert served["PostToolUse"]["url"] == wire.hook_url(port, "PostToolUse", run_async=True)
+    assert served["Stop"]["url"].endswith("/v1/hook/Stop?async=1")
+    assert all("onFailure" not in h and "async" not in h for h in served.values())
+    assert "PostToolUse (async)" in " ".join(output.split())
+    opt_out()
+    _install(*NEWEST)
+    found = find_hookman_entries(local_settings(project))
+    assert {h["type"] for _, h in found} == {"command"}
+    assert sorted(e for e, h in found if h.get("async")) == [
+        "PostToolUse",
+        "PostToolUseFailure",
+        "Stop",
+    ]
 
 
 def test_copilot_project_keeps_command_entries(project: Path) -> None:

@@ -19,6 +19,7 @@ from hookman.project.settings_entries import (
     apply_hookman_entries,
     build_command,
     find_hookman_entries,
+    hookman_handler_is_async,
     hookman_http_event,
     hookman_http_port,
     is_hookman_handler,
@@ -38,21 +39,30 @@ def _http(
     *,
     port: int = 47311,
     on_failure: str | None = None,
+    is_async: bool = False,
 ) -> HookmanEntry:
     return HookmanEntry(
         event,
         matcher,
         "",
         timeout,
-        url=wire.hook_url(port, event),
+        is_async=is_async,
+        url=wire.hook_url(port, event, run_async=is_async),
         headers=wire.entry_headers(SECRET, MANIFEST),
         on_failure=on_failure,
     )
 
 
-def _command(event: str = "PostToolUse", matcher: str | None = None, timeout: Any = 30):
-    guarded = event == "PreToolUse"
-    return HookmanEntry(event, matcher, build_command(event, LAUNCHER, guarded=guarded), timeout)
+def _command(
+    event: str = "PostToolUse",
+    matcher: str | None = None,
+    timeout: Any = 30,
+    *,
+    is_async: bool = False,
+) -> HookmanEntry:
+    guarded = event == "PreToolUse" and not is_async
+    command = build_command(event, LAUNCHER, guarded=guarded, run_async=is_async)
+    return HookmanEntry(event, matcher, command, timeout, is_async)
 
 
 def test_wire_constants_are_the_ones_settings_entries_recognises() -> None:
@@ -84,6 +94,10 @@ def test_recognised_as_hookmans_with_event_and_port() -> None:
     assert is_hookman_handler(handler)
     assert hookman_http_event(handler) == "Stop"
     assert hookman_http_port(handler) == 47399
+    assert not hookman_handler_is_async(handler)
+    marked = _http("Stop", is_async=True).handler()
+    assert hookman_http_event(marked) == "Stop" and hookman_handler_is_async(marked)
+    assert marked["url"].endswith("?async=1") and "async" not in marked
 
 
 @pytest.mark.parametrize(
@@ -199,17 +213,20 @@ _foreign_settings = st.fixed_dictionaries(
 
 @st.composite
 def _entry_sets(draw: st.DrawFn) -> list[HookmanEntry]:
-    events = draw(st.lists(st.sampled_from(EVENTS), unique=True, max_size=4))
+    keys = st.tuples(st.sampled_from(EVENTS), st.booleans())
     entries = []
-    for event in events:
+    for event, is_async in draw(st.lists(keys, unique=True, max_size=5)):
         matcher = draw(st.sampled_from([None, "Bash", "Edit|Write"]))
         timeout = draw(st.sampled_from([None, 30, 1.5]))
         if draw(st.booleans()):
-            on_failure = draw(st.sampled_from([None, "block"]))
+            on_failure = None if is_async else draw(st.sampled_from([None, "block"]))
             port = draw(st.integers(1024, 65535))
-            entries.append(_http(event, matcher, timeout, port=port, on_failure=on_failure))
+            entry = _http(
+                event, matcher, timeout, port=port, on_failure=on_failure, is_async=is_async
+            )
+            entries.append(entry)
         else:
-            entries.append(_command(event, matcher, timeout))
+            entries.append(_command(event, matcher, timeout, is_async=is_async))
     return entries
 
 
@@ -223,14 +240,23 @@ def test_any_mix_of_paths_installs_switches_and_goes_leaving_foreign_content(
     settings_now = copy.deepcopy(foreign)
     apply_hookman_entries(settings_now, first)
     if assume_foreign_only:
-        written = sorted((e, h.get("type")) for e, h in find_hookman_entries(settings_now))
-        assert written == sorted((e.event, "http" if e.is_http else "command") for e in first)
+        written = sorted(
+            (e, h.get("type"), hookman_handler_is_async(h))
+            for e, h in find_hookman_entries(settings_now)
+        )
+        assert written == sorted(
+            (e.event, "http" if e.is_http else "command", e.is_async) for e in first
+        )
     apply_hookman_entries(settings_now, second)
     ours = find_hookman_entries(settings_now)
     if assume_foreign_only:
         assert len(ours) == len(second)
         for entry in second:
-            (handler,) = [h for event, h in ours if event == entry.event]
+            (handler,) = [
+                h
+                for event, h in ours
+                if event == entry.event and hookman_handler_is_async(h) == entry.is_async
+            ]
             expected = {**entry.handler(), **({"matcher": entry.matcher} if entry.matcher else {})}
             assert handler == expected
     apply_hookman_entries(settings_now, [])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 import signal
 import socket
 import time
@@ -231,3 +232,22 @@ def _wait_for(condition: object, seconds: float = 20.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("the condition never held")
+
+
+def test_a_secret_made_anew_is_the_one_tokens_are_checked_against(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    project = Served(tmp_path_factory.mktemp("new-secret"))
+    project.install()
+    project.start()
+    try:
+        old_token = project.token()
+        secret = project.home / "state" / "serve" / "secret"
+        secret.unlink()
+        secret.write_bytes(os.urandom(32).hex().encode())
+        secret.chmod(0o600)
+        _wait_for(lambda: project.post("PreToolUse", project.bash("PreToolUse", "ls"))[0] == 200)
+        status, _ = project.post("PreToolUse", project.bash("PreToolUse", "ls"), token=old_token)
+        assert status == 401
+    finally:
+        project.stop()

@@ -1,0 +1,77 @@
+"""`hookman serve enable/start/status/stop/disable/run` as a user runs them: one sentence
+each, the next step named, `status --json`'s shape, a taken port refused in one sentence."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .served import free_port
+
+HOOKMAN = [sys.executable, "-m", "hookman"]
+
+
+def _hookman(*words: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*HOOKMAN, *words], capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def port(hookman_home: Path) -> Iterator[int]:
+    chosen = free_port()
+    done = _hookman("serve", "enable", "--port", str(chosen))
+    assert done.returncode == 0, done.stderr
+    assert "hookman install" in done.stdout  # the next step
+    yield chosen
+    _hookman("serve", "stop")
+
+
+def test_start_status_stop(port: int, hookman_home: Path) -> None:
+    assert (hookman_home / "state" / "serve" / "secret").stat().st_mode & 0o077 == 0
+    started = _hookman("serve", "start")
+    assert started.returncode == 0, started.stderr
+    assert f"started the hook server on port {port}" in started.stdout
+    again = _hookman("serve", "start")
+    assert f"already runs on port {port}" in again.stdout
+    status = _hookman("serve", "status", "--json")
+    shown = json.loads(status.stdout)
+    assert status.returncode == 0
+    assert shown["running"] is True and shown["port"] == port and shown["opted_in"] is True
+    assert isinstance(shown["pid"], int) and shown["version"]
+    stopped = _hookman("serve", "stop")
+    assert f"stopped the hook server (pid {shown['pid']})" in stopped.stdout
+    after = json.loads(_hookman("serve", "status", "--json").stdout)
+    assert after["running"] is False and after["pid"] is None
+
+
+def test_disable_removes_the_opt_in_and_names_the_next_step(port: int) -> None:
+    done = _hookman("serve", "disable")
+    assert done.returncode == 0
+    assert "hookman install" in done.stdout
+    assert json.loads(_hookman("serve", "status", "--json").stdout)["opted_in"] is False
+
+
+def test_a_taken_port_is_one_sentence(port: int) -> None:
+    with socket.socket() as holder:
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.bind(("127.0.0.1", port))
+        holder.listen()
+        done = _hookman("serve", "run")
+        status = _hookman("serve", "status")
+    assert done.returncode == 1
+    assert f"port {port} is taken by" in done.stderr
+    assert "hookman serve enable --port N" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert status.returncode == 1
+    assert "holds the port" in status.stdout
+
+
+def test_an_unusable_port_is_refused(hookman_home: Path) -> None:
+    done = _hookman("serve", "enable", "--port", "80")
+    assert done.returncode == 2
+    assert "1024 to 65535" in done.stderr
