@@ -30,6 +30,7 @@ from .serve_harness import (
     serve_project,
     wait_until_port_free,
 )
+from .test_async import GIVE_UP_SECONDS, MARKER, RELEASE, SLOW_NOTIFIER, _wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -448,3 +449,65 @@ def test_a_state_directory_with_a_dollar_sign_still_reaches_the_server(
     # command entry for a path the client would change.
     assert "hooks" in run.tool_result_texts()[0].split(), (guard, run.describe())
     assert GUARD_REASON in denied(run, 1)
+
+
+@full_only
+@versions(NEWEST)
+def test_an_async_hook_on_the_server_holds_nothing_up_and_runs_to_its_end(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """As tests/e2e/test_async.py, through the server: answered `{}` at once, the server's
+    child runs on (it waits for the test's release, so order, not speed, decides)."""
+    e2e, server = served
+    # The project's path written in (the server's child has no CLAUDE_PROJECT_DIR: see the
+    # test below); the rest is test_async.py's notifier.
+    notifier_source = SLOW_NOTIFIER.replace('os.environ["CLAUDE_PROJECT_DIR"]', repr(str(e2e.root)))
+    e2e.hookman("install", "--async", e2e.write_hook("notifier", notifier_source))
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    (notifier,) = handlers(e2e.settings(), "PostToolUse")
+    assert notifier["type"] == "http" and "async" in notifier["url"], notifier
+    assert "onFailure" not in notifier, notifier
+    server.start()
+    marker = e2e.root / MARKER
+
+    run = e2e.run_claude("go", turns=[bash("echo async-e2e"), bash("rm -rf precious"), say("ok")])
+    finished_before_the_hook = not marker.exists()
+    (e2e.root / RELEASE).write_text("go", encoding="utf-8")
+
+    assert run.returncode == 0, run.describe()
+    assert finished_before_the_hook, marker.read_text(encoding="utf-8")
+    assert run.tool_result_texts()[0] == "async-e2e", run.describe()
+    assert GUARD_REASON in denied(run, 1)
+    assert _wait_for(marker, GIVE_UP_SECONDS + 60), "the async hook never ran to its end"
+    assert marker.read_text(encoding="utf-8") == "echo async-e2e released\n"
+
+
+PROJECT_DIR_REPORTER = """
+import os
+
+
+def hook(pi):
+    @pi.on("tool_result", tools=["Bash"])
+    def report(event, ctx):
+        pi.send_message("SERVE-PROJECT-DIR=" + os.environ.get("CLAUDE_PROJECT_DIR", "(none)"))
+"""
+
+
+@full_only
+@pytest.mark.xfail(
+    strict=True,
+    reason="reported bug: the client expands header variables from its own environment, "
+    "where CLAUDE_PROJECT_DIR is not set (allowedEnvVars or not), so X-Hookman-Project "
+    "arrives empty and a hook on the server has no CLAUDE_PROJECT_DIR",
+)
+@versions(NEWEST)
+def test_a_hook_on_the_server_has_the_project_directory_a_command_hook_has(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("reporter", PROJECT_DIR_REPORTER))
+    server.start()
+
+    run = e2e.run_claude("go", turns=[bash("echo hi"), say("ok")])
+
+    assert run.model_saw(f"SERVE-PROJECT-DIR={e2e.root}"), run.describe()
