@@ -52,6 +52,8 @@ def guard(event, ctx):
         os.kill(os.getpid(), signal.SIGKILL)
     if "freeze-now" in command:  # the child stops, its own watchdog with it
         os.kill(os.getpid(), signal.SIGSTOP)
+    if "sleep-long" in command:  # the runner's own deadline in the child answers
+        time.sleep(120)
     if "kill-server" in command:  # the server itself dies while this request waits
         os.kill(os.getppid(), signal.SIGKILL)
         time.sleep(3)
@@ -231,25 +233,30 @@ def test_an_impostor_on_the_port_stops_the_prompt_naming_it(
 
 @full_only
 @versions(*WITH_ON_FAILURE)
-def test_a_hook_frozen_past_the_deadline_is_denied_and_the_server_answers_on(
+def test_hooks_hung_past_the_deadlines_are_denied_and_the_server_answers_on(
     served: tuple[E2EProject, HookServer],
 ) -> None:
-    """The child stops itself (SIGSTOP: its runner's watchdog stops with it), so only the
-    server's hard deadline (just below the entry's 30 s timeout) can answer."""
+    """A hook that sleeps: the runner's own deadline in the server's child denies naming it.
+    A child that stops itself (SIGSTOP: its runner's timers stop with it): only the server's
+    hard deadline (just below the entry's 30 s timeout) can answer."""
     e2e, server = served
     e2e.hookman("install", e2e.write_hook("guard", GUARD))
     server.start()
 
-    run = e2e.run_claude("go", turns=[bash("echo freeze-now"), bash("ls"), say("ok")])
+    run = e2e.run_claude(
+        "go", turns=[bash("echo sleep-long"), bash("echo freeze-now"), bash("ls"), say("ok")]
+    )
 
     assert run.returncode == 0, run.describe()
-    frozen = denied(run, 0)
+    slept = denied(run, 0)
+    assert "guard" in slept and "did not finish within hookman's deadline" in slept, slept
+    frozen = denied(run, 1)
     # The server's deny, or (on a machine too loaded to answer in the last 0.75 s) the
     # client's own timeout, which blocks as well: the call is denied either way.
     assert ("hook server" in frozen and "did not finish" in frozen) or (
         "timed out" in frozen and ON_FAILURE_BLOCK in frozen
     ), frozen
-    assert "hooks" in run.tool_result_texts()[1].split(), run.describe()
+    assert "hooks" in run.tool_result_texts()[2].split(), run.describe()
     assert server.running()
 
 
