@@ -34,6 +34,7 @@ IMPORT_CHECK_TIMEOUT_S = 5.0
 PYTHON_NAME = re.compile(r"python[0-9.]*(?:\.exe)?", re.IGNORECASE)
 INSTALL_FIX = "run `hookman install` in the project."
 HTTP_TYPE = "http"  # the warm hook server's entries (findings_serve)
+SERVED_MANIFEST_HEADER = "X-Hookman-Manifest"  # hookman/serve/wire.py MANIFEST_HEADER
 
 
 def check_hookman(ctx: Context) -> None:
@@ -48,6 +49,9 @@ def check_hookman(ctx: Context) -> None:
 
 
 def _check_runner(ctx: Context, handler: Handler) -> None:
+    if handler.type == HTTP_TYPE:
+        _check_served_manifest(ctx, handler)
+        return
     runner = hookman_command_runner(handler.command or "")
     if runner is None:
         return
@@ -91,6 +95,24 @@ def _check_runner(ctx: Context, handler: Handler) -> None:
                 "does not exist.",
                 INSTALL_FIX,
                 path=f"{handler.path}.command",
+            )
+        )
+
+
+def _check_served_manifest(ctx: Context, handler: Handler) -> None:
+    """An http entry (the warm hook server's) names the manifest the server's child reads."""
+    headers = handler.raw.get("headers")
+    manifest = headers.get(SERVED_MANIFEST_HEADER) if isinstance(headers, dict) else None
+    if isinstance(manifest, str) and not fs.is_file(Path(manifest)):
+        ctx.add(
+            Finding.about(
+                handler,
+                "hookman-manifest-missing",
+                "error",
+                f"hookman's {handler.event} entry reads the manifest {manifest}, which "
+                "does not exist.",
+                INSTALL_FIX,
+                path=f"{handler.path}.headers",
             )
         )
 

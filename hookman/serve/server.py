@@ -130,10 +130,14 @@ class Server:
             _drain(self._wake_read)
         elif data == "pipe":
             self._read_pipe(key.fd)
-        elif events & selectors.EVENT_WRITE:
-            self._write(self.connections[key.fd])
         else:
-            self._read(self.connections[key.fd])
+            connection = self.connections.get(key.fd)
+            if connection is None or connection.sock is not key.fileobj:
+                return  # closed earlier in this round (its number may be another's now)
+            if events & selectors.EVENT_WRITE:
+                self._write(connection)
+            else:
+                self._read(connection)
 
     # -- connections ---------------------------------------------------------------------
 

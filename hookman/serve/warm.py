@@ -35,6 +35,7 @@ RUNNER_MODULES = (
     "hookman.runtime.awaiting",
     "hookman.runtime.exec_command",
     "faulthandler",
+    "fcntl",
     "traceback",
 )
 

@@ -188,3 +188,17 @@ def test_async_http_entries_are_held_to_the_async_paths(project: Path) -> None:
     opt_out()
     finding = the(diagnose(project, "2.1.332"), "hookman-serve-path-stale")
     assert "PostToolUse (async)" in finding.message
+
+
+def test_an_http_entry_naming_a_gone_manifest_is_an_error(project: Path) -> None:
+    from hookman import paths
+
+    opt_in(free_port())
+    _install(project)
+    paths.manifest_path(project).unlink()
+    found = [
+        f for f in diagnose(project, "2.1.332").findings if f.code == "hookman-manifest-missing"
+    ]
+    paths_of = {f.event: f.path for f in found}
+    assert paths_of["PreToolUse"].endswith(".headers")
+    assert paths_of["UserPromptSubmit"].endswith(".command")  # the prompt gate's command

@@ -213,3 +213,22 @@ def test_uninstall_removes_http_entries(project: Path) -> None:
     assert result.exit_code == 0, result.output
     settings_file = project / ".claude" / "settings.local.json"
     assert not settings_file.exists() or find_hookman_entries(local_settings(project)) == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "agent_file"),
+    [
+        (("--agent", "qwen", "--qwen-version", "0.24.4"), ".qwen/settings.json"),
+        (("--agent", "droid", "--droid-version", "0.225.2"), ".factory/hooks.json"),
+    ],
+)
+def test_other_agents_files_keep_command_entries(
+    project: Path, flags: tuple[str, ...], agent_file: str
+) -> None:
+    opt_in(free_port())
+    _install("hooks/guard.py", "hooks/notes.py", *flags, *NEWEST)
+    assert "http" in _types(project).values()  # Claude Code's own entries reach the server
+    data = json.loads((project / agent_file).read_text(encoding="utf-8"))
+    text = json.dumps(data)
+    assert '"type": "http"' not in text and "/v1/hook/" not in text
+    assert '"type": "command"' in text

@@ -22,9 +22,11 @@ def _handlers(served: Served) -> dict[str, dict[str, Any]]:
     }
 
 
-def _post_as_the_client(served: Served, handler: dict[str, Any], payload: dict) -> Any:
+def _post_as_the_client(
+    served: Served, handler: dict[str, Any], payload: dict, project: Path | None = None
+) -> Any:
     headers = {
-        name: value.replace("$CLAUDE_PROJECT_DIR", str(served.root))
+        name: value.replace("$CLAUDE_PROJECT_DIR", str(project or served.root))
         for name, value in handler["headers"].items()
     }
     headers["Content-Type"] = "application/json"
@@ -59,6 +61,13 @@ def test_installed_entries_reach_the_real_server_and_every_command_agrees(
         assert "no rm -rf" in denied["hookSpecificOutput"]["permissionDecisionReason"]
         allowed = _post_as_the_client(served, guard, served.bash("PreToolUse", "ls"))
         assert allowed.get("hookSpecificOutput", {}).get("permissionDecision") != "deny"
+        # settings copied into another project: the client names that one, and it is denied
+        elsewhere = tmp_path / "copy"
+        elsewhere.mkdir()
+        copied = _post_as_the_client(served, guard, served.bash("PreToolUse", "ls"), elsewhere)
+        reason = copied["hookSpecificOutput"]["permissionDecisionReason"]
+        assert copied["hookSpecificOutput"]["permissionDecision"] == "deny"
+        assert "hookman install" in reason
         assert "not running" not in served.hookman("install").stdout
         assert _serve_codes(served) == []
         fired = json.loads(served.hookman("fire", "PreToolUse", "--json").stdout)
