@@ -61,7 +61,15 @@ CASES = ("deny", "ctx", "obj", "empty", "nonjson", "401", "500", "hang")
 ON_FAILURE = (None, "continue", "block")
 TIMEOUT_S = 2  # the entries' `timeout`; a hung answer waits HANG_S
 HANG_S = 8
-LITERAL_HEADERS = {"X-Probe": "literal value", "Authorization": "Bearer tok-123", "X-Env": "$HOME"}
+LITERAL_HEADERS = {
+    "X-Probe": "literal value",
+    "Authorization": "Bearer tok-123",
+    "X-Env": "$HOME",  # the client expands $NAME and ${NAME}; nothing escapes them
+    "X-Env-Braced": "p/${HOME}/q",
+    "X-Env-Doubled": "$$HOME",
+    "X-Env-Backslash": "\\$HOME",
+    "X-Dollar-Kept": "a$ $1x",
+}
 
 
 def deny_body(event: str) -> dict[str, Any]:

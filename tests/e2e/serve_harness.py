@@ -146,6 +146,39 @@ class Impostor:
         self._server.server_close()
 
 
+class ImpostorOnceFree:
+    """An Impostor that takes the port as soon as the server there lets it go (a thread
+    polls), for as long as the `with` block lasts."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.requests: list[str] = []
+        self._impostor: Impostor | None = None
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._take, daemon=True)
+
+    def _take(self) -> None:
+        while not self._done.is_set():
+            try:
+                impostor = Impostor(self.port)
+            except OSError:
+                time.sleep(0.02)
+                continue
+            impostor.requests = self.requests
+            self._impostor = impostor.__enter__()
+            return
+
+    def __enter__(self) -> ImpostorOnceFree:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join(timeout=5)
+        if self._impostor is not None:
+            self._impostor.__exit__()
+
+
 def wait_until_port_free(port: int, seconds: float = 10.0) -> None:
     """Until nothing listens on the port (a stopped server's socket is closed)."""
     deadline = time.monotonic() + seconds

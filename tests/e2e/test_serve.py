@@ -24,11 +24,13 @@ from .serve_harness import (
     FULL,
     HookServer,
     Impostor,
+    ImpostorOnceFree,
     client_or_skip,
     handlers,
     serve_project,
     wait_until_port_free,
 )
+from .test_async import GIVE_UP_SECONDS, MARKER, RELEASE, SLOW_NOTIFIER, _wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -50,9 +52,15 @@ def guard(event, ctx):
         os.kill(os.getpid(), signal.SIGKILL)
     if "freeze-now" in command:  # the child stops, its own watchdog with it
         os.kill(os.getpid(), signal.SIGSTOP)
+    if "sleep-long" in command:  # the runner's own deadline in the child answers
+        time.sleep(120)
     if "kill-server" in command:  # the server itself dies while this request waits
         os.kill(os.getppid(), signal.SIGKILL)
         time.sleep(3)
+    if "claude-shape" in command:  # a result hookman does not understand
+        return {"decision": "block", "reason": "no"}
+    if "raise-now" in command:
+        raise RuntimeError("SERVE-E2E-BUG")
 
 
 def hook(pi):
@@ -225,25 +233,30 @@ def test_an_impostor_on_the_port_stops_the_prompt_naming_it(
 
 @full_only
 @versions(*WITH_ON_FAILURE)
-def test_a_hook_frozen_past_the_deadline_is_denied_and_the_server_answers_on(
+def test_hooks_hung_past_the_deadlines_are_denied_and_the_server_answers_on(
     served: tuple[E2EProject, HookServer],
 ) -> None:
-    """The child stops itself (SIGSTOP: its runner's watchdog stops with it), so only the
-    server's hard deadline (just below the entry's 30 s timeout) can answer."""
+    """A hook that sleeps: the runner's own deadline in the server's child denies naming it.
+    A child that stops itself (SIGSTOP: its runner's timers stop with it): only the server's
+    hard deadline (just below the entry's 30 s timeout) can answer."""
     e2e, server = served
     e2e.hookman("install", e2e.write_hook("guard", GUARD))
     server.start()
 
-    run = e2e.run_claude("go", turns=[bash("echo freeze-now"), bash("ls"), say("ok")])
+    run = e2e.run_claude(
+        "go", turns=[bash("echo sleep-long"), bash("echo freeze-now"), bash("ls"), say("ok")]
+    )
 
     assert run.returncode == 0, run.describe()
-    frozen = denied(run, 0)
+    slept = denied(run, 0)
+    assert "guard" in slept and "did not finish within hookman's deadline" in slept, slept
+    frozen = denied(run, 1)
     # The server's deny, or (on a machine too loaded to answer in the last 0.75 s) the
     # client's own timeout, which blocks as well: the call is denied either way.
     assert ("hook server" in frozen and "did not finish" in frozen) or (
         "timed out" in frozen and ON_FAILURE_BLOCK in frozen
     ), frozen
-    assert "hooks" in run.tool_result_texts()[1].split(), run.describe()
+    assert "hooks" in run.tool_result_texts()[2].split(), run.describe()
     assert server.running()
 
 
@@ -280,6 +293,33 @@ def test_the_server_killed_mid_request_denies_and_the_next_prompt_starts_it_agai
     assert GUARD_REASON in denied(again, 2)
     assert server.pid() not in (None, first_pid)
     assert victim.is_dir()
+
+
+@full_only
+@versions(*WITH_ON_FAILURE)
+def test_the_runner_s_rules_hold_on_the_server_and_an_edited_hook_is_read_again(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """A result hookman does not understand and a guard that raises deny with the runner's
+    own reasons; a hook edited while the server runs is the one that answers next."""
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    server.start()
+
+    run = e2e.run_claude("go", turns=[bash("echo claude-shape"), bash("echo raise-now"), say("ok")])
+
+    assert run.returncode == 0, run.describe()
+    shape = denied(run, 0)
+    assert "fields a tool_call result does not have: 'decision'" in shape, shape
+    assert "hookman disable guard" in shape, shape
+    raised = denied(run, 1)
+    assert "guard" in raised and "SERVE-E2E-BUG" in raised, raised
+
+    e2e.write_hook("guard", GUARD.replace("SERVE-E2E: rm -rf", "SERVE-E2E-EDITED: rm -rf"))
+    again = e2e.run_claude("go", turns=[bash("rm -rf nothing-here"), say("ok")])
+
+    assert "SERVE-E2E-EDITED: rm -rf is not allowed here" in denied(again, 0), again.describe()
+    assert server.running()
 
 
 @full_only
@@ -352,3 +392,129 @@ def test_a_client_without_on_failure_keeps_command_guards_that_need_no_server(
     assert "hooks" in texts[1].split() and "hooks" in texts[4].split(), run.describe()
     assert run.model_saw("SERVE-ORDER-1 saw ls") and run.model_saw("SERVE-SESSION-START")
     assert victim.is_dir()
+
+
+@full_only
+@pytest.mark.xfail(
+    strict=True,
+    reason="known hole (reported): the prompt gate checks the port only at each prompt; "
+    "an impostor that binds it after the server dies mid-session answers `{}` to PreToolUse "
+    "and the client runs the call",
+)
+@versions(NEWEST)
+def test_an_impostor_that_takes_the_port_mid_session_is_not_obeyed(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """The server stops during a session and another process takes its port before the next
+    prompt's gate can look: its `{}` must not let a guarded call through."""
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    server.start()
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    with ImpostorOnceFree(server.port) as impostor:
+        run = e2e.run_claude(
+            "tidy up",
+            turns=[
+                bash(hookman_cli("serve", "stop") + " && sleep 2"),
+                bash(f"rm -rf {victim}"),
+                say("ok"),
+            ],
+        )
+
+    assert any(r.startswith("POST /v1/hook/PreToolUse") for r in impostor.requests), run.describe()
+    assert victim.is_dir(), run.describe()
+    denied(run, 1)
+
+
+@full_only
+@pytest.mark.xfail(
+    strict=True,
+    reason="reported bug: the client expands `$NAME` in an http entry's header values "
+    "(docs/claude-code-facts.md), so a manifest path holding `$` reaches the server changed, "
+    "the token does not match (401) and every guarded call is denied",
+)
+@versions(NEWEST)
+def test_a_state_directory_with_a_dollar_sign_still_reaches_the_server(
+    served: tuple[E2EProject, HookServer], tmp_path: Path
+) -> None:
+    e2e, _ = served
+    e2e.extra_env["HOOKMAN_HOME"] = str(tmp_path / "hookman$USER")
+    server = HookServer(e2e)
+    server.enable()
+    try:
+        e2e.hookman("install", e2e.write_hook("guard", GUARD))
+        (guard,) = handlers(e2e.settings(), "PreToolUse")
+        server.start()
+
+        run = e2e.run_claude("go", turns=[bash("ls"), bash("rm -rf nothing-here"), say("ok")])
+    finally:
+        server.cleanup()
+
+    # Either the entry reaches the server (ls runs, the guard's own deny) or install kept a
+    # command entry for a path the client would change.
+    assert "hooks" in run.tool_result_texts()[0].split(), (guard, run.describe())
+    assert GUARD_REASON in denied(run, 1)
+
+
+@full_only
+@versions(NEWEST)
+def test_an_async_hook_on_the_server_holds_nothing_up_and_runs_to_its_end(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """As tests/e2e/test_async.py, through the server: answered `{}` at once, the server's
+    child runs on (it waits for the test's release, so order, not speed, decides)."""
+    e2e, server = served
+    # The project's path written in (the server's child has no CLAUDE_PROJECT_DIR: see the
+    # test below); the rest is test_async.py's notifier.
+    notifier_source = SLOW_NOTIFIER.replace('os.environ["CLAUDE_PROJECT_DIR"]', repr(str(e2e.root)))
+    e2e.hookman("install", "--async", e2e.write_hook("notifier", notifier_source))
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    (notifier,) = handlers(e2e.settings(), "PostToolUse")
+    assert notifier["type"] == "http" and "async" in notifier["url"], notifier
+    assert "onFailure" not in notifier, notifier
+    server.start()
+    marker = e2e.root / MARKER
+
+    run = e2e.run_claude("go", turns=[bash("echo async-e2e"), bash("rm -rf precious"), say("ok")])
+    finished_before_the_hook = not marker.exists()
+    (e2e.root / RELEASE).write_text("go", encoding="utf-8")
+
+    assert run.returncode == 0, run.describe()
+    assert finished_before_the_hook, marker.read_text(encoding="utf-8")
+    assert run.tool_result_texts()[0] == "async-e2e", run.describe()
+    assert GUARD_REASON in denied(run, 1)
+    assert _wait_for(marker, GIVE_UP_SECONDS + 60), "the async hook never ran to its end"
+    assert marker.read_text(encoding="utf-8") == "echo async-e2e released\n"
+
+
+PROJECT_DIR_REPORTER = """
+import os
+
+
+def hook(pi):
+    @pi.on("tool_result", tools=["Bash"])
+    def report(event, ctx):
+        pi.send_message("SERVE-PROJECT-DIR=" + os.environ.get("CLAUDE_PROJECT_DIR", "(none)"))
+"""
+
+
+@full_only
+@pytest.mark.xfail(
+    strict=True,
+    reason="reported bug: the client expands header variables from its own environment, "
+    "where CLAUDE_PROJECT_DIR is not set (allowedEnvVars or not), so X-Hookman-Project "
+    "arrives empty and a hook on the server has no CLAUDE_PROJECT_DIR",
+)
+@versions(NEWEST)
+def test_a_hook_on_the_server_has_the_project_directory_a_command_hook_has(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    e2e, server = served
+    e2e.hookman("install", e2e.write_hook("reporter", PROJECT_DIR_REPORTER))
+    server.start()
+
+    run = e2e.run_claude("go", turns=[bash("echo hi"), say("ok")])
+
+    assert run.model_saw(f"SERVE-PROJECT-DIR={e2e.root}"), run.describe()
