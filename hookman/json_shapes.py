@@ -228,7 +228,7 @@ class SyncJson(_SyncJsonKeys, total=False):
 class _ServePathKeys(TypedDict):
     path: Literal["server", "command"]
     # observe-only, guard-blocks (server); prompt-gate, no-on-failure, no-http, no-http-event,
-    # version-unknown, copilot (command): hookman/project/serve_paths.py
+    # version-unknown, copilot, dollar-in-path (command): hookman/project/serve_paths.py
     reason: str
 
 

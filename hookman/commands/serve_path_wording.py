@@ -22,6 +22,8 @@ def _reason(reason: str, plan: ServePlan, version: ClientVersion | None) -> str:
         "(pass --claude-version V)",
         serve_paths.COPILOT: "GitHub Copilot CLI runs this file too, and its http hooks were "
         "never measured",
+        serve_paths.DOLLAR_PATH: "hookman's state directory has a `$` in its path, which "
+        "Claude Code would expand in the entry's header",
     }
     return texts.get(reason, reason)
 

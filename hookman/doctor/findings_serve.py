@@ -65,8 +65,15 @@ def _expected_paths(ctx: Context) -> ServePlan | None:
     hooks = config.hooks + installed_trial_hooks(ctx.project_dir)
     plan = plan_install(hooks, ctx.version, prompt_gate=True)
     port = wire.read_port() or wire.default_port()
+    from hookman import paths
+
     return plan_paths(
-        plan.entries, ctx.version, port, agents=config.agents, async_events=plan.async_entries
+        plan.entries,
+        ctx.version,
+        port,
+        agents=config.agents,
+        async_events=plan.async_entries,
+        manifest_path=str(paths.manifest_path(ctx.project_dir)),
     )
 
 

@@ -90,7 +90,6 @@ if TYPE_CHECKING:  # Codex's modules load only for a project whose agents includ
     from hookman.install.agent_step import AgentSync
 
 LOCAL_SETTINGS_RELATIVE = f"{CLAUDE_DIR}/{LOCAL_SETTINGS_NAME}"
-PROJECT_DIR_VARIABLE = "CLAUDE_PROJECT_DIR"  # an http entry's allowedEnvVars
 NO_AGENTS: Mapping[str, AgentSync] = MappingProxyType({})
 
 
@@ -308,7 +307,8 @@ def plan_sync(
     """Step 1: the hooks and the settings entries hookman writes for Claude Code."""
     hooks = config.hooks + ([] if trial is None else trial.hooks)
     plan = plan_install(hooks, target.version, prompt_gate=True)
-    plan = replace(plan, serve=serve_plan(plan, target.version, config.agents))
+    serve = serve_plan(plan, target.version, config.agents, paths.manifest_path(project_dir))
+    plan = replace(plan, serve=serve)
     launcher = launcher_path(project_dir)
     guarded = event_catalog.guarded_events()
     headers = served_headers(project_dir, plan.serve)
@@ -336,7 +336,7 @@ def plan_sync(
 
 
 def serve_plan(
-    plan: InstallPlan, version: ClientVersion | None, agents: Sequence[str]
+    plan: InstallPlan, version: ClientVersion | None, agents: Sequence[str], manifest: Path
 ) -> ServePlan | None:
     """Which blocking entries reach the warm hook server, when the user opted in
     (`hookman serve enable`; project/serve_paths.py); None otherwise."""
@@ -345,7 +345,14 @@ def serve_plan(
     from hookman.serve import wire
 
     port = wire.read_port() or wire.default_port()
-    return plan_paths(plan.entries, version, port, agents=agents, async_events=plan.async_entries)
+    return plan_paths(
+        plan.entries,
+        version,
+        port,
+        agents=agents,
+        async_events=plan.async_entries,
+        manifest_path=str(manifest),
+    )
 
 
 def served_headers(project_dir: Path, serve: ServePlan | None) -> dict[str, str] | None:
@@ -365,11 +372,9 @@ def served_headers(project_dir: Path, serve: ServePlan | None) -> dict[str, str]
             "check the permissions of hookman's state directory, or turn the server off with "
             "`hookman serve disable`.",
         ) from error
-    headers = wire.entry_headers(secret, str(paths.manifest_path(project_dir)))
-    # The client's project, for the runner's foreign-project check in the server's child (a
-    # project copied with its settings): the client fills it in from its environment.
-    headers[wire.PROJECT_HEADER] = "$" + PROJECT_DIR_VARIABLE
-    return headers
+    # (No X-Hookman-Project: the client expands header variables from its own environment,
+    # where CLAUDE_PROJECT_DIR is not set: catalog http_hooks.request, measured.)
+    return wire.entry_headers(secret, str(paths.manifest_path(project_dir)))
 
 
 def served_entry(
@@ -393,7 +398,6 @@ def served_entry(
         url=wire.hook_url(serve.port, event, run_async=run_async),
         headers=headers,
         on_failure=path.on_failure,
-        env_vars=(PROJECT_DIR_VARIABLE,),
     )
 
 

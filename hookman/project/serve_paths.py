@@ -17,13 +17,18 @@ The rules (ARCHITECTURE.md, "The warm hook server's entries"):
   hooks run on in its child (http hooks have no `async` key: the client waits for that `{}`);
 - a project whose agents include GitHub Copilot CLI keeps command entries: Copilot runs the
   same settings file, and its reading of http entries was never measured (one entry its
-  schema refuses disables every hook of the file, hookman's guard included).
+  schema refuses disables every hook of the file, hookman's guard included);
+- SessionStart and Setup keep command entries: the client skips http entries there;
+- where the installed manifest's path holds `$NAME` or `${NAME}` (hookman's state directory
+  under such a name), every entry stays a command: the client expands it in the header, with
+  no escape, and the server would get another manifest path.
 An unknown target version gets no http entry (it may be older than http hooks).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -46,7 +51,11 @@ NO_HTTP = "no-http"  # command: the client lacks http hooks
 NO_HTTP_EVENT = "no-http-event"  # command: the client skips http entries on this event
 VERSION_UNKNOWN = "version-unknown"  # command: the target version is not known
 COPILOT = "copilot"  # command: GitHub Copilot CLI runs the same file
+DOLLAR_PATH = "dollar-in-path"  # command: the manifest's path would be expanded in the header
 SERVER_REASONS = frozenset({OBSERVE_ONLY, GUARD_BLOCKS})
+# What Claude Code expands in an http entry's header values (catalog http_hooks.request
+# header_env_expansion: `$NAME`, `${NAME}`, no escape).
+_EXPANDED = re.compile(r"\$\{?[A-Za-z_]")
 
 
 class EntryPath(NamedTuple):
@@ -130,20 +139,30 @@ def plan_paths(
     *,
     agents: Iterable[str] = (),
     async_events: Iterable[str] = (),
+    manifest_path: str = "",
 ) -> ServePlan:
     """The path of each of the blocking entries `events` (and of the async entries
-    `async_events`, never guarded) for a user who opted in."""
+    `async_events`, never guarded) for a user who opted in; `manifest_path` is what the
+    entries' X-Hookman-Manifest header would carry."""
     guarded = frozenset(event_catalog.guarded_events())
     http, on_failure = http_since(), on_failure_since()
     copilot = "copilot" in set(agents)
-    paths = {
-        event: _path(event, version, guarded, http, on_failure, copilot=copilot) for event in events
-    }
-    async_paths = {
-        event: _path(event, version, frozenset(), http, on_failure, copilot=copilot)
-        for event in async_events
-    }
+    expands = header_expands(manifest_path)
+
+    def path(event: str, guarded_here: frozenset[str]) -> EntryPath:
+        if expands and event != PROMPT_GATE_EVENT:
+            return EntryPath(event, False, DOLLAR_PATH)
+        return _path(event, version, guarded_here, http, on_failure, copilot=copilot)
+
+    paths = {event: path(event, guarded) for event in events}
+    async_paths = {event: path(event, frozenset()) for event in async_events}
     return ServePlan(port, paths, http, on_failure, async_paths)
+
+
+def header_expands(value: str) -> bool:
+    """Whether Claude Code would change this header value (a `$NAME` or `${NAME}` in it),
+    so that the server would get another manifest path than the one written."""
+    return _EXPANDED.search(value) is not None
 
 
 def _path(

@@ -91,7 +91,7 @@ SERVE_HOOK_PATH = "/v1/hook/"  # wire.HOOK_PATH_PREFIX
 SERVE_MANIFEST_HEADER = "X-Hookman-Manifest"  # wire.MANIFEST_HEADER
 SERVE_ASYNC_QUERY = "async=1"  # wire.ASYNC_QUERY: an async entry's url
 ON_FAILURE_KEY = "onFailure"
-ALLOWED_ENV_VARS_KEY = "allowedEnvVars"
+ALLOWED_ENV_VARS_KEY = "allowedEnvVars"  # not written; an earlier one is taken out
 # The keys hookman sets on its handlers (anything else a user put there is kept).
 _COMMAND_KEYS = ("type", "command", "timeout", "async")
 _HTTP_KEYS = ("type", "url", "headers", ALLOWED_ENV_VARS_KEY, "timeout", ON_FAILURE_KEY)
@@ -113,7 +113,6 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
     url: str | None = None
     headers: dict[str, str] | None = None
     on_failure: str | None = None  # "block" on a guarded event reaching the server
-    env_vars: tuple[str, ...] = ()  # allowedEnvVars: the variables its headers may name
 
     def handler(self) -> dict[str, Any]:
         """The handler object as written into the matcher group's `hooks` array."""
@@ -129,8 +128,6 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
     def _http_handler(self) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": HTTP_TYPE, "url": self.url}
         handler["headers"] = dict(self.headers or {})
-        if self.env_vars:
-            handler[ALLOWED_ENV_VARS_KEY] = list(self.env_vars)
         if self.timeout is not None:
             handler["timeout"] = self.timeout
         if self.on_failure is not None:

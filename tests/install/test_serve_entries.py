@@ -79,11 +79,8 @@ def test_opted_in_newest_client_sends_all_but_the_prompt_gate(project: Path) -> 
         if handler["type"] != "http":
             continue
         assert handler["url"] == wire.hook_url(port, event)
-        assert handler["headers"] == {
-            **wire.entry_headers(secret, manifest_path),
-            wire.PROJECT_HEADER: "$CLAUDE_PROJECT_DIR",
-        }
-        assert handler["allowedEnvVars"] == ["CLAUDE_PROJECT_DIR"]
+        assert handler["headers"] == wire.entry_headers(secret, manifest_path)
+        assert "allowedEnvVars" not in handler  # the client would send its variables empty
         assert handler["timeout"] == 30
         guarded = event in ("PreToolUse", "PreSkillShellCommand")
         assert handler.get("onFailure") == ("block" if guarded else None)
@@ -232,3 +229,16 @@ def test_other_agents_files_keep_command_entries(
     text = json.dumps(data)
     assert '"type": "http"' not in text and "/v1/hook/" not in text
     assert '"type": "command"' in text
+
+
+def test_a_state_directory_the_client_would_expand_keeps_command_entries(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Claude Code expands $NAME in header values (no escape): the manifest header would name
+    # another file, the server would refuse every call
+    monkeypatch.setenv("HOOKMAN_HOME", str(tmp_path / "home$USER"))
+    opt_in(free_port())
+    output = _install("hooks/guard.py", "hooks/notes.py", *NEWEST).output
+    assert set(_types(project).values()) == {"command"}
+    assert "has a `$` in its path" in " ".join(output.split())
+    assert "serve" not in _manifest(project)

@@ -1,5 +1,5 @@
-"""The entries install writes, posted as Claude Code posts them (url, headers with
-$CLAUDE_PROJECT_DIR filled in) to the real `hookman serve run`: the guard's deny comes back,
+"""The entries install writes, posted as Claude Code posts them (the url, the headers as
+written) to the real `hookman serve run`: the guard's deny comes back,
 a harmless call is allowed; install, doctor and fire agree the server runs, then that it
 does not once stopped. (The real client: tests/e2e/test_serve.py.)"""
 
@@ -22,13 +22,8 @@ def _handlers(served: Served) -> dict[str, dict[str, Any]]:
     }
 
 
-def _post_as_the_client(
-    served: Served, handler: dict[str, Any], payload: dict, project: Path | None = None
-) -> Any:
-    headers = {
-        name: value.replace("$CLAUDE_PROJECT_DIR", str(project or served.root))
-        for name, value in handler["headers"].items()
-    }
+def _post_as_the_client(served: Served, handler: dict[str, Any], payload: dict) -> Any:
+    headers = dict(handler["headers"])
     headers["Content-Type"] = "application/json"
     path = handler["url"].split(str(served.port), 1)[1]
     status, body = served.request("POST", path, json.dumps(payload).encode(), headers)
@@ -61,13 +56,6 @@ def test_installed_entries_reach_the_real_server_and_every_command_agrees(
         assert "no rm -rf" in denied["hookSpecificOutput"]["permissionDecisionReason"]
         allowed = _post_as_the_client(served, guard, served.bash("PreToolUse", "ls"))
         assert allowed.get("hookSpecificOutput", {}).get("permissionDecision") != "deny"
-        # settings copied into another project: the client names that one, and it is denied
-        elsewhere = tmp_path / "copy"
-        elsewhere.mkdir()
-        copied = _post_as_the_client(served, guard, served.bash("PreToolUse", "ls"), elsewhere)
-        reason = copied["hookSpecificOutput"]["permissionDecisionReason"]
-        assert copied["hookSpecificOutput"]["permissionDecision"] == "deny"
-        assert "hookman install" in reason
         assert "not running" not in served.hookman("install").stdout
         assert _serve_codes(served) == []
         fired = json.loads(served.hookman("fire", "PreToolUse", "--json").stdout)

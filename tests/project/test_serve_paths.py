@@ -106,3 +106,22 @@ def test_the_lean_opt_in_check_answers_as_wire_does() -> None:
     opt_out()
     assert serve_paths.opted_in() is wire.opted_in() is False
     assert serve_paths.USE_NAME == wire.USE_NAME
+
+
+@pytest.mark.parametrize(
+    ("path", "expands"),
+    [
+        ("/home/u/.local/state/hookman/projects/p/manifest.json", False),
+        ("/srv/$HOME/manifest.json", True),
+        ("/srv/${X}/manifest.json", True),
+        ("/srv/a$/manifest.json", False),
+        ("/srv/$1x/manifest.json", False),
+    ],
+)
+def test_a_manifest_path_the_client_would_expand_keeps_every_entry_a_command(
+    path: str, expands: bool
+) -> None:
+    plan = plan_paths(["PreToolUse", "PostToolUse"], _v("2.1.332"), 4, manifest_path=path)
+    assert plan.reaches_server() is not expands
+    if expands:
+        assert {p.reason for p in plan.paths.values()} == {serve_paths.DOLLAR_PATH}
