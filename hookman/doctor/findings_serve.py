@@ -244,13 +244,17 @@ def _check_server(ctx: Context, http: list[Handler], port: int, local: str) -> N
             )
         )
     elif state.state == OTHER:
+        from hookman.bridge.port_holder import port_holder
+
         answered = ", ".join(dict.fromkeys(h.event for h in http))
+        holder = port_holder(port)
+        who = f"another process ({holder})" if holder else "another process"
         ctx.add(
             Finding(
                 "hookman-serve-impostor",
                 "error",
                 local,
-                f"another process holds port {port}, where hookman's entries post "
+                f"{who} holds port {port}, where hookman's entries post "
                 f"({state.detail}): it is not hookman's server, yet Claude Code takes its answers "
                 f"for {answered} (a guard it answers with {{}} lets the tool run; hookman's "
                 "prompt gate stops prompts while it holds the port), and it reads every payload.",

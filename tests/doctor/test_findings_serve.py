@@ -6,6 +6,7 @@ port than the recorded one. doctor only asks the port; it starts nothing."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,8 @@ def test_another_process_on_the_port_is_an_error(project: Path, mode: str) -> No
         ctx = diagnose(project, "2.1.332")
     finding = the(ctx, "hookman-serve-impostor")
     assert finding.severity == "error"
-    assert f"another process holds port {port}" in finding.message
+    assert "another process" in finding.message and f"holds port {port}" in finding.message
+    assert f"pid {os.getpid()} (" in finding.message  # this test process holds it
     assert "hookman-serve-not-running" not in codes(ctx)
 
 
