@@ -225,10 +225,35 @@ class SyncJson(_SyncJsonKeys, total=False):
     subscriptions_changed: list[SubscriptionChangeJson]
 
 
-class InstallJson(SyncJson):
+class _ServePathKeys(TypedDict):
+    path: Literal["server", "command"]
+    # observe-only, guard-blocks (server); prompt-gate, no-on-failure, no-http, no-http-event,
+    # version-unknown, copilot, dollar-in-path (command): hookman/project/serve_paths.py
+    reason: str
+
+
+class ServePathJson(_ServePathKeys, total=False):
+    onFailure: Literal["block"]  # a guarded event that reaches the server
+
+
+class ServePlanJson(TypedDict):
+    """Where the user opted in to the warm hook server: each blocking entry's path."""
+
+    port: int
+    events: dict[str, ServePathJson]
+    async_events: dict[str, ServePathJson]  # the async entries' paths
+    # what answers on the port (null: not asked, a dry run or no entry reaching it)
+    server: Literal["running", "not running", "another process"] | None
+
+
+class _InstallJsonKeys(SyncJson):
+    installed: list[str]  # the names given on this command line
+
+
+class InstallJson(_InstallJsonKeys, total=False):
     """`hookman install --json`."""
 
-    installed: list[str]  # the names given on this command line
+    serve: ServePlanJson  # only where the user opted in to the warm hook server
 
 
 class RemoveJson(SyncJson):
@@ -682,8 +707,18 @@ class _FireJsonKeys(RehearsalJson):
     not_installed: list[str]  # enabled hooks hookman.toml lists that are not installed
 
 
+class FireEntryJson(TypedDict):
+    """The installed blocking entry for the event (hookman/rehearsal/entry_path.py)."""
+
+    path: Literal["server", "command", "none"]  # the warm hook server, the command, no entry
+    port: int | None  # the server's port (path "server")
+    on_failure: str | None  # the http entry's onFailure ("block" on a guarded event)
+
+
 class FireJson(_FireJsonKeys, total=False):
     """`hookman fire EVENT --json`."""
+
+    entry: FireEntryJson  # once installed: which path the installed entry takes
 
     codex: CodexFireJson  # with --agent codex
     copilot: AgentFireJson  # with --agent copilot

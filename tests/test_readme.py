@@ -121,3 +121,11 @@ def test_ci_runs_the_agents_full_e2e_pass() -> None:
     full = "HOOKMAN_E2E_AGENTS_FULL=1 python3 -m pytest -q -m e2e tests/e2e/test_agents_full.py"
     assert full in ci_lines
     assert ci_lines.index(full) > ci_lines.index(_quick_start_blocks()[1])
+
+
+def test_ci_runs_the_serve_full_e2e_pass() -> None:
+    """The warm hook server's slower real-client cases run in CI's second pass."""
+    ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    full = "HOOKMAN_E2E_SERVE_FULL=1 python3 -m pytest -q -m e2e tests/e2e/test_serve.py"
+    assert full in ci_lines
+    assert ci_lines.index(full) > ci_lines.index(_quick_start_blocks()[1])

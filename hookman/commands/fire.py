@@ -21,6 +21,7 @@ from hookman.commands.options import JSON, PROJECT, Argument, Option, cli_comman
 from hookman.errors import HookmanError
 from hookman.output import console, escape, print_json
 from hookman.project.location import find_project_dir
+from hookman.rehearsal.entry_path import installed_entry
 from hookman.rehearsal.rehearse import (
     json_safe,
     load_installed_manifest,
@@ -32,7 +33,7 @@ from hookman.runtime.loader import LOAD_FAILED_PREFIX
 
 if TYPE_CHECKING:
     from hookman.bridge.manifest_reader import Manifest
-    from hookman.json_shapes import FireJson
+    from hookman.json_shapes import FireEntryJson, FireJson
 
 
 @cli_command(
@@ -106,6 +107,8 @@ def fire(
         "installed": installed,
         "not_installed": pending,
     }
+    if installed:
+        report["entry"] = installed_entry(project_dir, event)
     if agent == "codex":
         from hookman.agents.codex_view import codex_view
 
@@ -130,6 +133,8 @@ def _print_codex_report(report: Mapping[str, Any]) -> None:
         f"[bold]{escape(report['event'])}[/] under Codex CLI in {escape(report['project'])} "
         f"({escape(report['payload_source'])})"
     )
+    if "entry" in report and _says_entry(report["entry"]):
+        out.print(escape(entry_sentence(report["entry"])), highlight=False)
     if not report["hooks"] and not report["async"]:
         out.print("no hook of this project listens to this event.")
     _print_hooks(report["hooks"])
@@ -150,6 +155,8 @@ def _print_agent_report(report: Mapping[str, Any], agent: str) -> None:
         f"[bold]{escape(report['event'])}[/] under {escape(name)} in "
         f"{escape(report['project'])} ({escape(report['payload_source'])})"
     )
+    if "entry" in report and _says_entry(report["entry"]):
+        out.print(escape(entry_sentence(report["entry"])), highlight=False)
     if not report["hooks"] and not report["async"]:
         out.print("no hook of this project listens to this event.")
     _print_hooks(report["hooks"])
@@ -270,6 +277,8 @@ def _print_report(report: Mapping[str, Any]) -> None:
             f"`hookman install {escape(names)}` adds them to what Claude Code runs).",
             highlight=False,
         )
+    if "entry" in report and _says_entry(report["entry"]):
+        out.print(escape(entry_sentence(report["entry"])), highlight=False)
     if not report["hooks"] and not report["async"]:
         out.print("no hook of this project listens to this event.")
     _print_hooks(report["hooks"])
@@ -300,6 +309,30 @@ def _print_report(report: Mapping[str, Any]) -> None:
             out.print(f"[bold]{label}:[/] {escape(text)}")
     if report["async"]:
         _print_async(report["async"])
+
+
+def _says_entry(entry: FireEntryJson) -> bool:
+    """Whether the path is worth a line: the entry reaches the server, or the user opted in
+    to it (then a command entry is news too); otherwise fire reads as it always did."""
+    if entry["path"] == "server":
+        return True
+    from hookman.project.serve_paths import opted_in
+
+    return entry["path"] == "command" and opted_in()
+
+
+def entry_sentence(entry: FireEntryJson) -> str:
+    """Which path the installed entry takes; the answer shown is the runner's either way."""
+    if entry["path"] == "server":
+        blocks = " (onFailure block)" if entry["on_failure"] == "block" else ""
+        return (
+            f"installed entry: Claude Code posts to the warm hook server on port "
+            f"{entry['port']}{blocks}, which runs this same runner: the answer below is what it "
+            "sends back."
+        )
+    if entry["path"] == "command":
+        return "installed entry: Claude Code runs the command (the launcher starts the runner)."
+    return "installed entry: none for this event in .claude/settings.local.json."
 
 
 def _print_hooks(hooks: Sequence[Mapping[str, Any]], label: str = "hook") -> None:

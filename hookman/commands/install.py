@@ -28,6 +28,7 @@ from hookman.commands.options import (
     cli_command,
 )
 from hookman.commands.plan_wording import PROMPT_GATE_NOTE, held_back_sentences
+from hookman.commands.serve_path_wording import not_running_sentence, paths_sentence
 from hookman.commands.sync_report import (
     codex_sentences,
     store_sentences,
@@ -52,12 +53,16 @@ from hookman.project.config import (
 from hookman.project.hooks_gitignore import PycacheIgnore
 from hookman.project.location import CLAUDE_DIR, find_project_dir
 from hookman.project.lock import edit_lock
+from hookman.project.serve_paths import ServePlan, paths_json
 
 if TYPE_CHECKING:
+    from hookman.doctor.serve_probe import ServerState
     from hookman.hooks.subscriptions import Subscriptions
     from hookman.install.unchanged import Recorder
-    from hookman.json_shapes import InstallJson
+    from hookman.json_shapes import InstallJson, ServePlanJson
     from hookman.output import Printer
+
+RUNNING = "running"  # hookman/doctor/serve_probe.py RUNNING (imported only when asked)
 
 
 @cli_command(
@@ -228,6 +233,9 @@ def install(
     installed = [choice.name for choice, _ in learned]
     if json_output:
         shown: InstallJson = {**sync_json(result), "installed": installed}
+        served = serve_json(result)
+        if served is not None:
+            shown["serve"] = served
         print_json(shown)
     else:
         print_sync_report(result, verb="installed", names=installed, printer=recorder)
@@ -247,6 +255,9 @@ def _remembered(
     """A bare install that wrote nothing: what it printed, for the next one to print while
     its inputs stay as they are (install/unchanged.py; --agent, --claude-version and the
     other agents' versions take the full install, as a stamp is not written for them)."""
+    serve = result.plan.serve
+    if serve is not None and serve.reaches_server():
+        return  # its output says whether the server runs now: asked live, never replayed
     if recorder is not None:
         from hookman.install.unchanged import remember_unchanged
 
@@ -473,6 +484,7 @@ def print_sync_report(
         )
     if not result.plan.entries and not result.plan.async_entries:
         out.print("  no hookman entries (no enabled hook needs a Claude Code event)")
+    print_serve_paths(result, out)
     for sentence in held_back_sentences(result.plan, result.target):
         out.print(f"[yellow]{escape(sentence)}[/]")
     if result.target.version is None and result.plan.held_back:
@@ -500,6 +512,43 @@ def print_sync_report(
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     print_missing(result)
     print_broken(result)
+
+
+def print_serve_paths(result: SyncResult, out: Any = None) -> bool:
+    """Where the user opted in to the warm hook server: which events reach it and which stay
+    command entries (and why); with entries reaching it, a hint when it is not running
+    (install never starts it). `out`: the printer (default: the console). Returns whether
+    what it printed depends on the server's state now (asked live, not read from a file:
+    such output must not be replayed later)."""
+    serve = result.plan.serve
+    if serve is None:
+        return False
+    out = out or console()
+    out.print(escape(paths_sentence(serve, result.target.version)), highlight=False)
+    state = None if result.dry_run else _server_state(serve)
+    if state is not None and state.state != RUNNING:
+        sentence = not_running_sentence(serve, state.state, state.detail)
+        out.print(f"[yellow]warning:[/] {escape(sentence)}", highlight=False)
+    return state is not None
+
+
+def _server_state(serve: ServePlan) -> ServerState | None:
+    """What answers on the server's port, asked only when an entry reaches it."""
+    if not serve.reaches_server():
+        return None
+    from hookman.doctor.serve_probe import probe
+
+    return probe(serve.port)
+
+
+def serve_json(result: SyncResult) -> ServePlanJson | None:
+    """install's `serve` key: each entry's path, and the server's state (None: not opted in)."""
+    described = paths_json(result.plan.serve)
+    if described is None or result.plan.serve is None:
+        return None
+    state = None if result.dry_run else _server_state(result.plan.serve)
+    described["server"] = None if state is None else state.state
+    return described  # type: ignore[return-value]  # built to ServePlanJson's shape
 
 
 def print_broken(result: SyncResult) -> None:

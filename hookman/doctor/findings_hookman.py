@@ -24,7 +24,7 @@ from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
 from hookman.hooks.module_check import load_effect, module_problem
 from hookman.project.location import LOCAL_SETTINGS_NAME, config_path, local_settings_path
-from hookman.project.settings_entries import hookman_command_is_async, hookman_command_runner
+from hookman.project.settings_entries import hookman_command_runner, hookman_handler_is_async
 
 if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it lazily
     from hookman.project.config import ProjectConfigView
@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it
 IMPORT_CHECK_TIMEOUT_S = 5.0
 PYTHON_NAME = re.compile(r"python[0-9.]*(?:\.exe)?", re.IGNORECASE)
 INSTALL_FIX = "run `hookman install` in the project."
+HTTP_TYPE = "http"  # the warm hook server's entries (findings_serve)
+SERVED_MANIFEST_HEADER = "X-Hookman-Manifest"  # hookman/serve/wire.py MANIFEST_HEADER
 
 
 def check_hookman(ctx: Context) -> None:
@@ -47,6 +49,9 @@ def check_hookman(ctx: Context) -> None:
 
 
 def _check_runner(ctx: Context, handler: Handler) -> None:
+    if handler.type == HTTP_TYPE:
+        _check_served_manifest(ctx, handler)
+        return
     runner = hookman_command_runner(handler.command or "")
     if runner is None:
         return
@@ -90,6 +95,24 @@ def _check_runner(ctx: Context, handler: Handler) -> None:
                 "does not exist.",
                 INSTALL_FIX,
                 path=f"{handler.path}.command",
+            )
+        )
+
+
+def _check_served_manifest(ctx: Context, handler: Handler) -> None:
+    """An http entry (the warm hook server's) names the manifest the server's child reads."""
+    headers = handler.raw.get("headers")
+    manifest = headers.get(SERVED_MANIFEST_HEADER) if isinstance(headers, dict) else None
+    if isinstance(manifest, str) and not fs.is_file(Path(manifest)):
+        ctx.add(
+            Finding.about(
+                handler,
+                "hookman-manifest-missing",
+                "error",
+                f"hookman's {handler.event} entry reads the manifest {manifest}, which "
+                "does not exist.",
+                INSTALL_FIX,
+                path=f"{handler.path}.headers",
             )
         )
 
@@ -267,7 +290,7 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
     if _local_settings_broken(ctx):
         return
     written = {
-        (h.event, hookman_command_is_async(h.command or "")): h
+        (h.event, hookman_handler_is_async(h.raw)): h
         for h in ctx.handlers
         if h.hookman and h.source.path == local
     }
@@ -284,7 +307,8 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
                 f"{label} has matcher {handler.matcher!r}, hookman.toml asks for {entry.matcher!r}"
             )
             problems.append((text, True))
-        elif handler.command != _wanted_command(ctx.project_dir, key):
+        elif handler.type != HTTP_TYPE and handler.command != _wanted_command(ctx.project_dir, key):
+            # (an http entry, the warm hook server's, is held to its path by findings_serve)
             # An older hookman's form (launcher format 3 and before fail open under hostile
             # shells): install rewrites it.
             problems.append((f"{label} runs a command an older hookman wrote", True))

@@ -17,7 +17,7 @@ from hookman.catalog.client_version import ClientVersion, parse_version
 from hookman.doctor.facts import key_hints
 from hookman.doctor.model import Handler, Source
 from hookman.doctor.names import slip_of
-from hookman.project.settings_entries import is_hookman_command
+from hookman.project.settings_entries import is_hookman_handler
 from hookman.project.settings_file import json_kind
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -112,7 +112,7 @@ def _walk_group(
                 timeout=_seconds(raw.get("timeout")),
                 raw=raw,
                 is_async=raw.get("async") is True,
-                hookman=command is not None and is_hookman_command(command),
+                hookman=is_hookman_handler(raw),
             )
         )
 

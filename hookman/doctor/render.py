@@ -131,6 +131,8 @@ def _handler_cells(handler: Handler) -> list[str]:
         what = "hookman " + (handler.event or "")
     if handler.is_async:
         what += " [async]"
+    if handler.hookman and handler.type == "http":
+        what += " [server]"
     return [
         handler.path,
         handler.event,

@@ -19,6 +19,7 @@ from hookman.doctor.findings_matchers import check_matchers
 from hookman.doctor.findings_moved_on import check_moved_on
 from hookman.doctor.findings_plugins import check_plugins
 from hookman.doctor.findings_repos import check_repositories
+from hookman.doctor.findings_serve import check_serve
 from hookman.doctor.findings_skills import check_inline_shell
 from hookman.doctor.findings_status_line import check_status_line
 from hookman.doctor.findings_subscriptions import check_subscriptions
@@ -67,6 +68,7 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
     check_commands(ctx)
     check_code(ctx)
     check_hookman(ctx)
+    check_serve(ctx)
     check_subscriptions(ctx)
     check_plugins(ctx)
     check_repositories(ctx)

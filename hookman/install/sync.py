@@ -76,6 +76,7 @@ from hookman.project.manifest import (
     write_manifest,
 )
 from hookman.project.pins import Pin, pins_path, pins_text, read_pins, write_pins
+from hookman.project.serve_paths import ServePlan, opted_in, plan_paths
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
@@ -306,10 +307,14 @@ def plan_sync(
     """Step 1: the hooks and the settings entries hookman writes for Claude Code."""
     hooks = config.hooks + ([] if trial is None else trial.hooks)
     plan = plan_install(hooks, target.version, prompt_gate=True)
+    serve = serve_plan(plan, target.version, config.agents, paths.manifest_path(project_dir))
+    plan = replace(plan, serve=serve)
     launcher = launcher_path(project_dir)
     guarded = event_catalog.guarded_events()
+    headers = served_headers(project_dir, plan.serve)
     entries = [
-        HookmanEntry(
+        served_entry(plan, event, headers)
+        or HookmanEntry(
             event,
             entry.matcher,
             build_command(event, launcher, guarded=event in guarded),
@@ -317,7 +322,8 @@ def plan_sync(
         )
         for event, entry in plan.entries.items()
     ] + [
-        HookmanEntry(
+        served_entry(plan, event, headers, run_async=True)
+        or HookmanEntry(
             event,
             entry.matcher,
             build_command(event, launcher, run_async=True),
@@ -327,6 +333,72 @@ def plan_sync(
         for event, entry in plan.async_entries.items()
     ]
     return Planned(hooks, [hook for hook in hooks if hook.enabled], plan, entries)
+
+
+def serve_plan(
+    plan: InstallPlan, version: ClientVersion | None, agents: Sequence[str], manifest: Path
+) -> ServePlan | None:
+    """Which blocking entries reach the warm hook server, when the user opted in
+    (`hookman serve enable`; project/serve_paths.py); None otherwise."""
+    if not opted_in():  # wire.opted_in(), without importing wire for the common answer
+        return None
+    from hookman.serve import wire
+
+    port = wire.read_port() or wire.default_port()
+    return plan_paths(
+        plan.entries,
+        version,
+        port,
+        agents=agents,
+        async_events=plan.async_entries,
+        manifest_path=str(manifest),
+    )
+
+
+def served_headers(project_dir: Path, serve: ServePlan | None) -> dict[str, str] | None:
+    """The headers of the project's http entries (the installed manifest's path, the
+    --manifest PATH of its command entries, and its token from the per-user secret, made
+    on first use); None when no entry reaches the server."""
+    if serve is None or not serve.reaches_server():
+        return None
+    from hookman.serve import wire
+
+    try:
+        secret = wire.ensure_secret()
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot make the warm hook server's secret in {wire.serve_dir()}: "
+            f"{error.strerror or error}; nothing was changed.",
+            "check the permissions of hookman's state directory, or turn the server off with "
+            "`hookman serve disable`.",
+        ) from error
+    # (No X-Hookman-Project: the client expands header variables from its own environment,
+    # where CLAUDE_PROJECT_DIR is not set: catalog http_hooks.request, measured.)
+    return wire.entry_headers(secret, str(paths.manifest_path(project_dir)))
+
+
+def served_entry(
+    plan: InstallPlan, event: str, headers: dict[str, str] | None, *, run_async: bool = False
+) -> HookmanEntry | None:
+    """The http entry of `event` (its async one with `run_async`) where it reaches the
+    server, else None."""
+    serve = plan.serve
+    path = None if serve is None else (serve.async_paths if run_async else serve.paths).get(event)
+    if serve is None or path is None or not path.server or headers is None:
+        return None
+    from hookman.serve import wire
+
+    entry = (plan.async_entries if run_async else plan.entries)[event]
+    return HookmanEntry(
+        event,
+        entry.matcher,
+        "",
+        entry.timeout,
+        is_async=run_async,
+        url=wire.hook_url(serve.port, event, run_async=run_async),
+        headers=headers,
+        on_failure=path.on_failure,
+    )
 
 
 def resolve_hooks(

@@ -32,6 +32,7 @@ from hookman.bridge.protocol import PROMPT_GATE_EVENT
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion
 from hookman.project.config import HookSpec
+from hookman.project.serve_paths import ServePlan
 
 _EXACT_NAME = re.compile(r"[A-Za-z0-9_]+")
 _JS_REGEX_SYNTAX = re.compile(r"[\\^$.*+?()\[\]{}|/]")
@@ -72,6 +73,9 @@ class InstallPlan:
     partial_guards: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # async hook name -> the guarded events it still serves from the blocking entry
     kept_blocking: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The user opted in to the warm hook server: which blocking entries reach it, and why
+    # the others stay command entries (project/serve_paths.py); None: all are command entries.
+    serve: ServePlan | None = None
 
     def hook_entries(self) -> dict[str, PlannedEntry]:
         """The entries the hooks (and their messages) need: all but a gate-only one."""

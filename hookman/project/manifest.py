@@ -43,8 +43,10 @@ from hookman.errors import HookmanError
 from hookman.project.config import HookSpec
 from hookman.project.install_plan import InstallPlan
 from hookman.project.location import config_path
+from hookman.project.serve_paths import serve_section
 
 MANIFEST_FORMAT = 1
+SERVE_KEY = "serve"  # hookman/serve/wire.py MANIFEST_SERVE_KEY
 FLAG_SOURCE = "flag"
 INSTALLED_FROM = project_moved.INSTALLED_FROM
 
@@ -105,7 +107,15 @@ def build_manifest(
         },
         "held_back": dict(plan.held_back),
         CLIENT_SECTION: client_facts(version),
+        **_serve_key(plan),
     }
+
+
+def _serve_key(plan: InstallPlan) -> dict[str, Any]:
+    """`"serve": {"port": PORT}` when an entry reaches the warm hook server (the runner's
+    prompt gate checks that server), else nothing: a manifest as it was."""
+    section = serve_section(plan.serve)
+    return {} if section is None else {SERVE_KEY: section}
 
 
 def client_facts(version: ClientVersion | None) -> dict[str, Any]:

@@ -43,6 +43,16 @@ The runner runs through `-c "from hookman... import ...; ..."` rather than `-m h
 every event for nothing (measured with bench/run_overhead.py).
 An async (observe-only) entry carries `--async` after the event, which also keeps its command
 distinct from the event's blocking entry: Claude Code runs identical commands only once.
+
+Where the user opted in to the warm hook server (`hookman serve enable`; project/serve_paths.py
+chooses which events), an entry is Claude Code's `type: "http"` handler instead:
+`{"type": "http", "url": "http://127.0.0.1:PORT/v1/hook/EVENT", "headers":
+{"X-Hookman-Manifest": M, "Authorization": "Bearer T"}, "timeout": S}`, plus
+`"onFailure": "block"` on a guarded event. hookman recognises such a handler as its own by its
+url (127.0.0.1, path under /v1/hook/, the event last) AND the X-Hookman-Manifest header
+(hookman/serve/wire.py); any other http handler is foreign and left as it is. An async entry's
+url ends in `?async=1` (http hooks have no `async` key). Switching an event between the two
+forms replaces the handler where it stands.
 """
 
 from __future__ import annotations
@@ -54,6 +64,7 @@ import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 from hookman.bridge.protocol import AGENT_FLAG, ASYNC_FLAG, EXIT_TWO_STATUS, MANIFEST_FLAG
 from hookman.errors import HookmanError
@@ -73,6 +84,17 @@ ASYNC_COMMAND = Path(__file__).parent / "command-async.sh"
 
 WHY_PREFIX = "hookman: "  # the shell writes it before the command's own line
 _SHELL_SPECIALS = frozenset("'\"\\")
+# Claude Code's http handler (the warm hook server's entries): what hookman's look like.
+HTTP_TYPE = "http"
+SERVE_HOST = "127.0.0.1"  # hookman/serve/wire.py HOST (not imported: wire imports hmac)
+SERVE_HOOK_PATH = "/v1/hook/"  # wire.HOOK_PATH_PREFIX
+SERVE_MANIFEST_HEADER = "X-Hookman-Manifest"  # wire.MANIFEST_HEADER
+SERVE_ASYNC_QUERY = "async=1"  # wire.ASYNC_QUERY: an async entry's url
+ON_FAILURE_KEY = "onFailure"
+ALLOWED_ENV_VARS_KEY = "allowedEnvVars"  # not written; an earlier one is taken out
+# The keys hookman sets on its handlers (anything else a user put there is kept).
+_COMMAND_KEYS = ("type", "command", "timeout", "async")
+_HTTP_KEYS = ("type", "url", "headers", ALLOWED_ENV_VARS_KEY, "timeout", ON_FAILURE_KEY)
 _SHELL_SPECIALS_WITH_COMMENTS = _SHELL_SPECIALS | {"#"}
 
 
@@ -87,15 +109,34 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
     # Whether an async entry says so with `"async": true` (Claude Code's); Codex CLI's do not:
     # the runner's `--async` answers at once and runs the hooks in a child of its own.
     async_key: bool = True
+    # An http entry (the warm hook server): its url and headers; `command` is then unused.
+    url: str | None = None
+    headers: dict[str, str] | None = None
+    on_failure: str | None = None  # "block" on a guarded event reaching the server
 
     def handler(self) -> dict[str, Any]:
         """The handler object as written into the matcher group's `hooks` array."""
+        if self.url is not None:
+            return self._http_handler()
         handler: dict[str, Any] = {"type": "command", "command": self.command}
         if self.timeout is not None:
             handler["timeout"] = self.timeout
         if self.is_async and self.async_key:
             handler["async"] = True
         return handler
+
+    def _http_handler(self) -> dict[str, Any]:
+        handler: dict[str, Any] = {"type": HTTP_TYPE, "url": self.url}
+        handler["headers"] = dict(self.headers or {})
+        if self.timeout is not None:
+            handler["timeout"] = self.timeout
+        if self.on_failure is not None:
+            handler[ON_FAILURE_KEY] = self.on_failure
+        return handler
+
+    @property
+    def is_http(self) -> bool:
+        return self.url is not None
 
     def group(self) -> dict[str, Any]:
         group: dict[str, Any] = {} if self.matcher is None else {"matcher": self.matcher}
@@ -173,6 +214,44 @@ def hookman_command_event(command: str) -> str | None:
         return None
     event = _own_words(words[event_index:])[:1]
     return None if not event or not event[0] or event[0].startswith("-") else event[0]
+
+
+def hookman_http_event(handler: Any) -> str | None:
+    """The event of one of hookman's http handlers (the warm hook server's), None for any
+    other handler: type http, a url on 127.0.0.1 whose path is /v1/hook/EVENT, and the
+    X-Hookman-Manifest header naming a manifest."""
+    if not isinstance(handler, dict) or handler.get("type") != HTTP_TYPE:
+        return None
+    url, headers = handler.get("url"), handler.get("headers")
+    if not isinstance(url, str) or not isinstance(headers, dict):
+        return None
+    manifest = headers.get(SERVE_MANIFEST_HEADER)
+    if not isinstance(manifest, str) or not manifest:
+        return None
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        return None
+    if parts.scheme != "http" or host != SERVE_HOST or not parts.path.startswith(SERVE_HOOK_PATH):
+        return None
+    event = parts.path[len(SERVE_HOOK_PATH) :]
+    return event if event and "/" not in event else None
+
+
+def hookman_http_port(handler: Any) -> int | None:
+    """The port one of hookman's http handlers posts to; None for any other handler."""
+    if hookman_http_event(handler) is None:
+        return None
+    try:
+        return urlsplit(handler["url"]).port or 80
+    except ValueError:
+        return None
+
+
+def is_hookman_handler(handler: Any) -> bool:
+    """Whether a settings handler is hookman's: its command form or its http form."""
+    return _is_hookman_handler(handler)
 
 
 def hookman_command_is_async(command: str) -> bool:
@@ -318,7 +397,7 @@ def _update_group(
         if not _is_hookman_handler(handler):
             kept.append(handler)
             continue
-        key = (event, hookman_command_is_async(handler["command"]))
+        key = (event, _handler_is_async(handler))
         entry = wanted.get(key)
         if entry is None or key in placed:
             continue
@@ -346,7 +425,19 @@ def _set_matcher(group: dict[str, Any], matcher: str | None) -> None:
 
 def _update_handler(handler: dict[str, Any], entry: HookmanEntry) -> None:
     wanted = entry.handler()
-    for key in ("type", "command", "timeout", "async"):
+    if (handler.get("type") == HTTP_TYPE) != entry.is_http:
+        # The other form (a switch to or from the server): hookman's keys of the old form go,
+        # the new form's come first, and keys a user added stay after them.
+        others = {
+            key: value
+            for key, value in handler.items()
+            if key not in _COMMAND_KEYS and key not in _HTTP_KEYS
+        }
+        handler.clear()
+        handler.update(wanted)
+        handler.update(others)
+        return
+    for key in _HTTP_KEYS if entry.is_http else _COMMAND_KEYS:
         if key in wanted:
             handler[key] = wanted[key]
         else:
@@ -354,11 +445,33 @@ def _update_handler(handler: dict[str, Any], entry: HookmanEntry) -> None:
 
 
 def _is_hookman_handler(handler: Any) -> bool:
-    return (
-        isinstance(handler, dict)
-        and isinstance(handler.get("command"), str)
-        and is_hookman_command(handler["command"])
-    )
+    if not isinstance(handler, dict):
+        return False
+    command = handler.get("command")
+    if isinstance(command, str) and is_hookman_command(command):
+        return True
+    return hookman_http_event(handler) is not None
+
+
+def _handler_is_async(handler: dict[str, Any]) -> bool:
+    """Whether one of hookman's handlers is an async entry: `--async` in its command, or
+    `?async=1` on its url (the server answers `{}` at once, the hooks run on)."""
+    command = handler.get("command")
+    if isinstance(command, str) and hookman_command_is_async(command):
+        return True
+    return hookman_http_event(handler) is not None and _url_is_async(handler["url"])
+
+
+def _url_is_async(url: str) -> bool:
+    try:
+        return SERVE_ASYNC_QUERY in urlsplit(url).query.split("&")
+    except ValueError:
+        return False
+
+
+def hookman_handler_is_async(handler: Any) -> bool:
+    """Whether one of hookman's handlers (either form) is an async entry."""
+    return isinstance(handler, dict) and _handler_is_async(handler)
 
 
 def _check_shape(hooks: Any) -> None:

@@ -330,7 +330,12 @@ def installed_command(project_dir: Path, event: str, manifest: Manifest) -> str:
     except (HookmanError, OSError, ValueError):
         settings = {}
     for entry_event, handler in find_hookman_entries(settings):
-        if entry_event == event and not hookman_command_is_async(handler["command"]):
-            return str(handler["command"])
+        command = handler.get("command")  # none in an http entry (the warm hook server's)
+        if (
+            entry_event == event
+            and isinstance(command, str)
+            and not hookman_command_is_async(command)
+        ):
+            return command
     guarded = manifest.client.is_guarded(event)
     return build_command(event, launcher_path(project_dir), guarded=guarded)

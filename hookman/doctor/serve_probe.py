@@ -1,0 +1,31 @@
+"""Who answers on the warm hook server's port: hookman's server (it proves the per-user secret),
+nothing, or another process, in doctor's and install's words. The question is the prompt
+gate's own (hookman/bridge/serve_proof.py `check_identity`: one request, short timeouts);
+nothing here starts anything."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+RUNNING = "running"  # hookman's server answered with the identity proof
+NOT_RUNNING = "not running"  # nothing listens on the port
+OTHER = "another process"  # something listens and cannot prove it is hookman's server
+TIMEOUT_S = 0.5
+
+
+class ServerState(NamedTuple):
+    state: str  # RUNNING, NOT_RUNNING or OTHER
+    port: int
+    detail: str = ""  # what was wrong with an OTHER answer; the version for RUNNING
+
+
+def probe(port: int) -> ServerState:
+    """What answers on 127.0.0.1:`port` (GET /v1/identity?nonce=HEX, the proof checked)."""
+    from hookman.bridge.serve_proof import NOTHING, OURS, check_identity, read_secret
+
+    found = check_identity(port, read_secret(), timeout=TIMEOUT_S)
+    if found.state == OURS:
+        return ServerState(RUNNING, port, found.version or "")
+    if found.state == NOTHING:
+        return ServerState(NOT_RUNNING, port)
+    return ServerState(OTHER, port, found.detail)

@@ -1,0 +1,61 @@
+"""`hookman fire EVENT` says which path the installed entry takes (the warm hook server or the
+command), and the answer it shows is the runner's either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hookman.serve import wire
+from tests.serve_fake import free_port, opt_in
+
+from .helpers import GUARD, hookman, hookman_json, write_hook
+
+NEWEST = ("--claude-version", "2.1.332")
+RM_RF = '{"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}'
+
+
+@pytest.fixture(autouse=True)
+def _in_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+    write_hook(project, "guard", GUARD)
+
+
+def _fire(project: Path, event: str) -> dict:
+    payload = project / "rm.json"
+    payload.write_text(RM_RF)
+    return hookman_json("fire", event, "--payload", str(payload))
+
+
+def test_fire_says_the_guard_reaches_the_server_and_shows_the_runners_deny(
+    project: Path,
+) -> None:
+    port = free_port()
+    opt_in(port)
+    assert hookman("install", "hooks/guard.py", *NEWEST).exit_code == 0
+    shown = _fire(project, "PreToolUse")
+    assert shown["entry"] == {"path": "server", "port": port, "on_failure": "block"}
+    assert shown["answer"]["hookSpecificOutput"]["permissionDecision"] == "deny"
+    said = " ".join(hookman("fire", "PreToolUse").output.split())
+    assert f"warm hook server on port {port} (onFailure block)" in said
+
+
+def test_fire_says_the_prompt_gate_runs_the_command(project: Path) -> None:
+    opt_in(free_port())
+    assert hookman("install", "hooks/guard.py", *NEWEST).exit_code == 0
+    assert _fire(project, "UserPromptSubmit")["entry"]["path"] == "command"
+    said = hookman("fire", "UserPromptSubmit").output
+    assert "Claude Code runs the command" in said
+
+
+def test_not_opted_in_the_answer_is_the_same_and_no_line_is_added(project: Path) -> None:
+    assert hookman("install", "hooks/guard.py", *NEWEST).exit_code == 0
+    command_path = _fire(project, "PreToolUse")
+    assert command_path["entry"] == {"path": "command", "port": None, "on_failure": None}
+    assert "installed entry" not in hookman("fire", "PreToolUse").output
+    opt_in(free_port())
+    assert hookman("install", *NEWEST).exit_code == 0
+    server_path = _fire(project, "PreToolUse")
+    assert server_path["answer"] == command_path["answer"]
+    assert wire.opted_in()
