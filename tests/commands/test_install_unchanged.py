@@ -236,3 +236,19 @@ def test_a_claude_dispatcher_on_path_is_asked_every_time(
     again = hookman("install")
     assert again.exit_code == 0 and "from claude --version" in again.stdout
     assert unchanged.lean_main([]) is None
+
+
+def test_an_install_that_asks_the_server_s_state_is_never_replayed(project: Path) -> None:
+    """Opted in to the warm server: install's output says whether it runs now, asked live;
+    a stamp would repeat "not running" after the server started (or the reverse)."""
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert hookman("serve", "enable", "--port", str(port)).exit_code == 0
+    _installed(project)
+    assert unchanged.lean_main([]) is None
+    assert not (paths.project_state_dir(project) / unchanged.STAMP_NAME).exists()
+    again = hookman("install")
+    assert "hookman serve start" in again.output
