@@ -60,7 +60,10 @@ def fake_server(mode: str = HOOKMAN) -> Iterator[int]:
             parts = urlsplit(self.path)
             if mode != NOT_HOOKMAN and parts.path == wire.IDENTITY_PATH:
                 nonce = parse_qs(parts.query).get("nonce", [""])[0]
-                body = {"hookman": "0.0.0", "proof": wire.identity_proof(secret, nonce)}
+                body = {
+                    "hookman": "0.0.0",
+                    "proof": wire.identity_proof(secret, nonce, self.server.server_address[1]),
+                }
             data = json.dumps(body).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

@@ -44,19 +44,49 @@ def hmac_sha256_hex(key: bytes, message: bytes) -> str:
     return sha256_hex(outer)
 
 
-def identity_proof(secret: bytes, nonce: str) -> str:
-    return hmac_sha256_hex(secret, b"identity:" + nonce.encode("ascii"))
+def identity_proof(secret: bytes, nonce: str, port: int) -> str:
+    """The server's answer to `nonce` on `port`: bound to the port, so hookman's own server
+    on another port (a user service's `--port`) cannot be relayed as this port's."""
+    return hmac_sha256_hex(secret, f"identity:{port}:{nonce}".encode("ascii"))
 
 
 def read_secret() -> bytes | None:
-    """The per-user secret, or None when there is none yet (or it is not a private file)."""
-    from hookman.bridge.state_file import read_regular
+    """The per-user secret, or None when there is none or it cannot be used (secret_state)."""
+    return secret_state()[0]
 
+
+def secret_path() -> str:
+    return os.path.join(serve_dir(), SECRET_NAME)
+
+
+def secret_state() -> tuple[bytes | None, str | None]:
+    """(the secret, None); (None, None) when there is none yet; (None, why it cannot be used)
+    when the file is there but is no private regular file of this user's holding a whole
+    secret: a symlink, a FIFO, another user's, readable by others (then anyone who read it
+    could forge tokens and proofs), or cut short (a crash while it was made)."""
+    from hookman.bridge.state_file import open_regular
+
+    path = secret_path()
     try:
-        data = read_regular(os.path.join(serve_dir(), SECRET_NAME))
-    except OSError:
-        return None
-    return data if len(data) == SECRET_BYTES * 2 else None
+        descriptor = open_regular(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None, None
+    except OSError as error:
+        return None, f"{path} is not a regular file ({error.strerror or error})"
+    try:
+        info = os.fstat(descriptor)
+        data = os.read(descriptor, SECRET_BYTES * 2 + 1)
+    except OSError as error:
+        return None, f"{path} cannot be read ({error.strerror or error})"
+    finally:
+        os.close(descriptor)
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        return None, f"{path} belongs to another user"
+    if info.st_mode & 0o077:
+        return None, f"{path} can be read by other users (mode {oct(info.st_mode & 0o777)})"
+    if len(data) != SECRET_BYTES * 2 or data.strip(b"0123456789abcdef"):
+        return None, f"{path} does not hold a whole secret"
+    return data, None
 
 
 def constant_time_equal(left: str, right: str) -> bool:
@@ -104,7 +134,7 @@ def check_identity(port: int, secret: bytes | None, timeout: float = 0.5) -> Ide
         return Identity(OTHER, detail=f"it did not answer ({error.strerror or error})")
     finally:
         sock.close()
-    return _judge(raw, secret, nonce)
+    return _judge(raw, secret, nonce, port)
 
 
 def _read_all(sock: object) -> bytes:
@@ -119,7 +149,7 @@ def _read_all(sock: object) -> bytes:
     return b"".join(chunks)
 
 
-def _judge(raw: bytes, secret: bytes | None, nonce: str) -> Identity:
+def _judge(raw: bytes, secret: bytes | None, nonce: str, port: int) -> Identity:
     from hookman.bridge import lean_json
 
     head, _, body = raw.partition(b"\r\n\r\n")
@@ -135,6 +165,6 @@ def _judge(raw: bytes, secret: bytes | None, nonce: str) -> Identity:
     version = answer.get(IDENTITY_LABEL)
     if secret is None:
         return Identity(OTHER, detail="this user has no hookman secret to check its proof with")
-    if not constant_time_equal(answer["proof"], identity_proof(secret, nonce)):
+    if not constant_time_equal(answer["proof"], identity_proof(secret, nonce, port)):
         return Identity(OTHER, detail="its proof does not match this user's secret")
     return Identity(OURS, version=version if isinstance(version, str) else None)

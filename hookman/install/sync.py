@@ -82,7 +82,7 @@ from hookman.project.settings_entries import (
     apply_hookman_entries,
     build_command,
 )
-from hookman.project.settings_file import SettingsChange, update_settings
+from hookman.project.settings_file import SettingsChange, keep_from_others, update_settings
 
 if TYPE_CHECKING:  # Codex's modules load only for a project whose agents include it
     from hookman.agents.codex_sync import CodexPlan, CodexTrust
@@ -480,6 +480,8 @@ def write_sync(
         settings = update_settings(
             local_settings_path(project_dir), _settings_edit(planned.entries), dry_run=False
         )
+        if planned.plan.serve is not None and planned.plan.serve.reaches_server():
+            keep_from_others(local_settings_path(project_dir))  # it holds the tokens
         codex_file = None
         if preview.codex_file is not None:
             codex_entries = [] if preview.codex is None else preview.codex.entries

@@ -587,6 +587,20 @@ def _ensure_parent_dir(path: Path) -> None:
         ) from error
 
 
+def keep_from_others(path: Path) -> None:
+    """Take group and other access away from a settings file holding the warm hook server's
+    tokens (a token opens its project's hooks to whoever reads it; docs/serve.md)."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            os.chmod(path, mode & ~0o077)
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot make {path} private to you: {error.strerror or error}.",
+            f"run `chmod go-rwx {path}`; it holds the warm hook server's tokens.",
+        ) from error
+
+
 def _write(path: Path, text: str) -> None:
     try:
         atomic_write_text(path, text)

@@ -80,6 +80,7 @@ class Connection:
 class Server:
     def __init__(self, listener: socket.socket, secret: bytes, log: object = None) -> None:
         self.listener = listener
+        self.port = int(listener.getsockname()[1])  # what the identity proof is bound to
         self.secret = secret
         self.selector = selectors.DefaultSelector()
         self.manifests = ManifestFacts()
@@ -243,7 +244,7 @@ class Server:
         if not nonce or len(nonce) > NONCE_LIMIT or not all(c in "0123456789abcdef" for c in nonce):
             self._respond(connection, 400, _error_body("the identity check needs ?nonce=HEX"))
             return
-        proof = wire.identity_proof(self.secret, nonce)
+        proof = wire.identity_proof(self.secret, nonce, self.port)
         body = lean_json.dumps({"hookman": __version__, "proof": proof}).encode("utf-8")
         self._respond(connection, 200, body)
 

@@ -11,7 +11,8 @@ a token read from one project's settings opens that project's hooks only.
 
 The server proves itself to hookman's own commands (the prompt gate, `doctor`, `hookman serve
 status`) at `GET /v1/identity?nonce=HEX`, answering `{"hookman": VERSION, "proof": P}` with
-P = HMAC-SHA256(secret, "identity:" + nonce): another process on the port cannot.
+P = HMAC-SHA256(secret, "identity:PORT:" + nonce): another process on the port cannot, nor
+hookman's own server on another port relayed.
 
 A project whose entries reach the server says so in its installed manifest:
 `"serve": {"port": PORT}` (the runner's prompt gate checks that server, and starts it).
@@ -35,6 +36,8 @@ from hookman.bridge.serve_proof import (
     SECRET_NAME,
     identity_proof,
     read_secret,
+    secret_path,
+    secret_state,
     serve_dir,
 )
 
@@ -47,6 +50,8 @@ __all__ = [
     "SECRET_NAME",
     "identity_proof",
     "read_secret",
+    "secret_path",
+    "secret_state",
     "serve_dir",
 ]
 
@@ -95,27 +100,46 @@ def token_matches(secret: bytes, manifest_path: str, authorization: str | None) 
 
 
 def ensure_secret() -> bytes:
-    """The per-user secret, made (hex, mode 0600, never replaced) on first use."""
-    existing = read_secret()
-    if existing is not None:
-        return existing
+    """The per-user secret, made on first use (hex, mode 0600, never replaced): written whole
+    under a name of this process, then linked into place, so no reader ever sees it cut
+    short. One that cannot be used is refused (HookmanError), never silently replaced: the
+    tokens in every project's entries come from it."""
+    secret, problem = secret_state()
+    if secret is not None:
+        return secret
+    if problem is not None:
+        raise _unusable(problem)
     from hookman.bridge.private_dir import make_private_dir
 
     directory, problem = make_private_dir(serve_dir())
     if problem is not None:
         raise OSError(problem)
     path = os.path.join(directory, SECRET_NAME)
+    temporary = f"{path}.{os.getpid()}.tmp"
     made = os.urandom(SECRET_BYTES).hex().encode("ascii")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(made)
+        os.link(temporary, path)
     except FileExistsError:  # another process made it first: theirs is the one
-        secret = read_secret()
+        secret, problem = secret_state()
         if secret is None:
-            raise
+            raise _unusable(problem or f"{path} appeared and went again") from None
         return secret
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(made)
+    finally:
+        os.unlink(temporary)
     return made
+
+
+def _unusable(problem: str) -> Exception:
+    from hookman.errors import HookmanError
+
+    return HookmanError(
+        f"hookman cannot use the warm hook server's secret: {problem}.",
+        f"remove it (`rm {secret_path()}`), then run `hookman serve enable` and `hookman "
+        "install` in each project that uses the server.",
+    )
 
 
 def default_port(uid: int | None = None) -> int:

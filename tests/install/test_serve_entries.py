@@ -242,3 +242,16 @@ def test_a_state_directory_the_client_would_expand_keeps_command_entries(
     assert set(_types(project).values()) == {"command"}
     assert "has a `$` in its path" in " ".join(output.split())
     assert "serve" not in _manifest(project)
+
+
+def test_a_settings_file_holding_tokens_is_kept_from_other_users(project: Path) -> None:
+    """A token opens its project's hooks to whoever reads it: once install writes one, the
+    settings file is readable by its owner alone (it was 0644 under the usual umask)."""
+    settings = project / ".claude" / "settings.local.json"
+    _install("hooks/guard.py", *NEWEST)
+    settings.chmod(0o644)  # the usual umask's mode
+    _install(*NEWEST)
+    assert settings.stat().st_mode & 0o777 == 0o644  # no token: the mode is the user's
+    opt_in(free_port())
+    _install(*NEWEST)
+    assert settings.stat().st_mode & 0o777 == 0o600

@@ -68,8 +68,8 @@ def test_another_projects_token_opens_no_other_manifest(served: Served) -> None:
 def test_the_identity_proof_needs_the_users_secret(served: Served) -> None:
     status, body = served.request("GET", f"{wire.IDENTITY_PATH}?nonce=00ff")
     assert status == 200
-    assert body["proof"] == identity_proof(served.secret(), "00ff")
-    assert body["proof"] != identity_proof(b"0" * 64, "00ff")
+    assert body["proof"] == identity_proof(served.secret(), "00ff", served.port)
+    assert body["proof"] != identity_proof(b"0" * 64, "00ff", served.port)
     assert served.identity() == OURS
 
 
