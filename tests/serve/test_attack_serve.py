@@ -604,3 +604,33 @@ def test_an_impostor_relaying_the_identity_check_stops_the_prompt(own: Served) -
             own.port = real_port
     assert relay.hook_requests == 1 and leaked == (200, {})  # the impostor's success
     assert result.get("continue") is False
+
+
+# -- the secret and the tokens at rest --------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="install writes the project's bearer token into .claude/settings.local.json with "
+    "the umask's mode (0644 here): any co-user who can read the project reads the token and "
+    "the manifest path, POSTs to this user's server, and has this user's hooks run, as this "
+    "user, on a payload and cwd of their choosing, reading back what the hooks answer",
+)
+def test_the_settings_file_holding_a_token_is_readable_by_its_owner_only(own: Served) -> None:
+    own.hookman("serve", "enable", "--port", str(own.port))
+    own.hookman("install", "--claude-version", "2.1.332")
+    holding = [
+        path
+        for path in (own.root / ".claude").glob("settings*.json")
+        if "Bearer " in path.read_text(encoding="utf-8")
+    ]
+    assert holding, "install wrote no http entry"
+    for path in holding:
+        assert path.stat().st_mode & 0o077 == 0, (path, oct(path.stat().st_mode))
+
+
+def test_the_secret_is_made_private(own: Served) -> None:
+    own.hookman("serve", "enable", "--port", str(own.port))
+    secret = own.home / "state" / "serve" / "secret"
+    assert secret.stat().st_mode & 0o077 == 0
+    assert (own.home / "state" / "serve").stat().st_mode & 0o077 == 0
