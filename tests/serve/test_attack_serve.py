@@ -634,3 +634,26 @@ def test_the_secret_is_made_private(own: Served) -> None:
     secret = own.home / "state" / "serve" / "secret"
     assert secret.stat().st_mode & 0o077 == 0
     assert (own.home / "state" / "serve").stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="install's http entries carry no project header (the client does not expand "
+    "$CLAUDE_PROJECT_DIR), and the child does not fall back on the payload's `cwd`: in a copy "
+    "of the project (copied with its settings.local.json) the runner's foreign-project deny "
+    "never happens; the original's guards answer, here `{}` for `ls`, where the command entry "
+    "denies with 'were installed for ... Run `hookman install`'",
+)
+def test_a_copied_project_is_denied_as_the_command_entry_denies(
+    served: Served, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copied-project"
+    copy.mkdir()
+    payload = served.bash("PreToolUse", "ls")
+    payload["cwd"] = str(copy)
+    body = json.dumps(payload).encode()
+    head = hook_head(served, "PreToolUse", len(body)).replace(
+        f"X-Hookman-Project: {served.root}\r\n".encode(), b""
+    )
+    assert b"X-Hookman-Project" not in head  # as install writes the entry
+    assert deny_reason(body_of(raw_exchange(served.port, head + body))) is not None
