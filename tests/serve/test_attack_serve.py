@@ -398,25 +398,8 @@ def test_descriptor_exhaustion_at_a_request_does_not_kill_the_server(own: Served
 @pytest.mark.parametrize(
     "planted",
     [
-        pytest.param(
-            "symlink",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a symlinked secret (not read: O_NOFOLLOW) makes ensure_secret raise "
-                "FileExistsError: `serve run` prints a Traceback, `serve start` an internal "
-                "error, the gate's on-demand start dies in server.log, and every guarded http "
-                "entry is blocked (fail closed, but no sentence and no hint)",
-            ),
-        ),
-        pytest.param(
-            "empty-secret",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="an empty secret file (a crash between ensure_secret's O_EXCL create "
-                "and its write) is never replaced: `serve start` says `hookman: internal "
-                "error: FileExistsError`, and no server can start until the user deletes it",
-            ),
-        ),
+        "symlink",
+        "empty-secret",
         "fifo-port",
     ],
 )
@@ -442,12 +425,6 @@ def test_planted_files_in_the_serve_directory(own: Served, tmp_path: Path, plant
         assert "Traceback" not in done.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_secret takes a secret file that others can read (mode 0644 in a 0755 "
-    "directory): the server and the prompt gate keep using it, so whoever read it forges "
-    "tokens and identity proofs (an impostor then passes the gate and answers guards `{}`)",
-)
 def test_a_secret_others_can_read_is_not_trusted(own: Served) -> None:
     own.hookman("serve", "enable", "--port", str(own.port))
     serve = own.home / "state" / "serve"
@@ -538,7 +515,7 @@ def test_stop_leaves_a_bystander_whose_command_line_mentions_hookman(own: Served
 def test_an_impostor_replaying_a_captured_proof_stops_the_prompt(own: Served) -> None:
     own.hookman("serve", "enable", "--port", str(own.port))
     gate_manifest(own, own.port)
-    captured = identity_proof(own.secret(), "00" * 16)
+    captured = identity_proof(own.secret(), "00" * 16, own.port)
     body = json.dumps({"hookman": "0", "proof": captured}).encode()
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -581,14 +558,6 @@ def test_a_stopped_server_never_lets_the_prompt_go_on_unchecked(own: Served) -> 
     assert result.get("continue") is False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the identity proof is HMAC(secret, 'identity:'+nonce), not bound to the port: "
-    "when hookman's server runs on another port than a project's manifest names (`serve run "
-    "--port N` for a user service, or `serve enable --port N` before `install`), a co-user on "
-    "the manifest's port relays the identity check to the real server; the gate lets the "
-    "prompt go on and every guarded http entry then reads the relay's `{}` (the tool runs)",
-)
 def test_an_impostor_relaying_the_identity_check_stops_the_prompt(own: Served) -> None:
     expected = free_port()
     own.hookman("serve", "enable", "--port", str(expected))
@@ -609,13 +578,6 @@ def test_an_impostor_relaying_the_identity_check_stops_the_prompt(own: Served) -
 # -- the secret and the tokens at rest --------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="install writes the project's bearer token into .claude/settings.local.json with "
-    "the umask's mode (0644 here): any co-user who can read the project reads the token and "
-    "the manifest path, POSTs to this user's server, and has this user's hooks run, as this "
-    "user, on a payload and cwd of their choosing, reading back what the hooks answer",
-)
 def test_the_settings_file_holding_a_token_is_readable_by_its_owner_only(own: Served) -> None:
     own.hookman("serve", "enable", "--port", str(own.port))
     own.hookman("install", "--claude-version", "2.1.332")
