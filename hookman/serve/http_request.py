@@ -10,6 +10,8 @@ from __future__ import annotations
 HEAD_LIMIT = 16 * 1024  # bytes of request line and headers
 BODY_LIMIT = 32 * 1024 * 1024  # bytes of payload (a PostToolUse of a large tool output)
 HEADER_COUNT_LIMIT = 64
+CHUNK_LINE_LIMIT = 64  # bytes of one chunk-size line, extensions included
+CHUNK_COUNT_LIMIT = 4096  # chunks of one body: each feed parses them again from the start
 INCOMPLETE = "incomplete"
 COMPLETE = "complete"
 BAD = "bad"
@@ -135,12 +137,18 @@ def dechunk(buffer: bytearray) -> bytes | None:
     """The body of a complete chunked encoding in `buffer`, None while incomplete."""
     body = bytearray()
     offset = 0
+    chunks = 0
     while True:
         end = buffer.find(b"\r\n", offset)
-        if end < 0:
-            if len(buffer) - offset > 64:
+        if end < 0 or end - offset > CHUNK_LINE_LIMIT:
+            if len(buffer) - offset > CHUNK_LINE_LIMIT:
                 raise BadRequest(400, "a chunk size line is malformed")
             return None
+        chunks += 1
+        if chunks > CHUNK_COUNT_LIMIT:
+            raise BadRequest(
+                400, f"the request's body comes in more than {CHUNK_COUNT_LIMIT} chunks"
+            )
         size_text = bytes(buffer[offset:end]).split(b";", 1)[0].strip()
         try:
             size = int(size_text, 16)
@@ -154,7 +162,11 @@ def dechunk(buffer: bytearray) -> bytes | None:
             if buffer[start : start + 2] == b"\r\n":
                 return bytes(body)
             if trailer_end < 0:
+                if len(buffer) - start > HEAD_LIMIT:
+                    raise BadRequest(431, "the request's trailer is too large")
                 return None
+            if trailer_end - start > HEAD_LIMIT:
+                raise BadRequest(431, "the request's trailer is too large")
             return bytes(body)
         if len(buffer) < start + size + 2:
             return None

@@ -187,8 +187,8 @@ def stop(wait: float = STOP_WAIT_S) -> int | None:
     """Stop the running server (SIGTERM; SIGKILL past `wait`). Its pid, or None when none
     ran."""
     pid = running_pid()
-    if pid is None or not _names_hookman(pid):
-        return None
+    if pid is None or not _a_server_holds_the_lock() or not _names_hookman(pid):
+        return None  # a pid file left by a server that died: its pid may be anyone's now
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -275,6 +275,16 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
         _remove_pid()
     server._say("stopped")
     return 0
+
+
+def _a_server_holds_the_lock() -> bool:
+    """Whether a server runs: it holds the lock for as long as it lives (the kernel lets go
+    of it when the process ends, however it ends)."""
+    descriptor = _take_lock()
+    if descriptor is None:
+        return True
+    os.close(descriptor)
+    return False
 
 
 def _take_lock() -> int | None:

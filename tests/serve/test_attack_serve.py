@@ -187,13 +187,6 @@ def _chunked_head() -> bytes:
     return b"POST /v1/hook/PreToolUse HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a chunk-size line's extension (`1;aaaa...`, each line whole in one recv) is "
-    "skipped without a limit: the reader buffers a request of any size whose decoded body "
-    "stays under BODY_LIMIT, re-parsing the whole buffer on every recv (quadratic): one "
-    "tokenless connection holds the single-threaded loop and grows its memory",
-)
 def test_chunk_extensions_do_not_grow_the_buffer_past_the_limits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -208,12 +201,6 @@ def test_chunk_extensions_do_not_grow_the_buffer_past_the_limits(
     assert state == BAD
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="after the last chunk (`0\\r\\n`) trailer lines are buffered until a blank line, "
-    "without a limit: a tokenless client grows the server's memory for as long as its 10 s "
-    "read deadline lets it send",
-)
 def test_an_endless_trailer_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(http_request, "BODY_LIMIT", 64 * 1024)
     reader = RequestReader()
@@ -488,12 +475,6 @@ def test_stop_leaves_an_unrelated_process_named_in_a_stale_pid_file(own: Served)
         bystander.wait()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="serve stop's only check of a stale pid file is that /proc/PID/cmdline contains "
-    "'hookman': any of the user's processes mentioning it (an editor on hookman.toml, a "
-    "`hookman log -f`) that took the dead server's pid gets SIGTERM, then SIGKILL",
-)
 def test_stop_leaves_a_bystander_whose_command_line_mentions_hookman(own: Served) -> None:
     own.hookman("serve", "enable", "--port", str(own.port))
     bystander = subprocess.Popen(
