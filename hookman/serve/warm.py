@@ -46,5 +46,11 @@ def warm_up() -> None:
             importlib.import_module(name)
         except ImportError:
             continue
+    try:  # the answers' schema, read once here rather than by every event
+        from hookman.bridge.output_schema import output_schema
+
+        output_schema()
+    except (ImportError, OSError, ValueError):
+        pass
     gc.collect()
     gc.freeze()  # the children's collections leave these objects' pages unwritten
