@@ -77,8 +77,9 @@ _SYS_HOOKS = (
 )
 
 
-def _namespaces() -> list[dict[str, object]]:
-    spaces: list[dict[str, object]] = []
+def _namespaces() -> list[tuple[str, dict[str, object]]]:
+    """(whose, namespace) of the watched modules and of hookman's classes."""
+    spaces: list[tuple[str, dict[str, object]]] = []
     for name, module in list(sys.modules.items()):
         if module is None:
             continue
@@ -87,11 +88,11 @@ def _namespaces() -> list[dict[str, object]]:
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
             continue
-        spaces.append(namespace)
+        spaces.append((name, namespace))
         if name.startswith("hookman"):
             for value in list(namespace.values()):
                 if isinstance(value, type) and getattr(value, "__module__", "") == name:
-                    spaces.append(value.__dict__)  # type: ignore[arg-type]
+                    spaces.append((f"{name}.{value.__qualname__}", value.__dict__))  # type: ignore[arg-type]
     return spaces
 
 
@@ -165,11 +166,6 @@ def _sys_state() -> tuple[object, ...]:
     )
 
 
-def _owner(space: dict[str, object]) -> str:
-    name = space.get("__qualname__") or space.get("__name__")
-    return str(name) if isinstance(name, str) else "?"
-
-
 def _runner_state() -> list[tuple[dict[str, object], str, object, object]]:
     kept: list[tuple[dict[str, object], str, object, object]] = []
     for module_name, names in RUNNER_STATE.items():
@@ -219,7 +215,7 @@ class Baseline:
         self.module_names = list(self.modules)
         self.module_objects = list(self.modules.values())
         self.runner_state = _runner_state()
-        self.namespaces = [(space, list(space.values())) for space in _namespaces()]
+        self.namespaces = [(whose, space, list(space.values())) for whose, space in _namespaces()]
         self.containers = _containers()
 
     def restore_runner_state(self) -> None:
@@ -271,8 +267,8 @@ class Baseline:
         for container, size in self.containers:
             if len(container) != size:  # type: ignore[arg-type]
                 return "it added to or took from a table of hookman's modules"
-        for space, kept in self.namespaces:
+        for whose, space, kept in self.namespaces:
             # Values compared in order (identity first): an added, removed or replaced name
             if list(space.values()) != kept:
-                return f"it replaced a name in a module or class ({_owner(space)})"
+                return f"it replaced a name in a module or class ({whose})"
         return None

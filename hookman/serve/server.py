@@ -9,6 +9,7 @@ blocks on a child, so a hook that hangs stalls only its own request."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import os
@@ -46,6 +47,11 @@ REASONS = {
     503: "Service Unavailable",
 }
 _READING, _WAITING, _WRITING = "reading", "waiting", "writing"
+_QUEUED = "queued"  # for a worker of its project
+# How long a request waits for a busy worker of its project before a child is forked for
+# it (a worker that hangs holds its requests no longer than this), and how many may wait.
+QUEUE_WAIT_S = 0.25
+QUEUE_LIMIT = 256
 
 
 class Connection:
@@ -56,6 +62,7 @@ class Connection:
         "event",
         "guarded",
         "out",
+        "pending",
         "pipe",
         "reader",
         "received_at",
@@ -79,6 +86,7 @@ class Connection:
         self.guarded = False
         self.out = b""
         self.worker: Worker | None = None  # the warm worker running its event
+        self.pending: tuple[str, bytes, float] | None = None  # queued: manifest, payload, s
 
 
 class Server:
@@ -98,6 +106,7 @@ class Server:
         self._log = log
         self._secret_checked = time.monotonic()
         self.workers = Workers(worker_limit())
+        self.queues: dict[str, collections.deque[Connection]] = {}
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -329,10 +338,44 @@ class Server:
         worker = self.workers.idle(manifest_path)
         if worker is None:
             if not self.workers.can_start(manifest_path):
-                return False
+                return self._queue(connection, manifest_path, payload, seconds)
             worker = self._start_worker(manifest_path)
             if worker is None:
                 return False
+        return self._send(worker, connection, frame, seconds)
+
+    def _queue(
+        self, connection: Connection, manifest_path: str, payload: bytes, seconds: float
+    ) -> bool:
+        """Every worker of the project is busy: wait for one, at most QUEUE_WAIT_S (then
+        a child is forked for the request, _expire)."""
+        queue = self.queues.setdefault(manifest_path, collections.deque())
+        if len(queue) >= QUEUE_LIMIT:
+            return False
+        connection.state = _QUEUED
+        connection.pending = (manifest_path, payload, seconds)
+        connection.deadline = min(time.monotonic() + QUEUE_WAIT_S, connection.received_at + seconds)
+        queue.append(connection)
+        return True
+
+    def _next_queued(self, manifest_path: str) -> None:
+        """A worker of the project is free (or may be started): give it the next request
+        that waits."""
+        queue = self.queues.get(manifest_path)
+        while queue:
+            connection = queue.popleft()
+            if connection.state != _QUEUED or connection.pending is None:
+                continue  # answered or gone meanwhile
+            _, payload, seconds = connection.pending
+            connection.pending = None
+            connection.state = _WAITING
+            if not self._to_worker(connection, manifest_path, payload, seconds):
+                self._fork(connection, manifest_path, payload, False, seconds)
+            break
+        if not queue:
+            self.queues.pop(manifest_path, None)
+
+    def _send(self, worker: Worker, connection: Connection, frame: bytes, seconds: float) -> bool:
         read_end, write_end = os.pipe()
         try:
             sent = socket.send_fds(worker.sock, [frame], [write_end])
@@ -408,6 +451,7 @@ class Server:
             self._maybe_answer(connection)
         if retiring or self.stopping:
             self._drop_worker(worker)
+        self._next_queued(worker.manifest)
 
     def _drop_worker(self, worker: Worker, *, kill: bool = False) -> None:
         if kill:
@@ -475,6 +519,7 @@ class Server:
             worker = self.workers.by_pid.pop(pid, None)
             if worker is not None:  # a warm worker ended: its run's connection, if any
                 self._drop_worker(worker)
+                self._next_queued(worker.manifest)
                 connection = worker.connection
                 worker.connection = None
                 if connection is not None:
@@ -507,7 +552,11 @@ class Server:
         for connection in list(self.connections.values()):
             if connection.deadline > now:
                 continue
-            if connection.state == _WAITING:
+            if connection.state == _QUEUED and connection.pending is not None:
+                manifest_path, payload, seconds = connection.pending
+                connection.pending = None  # left in its queue, skipped there
+                self._fork(connection, manifest_path, payload, False, seconds)
+            elif connection.state == _WAITING:
                 seconds = connection.deadline - connection.received_at
                 self._kill_child(connection)
                 self._answer_failed(connection, f"did not finish within {seconds:.1f} s")
