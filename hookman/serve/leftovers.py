@@ -58,7 +58,6 @@ RUNNER_STATE = {
     "hookman.runtime.loader": ("_modules_by_path", "_repository_packages", "_imports_started"),
     "hookman.runtime.verified_import": ("_by_root", "_by_name"),
     "hookman.runtime.awaiting": ("_loops_by_thread",),
-    "hookman.bridge.project_moved": ("_sha256",),
     "hookman.bridge.capture": ("_active",),
     "hookman.bridge.output_schema": ("_schema",),
     "hookman.bridge.run_command": ("_hard_stop_sink",),
