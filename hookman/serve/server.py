@@ -69,6 +69,7 @@ class Connection:
         "sock",
         "state",
         "status",
+        "watched",
         "worker",
     )
 
@@ -85,6 +86,7 @@ class Connection:
         self.event = ""
         self.guarded = False
         self.out = b""
+        self.watched = False  # registered with the selector
         self.worker: Worker | None = None  # the warm worker running its event
         self.pending: tuple[str, bytes, float] | None = None  # queued: manifest, payload, s
 
@@ -176,6 +178,7 @@ class Server:
             connection = Connection(sock, time.monotonic())
             self.connections[sock.fileno()] = connection
             self.selector.register(sock, selectors.EVENT_READ, "conn")
+            connection.watched = True
 
     def _read(self, connection: Connection) -> None:
         try:
@@ -621,10 +624,13 @@ class Server:
             return
         self._unwatch(connection)
         self.selector.register(connection.sock, selectors.EVENT_WRITE, "conn")
+        connection.watched = True
 
     def _unwatch(self, connection: Connection) -> None:
-        with contextlib.suppress(KeyError, ValueError):
-            self.selector.unregister(connection.sock)
+        if connection.watched:  # (unregistering one that is not costs an error's repr)
+            connection.watched = False
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(connection.sock)
 
     def _close(self, connection: Connection) -> None:
         if connection.state == _WAITING and connection.child:
@@ -635,8 +641,7 @@ class Server:
         self._unregister_pipe(connection)
         descriptor = connection.sock.fileno()
         if descriptor >= 0:
-            with contextlib.suppress(KeyError, ValueError):
-                self.selector.unregister(connection.sock)
+            self._unwatch(connection)
             self.connections.pop(descriptor, None)
             connection.sock.close()
         connection.state = "closed"
