@@ -84,6 +84,7 @@ def _run(
     manifest_path: str, body: bytes, answer_fd: int, null: int, baseline: Baseline
 ) -> tuple[int, str | None]:
     event, project_dir, payload, received_at = decode_request(body)
+    worker_pid = os.getpid()
     os.dup2(answer_fd, 1)
     os.close(answer_fd)
     try:
@@ -91,6 +92,8 @@ def _run(
         environ = environment()
         cwd = os.getcwd()
         code = run_event(event, manifest_path, payload, received_at=received_at)
+        if os.getpid() != worker_pid:  # a hook's fork (without exec) came back here: it
+            os._exit(0)  # must never take a request or say a run ended
     finally:
         os.dup2(null, 1)  # the pipe's last copy here: the server reads the answer's end
     baseline.restore_runner_state()

@@ -259,3 +259,26 @@ def test_a_hung_worker_of_one_project_stalls_no_other_project(
         assert second.post("PreToolUse", second.bash("PreToolUse", "ls")) == (200, {})
     finally:
         first.stop()
+
+
+def test_a_hooks_fork_that_returns_into_the_worker_never_answers_for_it(warm: Served) -> None:
+    """A hook that forks without exec: its child returns through the runner into the
+    worker's loop, which ends it before it can take a request or say a run ended."""
+    hooks = warm.root / "hooks"
+    state = hooks / "state.py"
+    original = state.read_text(encoding="utf-8")
+    try:
+        state.write_text(
+            original.replace(
+                'if command == "leak-env":',
+                'if command == "fork":\n        os.fork()\n    elif command == "leak-env":',
+            ),
+            encoding="utf-8",
+        )
+        for _ in range(3):
+            assert "pid" in _seen(warm, "fork")
+            assert warm.post("PreToolUse", warm.bash("PreToolUse", "ls")) == (200, {})
+            _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "rm -rf /"))
+            assert deny_reason(body) == "blocked: rm -rf"
+    finally:
+        state.write_text(original, encoding="utf-8")
