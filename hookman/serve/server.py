@@ -379,7 +379,10 @@ class Server:
             self.queues.pop(manifest_path, None)
 
     def _send(self, worker: Worker, connection: Connection, frame: bytes, seconds: float) -> bool:
-        read_end, write_end = os.pipe()
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:  # no descriptor left now: the worker stays idle
+            return False
         try:
             sent = socket.send_fds(worker.sock, [frame], [write_end])
         except OSError:
