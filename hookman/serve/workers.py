@@ -4,7 +4,7 @@ child forked for it, as without workers), ended when idle too long. The server n
 on a worker: its socket is non-blocking and watched by the server's selector.
 
 `HOOKMAN_SERVE_WORKERS` (read when the server starts): the most workers per project; 0 turns
-them off (every event in a child forked for it). Unset: the number of CPUs."""
+them off (every event in a child forked for it). Unset: the number of CPUs (at most 16)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ from hookman.serve.worker_frame import SOCKET_BUFFER
 
 WORKERS_VARIABLE = "HOOKMAN_SERVE_WORKERS"
 IDLE_S = 300.0  # a worker idle this long ends
+DEFAULT_LIMIT_CAP = 16  # unset: one per CPU, at most this many per project
 
 
 def worker_limit() -> int:
     text = os.environ.get(WORKERS_VARIABLE, "").strip()
     if text.isdigit():
         return min(int(text), 64)
-    return max(os.cpu_count() or 1, 1)
+    return min(max(os.cpu_count() or 1, 1), DEFAULT_LIMIT_CAP)
 
 
 class Worker:

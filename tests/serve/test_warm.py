@@ -282,3 +282,18 @@ def test_a_hooks_fork_that_returns_into_the_worker_never_answers_for_it(warm: Se
             assert deny_reason(body) == "blocked: rm -rf"
     finally:
         state.write_text(original, encoding="utf-8")
+
+
+def test_without_workers_every_event_runs_in_a_child_of_its_own(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    project = _project(tmp_path_factory, "forked")
+    project.start(**{WORKERS_VARIABLE: "0"})
+    try:
+        pids = {_seen(project, "probe")["pid"] for _ in range(3)}
+        assert len(pids) == 3
+        assert project.post("PreToolUse", project.bash("PreToolUse", "ls")) == (200, {})
+        _, body = project.post("PreToolUse", project.bash("PreToolUse", "rm -rf /"))
+        assert deny_reason(body) == "blocked: rm -rf"
+    finally:
+        project.stop()
