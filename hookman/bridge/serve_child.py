@@ -35,15 +35,46 @@ def run_request(
     code = EXIT_NO_ANSWER
     try:
         _become_own_process(answer_fd, server_fds)
-        _client_environment(project_dir, payload)
-        run = _Run(event, manifest_path, run_async)
-        run.raw_payload = payload
-        run.received_at = received_at
-        code = run.execute()
+        client_environment(project_dir, payload)
+        code = run_event(
+            event, manifest_path, payload, received_at=received_at, run_async=run_async
+        )
     except BaseException:  # the server answers for a child that could not
         code = EXIT_NO_ANSWER
     finally:
         os._exit(code)
+
+
+def run_event(
+    event: str,
+    manifest_path: str,
+    payload: bytes,
+    *,
+    received_at: float,
+    run_async: bool = False,
+) -> int:
+    """One event by the runner's own `_Run`, its answer line on fd 1; the exit code a
+    launched runner would end with. A warm worker (hookman/serve/worker_loop.py) calls this
+    once per event; the run's deadline is disarmed when it returns."""
+    run = _Run(event, manifest_path, run_async)
+    run.raw_payload = payload
+    run.received_at = received_at
+    try:
+        return run.execute()
+    except BaseException:
+        return EXIT_NO_ANSWER
+    finally:
+        if run.deadline is not None:
+            run.deadline.cancel()
+
+
+def become_own_process(server_fds: tuple[int, ...], *, keep: int) -> int:
+    """A warm worker's start: as a per-event child's, with fd 1 on /dev/null between events
+    and `keep` (its socket to the server) left open. Returns the /dev/null descriptor."""
+    _become_own_process(
+        os.open(os.devnull, os.O_WRONLY), tuple(fd for fd in server_fds if fd != keep)
+    )
+    return os.open(os.devnull, os.O_WRONLY)
 
 
 def _become_own_process(answer_fd: int, server_fds: tuple[int, ...]) -> None:
@@ -71,7 +102,7 @@ def _become_own_process(answer_fd: int, server_fds: tuple[int, ...]) -> None:
     sys.stdout = sys.stderr = sys.__stderr__  # nothing of the server's buffers reaches fd 1
 
 
-def _client_environment(project_dir: str | None, payload: bytes) -> None:
+def client_environment(project_dir: str | None, payload: bytes) -> None:
     """What a command entry's process has from the client: CLAUDE_PROJECT_DIR (from the
     entry's header; absent, the foreign-project check cannot tell), and the session's
     working directory (the payload's `cwd`)."""

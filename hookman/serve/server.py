@@ -9,6 +9,7 @@ blocks on a child, so a hook that hangs stalls only its own request."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import os
@@ -24,6 +25,8 @@ from hookman.serve import wire
 from hookman.serve.answers import EMPTY, child_body, failure_body, status_problem
 from hookman.serve.http_request import BAD, COMPLETE, RequestReader
 from hookman.serve.manifest_facts import ManifestFacts
+from hookman.serve.worker_frame import DONE, FRAME_LIMIT, RETIRING, encode_request
+from hookman.serve.workers import Worker, Workers, socket_pair, worker_limit
 
 READ_DEADLINE_S = 10.0  # from accept to the request's last byte
 WRITE_DEADLINE_S = 10.0
@@ -44,6 +47,11 @@ REASONS = {
     503: "Service Unavailable",
 }
 _READING, _WAITING, _WRITING = "reading", "waiting", "writing"
+_QUEUED = "queued"  # for a worker of its project
+# How long a request waits for a busy worker of its project before a child is forked for
+# it (a worker that hangs holds its requests no longer than this), and how many may wait.
+QUEUE_WAIT_S = 0.25
+QUEUE_LIMIT = 256
 
 
 class Connection:
@@ -54,12 +62,15 @@ class Connection:
         "event",
         "guarded",
         "out",
+        "pending",
         "pipe",
         "reader",
         "received_at",
         "sock",
         "state",
         "status",
+        "watched",
+        "worker",
     )
 
     def __init__(self, sock: socket.socket, now: float) -> None:
@@ -75,6 +86,9 @@ class Connection:
         self.event = ""
         self.guarded = False
         self.out = b""
+        self.watched = False  # registered with the selector
+        self.worker: Worker | None = None  # the warm worker running its event
+        self.pending: tuple[str, bytes, float] | None = None  # queued: manifest, payload, s
 
 
 class Server:
@@ -94,6 +108,8 @@ class Server:
             os.set_blocking(descriptor, False)
         self._log = log
         self._secret_checked = time.monotonic()
+        self.workers = Workers(worker_limit())
+        self.queues: dict[str, collections.deque[Connection]] = {}
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -116,6 +132,9 @@ class Server:
             with contextlib.suppress(KeyError, ValueError):
                 self.selector.unregister(self.listener)
             self.listener.close()
+            for worker in self.workers.all():
+                if not worker.busy:
+                    self._drop_worker(worker)
 
     def _timeout(self) -> float:
         if not self.connections:
@@ -131,6 +150,8 @@ class Server:
             _drain(self._wake_read)
         elif data == "pipe":
             self._read_pipe(key.fd)
+        elif data == "worker":
+            self._read_worker(key.fd)
         else:
             connection = self.connections.get(key.fd)
             if connection is None or connection.sock is not key.fileobj:
@@ -158,6 +179,7 @@ class Server:
             connection = Connection(sock, time.monotonic())
             self.connections[sock.fileno()] = connection
             self.selector.register(sock, selectors.EVENT_READ, "conn")
+            connection.watched = True
 
     def _read(self, connection: Connection) -> None:
         try:
@@ -221,6 +243,8 @@ class Server:
         connection.guarded = facts.guarded
         if run_async:
             self._respond(connection, 200, EMPTY)  # the client does not wait for these
+        elif self._to_worker(connection, manifest_path, request.body, facts.seconds):
+            return
         self._fork(connection, manifest_path, request.body, run_async, facts.seconds)
 
     def _refresh_secret(self) -> None:
@@ -288,17 +312,165 @@ class Server:
             os.close(read_end)
             self.by_child[pid] = None
             return
+        self.by_child[pid] = connection
+        self._wait_on(connection, pid, read_end, seconds)
+
+    def _wait_on(self, connection: Connection, pid: int, read_end: int, seconds: float) -> None:
         os.set_blocking(read_end, False)
         connection.child = pid
         connection.pipe = read_end
         connection.state = _WAITING
         connection.deadline = connection.received_at + seconds
-        self.by_child[pid] = connection
         self.by_pipe[read_end] = connection
         self.selector.register(read_end, selectors.EVENT_READ, "pipe")
 
+    # -- warm workers (serve/workers.py, serve/worker_loop.py) ---------------------------
+
+    def _to_worker(
+        self, connection: Connection, manifest_path: str, payload: bytes, seconds: float
+    ) -> bool:
+        """Hand the request to an idle worker of the project (one forked now when the
+        project has fewer than the limit); False when none can take it: then a child is
+        forked for it."""
+        if not self.workers.limit or self.stopping:
+            return False
+        request = connection.reader.request
+        project_dir = request.header(wire.PROJECT_HEADER) if request else None
+        frame = encode_request(connection.event, project_dir, payload, connection.received_at)
+        if len(frame) > FRAME_LIMIT:
+            return False
+        worker = self.workers.idle(manifest_path)
+        if worker is None:
+            if not self.workers.can_start(manifest_path):
+                return self._queue(connection, manifest_path, payload, seconds)
+            worker = self._start_worker(manifest_path)
+            if worker is None:
+                return False
+        return self._send(worker, connection, frame, seconds)
+
+    def _queue(
+        self, connection: Connection, manifest_path: str, payload: bytes, seconds: float
+    ) -> bool:
+        """Every worker of the project is busy: wait for one, at most QUEUE_WAIT_S (then
+        a child is forked for the request, _expire)."""
+        queue = self.queues.setdefault(manifest_path, collections.deque())
+        if len(queue) >= QUEUE_LIMIT:
+            return False
+        connection.state = _QUEUED
+        connection.pending = (manifest_path, payload, seconds)
+        connection.deadline = min(time.monotonic() + QUEUE_WAIT_S, connection.received_at + seconds)
+        queue.append(connection)
+        return True
+
+    def _next_queued(self, manifest_path: str) -> None:
+        """A worker of the project is free (or may be started): give it the next request
+        that waits."""
+        queue = self.queues.get(manifest_path)
+        while queue:
+            connection = queue.popleft()
+            if connection.state != _QUEUED or connection.pending is None:
+                continue  # answered or gone meanwhile
+            _, payload, seconds = connection.pending
+            connection.pending = None
+            connection.state = _WAITING
+            if not self._to_worker(connection, manifest_path, payload, seconds):
+                self._fork(connection, manifest_path, payload, False, seconds)
+            break
+        if not queue:
+            self.queues.pop(manifest_path, None)
+
+    def _send(self, worker: Worker, connection: Connection, frame: bytes, seconds: float) -> bool:
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:  # no descriptor left now: the worker stays idle
+            return False
+        try:
+            sent = socket.send_fds(worker.sock, [frame], [write_end])
+        except OSError:
+            sent = -1
+        os.close(write_end)
+        if sent != len(frame):  # gone, or it took part of it: it is ended, a child runs this
+            os.close(read_end)
+            self._drop_worker(worker, kill=True)
+            return False
+        worker.idle_since = None
+        worker.connection = connection
+        connection.worker = worker
+        self._wait_on(connection, worker.pid, read_end, seconds)
+        return True
+
+    def _start_worker(self, manifest_path: str) -> Worker | None:
+        try:
+            ours, theirs = socket_pair()
+        except OSError:
+            return None
+        server_fds = (*self._fds(), ours.fileno())
+        try:
+            pid = os.fork()
+        except OSError:
+            ours.close()
+            theirs.close()
+            return None
+        if pid == 0:
+            from hookman.serve.worker_loop import serve_worker
+
+            serve_worker(manifest_path, theirs, server_fds, say=self._say if self._log else None)
+        theirs.close()
+        ours.setblocking(False)
+        worker = Worker(pid, ours, manifest_path, time.monotonic())
+        self.workers.add(worker)
+        self.by_child[pid] = None
+        self.selector.register(ours, selectors.EVENT_READ, "worker")
+        return worker
+
+    def _read_worker(self, descriptor: int) -> None:
+        worker = self.workers.by_fd.get(descriptor)
+        if worker is None:
+            return
+        try:
+            data = worker.sock.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:  # it ended: its run's connection is answered when it is reaped
+            self._drop_worker(worker)
+            return
+        worker.inbox += data
+        while len(worker.inbox) >= DONE.size and worker.sock.fileno() >= 0:
+            code, flags = DONE.unpack_from(worker.inbox)
+            del worker.inbox[: DONE.size]
+            self._worker_done(worker, code, bool(flags & RETIRING))
+
+    def _worker_done(self, worker: Worker, code: int, retiring: bool) -> None:
+        """The worker's run ended with exit code `code`: its connection is answered as a
+        child that exited with it would be; the worker takes the next request, or ends."""
+        connection = worker.connection
+        worker.connection = None
+        worker.idle_since = time.monotonic()
+        if connection is not None and connection.worker is worker:
+            connection.worker = None
+            connection.child = 0
+            connection.status = code << 8  # the wait status of a process that exited so
+            if connection.pipe >= 0:
+                _drain_into(connection.pipe, connection.answer)
+                self._unregister_pipe(connection)
+            self._maybe_answer(connection)
+        if retiring or self.stopping:
+            self._drop_worker(worker)
+        self._next_queued(worker.manifest)
+
+    def _drop_worker(self, worker: Worker, *, kill: bool = False) -> None:
+        if kill:
+            _kill_group(worker.pid)
+        if worker.sock.fileno() >= 0:
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(worker.sock)
+        self.workers.drop(worker)
+
     def _fds(self) -> tuple[int, ...]:
         fds = [self._wake_read, self._wake_write, *self.extra_fds, *self.by_pipe]
+        fds.extend(self.workers.fds())
         fds.extend(self.connections)
         if not self.stopping:
             fds.append(self.listener.fileno())
@@ -335,6 +507,7 @@ class Server:
         if connection.child:
             self.by_child[connection.child] = None  # reaped later; its log line follows
             connection.child = 0
+        self._let_go_of_worker(connection)
         self._unregister_pipe(connection)
         self._respond(connection, 200, body)
 
@@ -350,6 +523,14 @@ class Server:
             if pid == 0:
                 return
             connection = self.by_child.pop(pid, None)
+            worker = self.workers.by_pid.pop(pid, None)
+            if worker is not None:  # a warm worker ended: its run's connection, if any
+                self._drop_worker(worker)
+                self._next_queued(worker.manifest)
+                connection = worker.connection
+                worker.connection = None
+                if connection is not None:
+                    connection.worker = None
             if connection is not None and connection.child == pid:
                 connection.status = status
                 connection.child = 0
@@ -373,10 +554,16 @@ class Server:
         self._respond(connection, 200, failure_body(connection.event, connection.guarded, problem))
 
     def _expire(self, now: float) -> None:
+        for worker in self.workers.idle_past(now):
+            self._drop_worker(worker)
         for connection in list(self.connections.values()):
             if connection.deadline > now:
                 continue
-            if connection.state == _WAITING:
+            if connection.state == _QUEUED and connection.pending is not None:
+                manifest_path, payload, seconds = connection.pending
+                connection.pending = None  # left in its queue, skipped there
+                self._fork(connection, manifest_path, payload, False, seconds)
+            elif connection.state == _WAITING:
                 seconds = connection.deadline - connection.received_at
                 self._kill_child(connection)
                 self._answer_failed(connection, f"did not finish within {seconds:.1f} s")
@@ -384,15 +571,24 @@ class Server:
                 self._close(connection)  # too slow to send its request, or to take the answer
 
     def _kill_child(self, connection: Connection) -> None:
+        worker = connection.worker
+        if worker is not None:  # never given another request: the next one gets a fresh one
+            self._let_go_of_worker(connection)
+            self._drop_worker(worker)
         if connection.child:
-            try:
-                os.killpg(connection.child, signal.SIGKILL)  # the child leads its own group
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.kill(connection.child, signal.SIGKILL)
+            _kill_group(connection.child)
             self.by_child[connection.child] = None  # reaped later, answered now
             connection.child = 0
         self._unregister_pipe(connection)
+
+    def _let_go_of_worker(self, connection: Connection) -> None:
+        """The connection no longer waits for its worker's run to end (answered, or gone);
+        the worker takes requests again once it says the run ended."""
+        worker = connection.worker
+        if worker is not None:
+            if worker.connection is connection:
+                worker.connection = None
+            connection.worker = None
 
     def _unregister_pipe(self, connection: Connection) -> None:
         if connection.pipe < 0:
@@ -432,21 +628,24 @@ class Server:
             return
         self._unwatch(connection)
         self.selector.register(connection.sock, selectors.EVENT_WRITE, "conn")
+        connection.watched = True
 
     def _unwatch(self, connection: Connection) -> None:
-        with contextlib.suppress(KeyError, ValueError):
-            self.selector.unregister(connection.sock)
+        if connection.watched:  # (unregistering one that is not costs an error's repr)
+            connection.watched = False
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(connection.sock)
 
     def _close(self, connection: Connection) -> None:
         if connection.state == _WAITING and connection.child:
             # The client is gone: the child runs on to its end (its firing log line).
             self.by_child[connection.child] = None
             connection.child = 0
+        self._let_go_of_worker(connection)
         self._unregister_pipe(connection)
         descriptor = connection.sock.fileno()
         if descriptor >= 0:
-            with contextlib.suppress(KeyError, ValueError):
-                self.selector.unregister(connection.sock)
+            self._unwatch(connection)
             self.connections.pop(descriptor, None)
             connection.sock.close()
         connection.state = "closed"
@@ -470,6 +669,14 @@ def _hook_event(path: str) -> str | None:
 
 def _error_body(message: str) -> bytes:
     return lean_json.dumps({"error": f"hookman serve: {message}"}).encode("utf-8")
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)  # a child or worker leads its own group
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _ignore(signum: int, frame: object) -> None:

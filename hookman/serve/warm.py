@@ -46,5 +46,13 @@ def warm_up() -> None:
             importlib.import_module(name)
         except ImportError:
             continue
+    try:  # the answers' schema and the digest's constructor, found once here, not per event
+        from hookman.bridge.output_schema import output_schema
+        from hookman.bridge.project_moved import sha256_hex
+
+        output_schema()
+        sha256_hex(b"")
+    except (ImportError, OSError, ValueError):
+        pass
     gc.collect()
     gc.freeze()  # the children's collections leave these objects' pages unwritten

@@ -129,17 +129,31 @@ class Served:
         self.process: subprocess.Popen[bytes] | None = None
         self.manifest = ""
 
-    def install(self) -> None:
+    def install(self, sources: dict[str, str] | None = None, toml: str = TOML) -> None:
+        """Install the project (these hooks' sources by name, hookman.toml's text)."""
         hooks = self.root / "hooks"
         hooks.mkdir(parents=True)
         (self.root / ".claude").mkdir()
-        for name, source in (("guard", GUARD), ("context", CONTEXT), ("notes", NOTES)):
+        if sources is None:
+            sources = {"guard": GUARD, "context": CONTEXT, "notes": NOTES}
+        for name, source in sources.items():
             (hooks / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
-        (self.root / ".claude" / "hookman.toml").write_text(TOML, encoding="utf-8")
+        (self.root / ".claude" / "hookman.toml").write_text(toml, encoding="utf-8")
+        before = set((self.home / "state" / "projects").glob("*/manifest.json"))
         self.hookman("install", "--claude-version", "2.1.332")
-        manifests = list((self.home / "state" / "projects").glob("*/manifest.json"))
+        manifests = set((self.home / "state" / "projects").glob("*/manifest.json")) - before
         assert len(manifests) == 1, manifests
-        self.manifest = str(manifests[0])
+        self.manifest = str(manifests.pop())
+
+    def share_server_of(self, other: Served) -> None:
+        """Use `other`'s home and server (install this project after this)."""
+        self.home = other.home
+        self.port = other.port
+        self.environment = dict(other.environment)
+
+    def server_log(self) -> str:
+        path = self.base / "server.err"
+        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
     def hookman(self, *words: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
@@ -154,21 +168,21 @@ class Served:
             assert done.returncode == 0, done.stdout + done.stderr
         return done
 
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [*HOOKMAN, "serve", "run", "--port", str(self.port)],
-            env=self.environment,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+    def start(self, **environment: str) -> None:
+        """Start the server (`environment`: variables set for it alone)."""
+        with open(self.base / "server.err", "ab") as log:
+            self.process = subprocess.Popen(
+                [*HOOKMAN, "serve", "run", "--port", str(self.port)],
+                env={**self.environment, **environment},
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         deadline = time.monotonic() + START_WAIT_S
         while time.monotonic() < deadline:
             if self.identity() == OURS:
                 return
             if self.process.poll() is not None:
-                raise AssertionError(
-                    self.process.stderr.read().decode() if self.process.stderr else ""
-                )
+                raise AssertionError(self.server_log())
             time.sleep(0.05)
         raise AssertionError("the server did not start")
 
@@ -184,8 +198,6 @@ class Served:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
 
     def secret(self) -> bytes:
         return (self.home / "state" / "serve" / "secret").read_bytes()

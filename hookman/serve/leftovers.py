@@ -1,0 +1,273 @@
+"""What an event run in a warm worker may have left behind: the worker compares the process
+with what it was before (a Baseline taken when it started, and the few things each event sets
+up: the environment and the working directory) and ends when anything differs, so that no
+state of one event reaches the next (the next event gets a fresh worker, forked from the
+server's image as a per-event child is).
+
+Checked: threads still alive, child processes, the working directory, os.environ, sys.path
+and the import machinery, every signal handler and the interval timer, the umask, open
+file descriptors, sys's hooks and streams, gc and atexit, and a replaced or added name in
+the namespace of hookman's modules and of the standard library modules the runner relies on
+(a monkeypatch), classes of hookman's modules included. Not seen: in-place changes inside
+objects, audit hooks (sys.addaudithook cannot be undone or listed), os.register_at_fork
+callbacks, environment changes made in C (putenv without os.environ)."""
+
+from __future__ import annotations
+
+import _signal
+import _thread
+import atexit
+import gc
+import os
+import signal
+import sys
+
+_FD_DIR = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+_TASK_DIR = "/proc/self/task"
+# Standard library modules whose functions the runner's answer goes through (or that hooks
+# commonly patch): a replaced name there would change what the next event does.
+_WATCHED_STDLIB = (
+    "builtins",
+    "os",
+    "posix",
+    "signal",
+    "_signal",
+    "_thread",
+    "threading",
+    "io",
+    "_io",
+    "json",
+    "time",
+    "subprocess",
+    "socket",
+    "importlib",
+    "importlib._bootstrap",
+    "importlib._bootstrap_external",
+    "importlib.util",
+    "faulthandler",
+    "fcntl",
+    "traceback",
+    "errno",
+    "stat",
+    "posixpath",
+    "shutil",
+)
+# What the runner keeps per process (caches of loaded hook modules, counters), put back as
+# the warm image had it after each event: a fresh process starts with these.
+RUNNER_STATE = {
+    "hookman.runtime.loader": ("_modules_by_path", "_repository_packages", "_imports_started"),
+    "hookman.runtime.verified_import": ("_by_root", "_by_name"),
+    "hookman.runtime.awaiting": ("_loops_by_thread",),
+    "hookman.bridge.capture": ("_active",),
+    "hookman.bridge.output_schema": ("_schema",),
+    "hookman.bridge.run_command": ("_hard_stop_sink",),
+}
+_SYS_HOOKS = (
+    "excepthook",
+    "displayhook",
+    "unraisablehook",
+    "breakpointhook",
+    "stdin",
+    "stdout",
+    "stderr",
+    "__stdin__",
+    "__stdout__",
+    "__stderr__",
+)
+
+
+def _namespaces() -> list[tuple[str, dict[str, object]]]:
+    """(whose, namespace) of the watched modules and of hookman's classes."""
+    spaces: list[tuple[str, dict[str, object]]] = []
+    for name, module in list(sys.modules.items()):
+        if module is None:
+            continue
+        if not (name.startswith("hookman") or name in _WATCHED_STDLIB):
+            continue
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        spaces.append((name, namespace))
+        if name.startswith("hookman"):
+            for value in list(namespace.values()):
+                if isinstance(value, type) and getattr(value, "__module__", "") == name:
+                    spaces.append((f"{name}.{value.__qualname__}", value.__dict__))  # type: ignore[arg-type]
+    return spaces
+
+
+def _open_fds() -> frozenset[int]:
+    """The open descriptors (the listing's own, closed once listed, left out)."""
+    try:
+        names = os.listdir(_FD_DIR)
+    except OSError:
+        return frozenset()
+    return frozenset(int(name) for name in names if name.isdigit() and _is_open(int(name)))
+
+
+def _is_open(descriptor: int) -> bool:
+    try:
+        os.fstat(descriptor)
+    except OSError:
+        return False
+    return True
+
+
+def _task_count() -> int:
+    try:
+        return len(os.listdir(_TASK_DIR))
+    except OSError:
+        return 1
+
+
+def _umask() -> int:
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+_SIGNALS = tuple(signal.valid_signals())
+
+
+def _handlers() -> tuple[object, ...]:
+    try:
+        return tuple(map(_signal.getsignal, _SIGNALS))  # no enum made per handler
+    except (ValueError, OSError):
+        return tuple(_handler(number) for number in _SIGNALS)
+
+
+def _handler(number: int) -> object:
+    try:
+        return _signal.getsignal(number)
+    except (ValueError, OSError):
+        return None
+
+
+def environment() -> dict[object, object]:
+    """os.environ as it is now (its bytes, where the platform keeps them: cheaper)."""
+    data = getattr(os.environ, "_data", None)
+    return dict(data) if isinstance(data, dict) else dict(os.environ)
+
+
+def _sys_state() -> tuple[object, ...]:
+    return (
+        tuple(getattr(sys, name, None) for name in _SYS_HOOKS),
+        tuple(sys.path),
+        tuple(sys.meta_path),
+        tuple(sys.path_hooks),
+        sys.gettrace(),
+        sys.getprofile(),
+        sys.getrecursionlimit(),
+        sys.getswitchinterval(),
+        gc.isenabled(),
+        gc.get_threshold(),
+        tuple(gc.callbacks),
+        atexit._ncallbacks(),
+    )
+
+
+def _runner_state() -> list[tuple[dict[str, object], str, object, object]]:
+    kept: list[tuple[dict[str, object], str, object, object]] = []
+    for module_name, names in RUNNER_STATE.items():
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        namespace = module.__dict__
+        for name in names:
+            if name in namespace:
+                value = namespace[name]
+                content = (
+                    dict(value)
+                    if isinstance(value, dict)
+                    else list(value)
+                    if isinstance(value, list)
+                    else None
+                )
+                kept.append((namespace, name, value, content))
+    return kept
+
+
+def _containers() -> list[tuple[object, int]]:
+    """The tables (dict, list, set) at the top of hookman's modules, and their sizes."""
+    found: list[tuple[object, int]] = []
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith("hookman"):
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, (dict, list, set)) and value is not vars(module):
+                found.append((value, len(value)))
+    return found
+
+
+class Baseline:
+    """The worker's state between events, taken once when it starts."""
+
+    def __init__(self) -> None:
+        self.cwd = os.getcwd()
+        self.umask = _umask()
+        self.fds = _open_fds()
+        self.threads = _thread._count()
+        self.tasks = _task_count()
+        self.handlers = _handlers()
+        self.sys_state = _sys_state()
+        self.pycache = (sys.pycache_prefix, sys.dont_write_bytecode)
+        self.modules = dict(sys.modules)
+        self.module_names = list(self.modules)
+        self.module_objects = list(self.modules.values())
+        self.runner_state = _runner_state()
+        self.namespaces = [(whose, space, list(space.values())) for whose, space in _namespaces()]
+        self.containers = _containers()
+
+    def restore_runner_state(self) -> None:
+        """Put back what the runner itself keeps per process (RUNNER_STATE) and sets per
+        event (the hooks' bytecode cache)."""
+        sys.pycache_prefix, sys.dont_write_bytecode = self.pycache
+        for namespace, name, value, content in self.runner_state:
+            if isinstance(content, dict):
+                value.clear()  # type: ignore[attr-defined]
+                value.update(content)  # type: ignore[attr-defined]
+            elif isinstance(content, list):
+                value[:] = content  # type: ignore[index]
+            namespace[name] = value
+
+    def drop_new_modules(self) -> None:
+        """Forget every module the event imported (its hooks, their sibling modules and
+        whatever they loaded), so the next event imports them as they are then."""
+        for name in [name for name in sys.modules if name not in self.modules]:
+            del sys.modules[name]
+
+    def problem(self, environ: dict[object, object], cwd: str) -> str | None:
+        """What the event left changed (None: nothing), given the environment and the
+        working directory it started with."""
+        if _thread._count() != self.threads or _task_count() != self.tasks:
+            return "a thread it started still runs"
+        try:
+            if os.waitpid(-1, os.WNOHANG) is not None:
+                return "a process it started was left"
+        except ChildProcessError:
+            pass
+        try:
+            if os.getcwd() != cwd:
+                return "it changed the working directory"
+        except OSError:
+            return "its working directory is gone"
+        if environment() != environ:
+            return "it changed the environment"
+        if _umask() != self.umask:
+            return "it changed the umask"
+        if _open_fds() != self.fds:
+            return "it left a file descriptor open (or closed one)"
+        if signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0) or _handlers() != self.handlers:
+            return "it changed a signal handler or the interval timer"
+        if _sys_state() != self.sys_state:
+            return "it changed sys.path, the import machinery or a hook of sys"
+        modules = sys.modules
+        if [modules.get(name) for name in self.module_names] != self.module_objects:
+            return "it replaced or removed a module"
+        for container, size in self.containers:
+            if len(container) != size:  # type: ignore[arg-type]
+                return "it added to or took from a table of hookman's modules"
+        for whose, space, kept in self.namespaces:
+            # Values compared in order (identity first): an added, removed or replaced name
+            if list(space.values()) != kept:
+                return f"it replaced a name in a module or class ({whose})"
+        return None

@@ -1,0 +1,100 @@
+"""serve/leftovers.py: each thing an event can leave behind in a warm worker is seen (the
+worker then ends), and what the runner itself keeps per process is put back. Each case runs
+in a fresh interpreter: the baseline, then the event's "leftover", then the check."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+SCRIPT = """
+import os, signal, sys, threading, time, json
+import hookman.bridge.run_command
+import hookman.bridge.capture
+import hookman.runtime.loader
+from hookman.serve.leftovers import Baseline, environment
+baseline = Baseline()
+environ, cwd = environment(), os.getcwd()
+{action}
+baseline.restore_runner_state()
+print("PROBLEM:", baseline.problem(environ, cwd))
+"""
+
+
+def _problem(action: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT.format(action=textwrap.dedent(action).strip())],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("PROBLEM:", 1)[1].strip()
+
+
+@pytest.mark.parametrize(
+    ("action", "said"),
+    [
+        ("os.environ['HOOKMAN_TEST_LEAK'] = '1'", "changed the environment"),
+        ("os.environ.pop('PATH', None)", "changed the environment"),
+        (
+            "threading.Thread(target=time.sleep, args=(5,), daemon=True).start()",
+            "a thread it started still runs",
+        ),
+        ("os.chdir('/')", "changed the working directory"),
+        ("os.umask(0)", "changed the umask"),
+        ("os.open(os.devnull, os.O_RDONLY)", "left a file descriptor open"),
+        ("os.close(0)", "left a file descriptor open (or closed one)"),
+        ("signal.signal(signal.SIGUSR1, lambda *_: None)", "changed a signal handler"),
+        ("signal.setitimer(signal.ITIMER_REAL, 50)", "the interval timer"),
+        ("sys.path.append('/elsewhere')", "changed sys.path"),
+        ("sys.excepthook = print", "a hook of sys"),
+        ("os.system = len", "replaced a name in a module or class (os)"),
+        (
+            "import hookman.bridge.protocol as p; p.deny_answer = lambda *a: {}",
+            "(hookman.bridge.protocol)",
+        ),
+        (
+            "hookman.bridge.capture.OutputCapture.write_answer = lambda self, text: None",
+            "(hookman.bridge.capture.OutputCapture)",
+        ),
+        ("sys.modules['json'] = type(sys)('json')", "replaced or removed a module"),
+        ("hookman.bridge.run_command._own_path_entry.append('/x')", "a table of hookman"),
+        ("os.fork() or time.sleep(0.2)\nif os.getpid() != 0: pass", "a process it started"),
+    ],
+)
+def test_a_leftover_is_seen(action: str, said: str) -> None:
+    problem = _problem(action)
+    assert said in problem
+
+
+def test_an_event_that_leaves_nothing_is_clean() -> None:
+    assert _problem("x = [1, 2, 3]") == "None"
+
+
+def test_what_the_runner_keeps_per_process_is_put_back() -> None:
+    action = """
+    loader = hookman.runtime.loader
+    loader._modules_by_path['/p/guard.py'] = object()
+    loader._imports_started += 3
+    sys.pycache_prefix = '/elsewhere'
+    """
+    assert _problem(action) == "None"
+
+
+def test_modules_an_event_imported_are_dropped() -> None:
+    script = """
+    import sys
+    from hookman.serve.leftovers import Baseline
+    baseline = Baseline()
+    import colorsys, hookman.bridge.agent_facts
+    baseline.drop_new_modules()
+    print("colorsys" in sys.modules, "hookman.bridge.agent_facts" in sys.modules)
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["False", "False"], done.stderr

@@ -1,0 +1,299 @@
+"""The server's warm workers (hookman/serve/workers.py, worker_loop.py) end to end: the real
+`hookman serve run`, a project installed by the real `hookman install`. Each event must be
+run as a fresh process would run it: edits are picked up, nothing one event leaves behind
+reaches the next, a hung or crashed worker denies and is replaced, one project's hung
+worker stalls no other project."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from hookman.serve.workers import WORKERS_VARIABLE
+
+from .served import GUARD_TIMEOUT, Served, deny_reason
+
+WORDS = 'BLOCKED = "rm -rf"\n'
+
+# A path hook that imports a module beside it (its directory on sys.path while it loads).
+GUARD = """
+import os
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+try:
+    import words
+finally:
+    sys.path.pop(0)
+
+
+def check(event, ctx):
+    command = event["input"].get("command", "")
+    if words.BLOCKED in command:
+        return {"block": True, "reason": "blocked: " + words.BLOCKED}
+    if command == "hang":
+        while True:
+            time.sleep(0.05)
+    if command == "freeze":
+        os.kill(os.getpid(), signal.SIGSTOP)
+    if command == "crash":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return None
+
+
+def hook(pi):
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+# Reports what the process looks like, then (by the command) leaves something behind.
+STATE = """
+import json
+import os
+import signal
+import threading
+import time
+
+
+def after(event, ctx):
+    command = event.get("tool_input", {}).get("command", "")
+    seen = {
+        "pid": os.getpid(),
+        "leak": os.environ.get("HOOKMAN_TEST_LEAK"),
+        "cwd": os.getcwd(),
+        "threads": threading.active_count(),
+        "system": getattr(os.system, "__name__", "?"),
+        "usr1": str(signal.getsignal(signal.SIGUSR1)),
+    }
+    if command == "leak-env":
+        os.environ["HOOKMAN_TEST_LEAK"] = "1"
+    elif command == "leak-thread":
+        threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+    elif command == "leak-cwd":
+        os.chdir("/")
+    elif command == "leak-patch":
+        os.system = lambda command: 0
+    elif command == "leak-signal":
+        signal.signal(signal.SIGUSR1, lambda *_: None)
+    elif command == "leak-fd":
+        os.open(os.devnull, os.O_RDONLY)
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                   "additionalContext": json.dumps(seen)}}
+
+
+def hook(pi):
+    pi.on("PostToolUse", after)
+"""
+
+TOML = f"""
+[[hooks]]
+name = "guard"
+path = "hooks/guard.py"
+timeout = {GUARD_TIMEOUT}
+
+[[hooks]]
+name = "state"
+path = "hooks/state.py"
+timeout = {GUARD_TIMEOUT}
+"""
+
+SOURCES = {"guard": GUARD, "state": STATE, "words": WORDS}
+
+
+def _project(factory: pytest.TempPathFactory, name: str) -> Served:
+    project = Served(factory.mktemp(name))
+    project.install(SOURCES, TOML)
+    return project
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One worker per project at most: a run that leaves something behind would meet the
+    next event in the same process if the worker did not end."""
+    project = _project(tmp_path_factory, "warm")
+    project.start(**{WORKERS_VARIABLE: "1"})
+    yield project
+    project.stop()
+
+
+def _seen(project: Served, command: str) -> dict[str, Any]:
+    status, body = project.post(
+        "PostToolUse", project.bash("PostToolUse", command, tool_response={})
+    )
+    assert status == 200, body
+    return json.loads(body["hookSpecificOutput"]["additionalContext"])
+
+
+def _wait_for(condition: Callable[[], object], seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+def _settled(project: Served, count: int) -> None:
+    """Wait until the firing log has `count` records (a run logs after it answers), and a
+    moment more for the worker to say its run ended."""
+    _wait_for(lambda: len(project.log_records()) >= count)
+    time.sleep(0.2)
+
+
+def test_events_run_warm_in_a_worker_that_outlives_them(warm: Served) -> None:
+    pids = []
+    for _ in range(5):
+        count = len(warm.log_records())
+        pids.append(_seen(warm, "probe")["pid"])
+        _settled(warm, count + 1)
+    assert len(set(pids)) < len(pids)  # some event ran in a process an earlier one ran in
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("leak-env", "changed the environment"),
+        ("leak-thread", "a thread it started still runs"),
+        ("leak-cwd", "changed the working directory"),
+        ("leak-patch", "replaced a name in a module"),
+        ("leak-signal", "changed a signal handler"),
+        ("leak-fd", "left a file descriptor open"),
+    ],
+)
+def test_what_an_event_leaves_behind_never_reaches_the_next(
+    warm: Served, command: str, said: str
+) -> None:
+    fresh = _seen(warm, "probe")
+    ended = warm.server_log().count(said)
+    # Sent until a worker ran it (a request that finds the worker busy runs in a child
+    # forked for it, which leaves nothing behind either): the worker says why it ends.
+    for _ in range(20):
+        _seen(warm, command)
+        try:
+            _wait_for(lambda: warm.server_log().count(said) > ended, seconds=3.0)
+            break
+        except AssertionError:
+            continue
+    else:
+        raise AssertionError(f"no worker ended after {command}: {warm.server_log()}")
+    after = _seen(warm, "probe")
+    assert after["leak"] is None
+    assert after["cwd"] == str(warm.root)
+    assert after["threads"] == 1
+    assert after["system"] == "system"
+    assert after["usr1"] == fresh["usr1"]
+
+
+def test_edits_to_a_guard_and_its_sibling_module_reach_a_warm_worker(warm: Served) -> None:
+    hooks = warm.root / "hooks"
+    count = len(warm.log_records())
+    assert warm.post("PreToolUse", warm.bash("PreToolUse", "git push --force")) == (200, {})
+    _settled(warm, count + 1)
+    (hooks / "words.py").write_text('BLOCKED = "--force"\n', encoding="utf-8")
+    _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "git push --force"))
+    assert deny_reason(body) == "blocked: --force"
+    _settled(warm, count + 2)
+    guard = hooks / "guard.py"
+    original = guard.read_text(encoding="utf-8")
+    try:
+        guard.write_text(original.replace('"blocked: "', '"edited: "'), encoding="utf-8")
+        _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "git push --force"))
+        assert deny_reason(body) == "edited: --force"
+    finally:
+        guard.write_text(original, encoding="utf-8")
+        (hooks / "words.py").write_text(WORDS, encoding="utf-8")
+
+
+def test_a_worker_killed_mid_event_denies_and_the_next_event_gets_a_fresh_one(
+    warm: Served,
+) -> None:
+    status, body = warm.post("PreToolUse", warm.bash("PreToolUse", "crash"))
+    assert status == 200
+    reason = deny_reason(body)
+    assert reason is not None and "was ended by SIGKILL" in reason
+    assert warm.post("PreToolUse", warm.bash("PreToolUse", "ls")) == (200, {})
+    _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "rm -rf /"))
+    assert deny_reason(body) == "blocked: rm -rf"
+
+
+def test_a_frozen_worker_is_killed_at_the_deadline_and_replaced(warm: Served) -> None:
+    status, body = warm.post("PreToolUse", warm.bash("PreToolUse", "freeze"))
+    assert status == 200
+    reason = deny_reason(body)
+    assert reason is not None and "did not finish within" in reason
+    assert warm.post("PreToolUse", warm.bash("PreToolUse", "ls")) == (200, {})
+    _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "rm -rf /"))
+    assert deny_reason(body) == "blocked: rm -rf"
+
+
+def test_a_hung_worker_of_one_project_stalls_no_other_project(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    first = _project(tmp_path_factory, "first")
+    second = Served(tmp_path_factory.mktemp("second"))
+    second.share_server_of(first)
+    second.install(SOURCES, TOML)
+    first.start(**{WORKERS_VARIABLE: "1"})
+    try:
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            hanging = pool.submit(first.post, "PreToolUse", first.bash("PreToolUse", "hang"))
+            frozen = pool.submit(second.post, "PreToolUse", second.bash("PreToolUse", "hang"))
+            assert (
+                second.post("PostToolUse", second.bash("PostToolUse", "x", tool_response={}))[0]
+                == 200
+            )
+            allowed = first.post("PreToolUse", first.bash("PreToolUse", "ls"))
+            denied = second.post("PreToolUse", second.bash("PreToolUse", "rm -rf ~"))
+            assert not hanging.done() and not frozen.done()  # answered while those hang
+            assert allowed == (200, {})
+            assert deny_reason(denied[1]) == "blocked: rm -rf"
+            assert deny_reason(hanging.result()[1]) is not None
+            assert deny_reason(frozen.result()[1]) is not None
+        assert first.post("PreToolUse", first.bash("PreToolUse", "ls")) == (200, {})
+        assert second.post("PreToolUse", second.bash("PreToolUse", "ls")) == (200, {})
+    finally:
+        first.stop()
+
+
+def test_a_hooks_fork_that_returns_into_the_worker_never_answers_for_it(warm: Served) -> None:
+    """A hook that forks without exec: its child returns through the runner into the
+    worker's loop, which ends it before it can take a request or say a run ended."""
+    hooks = warm.root / "hooks"
+    state = hooks / "state.py"
+    original = state.read_text(encoding="utf-8")
+    try:
+        state.write_text(
+            original.replace(
+                'if command == "leak-env":',
+                'if command == "fork":\n        os.fork()\n    elif command == "leak-env":',
+            ),
+            encoding="utf-8",
+        )
+        for _ in range(3):
+            assert "pid" in _seen(warm, "fork")
+            assert warm.post("PreToolUse", warm.bash("PreToolUse", "ls")) == (200, {})
+            _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "rm -rf /"))
+            assert deny_reason(body) == "blocked: rm -rf"
+    finally:
+        state.write_text(original, encoding="utf-8")
+
+
+def test_without_workers_every_event_runs_in_a_child_of_its_own(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    project = _project(tmp_path_factory, "forked")
+    project.start(**{WORKERS_VARIABLE: "0"})
+    try:
+        pids = {_seen(project, "probe")["pid"] for _ in range(3)}
+        assert len(pids) == 3
+        assert project.post("PreToolUse", project.bash("PreToolUse", "ls")) == (200, {})
+        _, body = project.post("PreToolUse", project.bash("PreToolUse", "rm -rf /"))
+        assert deny_reason(body) == "blocked: rm -rf"
+    finally:
+        project.stop()
