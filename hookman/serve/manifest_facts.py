@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
-from hookman.bridge.manifest_reader import Manifest, ManifestError, read_manifest
+from hookman.bridge.manifest_reader import Manifest, read_manifest
 
 # Seconds the server waits for a child when the manifest gives the entry no timeout.
 DEFAULT_TIMEOUT_S = 60.0
@@ -43,12 +43,18 @@ class ManifestFacts:
             return cached[1]
         try:
             manifest: Manifest | None = read_manifest(path)
-        except (ManifestError, OSError, ValueError):
+        except Exception:  # a planted file (RecursionError, MemoryError...): no manifest
             manifest = None
         if len(self._cache) >= CACHE_LIMIT:
             self._cache.clear()
         self._cache[path] = (key, manifest)
         return manifest
+
+    def project_dir(self, path: str) -> str | None:
+        """The installed project's directory: the CLAUDE_PROJECT_DIR its hooks get (the
+        client sends none with an http entry: docs/claude-code-facts.md)."""
+        manifest = self.manifest(path)
+        return None if manifest is None else manifest.project_dir
 
     def for_event(self, path: str, event: str, run_async: bool) -> EventFacts:
         manifest = self.manifest(path)

@@ -18,12 +18,13 @@ import signal
 import socket
 import sys
 import time
+from typing import Any
 
 from hookman import __version__
 from hookman.bridge import lean_json
 from hookman.serve import wire
 from hookman.serve.answers import EMPTY, child_body, failure_body, status_problem
-from hookman.serve.http_request import BAD, COMPLETE, RequestReader
+from hookman.serve.http_request import BAD, COMPLETE, Request, RequestReader
 from hookman.serve.manifest_facts import ManifestFacts
 from hookman.serve.worker_frame import DONE, FRAME_LIMIT, RETIRING, encode_request
 from hookman.serve.workers import Worker, Workers, socket_pair, worker_limit
@@ -61,6 +62,7 @@ class Connection:
         "deadline",
         "event",
         "guarded",
+        "head_checked",
         "out",
         "pending",
         "pipe",
@@ -76,6 +78,7 @@ class Connection:
     def __init__(self, sock: socket.socket, now: float) -> None:
         self.sock = sock
         self.reader = RequestReader()
+        self.head_checked = False  # the token is checked once the head is read
         self.state = _READING
         self.deadline = now + READ_DEADLINE_S
         self.received_at = now
@@ -121,9 +124,17 @@ class Server:
         signal.set_wakeup_fd(self._wake_write, warn_on_full_buffer=False)
         while not (self.stopping and not self.by_child and not self.connections):
             for key, events in self.selector.select(self._timeout()):
-                self._dispatch(key, events)
-            self._reap()
-            self._expire(time.monotonic())
+                self._guarded_step(self._dispatch, key, events)
+            self._guarded_step(self._reap)
+            self._guarded_step(self._expire, time.monotonic())
+
+    def _guarded_step(self, step: Any, *args: Any) -> None:
+        """One step of the loop; a failure is logged and the loop goes on (the requests it
+        touched are answered by their deadlines: a deny on a guarded event)."""
+        try:
+            step(*args)
+        except Exception as error:
+            self._say(f"the server's loop failed once: {type(error).__name__}: {error}")
 
     def stop(self) -> None:
         """Stop taking requests; the loop ends once those under way are answered."""
@@ -156,10 +167,31 @@ class Server:
             connection = self.connections.get(key.fd)
             if connection is None or connection.sock is not key.fileobj:
                 return  # closed earlier in this round (its number may be another's now)
-            if events & selectors.EVENT_WRITE:
-                self._write(connection)
+            try:
+                if events & selectors.EVENT_WRITE:
+                    self._write(connection)
+                else:
+                    self._read(connection)
+            except Exception as error:
+                self._broken(connection, error)
+
+    def _broken(self, connection: Connection, error: Exception) -> None:
+        """A request the server itself failed on (a planted manifest, no descriptor left):
+        a 500, which the client reads as a failed request (a guard with onFailure block
+        denies), and the loop goes on for every other agent."""
+        self._say(f"a request failed in the server: {type(error).__name__}: {error}")
+        try:
+            if connection.state == _WRITING or connection.out:
+                self._close(connection)
+            elif connection.event:  # token checked: a guarded event's deny says why
+                self._unwatch(connection)
+                self._answer_failed(connection, f"could not be run ({type(error).__name__})")
             else:
-                self._read(connection)
+                self._unwatch(connection)
+                self._respond(connection, 500, _error_body("the hook server failed on it"))
+        except Exception:
+            with contextlib.suppress(Exception):
+                self._close(connection)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -172,7 +204,7 @@ class Server:
             except OSError as error:  # EMFILE and the like: take none now
                 self._say(f"accept failed: {error}")
                 return
-            if len(self.connections) >= CONNECTION_LIMIT:
+            if len(self.connections) >= CONNECTION_LIMIT and not self._make_room():
                 sock.close()
                 continue
             sock.setblocking(False)
@@ -180,6 +212,16 @@ class Server:
             self.connections[sock.fileno()] = connection
             self.selector.register(sock, selectors.EVENT_READ, "conn")
             connection.watched = True
+
+    def _make_room(self) -> bool:
+        """At the limit, let go of the connection that has waited longest without sending a
+        whole head (it proved nothing yet): idle connections, which need no token, never
+        shut out an agent's request. False when every one is a request under way."""
+        idle = [c for c in self.connections.values() if c.reader.request is None]
+        if not idle:
+            return False
+        self._close(min(idle, key=lambda connection: connection.received_at))
+        return True
 
     def _read(self, connection: Connection) -> None:
         try:
@@ -193,10 +235,30 @@ class Server:
             self._close(connection)
             return
         state = connection.reader.feed(data)
+        if not connection.head_checked and connection.reader.request is not None:
+            connection.head_checked = True
+            if not self._may_ask(connection.reader.request):
+                self._refuse_token(connection)  # before its body is read, however large
+                return
         if state == COMPLETE:
             self._handle(connection)
         elif state == BAD:
             self._bad(connection)
+
+    def _may_ask(self, request: Request) -> bool:
+        """Whether a hook request carries its project's token (the identity check and
+        paths the server does not serve need none: they are answered without a project)."""
+        if request.method != "POST" or _hook_event(request.path) is None:
+            return True
+        self._refresh_secret()
+        manifest_path = request.header(wire.MANIFEST_HEADER)
+        authorization = request.header(wire.TOKEN_HEADER)
+        return bool(manifest_path) and wire.token_matches(
+            self.secret, manifest_path or "", authorization
+        )
+
+    def _refuse_token(self, connection: Connection) -> None:
+        self._respond(connection, 401, _error_body("this request's token is not this project's"))
 
     def _bad(self, connection: Connection) -> None:
         reader = connection.reader
@@ -204,7 +266,7 @@ class Server:
         if request is not None and reader.status == 413 and request.method == "POST":
             event = _hook_event(request.path)
             manifest_path = request.header(wire.MANIFEST_HEADER)
-            if event and manifest_path:  # a guard still denies, saying why
+            if event and manifest_path and self._may_ask(request):  # a guard denies, saying why
                 facts = self.manifests.for_event(manifest_path, event, False)
                 if facts.guarded:
                     body = failure_body(
@@ -283,7 +345,7 @@ class Server:
         seconds: float,
     ) -> None:
         request = connection.reader.request
-        project_dir = request.header(wire.PROJECT_HEADER) if request else None
+        project_dir = self._project_dir(request, manifest_path)
         read_end, write_end = os.pipe()
         server_fds = (*self._fds(), read_end)
         try:
@@ -315,6 +377,11 @@ class Server:
         self.by_child[pid] = connection
         self._wait_on(connection, pid, read_end, seconds)
 
+    def _project_dir(self, request: Request | None, manifest_path: str) -> str | None:
+        """The entry's project header where it sends one, else the installed project's."""
+        sent = request.header(wire.PROJECT_HEADER) if request is not None else None
+        return sent or self.manifests.project_dir(manifest_path)
+
     def _wait_on(self, connection: Connection, pid: int, read_end: int, seconds: float) -> None:
         os.set_blocking(read_end, False)
         connection.child = pid
@@ -335,7 +402,7 @@ class Server:
         if not self.workers.limit or self.stopping:
             return False
         request = connection.reader.request
-        project_dir = request.header(wire.PROJECT_HEADER) if request else None
+        project_dir = self._project_dir(request, manifest_path)
         frame = encode_request(connection.event, project_dir, payload, connection.received_at)
         if len(frame) > FRAME_LIMIT:
             return False

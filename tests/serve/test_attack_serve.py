@@ -66,13 +66,6 @@ def _alive(served: Served) -> bool:
 # -- unauthenticated requests (any local process, any co-user) ------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the 413 path (_bad) reads X-Hookman-Manifest before any token check; a planted "
-    "deeply nested JSON file makes read_manifest raise RecursionError (not caught: it is no "
-    "ValueError) and the server process dies. Any local user can kill every agent's server "
-    "with one request; the client then reads a refused connection on every hook",
-)
 def test_a_tokenless_oversized_request_naming_a_nested_json_file_does_not_crash(
     own: Served, tmp_path: Path
 ) -> None:
@@ -88,12 +81,6 @@ def test_a_tokenless_oversized_request_naming_a_nested_json_file_does_not_crash(
     assert _alive(own)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="chained: a co-user kills the server with the tokenless nested-manifest request "
-    "above, binds the freed port and answers `{}`; until the next prompt (the gate checks only "
-    "then) every guarded http entry of the turn reads that `{}` as success and the tool runs",
-)
 def test_a_co_user_cannot_kill_the_server_and_take_its_port_mid_turn(
     own: Served, tmp_path: Path
 ) -> None:
@@ -118,24 +105,12 @@ def test_a_co_user_cannot_kill_the_server_and_take_its_port_mid_turn(
     assert not isinstance(reply, str) and deny_reason(reply[1]) is not None, reply
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the token is checked only after the whole body is read (up to 32 MiB per "
-    "connection, 512 connections): a tokenless client gets no 401 for its head, so any local "
-    "user can make the server buffer ~16 GiB and be OOM-killed",
-)
 def test_a_tokenless_request_is_refused_at_its_head(served: Served) -> None:
     head = hook_head(served, "PreToolUse", 30 << 20, token="0" * 64)
     answer = raw_exchange(served.port, head, half_close=True)
     assert answer.startswith(b"HTTP/1.1 401")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CONNECTION_LIMIT (512) idle connections, which need no token, make the server "
-    "close every new connection at once: a co-user holding them (re-opened every 10 s) makes "
-    "every agent's guarded call a failed request (blocked) and loses every observe-only event",
-)
 def test_idle_connections_past_the_limit_do_not_shut_out_a_real_request(served: Served) -> None:
     assert served.process is not None
     before = server_fds(served.process.pid)
@@ -351,12 +326,6 @@ def test_a_forked_daemon_does_not_stall_the_next_requests(served: Served) -> Non
 # -- a broken environment ---------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Server._fork calls os.pipe() outside its try: at EMFILE (descriptors taken by "
-    "connections, which need no token) the OSError leaves serve_forever and the server dies; "
-    "every request under way gets a reset and later ones a refused connection",
-)
 def test_descriptor_exhaustion_at_a_request_does_not_kill_the_server(own: Served) -> None:
     limit = 48
     start_limited(own, limit)
@@ -581,11 +550,11 @@ def test_the_secret_is_made_private(own: Served) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="install's http entries carry no project header (the client does not expand "
-    "$CLAUDE_PROJECT_DIR), and the child does not fall back on the payload's `cwd`: in a copy "
-    "of the project (copied with its settings.local.json) the runner's foreign-project deny "
-    "never happens; the original's guards answer, here `{}` for `ls`, where the command entry "
-    "denies with 'were installed for ... Run `hookman install`'",
+    reason="the client sends no project directory with an http entry (it does not expand "
+    "$CLAUDE_PROJECT_DIR in headers) and the payload's `cwd` may leave the project, so a call "
+    "through the server cannot tell a copy of the project from the project: the copy's first "
+    "prompt is stopped by the prompt gate (a command entry, which sees the directory), but a "
+    "request posted directly, as here, is answered by the original's guards",
 )
 def test_a_copied_project_is_denied_as_the_command_entry_denies(
     served: Served, tmp_path: Path

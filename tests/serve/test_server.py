@@ -158,11 +158,14 @@ def test_bad_http_is_a_400_never_a_traceback(served: Served, raw: bytes) -> None
 def test_a_body_past_the_limit_still_denies_a_guarded_event(served: Served) -> None:
     head = (
         f"POST /v1/hook/PreToolUse HTTP/1.1\r\n{wire.MANIFEST_HEADER}: {served.manifest}\r\n"
+        f"{wire.TOKEN_HEADER}: {wire.TOKEN_SCHEME}{served.token()}\r\n"
         f"Content-Length: {1 << 40}\r\n\r\n"
     )
     answer = _raw_exchange(served.port, head.encode())
     assert answer.startswith(b"HTTP/1.1 200")
     assert deny_reason(json.loads(answer.split(b"\r\n\r\n", 1)[1])) is not None
+    tokenless = head.replace(f"{wire.TOKEN_HEADER}: {wire.TOKEN_SCHEME}{served.token()}\r\n", "")
+    assert _raw_exchange(served.port, tokenless.encode()).startswith(b"HTTP/1.1 401")
 
 
 def test_a_slow_client_does_not_stall_the_server(served: Served) -> None:
