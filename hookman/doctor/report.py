@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,7 @@ from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
 from hookman.doctor.locate import json_line
 from hookman.doctor.model import SEVERITIES, Finding, Source
+from hookman.doctor.record import Record
 from hookman.doctor.sources import collect_sources
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
@@ -39,13 +39,22 @@ if TYPE_CHECKING:
 JSON_KINDS = ("managed", "user", "project", "local", "plugin")
 
 
-@dataclass
-class DoctorOptions:
-    project_dir: Path
-    claude_version: str | None = None
-    managed_settings: Path | None = None
-    probe: bool = False
-    probe_commands: bool = False
+class DoctorOptions(Record):
+    _fields = ("project_dir", "claude_version", "managed_settings", "probe", "probe_commands")
+
+    def __init__(
+        self,
+        project_dir: Path,
+        claude_version: str | None = None,
+        managed_settings: Path | None = None,
+        probe: bool = False,
+        probe_commands: bool = False,
+    ) -> None:
+        self.project_dir = project_dir
+        self.claude_version = claude_version
+        self.managed_settings = managed_settings
+        self.probe = probe
+        self.probe_commands = probe_commands
 
 
 def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Context:
@@ -145,9 +154,9 @@ def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
 
 
 def _configured_version(project_dir: Path) -> str | None:
-    from hookman.toml_data import read_toml_file
+    from hookman.project.config import read_config_values
 
-    data = read_toml_file(config_path(project_dir), encoding="utf-8-sig") or {}
+    data = read_config_values(project_dir) or {}  # install's kept parse: no TOML parser
     value = data.get("claude_version")
     return value if isinstance(value, str) else None
 
