@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman import paths
+from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.catalog.client_version import TargetVersion
 from hookman.doctor.codex_sources import wants_codex
 from hookman.doctor.context import Context
@@ -101,14 +102,21 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
 def _check_other_agents(ctx: Context) -> None:
     """Copilot CLI, Qwen Code and droid, each only when `agents` names it or its own files
     hold hooks (file reads only until then)."""
-    from hookman.doctor import findings_copilot, findings_droid, findings_qwen
+    from hookman.doctor.agent_files import wants_agent
 
-    if findings_copilot.wants_copilot(ctx.project_dir):
-        findings_copilot.check_copilot(ctx)
-    if findings_qwen.wants_qwen(ctx.project_dir):
-        findings_qwen.check_qwen(ctx)
-    if findings_droid.wants_droid(ctx.project_dir):
-        findings_droid.check_droid(ctx)
+    # each family is imported only for an agent doctor looks at (most projects: none)
+    if wants_agent(COPILOT_AGENT, ctx.project_dir):
+        from hookman.doctor.findings_copilot import check_copilot
+
+        check_copilot(ctx)
+    if wants_agent(QWEN_AGENT, ctx.project_dir):
+        from hookman.doctor.findings_qwen import check_qwen
+
+        check_qwen(ctx)
+    if wants_agent(DROID_AGENT, ctx.project_dir):
+        from hookman.doctor.findings_droid import check_droid
+
+        check_droid(ctx)
 
 
 def _add_lines(ctx: Context) -> None:
