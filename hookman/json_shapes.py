@@ -354,12 +354,20 @@ class AutoupdateJson(SyncJson):
 # --- list -----------------------------------------------------------------------------------
 
 
-class ClaudeEventJson(TypedDict):
+class _ClaudeEventKeys(TypedDict):
     # "not_installed": hookman.toml asks for it, but it changed since `hookman install` ran
     # here and this machine's entries lack it (after a pull): install writes it
     status: Literal["written", "held_back", "disabled", "not_installed"]
     matcher: str | None
     since: str | None  # held back: the version that has it
+
+
+class ClaudeEventJson(_ClaudeEventKeys, total=False):
+    # Only where the user opted in to the warm hook server (`hookman serve enable`): the path
+    # the installed entry serving this hook's event takes, the server (an http entry) or the
+    # command; null when no entry of hookman's serves it (status other than "written", or
+    # settings.local.json lacks it).
+    via: Literal["server", "command"] | None
 
 
 class CodexHookJson(TypedDict):

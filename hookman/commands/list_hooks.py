@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from hookman import paths
 from hookman.bridge.firing_log import last_fired as last_fired_times
@@ -25,6 +25,8 @@ from hookman.project.install_plan import InstallPlan, plan_install
 from hookman.project.location import find_project_dir
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from hookman.install.subscription_gaps import CodeView
     from hookman.json_shapes import (
         ClaudeEventJson,
@@ -92,6 +94,7 @@ def list_hooks(
     for _, sentences in others.values():
         warnings += sentences
     warnings += _changed_since_install(project_dir, rows)
+    via = _add_via(project_dir, rows)
     if json_output:
         shown: ListJson = {
             "project": str(project_dir),
@@ -108,7 +111,7 @@ def list_hooks(
         }
         print_json(shown)
         return code
-    _print_rows(project_dir, target.describe(), rows)
+    _print_rows(project_dir, target.describe(), rows, via=via)
     out = console()
     if codex is not None:
         _print_codex(codex)
@@ -291,7 +294,11 @@ def _last_fired(project_dir: Path, hooks: list[HookSpec]) -> dict[str, str]:
     return last_fired_times(str(paths.firing_log_path()), str(project_dir), names)
 
 
-def _print_rows(project_dir: Path, target: str, rows: Sequence[Mapping[str, Any]]) -> None:
+def _print_rows(
+    project_dir: Path, target: str, rows: Sequence[Mapping[str, Any]], *, via: bool = False
+) -> None:
+    """The table (a terminal) or one line per hook; with `via` (the user opted in to the
+    warm hook server) the path each installed entry takes."""
     out = console()
     out.print(f"project {escape(str(project_dir))}, Claude Code target {escape(target)}")
     if not rows:
@@ -306,23 +313,99 @@ def _print_rows(project_dir: Path, target: str, rows: Sequence[Mapping[str, Any]
         # The on/off state sits under the hook's name: one column less keeps the table
         # unwrapped on a 100-column terminal.
         table = Table()
-        for header in ("#", "hook", "source", "events", "Claude Code", "last fired"):
+        headers = ("#", "hook", "source", "events", "Claude Code", *VIA_HEADER[:via], "last fired")
+        for header in headers:
             table.add_column(header, overflow="fold")
         for row in rows:
             order, name, source_text, enabled, events, claude, fired = _cells(row, separator="\n")
             hook_cell = name if enabled == "enabled" else f"{name}\n{enabled}"
-            cells = (order, hook_cell, source_text, events, claude, fired)
-            table.add_row(*(escape(cell) for cell in cells))
+            if not via:
+                cells = (order, hook_cell, source_text, events, claude, fired)
+                table.add_row(*(escape(cell) for cell in cells))
+                continue
+            cells = (order, hook_cell, source_text, events, claude, _via_lines(row), fired)
+            _add_line_rows(table, cells)
         out.print(table)
         return
     for row in rows:
         order, name, source_text, enabled, events, claude, fired = _cells(row)
+        paths = f"via: {_via_text(row)}  " if via else ""
         out.print(
             f"{order}. {name}  [{source_text}]  {enabled}  events: {events}  "
-            f"claude: {claude}  last fired: {fired}",
+            f"claude: {claude}  {paths}last fired: {fired}",
             markup=False,
             highlight=False,
         )
+
+
+VIA_HEADER = ("via",)
+NO_ENTRY = "-"
+
+
+def _via_lines(row: Mapping[str, Any]) -> str:
+    """The table's cell: one path per line of the Claude Code cell."""
+    paths = [facts.get("via") or NO_ENTRY for facts in row["claude_events"].values()]
+    return "\n".join(paths) or NO_ENTRY
+
+
+def _add_line_rows(table: Table, cells: Sequence[str]) -> None:
+    """One table row per line of the hook's cells (no rule between them: it reads as one
+    row), so each event's path stays beside the event when a long line wraps."""
+    columns = [cell.split("\n") for cell in cells]
+    for index in range(max(len(lines) for lines in columns)):
+        table.add_row(*(escape(lines[index]) if index < len(lines) else "" for lines in columns))
+
+
+def _via_text(row: Mapping[str, Any]) -> str:
+    """One line's words: the path when every entry takes the same, else each event's."""
+    paths = {event: facts.get("via") or NO_ENTRY for event, facts in row["claude_events"].items()}
+    if not paths:
+        return NO_ENTRY
+    if len(set(paths.values())) == 1:
+        return next(iter(paths.values()))
+    return ", ".join(f"{event} {path}" for event, path in paths.items())
+
+
+def _add_via(project_dir: Path, rows: list[ListedHookJson]) -> bool:
+    """Where the user opted in to the warm hook server: each written event's `via`, the path
+    its installed entry in settings.local.json takes (an http entry reaches the server, a
+    command entry runs the launcher); the async entry for an async hook. False (rows left
+    as they were) when the user has not opted in."""
+    from hookman.project.serve_paths import opted_in
+
+    if not opted_in():
+        return False
+    installed = _installed_paths(project_dir)
+    for row in rows:
+        for event, facts in row["claude_events"].items():
+            written = facts["status"] == "written"
+            facts["via"] = installed.get((event, row["async"])) if written else None
+    return True
+
+
+def _installed_paths(project_dir: Path) -> dict[tuple[str, bool], Literal["server", "command"]]:
+    """(event, async) -> the path of hookman's entry for it in settings.local.json (the first,
+    as the client runs them in order; an unreadable file has none)."""
+    from hookman.errors import HookmanError
+    from hookman.project.location import local_settings_path
+    from hookman.project.settings_entries import (
+        find_hookman_entries,
+        hookman_handler_is_async,
+        hookman_http_port,
+    )
+    from hookman.project.settings_file import read_settings
+
+    try:
+        settings = read_settings(local_settings_path(project_dir))
+    except (HookmanError, OSError, ValueError):
+        return {}
+    found: dict[tuple[str, bool], Literal["server", "command"]] = {}
+    for event, handler in find_hookman_entries(settings):
+        path: Literal["server", "command"] = (
+            "server" if hookman_http_port(handler) is not None else "command"
+        )
+        found.setdefault((event, hookman_handler_is_async(handler)), path)
+    return found
 
 
 def _cells(row: Mapping[str, Any], separator: str = ", ") -> tuple[str, ...]:

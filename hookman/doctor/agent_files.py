@@ -165,3 +165,24 @@ def _closes_next(text: str, index: int) -> bool:
         else:
             return text[index] in "}]"
     return False
+
+
+def wants_agent(agent: str, project_dir: Path) -> bool:
+    """Whether doctor looks at the agent at all: hookman.toml's `agents` names it or its own
+    files hold hooks (file reads only; the agent's family of findings is imported after)."""
+    return named_in_agents(agent, project_dir) or holds_hooks(read_agent_files(agent, project_dir))
+
+
+def named_in_agents(agent: str, project_dir: Path) -> bool:
+    """Whether hookman.toml's `agents` names the agent (file reads only)."""
+    from hookman.errors import HookmanError
+    from hookman.project.config import read_project_config
+
+    try:
+        return agent in read_project_config(project_dir).agents
+    except HookmanError:  # reported by findings_hookman
+        return False
+
+
+def holds_hooks(files: list[AgentFile]) -> bool:
+    return any(f.hooks or (f.exists and f.error is not None) for f in files)

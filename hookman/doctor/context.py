@@ -2,27 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.handlers import InvalidEntry
 from hookman.doctor.model import SEVERITIES, Finding, Handler, Probed
+from hookman.doctor.record import Record
 from hookman.doctor.sources import SourceSet
 
 # A handler under an event the client does not run is reported once, by the event's finding.
 EVENT_CODES = ("unknown-event", "event-too-new")
 
 
-@dataclass
-class Context:
-    project_dir: Path
-    version: ClientVersion | None
-    sources: SourceSet
-    handlers: list[Handler] = field(default_factory=list)
-    invalid: dict[str, list[InvalidEntry]] = field(default_factory=dict)  # by source path
-    findings: list[Finding] = field(default_factory=list)
-    probed: list[Probed] | None = None  # what --probe ran (None: no probe asked for)
+class Context(Record):
+    _fields = ("project_dir", "version", "sources", "handlers", "invalid", "findings", "probed")
+
+    def __init__(
+        self,
+        project_dir: Path,
+        version: ClientVersion | None,
+        sources: SourceSet,
+        handlers: list[Handler] | None = None,
+        invalid: dict[str, list[InvalidEntry]] | None = None,
+        findings: list[Finding] | None = None,
+        probed: list[Probed] | None = None,
+    ) -> None:
+        self.project_dir = project_dir
+        self.version = version
+        self.sources = sources
+        self.handlers: list[Handler] = [] if handlers is None else handlers
+        # by source path
+        self.invalid: dict[str, list[InvalidEntry]] = {} if invalid is None else invalid
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.probed = probed  # what --probe ran (None: no probe asked for)
 
     def add(self, finding: Finding) -> None:
         """One problem is one finding: the same finding at the same place (a group's matcher

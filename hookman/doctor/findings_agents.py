@@ -20,6 +20,8 @@ from hookman.agents import agent_facts
 from hookman.bridge.protocol import AGENT_FLAG
 from hookman.catalog import agent_catalog
 from hookman.doctor.agent_files import AgentFile, doctor_facts_of, pattern_facts
+from hookman.doctor.agent_files import holds_hooks as holds_hooks
+from hookman.doctor.agent_files import named_in_agents as named_in_agents
 from hookman.doctor.context import Context
 from hookman.doctor.findings_commands import script_path
 from hookman.doctor.handlers import key_path
@@ -45,24 +47,10 @@ def disable_key(agent: str) -> str:
     return str(agent_catalog.agent_catalog(agent)["config"]["disable_key"])
 
 
-def named_in_agents(agent: str, project_dir: Path) -> bool:
-    """Whether hookman.toml's `agents` names the agent (file reads only)."""
-    from hookman.project.config import read_project_config
-
-    try:
-        return agent in read_project_config(project_dir).agents
-    except HookmanError:  # reported by findings_hookman
-        return False
-
-
 def installed(agent: str) -> bool:
     """Whether the agent's program is on PATH (per machine: docs/agents.md), as install
     decides it."""
     return agent_facts.agent_installed(agent)
-
-
-def holds_hooks(files: list[AgentFile]) -> bool:
-    return any(f.hooks or (f.exists and f.error is not None) for f in files)
 
 
 def add_sources(

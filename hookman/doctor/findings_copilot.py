@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import doctor_facts_of, read_agent_files
+from hookman.doctor.agent_files import doctor_facts_of, read_agent_files, wants_agent
 from hookman.doctor.context import Context
 from hookman.doctor.copilot_sources import (
     is_trusted,
@@ -42,9 +42,7 @@ ANSWER_CODES = {"block_on_pre_tool_use": "copilot-block-fails-open"}
 
 
 def wants_copilot(project_dir: Path) -> bool:
-    return agents.named_in_agents(AGENT, project_dir) or agents.holds_hooks(
-        read_agent_files(AGENT, project_dir)
-    )
+    return wants_agent(AGENT, project_dir)
 
 
 def check_copilot(ctx: Context) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from hookman.catalog import agent_catalog
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files
+from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files, wants_agent
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 
@@ -31,9 +31,7 @@ ANSWER_CODES = {
 
 
 def wants_droid(project_dir: Path) -> bool:
-    return agents.named_in_agents(AGENT, project_dir) or agents.holds_hooks(
-        read_agent_files(AGENT, project_dir)
-    )
+    return wants_agent(AGENT, project_dir)
 
 
 def check_droid(ctx: Context) -> None:

@@ -419,17 +419,9 @@ def _check_git_ignored(ctx: Context) -> None:
         or not _in_git_work_tree(ctx.project_dir)
     ):
         return
-    try:
-        done = subprocess.run(
-            ["git", "check-ignore", "-q", "--", str(local)],
-            cwd=ctx.project_dir,
-            capture_output=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return
-    if done.returncode == 1:
+    from hookman.doctor.git_ignored import check_ignore
+
+    if check_ignore(ctx.project_dir, local) == 1:  # git's answer, kept while its files stay
         ctx.add(
             Finding(
                 "local-settings-not-ignored",

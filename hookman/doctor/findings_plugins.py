@@ -15,11 +15,6 @@ from hookman.catalog.client_version import ClientVersion, parse_version, version
 from hookman.catalog.plugin_facts import unknown_event_drops_file_before
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Source
-from hookman.plugin.build_record import (
-    built_for_newer_client,
-    read_build_record,
-    unchanged_built_file,
-)
 from hookman.project.config import read_project_config
 
 
@@ -33,7 +28,7 @@ def check_plugins(ctx: Context) -> None:
         else:
             _check_whole_file(ctx, source)
         root = ctx.sources.plugin_roots.get(source.path)
-        record = read_build_record(Path(root)) if root else None
+        record = _build_record(root) if root else None
         if record is None:
             continue
         label = source.label or root or source.path
@@ -49,7 +44,9 @@ def built_by_hookman(ctx: Context, source: Source) -> bool:
     root = ctx.sources.plugin_roots.get(source.path)
     if source.kind != "plugin" or root is None:
         return False
-    record = read_build_record(Path(root))
+    from hookman.plugin.build_record import unchanged_built_file
+
+    record = _build_record(root)
     return (
         record is not None
         and unchanged_built_file(Path(root), record, Path(source.path)) is not None
@@ -64,12 +61,21 @@ def newer_client_file(ctx: Context, source: Source) -> ClientVersion | None:
     root = ctx.sources.plugin_roots.get(source.path)
     if source.kind != "plugin" or ctx.version is None or root is None:
         return None
-    record = read_build_record(Path(root))
+    from hookman.plugin.build_record import built_for_newer_client
+
+    record = _build_record(root)
     path = Path(source.path)
     since = None if record is None else built_for_newer_client(Path(root), record, path)
     if since is None or ctx.version >= parse_version(since):
         return None
     return parse_version(since)
+
+
+def _build_record(root: str) -> dict[str, object] | None:
+    """The plugin's build record (imported here: only a plugin source needs it)."""
+    from hookman.plugin.build_record import read_build_record
+
+    return read_build_record(Path(root))
 
 
 def _for_newer_client(ctx: Context, source: Source, since: ClientVersion) -> None:

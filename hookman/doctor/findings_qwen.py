@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import AgentFile, read_agent_files
+from hookman.doctor.agent_files import AgentFile, read_agent_files, wants_agent
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 from hookman.doctor.qwen_sources import folder_trust_on, project_trusted, trust_file
@@ -22,9 +22,7 @@ AGENT = "qwen"
 
 
 def wants_qwen(project_dir: Path) -> bool:
-    return agents.named_in_agents(AGENT, project_dir) or agents.holds_hooks(
-        read_agent_files(AGENT, project_dir)
-    )
+    return wants_agent(AGENT, project_dir)
 
 
 ANSWER_CODES = {"exits_1": "qwen-exit-1-not-2", "top_level_decision": "qwen-top-level-decision"}

@@ -11,13 +11,6 @@ from hookman import __version__, paths
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding
 from hookman.errors import HookmanError
-from hookman.hooks import store
-from hookman.hooks.repo_source import linked_out_error
-from hookman.hooks.repository import (
-    MANIFEST_NAME,
-    needs_newer_hookman,
-    read_repository_manifest,
-)
 from hookman.project.config import HookSpec, read_project_config
 from hookman.project.pins import Pin, pins_path, read_pins
 
@@ -55,6 +48,14 @@ def check_repositories(ctx: Context) -> None:
 
 
 def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: bool) -> None:
+    # imported here: only a project with a repository hook needs the store
+    from hookman.hooks import store
+    from hookman.hooks.repository import (
+        MANIFEST_NAME,
+        needs_newer_hookman,
+        read_repository_manifest,
+    )
+
     source = hook.source
     where = f"{source.value} at {source.rev}"
     url = store.fetch_url(source.value, ctx.project_dir)
@@ -150,6 +151,8 @@ def _add_linked_out(
     """The sentence install and plugin build refuse with: a module of the repository is a
     symlink out of it, so the hook does not run (the runner verifies no bytes outside the
     store entry)."""
+    from hookman.hooks.repo_source import linked_out_error
+
     error = linked_out_error(hook.name, where, linked_out)
     ctx.add(
         Finding(
@@ -163,6 +166,8 @@ def _add_linked_out(
 
 
 def _not_fetched(ctx: Context, hook: HookSpec, pin: Pin, url: str, where: str) -> str:
+    from hookman.hooks import store
+
     """What happens to a hook whose pinned commit is not in the store: nothing of it runs,
     unless this machine installed another commit of it before the pins changed (a pull of a
     teammate's autoupdate), which then still runs on observe-only events while guarded ones

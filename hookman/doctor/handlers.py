@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, parse_version
@@ -23,8 +22,7 @@ from hookman.project.settings_file import json_kind
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True)
-class InvalidEntry:
+class InvalidEntry(NamedTuple):  # not a dataclass: those compile methods at every start
     event: str
     path: str
     reason: str

@@ -10,8 +10,7 @@ feature Python lacks never becomes a false alarm.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.facts import exact_list_syntax, match_all_matchers
@@ -34,8 +33,7 @@ _NAMED_BACKREF = re.compile(r"\\k<([A-Za-z_][A-Za-z0-9_]*)>")
 _PERMISSION_RULE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\((.*)\)", re.DOTALL)
 
 
-@dataclass(frozen=True)
-class Matcher:
+class Matcher(NamedTuple):  # not a dataclass: those compile methods at every start
     text: str | None
     kind: MatcherKind
     names: tuple[str, ...] = ()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from hookman.doctor.record import Record
 
 if TYPE_CHECKING:
     from hookman.json_shapes import (
@@ -36,20 +37,45 @@ SourceKind = Literal[
 ]
 
 
-@dataclass
-class Source:
+class Source(Record):
     """One file Claude Code (or hookman) reads hooks from."""
 
-    kind: SourceKind
-    path: str
-    exists: bool = True
-    readable: bool = True
-    data: Any = None  # the parsed object (settings JSON, frontmatter hooks, ...)
-    text: str | None = None
-    error: str | None = None
-    loaded: bool = True  # False when the client applies none of its hooks
-    silenced_by: str | None = None  # the finding code that explains `loaded` False
-    label: str | None = None  # e.g. the plugin id
+    _fields = (
+        "kind",
+        "path",
+        "exists",
+        "readable",
+        "data",
+        "text",
+        "error",
+        "loaded",
+        "silenced_by",
+        "label",
+    )
+
+    def __init__(
+        self,
+        kind: SourceKind,
+        path: str,
+        exists: bool = True,
+        readable: bool = True,
+        data: Any = None,
+        text: str | None = None,
+        error: str | None = None,
+        loaded: bool = True,
+        silenced_by: str | None = None,
+        label: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.path = path
+        self.exists = exists
+        self.readable = readable
+        self.data = data  # the parsed object (settings JSON, frontmatter hooks, ...)
+        self.text = text
+        self.error = error
+        self.loaded = loaded  # False when the client applies none of its hooks
+        self.silenced_by = silenced_by  # the finding code that explains `loaded` False
+        self.label = label  # e.g. the plugin id
 
     def json(self) -> DoctorSourceJson:
         return {
@@ -64,24 +90,58 @@ class Source:
         }
 
 
-@dataclass
-class Handler:
+class Handler(Record):
     """One hook handler in one source, where the client may run it."""
 
-    source: Source
-    path: str  # JSON location, e.g. hooks.PreToolUse[0].hooks[1]
-    event: str
-    matcher: str | None
-    type: str | None
-    command: str | None
-    timeout: float | None
-    raw: dict[str, Any]
-    is_async: bool = False
-    hookman: bool = False
-    loaded: bool = True
-    not_loaded_because: str | None = None  # finding code
-    matches: list[str] | None = None  # tools (or values) matched; None = not a tool matcher
-    matches_all: bool = False
+    _fields = (
+        "source",
+        "path",
+        "event",
+        "matcher",
+        "type",
+        "command",
+        "timeout",
+        "raw",
+        "is_async",
+        "hookman",
+        "loaded",
+        "not_loaded_because",
+        "matches",
+        "matches_all",
+    )
+
+    def __init__(
+        self,
+        source: Source,
+        path: str,
+        event: str,
+        matcher: str | None,
+        type: str | None,
+        command: str | None,
+        timeout: float | None,
+        raw: dict[str, Any],
+        is_async: bool = False,
+        hookman: bool = False,
+        loaded: bool = True,
+        not_loaded_because: str | None = None,
+        matches: list[str] | None = None,
+        matches_all: bool = False,
+    ) -> None:
+        self.source = source
+        self.path = path  # JSON location, e.g. hooks.PreToolUse[0].hooks[1]
+        self.event = event
+        self.matcher = matcher
+        self.type = type
+        self.command = command
+        self.timeout = timeout
+        self.raw = raw
+        self.is_async = is_async
+        self.hookman = hookman
+        self.loaded = loaded
+        self.not_loaded_because = not_loaded_because  # finding code
+        # tools (or values) matched; None = not a tool matcher
+        self.matches = matches
+        self.matches_all = matches_all
 
     def silence(self, code: str) -> None:
         if self.loaded:
@@ -106,19 +166,45 @@ class Handler:
         }
 
 
-@dataclass
-class Finding:
-    code: str
-    severity: Severity
-    file: str | None
-    message: str
-    fix: str
-    event: str | None = None
-    path: str | None = None
-    # A machine-applicable fix where doctor knows one: {"op": "set"|"rename"|"delete", ...}
-    edit: EditJson | None = None
-    silences: list[str] = field(default_factory=list)  # JSON paths of handlers it silences
-    line: int | None = None  # where `path` starts in `file`, when doctor can tell
+class Finding(Record):
+    _fields = (
+        "code",
+        "severity",
+        "file",
+        "message",
+        "fix",
+        "event",
+        "path",
+        "edit",
+        "silences",
+        "line",
+    )
+
+    def __init__(
+        self,
+        code: str,
+        severity: Severity,
+        file: str | None,
+        message: str,
+        fix: str,
+        event: str | None = None,
+        path: str | None = None,
+        edit: EditJson | None = None,
+        silences: list[str] | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.code = code
+        self.severity = severity
+        self.file = file
+        self.message = message
+        self.fix = fix
+        self.event = event
+        self.path = path
+        # A machine-applicable fix where doctor knows one: {"op": "set"|"rename"|"delete", ...}
+        self.edit = edit
+        # JSON paths of handlers it silences
+        self.silences: list[str] = [] if silences is None else silences
+        self.line = line  # where `path` starts in `file`, when doctor can tell
 
     @classmethod
     def about(
@@ -158,20 +244,45 @@ class Finding:
         }
 
 
-@dataclass
-class Probed:
+class Probed(Record):
     """One run `--probe` made, and how its result was classified (the `probed` section)."""
 
-    kind: Literal["hookman", "command"]
-    event: str
-    hooks: list[str]  # hookman: the hooks that ran; command: []
-    sample: str  # what the run was given, e.g. "Bash `rm -rf ./build`"
-    result: str  # the classification: denied, blocked, answered, no-answer, ...
-    summary: str  # the same in words, for a person
-    command: str | None = None
-    file: str | None = None
-    path: str | None = None  # the handler's JSON location (command hooks)
-    findings: list[str] = field(default_factory=list)  # codes this run gave
+    _fields = (
+        "kind",
+        "event",
+        "hooks",
+        "sample",
+        "result",
+        "summary",
+        "command",
+        "file",
+        "path",
+        "findings",
+    )
+
+    def __init__(
+        self,
+        kind: Literal["hookman", "command"],
+        event: str,
+        hooks: list[str],
+        sample: str,
+        result: str,
+        summary: str,
+        command: str | None = None,
+        file: str | None = None,
+        path: str | None = None,
+        findings: list[str] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.event = event
+        self.hooks = hooks  # hookman: the hooks that ran; command: []
+        self.sample = sample  # what the run was given, e.g. "Bash `rm -rf ./build`"
+        self.result = result  # the classification: denied, blocked, answered, no-answer, ...
+        self.summary = summary  # the same in words, for a person
+        self.command = command
+        self.file = file
+        self.path = path  # the handler's JSON location (command hooks)
+        self.findings: list[str] = [] if findings is None else findings  # codes this run gave
 
     def json(self) -> ProbedJson:
         return {

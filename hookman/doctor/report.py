@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman import paths
+from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.catalog.client_version import TargetVersion
 from hookman.doctor.codex_sources import wants_codex
 from hookman.doctor.context import Context
@@ -28,6 +28,7 @@ from hookman.doctor.findings_version import check_version
 from hookman.doctor.handlers import walk_hooks
 from hookman.doctor.locate import json_line
 from hookman.doctor.model import SEVERITIES, Finding, Source
+from hookman.doctor.record import Record
 from hookman.doctor.sources import collect_sources
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
@@ -39,13 +40,22 @@ if TYPE_CHECKING:
 JSON_KINDS = ("managed", "user", "project", "local", "plugin")
 
 
-@dataclass
-class DoctorOptions:
-    project_dir: Path
-    claude_version: str | None = None
-    managed_settings: Path | None = None
-    probe: bool = False
-    probe_commands: bool = False
+class DoctorOptions(Record):
+    _fields = ("project_dir", "claude_version", "managed_settings", "probe", "probe_commands")
+
+    def __init__(
+        self,
+        project_dir: Path,
+        claude_version: str | None = None,
+        managed_settings: Path | None = None,
+        probe: bool = False,
+        probe_commands: bool = False,
+    ) -> None:
+        self.project_dir = project_dir
+        self.claude_version = claude_version
+        self.managed_settings = managed_settings
+        self.probe = probe
+        self.probe_commands = probe_commands
 
 
 def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Context:
@@ -92,14 +102,21 @@ def run_doctor(options: DoctorOptions, progress: Progress | None = None) -> Cont
 def _check_other_agents(ctx: Context) -> None:
     """Copilot CLI, Qwen Code and droid, each only when `agents` names it or its own files
     hold hooks (file reads only until then)."""
-    from hookman.doctor import findings_copilot, findings_droid, findings_qwen
+    from hookman.doctor.agent_files import wants_agent
 
-    if findings_copilot.wants_copilot(ctx.project_dir):
-        findings_copilot.check_copilot(ctx)
-    if findings_qwen.wants_qwen(ctx.project_dir):
-        findings_qwen.check_qwen(ctx)
-    if findings_droid.wants_droid(ctx.project_dir):
-        findings_droid.check_droid(ctx)
+    # each family is imported only for an agent doctor looks at (most projects: none)
+    if wants_agent(COPILOT_AGENT, ctx.project_dir):
+        from hookman.doctor.findings_copilot import check_copilot
+
+        check_copilot(ctx)
+    if wants_agent(QWEN_AGENT, ctx.project_dir):
+        from hookman.doctor.findings_qwen import check_qwen
+
+        check_qwen(ctx)
+    if wants_agent(DROID_AGENT, ctx.project_dir):
+        from hookman.doctor.findings_droid import check_droid
+
+        check_droid(ctx)
 
 
 def _add_lines(ctx: Context) -> None:
@@ -145,9 +162,9 @@ def _target(options: DoctorOptions) -> tuple[TargetVersion, Finding | None]:
 
 
 def _configured_version(project_dir: Path) -> str | None:
-    from hookman.toml_data import read_toml_file
+    from hookman.project.config import read_config_values
 
-    data = read_toml_file(config_path(project_dir), encoding="utf-8-sig") or {}
+    data = read_config_values(project_dir) or {}  # install's kept parse: no TOML parser
     value = data.get("claude_version")
     return value if isinstance(value, str) else None
 

@@ -10,7 +10,6 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from hookman.doctor import fs
 from hookman.doctor.facts import doctor_facts
 from hookman.doctor.frontmatter import FrontmatterError, parse_yaml_subset, split_frontmatter
 from hookman.doctor.model import Source, SourceKind
+from hookman.doctor.record import Record
 from hookman.errors import HookmanError
 from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME
 from hookman.project.settings_file import read_settings
@@ -35,14 +35,23 @@ SETTINGS_KINDS: tuple[SourceKind, ...] = ("managed", "user", "project", "local")
 PRECEDENCE: tuple[SourceKind, ...] = ("user", "project", "local")
 
 
-@dataclass
-class SourceSet:
+class SourceSet(Record):
     """Every source doctor read, in the order Claude Code's own docs list them."""
 
-    project_dir: Path
-    user_dir: Path
-    sources: list[Source] = field(default_factory=list)
-    plugin_roots: dict[str, str] = field(default_factory=dict)  # source path -> plugin root
+    _fields = ("project_dir", "user_dir", "sources", "plugin_roots")
+
+    def __init__(
+        self,
+        project_dir: Path,
+        user_dir: Path,
+        sources: list[Source] | None = None,
+        plugin_roots: dict[str, str] | None = None,
+    ) -> None:
+        self.project_dir = project_dir
+        self.user_dir = user_dir
+        self.sources: list[Source] = [] if sources is None else sources
+        # source path -> plugin root
+        self.plugin_roots: dict[str, str] = {} if plugin_roots is None else plugin_roots
 
     def settings(self) -> list[Source]:
         return [source for source in self.sources if source.kind in SETTINGS_KINDS]

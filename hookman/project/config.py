@@ -471,18 +471,64 @@ def load_project_config(project_dir: Path) -> ProjectConfigDocument:
 def read_project_config(project_dir: Path) -> ProjectConfigView:
     """hookman.toml for commands that only read it (list, previews): parsed with tomllib;
     a file tomllib refuses goes through tomlkit, whose error (line and column) the user
-    gets. A view: it has no edits (load_project_config gives the editable document)."""
+    gets. A view: it has no edits (load_project_config gives the editable document).
+
+    The file is read on every call; a text this process already parsed and validated gives
+    the same view again (doctor's families each ask for it)."""
     path = config_path(project_dir)
     raw_text = _read_config_text(path)
     if raw_text is None:
         return ProjectConfigView(path, {}, None)
+    key = (str(project_dir), raw_text)
+    view = _VIEWS.get(key)
+    if view is not None:
+        return view
     text, layout = split_layout(raw_text)
+    document = _parsed_values(project_dir, text)
+    if document is None:  # tomlkit names the line and column of the syntax error
+        document = parse_toml(text, _CONFIG_DISPLAY)
+    view = ProjectConfigView(path, document, text, layout)
+    _remember(_VIEWS, key, view)
+    return view
+
+
+def read_config_values(project_dir: Path) -> dict[str, Any] | None:
+    """hookman.toml's values as parsed, not validated (a bad hook table does not hide a good
+    `claude_version`); None when the file is missing, unreadable, not UTF-8 text or not
+    valid TOML. Without a TOML parser while install's kept parse holds this text."""
+    try:
+        raw_text = _read_config_text(config_path(project_dir))
+    except HookmanError:
+        return None
+    if raw_text is None:
+        return None
+    return _parsed_values(project_dir, split_layout(raw_text)[0])
+
+
+# This process's parses, by project and text (a few: a long-lived process, the test suite,
+# reads many projects). The values are shared: callers read them, never change them.
+_VIEWS: dict[tuple[str, str], ProjectConfigView] = {}
+_VALUES: dict[tuple[str, str], dict[str, Any] | None] = {}
+_KEPT_PER_PROCESS = 8
+
+
+def _parsed_values(project_dir: Path, text: str) -> dict[str, Any] | None:
+    """`text` (hookman.toml's, without BOM) parsed: from install's kept parse when it holds
+    this text, else with tomllib; None when it is not valid TOML."""
+    key = (str(project_dir), text)
+    if key in _VALUES:
+        return _VALUES[key]
     document = kept_parse(_parsed_cache_path(project_dir), text)
     if document is None:
         document = parse_toml_or_none(text)
-    if document is None:  # tomlkit names the line and column of the syntax error
-        document = parse_toml(text, _CONFIG_DISPLAY)
-    return ProjectConfigView(path, document, text, layout)
+    _remember(_VALUES, key, document)
+    return document
+
+
+def _remember(kept: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(kept) >= _KEPT_PER_PROCESS:
+        del kept[next(iter(kept))]
+    kept[key] = value
 
 
 def remember_parsed_config(project_dir: Path) -> None:
