@@ -397,9 +397,10 @@ def test_a_client_without_on_failure_keeps_command_guards_that_need_no_server(
 @full_only
 @pytest.mark.xfail(
     strict=True,
-    reason="known hole (reported): the prompt gate checks the port only at each prompt; "
-    "an impostor that binds it after the server dies mid-session answers `{}` to PreToolUse "
-    "and the client runs the call",
+    reason="known hole (docs/serve.md): the prompt gate checks the port only at each prompt; "
+    "an impostor that binds it after the server was stopped or killed mid-session answers "
+    "`{}` to PreToolUse and the client runs the call (no request can end the server: "
+    "tests/serve/test_attack_serve.py)",
 )
 @versions(NEWEST)
 def test_an_impostor_that_takes_the_port_mid_session_is_not_obeyed(
@@ -497,12 +498,6 @@ def hook(pi):
 
 
 @full_only
-@pytest.mark.xfail(
-    strict=True,
-    reason="reported bug: the client expands header variables from its own environment, "
-    "where CLAUDE_PROJECT_DIR is not set (allowedEnvVars or not), so X-Hookman-Project "
-    "arrives empty and a hook on the server has no CLAUDE_PROJECT_DIR",
-)
 @versions(NEWEST)
 def test_a_hook_on_the_server_has_the_project_directory_a_command_hook_has(
     served: tuple[E2EProject, HookServer],
