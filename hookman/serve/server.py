@@ -201,7 +201,9 @@ class Server:
                 sock, _address = self.listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError as error:  # EMFILE and the like: take none now
+            except OSError as error:  # EMFILE and the like
+                if error.errno in (errno.EMFILE, errno.ENFILE) and self._make_room():
+                    continue  # an idle connection without a head let go of its descriptor
                 self._say(f"accept failed: {error}")
                 return
             if len(self.connections) >= CONNECTION_LIMIT and not self._make_room():

@@ -73,7 +73,9 @@ def test_read_config_values(project: Path, raw: bytes | None, expected: object) 
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from([ONE, OTHER, 'agents = ["claude"]\n' + ONE, "x = 1\n"])))
+@given(
+    st.lists(st.sampled_from([ONE, OTHER, 'agents = ["claude"]\n' + ONE, "x = 1\n"]), min_size=1)
+)
 def test_any_sequence_of_texts_reads_as_a_fresh_process_would(
     project: Path, texts: list[str]
 ) -> None:
@@ -87,3 +89,4 @@ def test_any_sequence_of_texts_reads_as_a_fresh_process_would(
         assert [hook.name for hook in cached.hooks] == [hook.name for hook in fresh.hooks]
         assert cached.agents == fresh.agents
         assert read_config_values(project) == config.parse_toml_or_none(text)
+    assert path.read_text() == texts[-1]  # the loop ran: the last text is the one read

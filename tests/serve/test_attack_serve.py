@@ -340,7 +340,8 @@ def test_descriptor_exhaustion_at_a_request_does_not_kill_the_server(own: Served
             sock = socket.create_connection(("127.0.0.1", own.port), timeout=10)
             sock.sendall(b"POST /v1/hook/PreToolUse HTTP/1.1\r\n")
             idle.append(sock)
-            assert wait_for(lambda held=held: server_fds(pid) > held, 10)
+            if not wait_for(lambda held=held: server_fds(pid) > held, 10):
+                break  # the server let an idle connection go to take this one: at its limit
         # the last free descriptor is this request's connection
         answer = try_post(own, "PreToolUse", own.bash("PreToolUse", "rm -rf /"), timeout=20)
     finally:
