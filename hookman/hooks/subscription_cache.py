@@ -134,10 +134,10 @@ def _read_cache(project_dir: Path) -> dict[str, Any]:
 
 
 def file_digest(path: str) -> str | None:
-    import hashlib
+    from hookman.user_dirs import sha256_hex  # the built-in module: no OpenSSL load
 
     try:
         with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
+            return sha256_hex(handle.read())
     except OSError:
         return None

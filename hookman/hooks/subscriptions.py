@@ -22,14 +22,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import subprocess
 
 import hookman
 from hookman.catalog import event_catalog
@@ -348,6 +349,7 @@ def _run_and_reap(
     helper, nor leave it running. Returns (exit code, killed by the timeout, the answers,
     stderr).
     """
+    import subprocess  # here: `hookman list` and doctor import this module, never a child
     import tempfile
 
     with (
@@ -400,6 +402,8 @@ def _wait_for(
     """Wait for the child, watching the hook it loads: True when one took more than
     `timeout` seconds (the child is then still running). Without pread (Windows) the
     answers are read at the end, and the whole child gets `timeout` per hook."""
+    import subprocess
+
     if not _POSIX:
         try:
             process.wait(timeout=timeout * count)
@@ -423,6 +427,8 @@ def _kill_process_group(process: subprocess.Popen[bytes]) -> None:
         if process.poll() is None:
             process.kill()
         return
+    import signal
+
     with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left in it
         os.killpg(process.pid, signal.SIGKILL)
 
