@@ -79,7 +79,7 @@ def _learning_children(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             stdin.seek(0)  # type: ignore[attr-defined]
         return real(argv, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(subscriptions.subprocess, "Popen", popen)
+    monkeypatch.setattr(subprocess, "Popen", popen)  # the module imports it where it runs
     return started
 
 

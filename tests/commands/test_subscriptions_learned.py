@@ -58,7 +58,7 @@ def _children(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             started.append(given)
         return real(argv, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(subscriptions.subprocess, "Popen", popen)
+    monkeypatch.setattr(subprocess, "Popen", popen)  # the module imports it where it runs
     return started
 
 
