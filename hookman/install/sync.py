@@ -340,7 +340,7 @@ def serve_plan(
 ) -> ServePlan | None:
     """Which blocking entries reach the warm hook server, when the user opted in
     (`hookman serve enable`; project/serve_paths.py); None otherwise."""
-    if not opted_in():  # wire.opted_in(), without importing wire for the common answer
+    if not opted_in():
         return None
     from hookman.serve import wire
 

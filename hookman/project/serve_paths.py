@@ -27,7 +27,6 @@ An unknown target version gets no http entry (it may be older than http hooks).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
@@ -37,8 +36,6 @@ from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, parse_version
 
 HTTP_TYPE = "http"
-SERVE_DIR_NAME = "serve"  # hookman/serve/wire.py serve_dir()'s last part
-USE_NAME = "use"  # wire.USE_NAME
 ON_FAILURE = "onFailure"
 BLOCK = "block"
 
@@ -89,11 +86,11 @@ class ServePlan(NamedTuple):
 
 
 def opted_in() -> bool:
-    """hookman/serve/wire.py `opted_in()` without importing wire (hashlib and hmac cost about
-    4.5 ms, on every install and doctor run, most of which never use the server)."""
-    from hookman.user_dirs import user_dir
+    """Whether the user opted in to the warm server (hookman/serve/wire.py, which is light
+    now: its HMAC needs neither hashlib nor hmac)."""
+    from hookman.serve.wire import opted_in as user_opted_in
 
-    return os.path.isfile(os.path.join(user_dir("state"), SERVE_DIR_NAME, USE_NAME))
+    return user_opted_in()
 
 
 def http_since() -> str | None:

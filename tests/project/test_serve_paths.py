@@ -105,7 +105,6 @@ def test_the_lean_opt_in_check_answers_as_wire_does() -> None:
     assert serve_paths.opted_in() is wire.opted_in() is True
     opt_out()
     assert serve_paths.opted_in() is wire.opted_in() is False
-    assert serve_paths.USE_NAME == wire.USE_NAME
 
 
 @pytest.mark.parametrize(
