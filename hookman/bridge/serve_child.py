@@ -13,9 +13,9 @@ import os
 import signal
 import sys
 
+from hookman.bridge.manifest_reader import PROJECT_DIR_VARIABLE
 from hookman.bridge.run_command import EXIT_NO_ANSWER, _Run
 
-PROJECT_DIR_VARIABLE = "CLAUDE_PROJECT_DIR"
 _RESET_SIGNALS = ("SIGCHLD", "SIGTERM", "SIGINT", "SIGHUP", "SIGPIPE")
 
 
