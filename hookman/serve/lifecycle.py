@@ -144,11 +144,11 @@ def start(wait: float = START_WAIT_S) -> tuple[int | None, int, bool]:
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if check_identity(port, secret, timeout=1.0).state == OURS:
-            return running_pid() or process.pid, port, False
-        if process.poll() is not None:
-            if check_identity(port, secret).state == OURS:  # another start won the lock
-                return running_pid(), port, True
+            lost = process.poll() is not None  # another start won the lock: it serves
+            return running_pid() or process.pid, port, lost
+        if process.poll() is not None and not _a_server_holds_the_lock():
             raise HookmanError(_last_log_line() or "the server stopped as it started.", STATUS_HINT)
+        # Ours runs, or ours left because another start won the lock: wait for the proof.
         time.sleep(POLL_S)
     raise HookmanError(
         f"the server did not answer on port {port} within {wait:g} s.",

@@ -426,6 +426,40 @@ def test_two_concurrent_starts_leave_one_server(own: Served) -> None:
         own.hookman("serve", "stop", check=False)
 
 
+SLOW_WINNER = """
+import time
+from hookman.serve import lifecycle
+held = lifecycle._take_lock()
+print("locked", flush=True)
+lifecycle._take_lock = lambda: held  # the server below starts with the lock it holds
+time.sleep(2)  # a start slow to listen: the loser of the lock has long left
+lifecycle.run(quiet_when_running=True)
+"""
+
+
+def test_a_start_that_loses_the_lock_waits_for_the_winner_to_listen(own: Served) -> None:
+    own.hookman("serve", "enable", "--port", str(own.port))
+    winner = subprocess.Popen(
+        [sys.executable, "-c", SLOW_WINNER],
+        env=own.environment,
+        cwd=own.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert winner.stdout is not None and winner.stdout.readline() == "locked\n"
+        started = own.hookman("serve", "start", check=False)
+        assert started.returncode == 0, started.stderr
+        assert "already" in started.stdout, started.stdout
+        assert own.identity() == OURS
+    finally:
+        own.hookman("serve", "stop", check=False)
+        winner.kill()
+        winner.wait()
+
+
 def _environ(pid: str) -> bytes:
     try:
         return Path(f"/proc/{pid}/environ").read_bytes()
