@@ -50,8 +50,16 @@ _BASH_WATCH = (
     "case ${{BASH_VERSINFO[0]}} in [3-9]|[1-9][0-9]) ;; *) exit 1 ;; esac; "
     't={seconds:.3f}; [ "${{BASH_VERSINFO[0]}}" -ge 4 ] || t={whole}; '
     "echo >&4; exec 4>&-; "
-    "read -t $t -u 3 _; [ $? -gt 128 ] && kill -KILL -- -{group}; exit 0"
+    "read -t $t -u 3 _; [ $? -gt 128 ] || exit 0; "
+    'if [ -n "{start}" ] && read -r s </proc/{group}/stat; then '
+    's=${{s##*) }}; set -- $s; [ "${{20}}" = "{start}" ] || exit 0; fi; '
+    "kill -KILL -- -{group}; exit 0"
 )
+# The kill checks first, where /proc is, that the group's id is still the runner's: the
+# write end of the pipe can outlive the runner in a process that left its group (a hook's
+# daemon, forked: forks share every descriptor), and once the group is empty its id may be
+# given to a new process, whose group the kill would reach. Where /proc/GROUP is gone, the
+# group still has members (an id in use as a group's is never given out) or none at all.
 CONFIRM_WAIT = 1.0  # seconds the runner waits, at most, for the spawned bash to confirm
 
 
@@ -61,6 +69,7 @@ class _Pending:
     confirm_fd = -1
     kill_at = 0.0
     group = 0
+    start = ""  # the runner's start time in clock ticks since boot (Linux), else ""
 
 
 _pending = _Pending()
@@ -82,6 +91,7 @@ def start_watchdog(seconds: float) -> str:
     if os.getpgrp() != os.getpid():
         return NOT_LEADER
     group = os.getpid()
+    _pending.start = _start_of(group) or ""
     try:
         read_end, write_end = os.pipe()  # not inherited across exec: only forks share it
     except OSError:
@@ -159,7 +169,9 @@ def _spawn_bash(group: int, read_end: int, seconds: float) -> bool:
     if bash is None or not hasattr(os, "posix_spawn"):
         return False
     seconds = max(seconds, 0.001)
-    script = _BASH_WATCH.format(seconds=seconds, whole=-int(-seconds // 1), group=group)
+    script = _BASH_WATCH.format(
+        seconds=seconds, whole=-int(-seconds // 1), group=group, start=_pending.start
+    )
     try:
         confirm_read, confirm_write = os.pipe()
     except OSError:
@@ -200,11 +212,24 @@ def _watch(group: int, read_end: int, write_end: int, seconds: float) -> None:
             while os.read(3, 1):  # b"": every writer is gone, the runner has ended
                 pass
         except _TimeIsUp:
-            os.killpg(group, 9)  # SIGKILL: a stopped process dies too
+            start = _start_of(group)
+            if not _pending.start or start is None or start == _pending.start:
+                os.killpg(group, 9)  # SIGKILL: a stopped process dies too
     except BaseException:
         pass
     finally:
         os._exit(0)
+
+
+def _start_of(pid: int) -> str | None:
+    """The process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or
+    None where it cannot be read (no /proc, or no such process)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b") ", 1)[-1].split()
+    except OSError:
+        return None
+    return fields[19].decode("ascii", "replace") if len(fields) > 19 else None
 
 
 class _TimeIsUp(BaseException):

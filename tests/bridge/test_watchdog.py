@@ -24,6 +24,13 @@ from hookman.bridge import watchdog
 from hookman.bridge.watchdog import start_watchdog
 if {forked}:
     watchdog._BASH_PATHS = ()  # no bash: the forked form
+if {reused}:  # the start recorded is not the group leader's at the kill: as when the
+    # runner ended, its group emptied and a new process was given its id
+    real, calls = watchdog._start_of, []
+    def recorded_wrong(pid):
+        calls.append(pid)
+        return "1" if len(calls) == 1 else real(pid)
+    watchdog._start_of = recorded_wrong
 os.setpgid(0, 0)
 armed = start_watchdog({seconds})
 children = open(f"/proc/{{os.getpid()}}/task/{{os.getpid()}}/children").read().split()
@@ -35,8 +42,11 @@ print(armed, *children, flush=True)
 FORMS = pytest.mark.parametrize("forked", [False, True], ids=["spawned bash", "forked"])
 
 
-def _runner(seconds: float, then: str, forked: bool = False) -> subprocess.Popen[str]:
-    code = textwrap.dedent(_RUNNER.format(seconds=seconds, then=then, forked=forked))
+def _runner(
+    seconds: float, then: str, forked: bool = False, reused: bool = False
+) -> subprocess.Popen[str]:
+    code = _RUNNER.format(seconds=seconds, then=then, forked=forked, reused=reused)
+    code = textwrap.dedent(code)
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
 
 
@@ -64,6 +74,23 @@ def test_a_stopped_runner_and_its_group_are_killed_at_the_hard_stop(forked: bool
     while _alive(int(watchdog)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(int(watchdog))
+
+
+@FORMS
+def test_the_watchdog_kills_no_group_whose_id_another_process_was_given(forked: bool) -> None:
+    runner = _runner(0.5, "os.kill(os.getpid(), signal.SIGSTOP)", forked, reused=True)
+    assert runner.stdout is not None
+    armed, watchdog = runner.stdout.readline().split()
+    try:
+        deadline = time.monotonic() + 10
+        while _alive(int(watchdog)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert armed == "started"
+        assert not _alive(int(watchdog))  # its time is up: it checked and left
+        assert runner.poll() is None  # the process it found there lives
+    finally:
+        os.killpg(runner.pid, signal.SIGKILL)
+        runner.wait()
 
 
 @FORMS
