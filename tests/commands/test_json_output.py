@@ -15,6 +15,7 @@ import pytest
 from hookman import json_shapes as shapes
 from hookman import paths
 from hookman.doctor import sources
+from tests.client_shell import as_client
 from tests.fake_codex import install_fake_codex, trust_project
 from tests.hook_repos import make_repo, release
 from tests.shape_check import assert_shape
@@ -63,7 +64,7 @@ def run_launcher(project: Path, payload: dict[str, Any]) -> None:
     firing log line `log --json` prints."""
     launcher = paths.manifest_path(project).parent / "hookman-run.sh"
     subprocess.run(
-        ["sh", str(launcher), payload["hook_event_name"]],
+        as_client("sh", str(launcher), payload["hook_event_name"]),
         input=json.dumps({**payload, "cwd": str(project)}),
         capture_output=True,
         text=True,

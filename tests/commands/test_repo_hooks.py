@@ -14,6 +14,7 @@ import pytest
 from hookman import paths
 from hookman.bridge.protocol import GUARDED_DONE_STATUS
 from hookman.hooks import store
+from tests.client_shell import as_client
 from tests.hook_repos import git, make_repo, release
 
 from .helpers import hookman, hookman_json
@@ -39,7 +40,7 @@ def run_guard(project: Path, command: str = "rm -rf /") -> dict:
     launcher = paths.manifest_path(project).parent / "hookman-run.sh"
     payload = {**RM_RF, "tool_input": {"command": command}}
     done = subprocess.run(
-        ["sh", str(launcher), "PreToolUse"],
+        as_client("sh", str(launcher), "PreToolUse"),
         input=json.dumps(payload),
         capture_output=True,
         text=True,

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from hookman.bridge.protocol import GUARDED_DONE_STATUS
 from hookman.errors import HookmanError
 from hookman.plugin.build import build_plugin, check_plugin_name, default_plugin_name
+from tests.client_shell import as_client
 from tests.commands.helpers import NOTIFIER, hookman, write_hook
 
 from .conftest import VERSION
@@ -47,7 +48,7 @@ def all_hooks(out: Path) -> dict:
 
 def run_launcher(plugin: Path, event: str, payload: dict, data: Path, path: str) -> str:
     done = subprocess.run(
-        ["sh", str(plugin / "hookman-runner" / "run.sh"), event],
+        as_client("sh", str(plugin / "hookman-runner" / "run.sh"), event),
         input=json.dumps(payload),
         capture_output=True,
         text=True,

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from hookman.bridge.protocol import GUARDED_DENIED_STATUS, GUARDED_DONE_STATUS
+from tests.client_shell import as_client
 from tests.commands.helpers import hookman
 
 from .conftest import VERSION
@@ -56,7 +57,7 @@ def test_planted_hookman_packages_and_startup_variables_do_not_reach_the_guard(
     }
 
     ran = subprocess.run(
-        ["sh", str(out / "hookman-runner" / "run.sh"), "PreToolUse"],
+        as_client("sh", str(out / "hookman-runner" / "run.sh"), "PreToolUse"),
         input=json.dumps(PAYLOAD),
         capture_output=True,
         text=True,
@@ -85,7 +86,7 @@ def test_a_data_dir_that_cannot_be_written_still_denies(
     blocked.write_text("a file, not a directory")
 
     ran = subprocess.run(
-        ["sh", str(out / "hookman-runner" / "run.sh"), "PreToolUse"],
+        as_client("sh", str(out / "hookman-runner" / "run.sh"), "PreToolUse"),
         input=json.dumps(PAYLOAD),
         capture_output=True,
         text=True,

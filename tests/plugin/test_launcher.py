@@ -16,6 +16,7 @@ from hookman.plugin.launcher import (
     start_text,
 )
 from hookman.project.launcher import launcher_text
+from tests.client_shell import as_client
 
 GUARDED = ["PreToolUse", "PreSkillShellCommand"]
 
@@ -30,7 +31,7 @@ def write_plugin(tmp_path: Path, start: str | None = None) -> Path:
 
 def launch(runner: Path, event: str, path: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["/bin/sh", str(runner / "run.sh"), event, *extra],
+        as_client("/bin/sh", str(runner / "run.sh"), event, *extra),
         input="{}",
         capture_output=True,
         text=True,

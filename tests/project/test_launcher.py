@@ -36,6 +36,7 @@ from hookman.project.settings_entries import (
     hookman_command_runner,
     is_hookman_command,
 )
+from tests.client_shell import as_client
 
 GUARD = """
 def hook(pi):
@@ -140,7 +141,9 @@ def test_an_existing_file_in_tmpdir_is_never_written_through(
     plant = f'ln -s {shlex.quote(str(victim))} "$TMPDIR/.hookman-answer-$$" && exec sh'
 
     done = subprocess.run(
-        ["bash", "-c", f"{plant} {shlex.quote(str(guarded_project.launcher_path))} PreToolUse"],
+        as_client(
+            "bash", "-c", f"{plant} {shlex.quote(str(guarded_project.launcher_path))} PreToolUse"
+        ),
         input=json.dumps(rm_rf).encode(),
         capture_output=True,
         env={**os.environ, "TMPDIR": str(temporary)},

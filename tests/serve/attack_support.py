@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.bridge.serve_proof import OURS
+from tests.client_shell import as_client
 
 from .served import HOOKMAN, START_WAIT_S, Served
 
@@ -191,7 +192,7 @@ def prompt(served: Served) -> dict[str, Any]:
     launcher = Path(served.manifest).parent / "hookman-run.sh"
     payload = served.payload("UserPromptSubmit", prompt="hello")
     done = subprocess.run(
-        ["sh", str(launcher), "UserPromptSubmit"],
+        as_client("sh", str(launcher), "UserPromptSubmit"),
         input=json.dumps(payload),
         env={**served.environment, "CLAUDE_PROJECT_DIR": str(served.root)},
         capture_output=True,

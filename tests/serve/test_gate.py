@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from hookman.bridge.serve_proof import NOTHING, OURS
+from tests.client_shell import as_client
 
 from .served import Served
 
@@ -37,7 +38,7 @@ def _prompt(project: Served) -> dict[str, object]:
     launcher = Path(project.manifest).parent / "hookman-run.sh"
     payload = project.payload("UserPromptSubmit", prompt="hello")
     done = subprocess.run(
-        ["sh", str(launcher), "UserPromptSubmit"],
+        as_client("sh", str(launcher), "UserPromptSubmit"),
         input=json.dumps(payload),
         env={**project.environment, "CLAUDE_PROJECT_DIR": str(project.root)},
         capture_output=True,
