@@ -14,5 +14,5 @@ _SHELL = '"$@"; exit $?'
 
 
 def as_client(*argv: str) -> list[str]:
-    """The words that run `argv` under a fresh `/bin/sh -c`, the launcher's parent as in a client."""
+    """The words that run `argv` under a fresh `/bin/sh -c`, the launcher's parent in a client."""
     return ["/bin/sh", "-c", _SHELL, "sh", *argv]
