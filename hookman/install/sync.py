@@ -259,6 +259,8 @@ def sync_project(
         return replace(result, **moved)
     written = write_sync(project_dir, config, target, planned, resolved, preview)
     after = after_write(project_dir, written, preview.codex, trust_codex=trust_codex)
+    if planned.plan.sentinels:  # last: after_write may write in a watched directory
+        _touch_sentinel_stamp(project_dir, config.hooks)
     return replace(
         _result(project_dir, target, planned, resolved, preview, written, after), **moved
     )
@@ -502,8 +504,6 @@ def write_sync(
             codex_entries = [] if preview.codex is None else preview.codex.entries
             codex_file = codex_files.update_codex_hooks(project_dir, codex_entries, dry_run=False)
         agents = write_agents(project_dir, preview.agents)
-        if planned.plan.sentinels:
-            _touch_sentinel_stamp(project_dir, config.hooks)
     remember_parsed_config(project_dir)
     return Written(settings, codex_file, agents)
 

@@ -88,6 +88,9 @@ from hookman.project.shell_template import render_words
 GUARDED_COMMAND = Path(__file__).parent / "command-guarded.sh"
 ASYNC_COMMAND = Path(__file__).parent / "command-async.sh"
 SENTINEL_COMMAND = Path(__file__).parent / "command-sentinel.sh"
+# A sentinel's tests longer than this (very many directories of path hooks, very long paths)
+# are left out: Linux refuses an `sh -c` argument over 128 KiB, and the command must start.
+MAX_SENTINEL_TESTS_BYTES = 64 * 1024
 
 # The kinds of hookman's entries: one of each per event at most.
 BLOCKING = "blocking"
@@ -208,6 +211,8 @@ def sentinel_command(stamp: Path, watched: Sequence[Path], command: str) -> str:
     quoted = shlex.quote(str(stamp))
     tests = [f"[ {quoted} -nt {shlex.quote(str(path))} ]" for path in watched]
     unchanged = " && ".join(tests or [f"[ -f {quoted} ]"])
+    if len(unchanged) > MAX_SENTINEL_TESTS_BYTES:
+        unchanged = "false"  # no fast path: the guarded command on every call
     return render_words(SENTINEL_COMMAND, {"unchanged": unchanged, "command": command})
 
 

@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 from pathlib import Path
 from typing import Any
 
@@ -144,14 +145,26 @@ def run_piped(*args: str, cwd: Path) -> tuple[int, str, str]:
 
 
 def pulled_after_install(project: Path, *files: Path) -> None:
-    """Date `files` (written since install, as a pull would) past the sentinel's stamp
+    """Date `files` (written since install, as a pull would) and their directories past the
+    sentinel's stamp
     (project/sentinel.py): install dates the stamp up to a second ahead, and a file changed
     within that second is the prompt gate's to catch, not the sentinel's."""
+
+    wait_past_stamp(project)
+    for path in files:  # dated now, as a pull made now dates them
+        os.utime(path)
+        # git writes a pulled file anew (a new inode), which changes its directory too
+        os.utime(path.parent)
+
+
+def wait_past_stamp(project: Path) -> None:
+    """Until the clock is past the sentinel's stamp (up to a second ahead of install): what
+    a pull made then writes is newer than it, as a real pull, made later, is."""
     from hookman.project.sentinel import stamp_path
 
-    later = stamp_path(project).stat().st_mtime + 2
-    for path in files:
-        os.utime(path, (later, later))
+    stamp = stamp_path(project).stat().st_mtime
+    while time.time() <= stamp + 0.01:
+        time.sleep(0.05)
 
 
 def matcher_matches(matcher: str | None, tool: str) -> bool:

@@ -306,9 +306,15 @@ BASE = 1_700_000_000.0  # a whole second
 def test_the_stamp_time_is_a_whole_second_past_the_newest_watched_file(tmp_path: Path) -> None:
     older = _file(tmp_path / "a", BASE - 5.5)
     newest = _file(tmp_path / "b", BASE + 0.25)
-    assert stamp_time([older, newest], now=BASE - 100) == BASE + 1.0
+    assert stamp_time([older, newest], now=BASE) == BASE + 1.0
     exact = _file(tmp_path / "c", BASE + 3.0)  # a whole second already: the next one
-    assert stamp_time([exact], now=BASE) == BASE + 4.0
+    assert stamp_time([exact], now=BASE + 2.5) == BASE + 4.0
+
+
+def test_no_stamp_time_past_a_file_dated_later_than_the_next_second(tmp_path: Path) -> None:
+    ahead = _file(tmp_path / "a", BASE + 1.5)  # clock skew, an archive's dates
+    assert stamp_time([ahead], now=BASE) is None
+    assert stamp_time([ahead], now=BASE + 0.5) == BASE + 2.0  # within the next second: kept
 
 
 def test_the_stamp_time_is_now_when_now_is_later(tmp_path: Path) -> None:
