@@ -174,6 +174,8 @@ class _SyncJsonKeys(TypedDict):
     hooks: list[HookJson]  # every listed hook, dispatch order
     written: dict[str, EntryJson]  # event -> its blocking entry
     written_async: dict[str, EntryJson]  # event -> its `async: true` entry
+    # guarded event -> its sentinel (project/sentinel.py; matcher null: every tool)
+    written_sentinel: dict[str, EntryJson]
     held_back: dict[str, HeldBackJson]
     settings_changed: bool
     dry_run: bool

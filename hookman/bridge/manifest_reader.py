@@ -12,6 +12,7 @@ from hookman.bridge.client_facts import ClientFacts
 from hookman.bridge.private_dir import plugin_state_base
 from hookman.bridge.project_moved import INSTALLED_FROM
 from hookman.bridge.protocol import CLIENT_SECTION
+from hookman.bridge.protocol import MANIFEST_SENTINELS_KEY as SENTINELS_KEY
 from hookman.bridge.protocol import MANIFEST_SERVE_KEY as SERVE_KEY
 from hookman.bridge.state_file import read_regular
 
@@ -104,6 +105,7 @@ class Manifest:
         "path",
         "plugin_name",
         "project_dir",
+        "sentinels",
         "serve_port",
         "state_dir",
     )
@@ -125,8 +127,12 @@ class Manifest:
         config_path: str | None = None,
         installed_from: dict[str, object] | None = None,
         serve_port: int | None = None,
+        sentinels: dict[str, dict[str, object]] | None = None,
     ) -> None:
         self.path = path
+        # guarded event -> {"matcher": ...} of its sentinel entry (project/sentinel.py): the
+        # tools no blocking entry reaches, whose calls come to hookman once the project changed
+        self.sentinels = sentinels or {}
         # The warm server's port when the project's entries reach it (the manifest's
         # "serve": {"port": PORT}; hookman/serve/wire.py): the prompt gate checks it.
         self.serve_port = serve_port
@@ -255,7 +261,14 @@ def parse_manifest(data: object, path: str = "<manifest>") -> Manifest:
         config_path=config_path,
         installed_from=installed if isinstance(installed, dict) else None,
         serve_port=None if plugin is not None else _serve_port(data.get(SERVE_KEY)),
+        sentinels=_dict_values(data.get(SENTINELS_KEY)),
     )
+
+
+def _dict_values(section: object) -> dict[str, dict[str, object]]:
+    if not isinstance(section, dict):
+        return {}
+    return {key: value for key, value in section.items() if isinstance(value, dict)}
 
 
 def _serve_port(section: object) -> int | None:

@@ -214,24 +214,32 @@ def changed_deny_reason(event: str, change: ProjectChange, project_dir: str) -> 
     )
 
 
-def guarded_reach(entries: dict, is_guarded) -> str:
+def guarded_reach(entries: dict, is_guarded, sentinels: dict | None = None) -> str:
     """The guarded calls the installed entries reach, as the user reads them ("PreToolUse on
     Bash, PreSkillShellCommand on every tool"), or "none" when no guarded entry is
     installed: only those reach hookman at all (Claude Code calls hookman for an entry
-    whose matcher matches, and for nothing else)."""
+    whose matcher matches, and for nothing else). An event with a sentinel (the manifest's
+    `sentinels`, project/sentinel.py) reaches hookman on every tool once the project changed:
+    the sentinel calls the runner for the tools its blocking entry does not match."""
+    sentinels = sentinels or {}
     parts = []
-    for event, entry in entries.items():
+    for event in dict.fromkeys([*entries, *sentinels]):
         if not is_guarded(event):
             continue
+        entry = entries.get(event)
         matcher = entry.get("matcher") if isinstance(entry, dict) else None
-        parts.append(f"{event} on {matcher}" if matcher else f"{event} on every tool")
+        reaches_all = event in sentinels or not matcher
+        parts.append(f"{event} on every tool" if reaches_all else f"{event} on {matcher}")
     return ", ".join(parts) if parts else "none"
 
 
-def changed_notice(change: ProjectChange, project_dir: str, reach: str | None = None) -> str:
+def changed_notice(
+    change: ProjectChange, project_dir: str, reach: str | None = None, *, sentinels: bool = False
+) -> str:
     """What the user reads, once per change, on an observe-only event. `reach`: the guarded
     calls the installed entries reach (guarded_reach): only those are denied; a guard the
-    project added on another event or tool is not wired, and those calls run without hookman."""
+    project added on another event or tool is not wired, and those calls run without hookman,
+    unless the install wrote `sentinels` (project/sentinel.py): they reach every tool then."""
     denied = (
         "the guarded calls its installed entries reach are denied"
         if reach is None
@@ -240,8 +248,10 @@ def changed_notice(change: ProjectChange, project_dir: str, reach: str | None = 
         else f"the guarded calls its installed entries reach ({reach}) are denied"
     )
     unguarded = (
-        "; a guard the project added for other events or tools is not wired, and Claude Code "
-        "runs those calls without hookman"
+        ""
+        if sentinels
+        else "; a guard the project added for other events or tools is not wired, and Claude "
+        "Code runs those calls without hookman"
     )
     if change.config_gone:
         return (

@@ -96,6 +96,10 @@ ANY_EVENT = "*"
 # The manifest's {"port": PORT} of a project whose entries reach the warm server
 # (hookman/serve/wire.py): the runner's prompt gate checks that server.
 MANIFEST_SERVE_KEY = "serve"
+MANIFEST_SENTINELS_KEY = "sentinels"  # event -> {"matcher": ...}: project/sentinel.py
+# The file in the project's state dir a sentinel's command tests files against; its name in
+# a command is what makes a hookman entry a sentinel (project/settings_entries.py).
+SENTINEL_STAMP_NAME = "hookman-sentinel.stamp"
 # In a settings entry's command: the launcher's file name (the runner finds its own entries
 # in settings.local.json by it, to learn a timeout changed by hand).
 LAUNCHER_NAME = "hookman-run.sh"

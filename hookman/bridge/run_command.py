@@ -486,8 +486,10 @@ class _Run:
         entries and to the guarded events' deny)."""
         assert self.manifest is not None
         manifest = self.manifest
-        reach = guarded_reach(manifest.entries, manifest.client.is_guarded)
-        notice = changed_notice(change, manifest.project_dir, reach)
+        reach = guarded_reach(manifest.entries, manifest.client.is_guarded, manifest.sentinels)
+        notice = changed_notice(
+            change, manifest.project_dir, reach, sentinels=bool(manifest.sentinels)
+        )
         result.notices.append(notice)
         if self.agent is not None or not say_once(self.manifest.state_dir, change):
             return

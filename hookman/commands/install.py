@@ -27,7 +27,7 @@ from hookman.commands.options import (
     agent_values,
     cli_command,
 )
-from hookman.commands.plan_wording import PROMPT_GATE_NOTE, held_back_sentences
+from hookman.commands.plan_wording import PROMPT_GATE_NOTE, SENTINEL_NOTE, held_back_sentences
 from hookman.commands.serve_path_wording import not_running_sentence, paths_sentence
 from hookman.commands.sync_report import (
     codex_sentences,
@@ -481,6 +481,12 @@ def print_sync_report(
         out.print(
             f"  {escape(event)} [dim](async)[/]{_matcher_text(entry.matcher)} "
             f"[dim]timeout[/] {entry.timeout}s"
+        )
+    for event, entry in result.plan.sentinels.items():
+        tools = "every other tool" if entry.matcher is not None else "every tool"
+        out.print(
+            f"  {escape(event)} [dim]{tools}[/] [dim]timeout[/] {entry.timeout}s "
+            f"[dim]({SENTINEL_NOTE})[/]"
         )
     if not result.plan.entries and not result.plan.async_entries:
         out.print("  no hookman entries (no enabled hook needs a Claude Code event)")

@@ -391,6 +391,7 @@ def _installed_paths(project_dir: Path) -> dict[tuple[str, bool], Literal["serve
     from hookman.project.settings_entries import (
         find_hookman_entries,
         hookman_handler_is_async,
+        hookman_handler_is_sentinel,
         hookman_http_port,
     )
     from hookman.project.settings_file import read_settings
@@ -401,6 +402,8 @@ def _installed_paths(project_dir: Path) -> dict[tuple[str, bool], Literal["serve
         return {}
     found: dict[tuple[str, bool], Literal["server", "command"]] = {}
     for event, handler in find_hookman_entries(settings):
+        if hookman_handler_is_sentinel(handler):
+            continue  # always a command: the column says where the hooks run
         path: Literal["server", "command"] = (
             "server" if hookman_http_port(handler) is not None else "command"
         )
@@ -469,5 +472,6 @@ def _changed_since_install(project_dir: Path, rows: list[ListedHookJson]) -> lis
                     "matcher": None,
                     "since": None,
                 }
-    reach = guarded_reach(manifest.entries, manifest.client.is_guarded)
-    return [changed_notice(change, str(project_dir), reach).removeprefix("hookman: ")]
+    reach = guarded_reach(manifest.entries, manifest.client.is_guarded, manifest.sentinels)
+    notice = changed_notice(change, str(project_dir), reach, sentinels=bool(manifest.sentinels))
+    return [notice.removeprefix("hookman: ")]

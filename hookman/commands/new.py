@@ -140,17 +140,34 @@ def new(
     out.print("next:", highlight=False)
     out.print(f"  hookman install {escape(name)}", highlight=False)
     if paths.manifest_path(project_dir).exists():  # installed before: hookman.toml moved on
-        out.print(
-            "  until then hookman denies every guarded tool call here that an installed entry "
-            "reaches (hookman.toml no longer matches what was installed), and the new hook's "
-            "own guards are not wired: Claude Code runs their calls without hookman",
-            highlight=False,
-        )
+        out.print(f"  {_until_installed(project_dir)}", highlight=False)
     if test_text is not None:
         if importlib.util.find_spec("pytest") is None:
             out.print("  python -m pip install pytest   (the test needs it)", highlight=False)
         out.print(f"  python -m pytest {escape(test_relative)}", highlight=False)
     return 0
+
+
+def _until_installed(project_dir: Path) -> str:
+    """What hookman does here until `hookman install`, hookman.toml having moved on: with
+    the sentinels (project/sentinel.py) every guarded call is denied; an install without
+    them reaches only the calls its entries match."""
+    from hookman.bridge.manifest_reader import ManifestError, read_manifest
+
+    try:
+        sentinels = read_manifest(str(paths.manifest_path(project_dir))).sentinels
+    except ManifestError:
+        sentinels = {}
+    if sentinels:
+        return (
+            "until then hookman denies every guarded tool call here (hookman.toml no longer "
+            "matches what was installed)"
+        )
+    return (
+        "until then hookman denies every guarded tool call here that an installed entry "
+        "reaches (hookman.toml no longer matches what was installed), and the new hook's "
+        "own guards are not wired: Claude Code runs their calls without hookman"
+    )
 
 
 def _check_name(name: str) -> None:

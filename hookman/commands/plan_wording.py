@@ -15,6 +15,8 @@ from hookman.project.install_plan import InstallPlan
 # Why install writes a UserPromptSubmit entry no hook asked for (ARCHITECTURE.md, "The
 # prompt gate").
 PROMPT_GATE_NOTE = "prompt gate: stops a prompt when the project changed since install"
+# Why install writes a second entry for a guarded event (project/sentinel.py).
+SENTINEL_NOTE = "sentinel: denies if the project changed"
 
 
 def held_back_sentences(plan: InstallPlan, target: TargetVersion) -> list[str]:

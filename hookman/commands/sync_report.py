@@ -114,6 +114,10 @@ def sync_json(result: SyncResult) -> SyncJson:
             event: {"matcher": entry.matcher, "timeout": entry.timeout}
             for event, entry in plan.async_entries.items()
         },
+        "written_sentinel": {
+            event: {"matcher": entry.matcher, "timeout": entry.timeout}
+            for event, entry in plan.sentinels.items()
+        },
         "held_back": {event: {"since": since} for event, since in plan.held_back.items()},
         "settings_changed": result.settings_change.changed,
         "dry_run": result.dry_run,

@@ -24,7 +24,14 @@ from hookman.doctor.model import Finding, Handler
 from hookman.errors import HookmanError
 from hookman.hooks.module_check import load_effect, module_problem
 from hookman.project.location import LOCAL_SETTINGS_NAME, config_path, local_settings_path
-from hookman.project.settings_entries import hookman_command_runner, hookman_handler_is_async
+from hookman.project.settings_entries import (
+    ASYNC,
+    BLOCKING,
+    SENTINEL,
+    hookman_command_runner,
+    hookman_handler_is_sentinel,
+    hookman_handler_kind,
+)
 
 if TYPE_CHECKING:  # imported where used: tomlkit is heavy, and the CLI loads it lazily
     from hookman.project.config import ProjectConfigView
@@ -39,7 +46,10 @@ SERVED_MANIFEST_HEADER = "X-Hookman-Manifest"  # hookman/serve/wire.py MANIFEST_
 
 def check_hookman(ctx: Context) -> None:
     for handler in ctx.handlers:
-        if handler.hookman:
+        # A sentinel runs the launcher hookman's other entries run (one per project; the
+        # prompt gate is always among them), and only once the project changed: their
+        # findings name its problem, with no second one per guarded event.
+        if handler.hookman and not hookman_handler_is_sentinel(handler.raw):
             _check_runner(ctx, handler)
     config = _load_config(ctx)
     if config is not None:
@@ -290,16 +300,17 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
     if _local_settings_broken(ctx):
         return
     written = {
-        (h.event, hookman_handler_is_async(h.raw)): h
+        (h.event, hookman_handler_kind(h.raw)): h
         for h in ctx.handlers
         if h.hookman and h.source.path == local
     }
-    wanted = {(event, False): entry for event, entry in plan.entries.items()}
-    wanted.update({(event, True): entry for event, entry in plan.async_entries.items()})
+    wanted = {(event, BLOCKING): entry for event, entry in plan.entries.items()}
+    wanted.update({(event, ASYNC): entry for event, entry in plan.async_entries.items()})
+    wanted.update({(event, SENTINEL): entry for event, entry in plan.sentinels.items()})
     problems: list[tuple[str, bool]] = []  # (what disagrees, whether a hook then misbehaves)
     for key, entry in wanted.items():
         handler = written.get(key)
-        label = f"{key[0]}{' (async)' if key[1] else ''}"
+        label = _label(key)
         if handler is None:
             problems.append((f"{label} is missing from {LOCAL_SETTINGS_NAME}", True))
         elif handler.matcher != entry.matcher:
@@ -307,18 +318,25 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
                 f"{label} has matcher {handler.matcher!r}, hookman.toml asks for {entry.matcher!r}"
             )
             problems.append((text, True))
-        elif handler.type != HTTP_TYPE and handler.command != _wanted_command(ctx.project_dir, key):
+        elif handler.type != HTTP_TYPE and handler.command != _wanted_command(
+            ctx.project_dir, key, config
+        ):
             # (an http entry, the warm hook server's, is held to its path by findings_serve)
             # An older hookman's form (launcher format 3 and before fail open under hostile
-            # shells): install rewrites it.
-            problems.append((f"{label} runs a command an older hookman wrote", True))
+            # shells): install rewrites it. A sentinel's also names the files it watches,
+            # which a pull changes (a path hook added or gone).
+            text = (
+                f"{label} watches other files or runs another command than install writes now"
+                if key[1] == SENTINEL
+                else f"{label} runs a command an older hookman wrote"
+            )
+            problems.append((text, True))
         elif handler.timeout is not None and handler.timeout != entry.timeout:
             text = f"{label} has timeout {handler.timeout:g}, hookman writes {entry.timeout}"
             problems.append((text, False))
     for key in written:
         if key not in wanted:
-            label = f"{key[0]}{' (async)' if key[1] else ''}"
-            text = f"{label} is in {LOCAL_SETTINGS_NAME} but no enabled hook needs it"
+            text = f"{_label(key)} is in {LOCAL_SETTINGS_NAME} but no enabled hook needs it"
             problems.append((text, False))
     manifest = _read_manifest(ctx.project_dir)
     if manifest is not None:
@@ -350,17 +368,28 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
         )
 
 
-def _wanted_command(project_dir: Path, key: tuple[str, bool]) -> str:
-    """The command install writes for (event, async) in this project."""
+def _label(key: tuple[str, str]) -> str:
+    """`PreToolUse`, `Stop (async)`, `PreToolUse (sentinel)`."""
+    event, kind = key
+    return event if kind == BLOCKING else f"{event} ({kind})"
+
+
+def _wanted_command(project_dir: Path, key: tuple[str, str], config: ProjectConfigView) -> str:
+    """The command install writes for (event, kind) in this project."""
     from hookman.catalog.event_catalog import guarded_events
     from hookman.project.launcher import launcher_path
-    from hookman.project.settings_entries import build_command
+    from hookman.project.sentinel import stamp_path, watched_files
+    from hookman.project.settings_entries import build_command, sentinel_command
 
-    event, is_async = key
+    event, kind = key
     launcher = launcher_path(project_dir)
-    if is_async:
+    if kind == ASYNC:
         return build_command(event, launcher, run_async=True)
-    return build_command(event, launcher, guarded=event in guarded_events())
+    command = build_command(event, launcher, guarded=event in guarded_events())
+    if kind == SENTINEL:
+        watched = watched_files(project_dir, config.hooks)
+        return sentinel_command(stamp_path(project_dir), watched, command)
+    return command
 
 
 def _local_settings_broken(ctx: Context) -> bool:

@@ -22,6 +22,7 @@ from hookman.doctor.matchers import (
 )
 from hookman.doctor.model import Finding, Handler, Severity
 from hookman.doctor.quote import shown
+from hookman.project.settings_entries import hookman_handler_is_sentinel
 
 if TYPE_CHECKING:
     from hookman.json_shapes import EditJson
@@ -66,6 +67,8 @@ def check_matchers(ctx: Context) -> None:
         if values is None:
             continue
         handler.matches = _matched(matcher, values, field)
+        if handler.hookman and hookman_handler_is_sentinel(handler.raw):
+            continue  # every tool but the blocking entry's, on purpose (project/sentinel.py)
         rule = permission_rule(handler.matcher or "")
         if matcher.kind == "regex" and rule is not None and rule[0] in values:
             _permission_rule(ctx, handler, rule[0])

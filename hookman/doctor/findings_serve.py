@@ -15,6 +15,7 @@ from hookman.project.settings_entries import (
     HTTP_TYPE,
     ON_FAILURE_KEY,
     hookman_handler_is_async,
+    hookman_handler_is_sentinel,
     hookman_http_port,
 )
 
@@ -31,7 +32,11 @@ def check_serve(ctx: Context) -> None:
     from hookman.project.serve_paths import opted_in as user_opted_in
 
     local = str(local_settings_path(ctx.project_dir))
-    ours = [h for h in ctx.handlers if h.hookman and h.source.path == local]
+    ours = [
+        h
+        for h in ctx.handlers
+        if h.hookman and h.source.path == local and not hookman_handler_is_sentinel(h.raw)
+    ]  # (a sentinel is always a command entry: project/sentinel.py)
     http = [h for h in ours if h.type == HTTP_TYPE]
     opted_in = user_opted_in()
     if not http and not opted_in:

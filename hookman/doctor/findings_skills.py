@@ -10,6 +10,7 @@ from hookman.doctor.facts import doctor_facts
 from hookman.doctor.frontmatter import split_frontmatter
 from hookman.doctor.matchers import read_matcher
 from hookman.doctor.model import Finding, Handler
+from hookman.project.settings_entries import hookman_handler_is_sentinel
 
 SHELL_TOOL = "Bash"
 
@@ -93,10 +94,13 @@ def check_inline_shell(ctx: Context) -> None:
 
 
 def _covering(ctx: Context, event: str) -> list[Handler]:
+    """The handlers on `event` that reach Bash, but hookman's sentinel: it guards nothing
+    (it denies only until `hookman install` once the project changed; project/sentinel.py)."""
     return [
         handler
         for handler in ctx.handlers
         if handler.event == event
         and handler.loaded
+        and not (handler.hookman and hookman_handler_is_sentinel(handler.raw))
         and read_matcher(handler.matcher, ctx.version).matches(SHELL_TOOL)
     ]

@@ -10,6 +10,7 @@ from hookman.doctor.context import Context
 from hookman.doctor.model import SEVERITIES, Finding, Handler, Probed, Source
 from hookman.doctor.quote import shown
 from hookman.output import console, escape
+from hookman.project.settings_entries import hookman_handler_is_sentinel
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 COMMAND_WIDTH = 60
@@ -133,6 +134,8 @@ def _handler_cells(handler: Handler) -> list[str]:
         what += " [async]"
     if handler.hookman and handler.type == "http":
         what += " [server]"
+    if handler.hookman and hookman_handler_is_sentinel(handler.raw):
+        what += " [sentinel]"  # denies only once the project changed since install
     return [
         handler.path,
         handler.event,

@@ -28,6 +28,7 @@ from hookman.catalog.client_version import ClientVersion, parse_version
 from hookman.project.install_plan import plan_install
 
 if TYPE_CHECKING:
+    from hookman.bridge.manifest_reader import Manifest
     from hookman.hooks.subscriptions import Subscriptions
     from hookman.project.config import HookSpec, ProjectConfigView
 
@@ -86,9 +87,21 @@ def entry_reaches(entries: Mapping[str, Any], event: str, tool: str | None) -> b
     return matcher_reaches(entry.get("matcher"), tool)
 
 
+def manifest_reaches(manifest: Manifest, event: str, tool: str | None) -> bool:
+    """Whether the installed entries make the client call hookman for `event` on `tool`: a
+    blocking entry, or the event's sentinel (project/sentinel.py), which calls the runner
+    once a file install read changed (so the runner's project-changed and drift checks deny
+    what install did not wire)."""
+    return entry_reaches(manifest.entries, event, tool) or entry_reaches(
+        manifest.sentinels, event, tool
+    )
+
+
 def installed_entries(project_dir: Path) -> tuple[dict[str, Any], ClientVersion | None] | None:
-    """The manifest's blocking entries and its target version; None when nothing is
-    installed or the manifest cannot be read (bridge/manifest_reader.py, the one reader)."""
+    """The manifest's entries that reach hookman (blocking ones; where a sentinel reaches
+    what an event's blocking entry does not, with no matcher: every tool) and its target
+    version; None when nothing is installed or the manifest cannot be read
+    (bridge/manifest_reader.py, the one reader)."""
     from hookman.bridge.manifest_reader import ManifestError, read_manifest
 
     try:
@@ -101,7 +114,10 @@ def installed_entries(project_dir: Path) -> tuple[dict[str, Any], ClientVersion 
             version = parse_version(manifest.claude_version)
         except ValueError:
             version = None
-    return manifest.entries, version
+    entries = dict(manifest.entries)
+    for event in manifest.sentinels:
+        entries[event] = {"matcher": None}  # the two together reach every tool
+    return entries, version
 
 
 def unwired_guards(

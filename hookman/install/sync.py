@@ -76,11 +76,13 @@ from hookman.project.manifest import (
     write_manifest,
 )
 from hookman.project.pins import Pin, pins_path, pins_text, read_pins, write_pins
+from hookman.project.sentinel import stamp_is_current, stamp_path, touch_stamp, watched_files
 from hookman.project.serve_paths import ServePlan, opted_in, plan_paths
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
     build_command,
+    sentinel_command,
 )
 from hookman.project.settings_file import SettingsChange, keep_from_others, update_settings
 
@@ -257,6 +259,8 @@ def sync_project(
         return replace(result, **moved)
     written = write_sync(project_dir, config, target, planned, resolved, preview)
     after = after_write(project_dir, written, preview.codex, trust_codex=trust_codex)
+    if planned.plan.sentinels:  # last: after_write may write in a watched directory
+        _touch_sentinel_stamp(project_dir, config.hooks)
     return replace(
         _result(project_dir, target, planned, resolved, preview, written, after), **moved
     )
@@ -332,6 +336,19 @@ def plan_sync(
         )
         for event, entry in plan.async_entries.items()
     ]
+    if plan.sentinels:
+        # hookman.toml's hooks: a trial's are in the store (and in no pins file)
+        stamp, watched = stamp_path(project_dir), watched_files(project_dir, config.hooks)
+        entries += [
+            HookmanEntry(
+                event,
+                entry.matcher,
+                sentinel_command(stamp, watched, build_command(event, launcher, guarded=True)),
+                entry.timeout,
+                sentinel=True,
+            )
+            for event, entry in plan.sentinels.items()
+        ]
     return Planned(hooks, [hook for hook in hooks if hook.enabled], plan, entries)
 
 
@@ -491,6 +508,17 @@ def write_sync(
     return Written(settings, codex_file, agents)
 
 
+def _touch_sentinel_stamp(project_dir: Path, hooks: Sequence[HookSpec]) -> None:
+    try:
+        touch_stamp(project_dir, watched_files(project_dir, hooks))
+    except OSError as error:
+        raise HookmanError(
+            f"hookman cannot write {stamp_path(project_dir)}: {error.strerror or error}; "
+            "nothing was changed.",
+            "check the permissions of hookman's state directory, or set HOOKMAN_HOME.",
+        ) from error
+
+
 def after_write(
     project_dir: Path, written: Written, codex: CodexPlan | None, *, trust_codex: bool
 ) -> AfterWrite:
@@ -597,6 +625,10 @@ def _nothing_to_write(
         written = paths.manifest_path(project_dir).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
+    if planned.plan.sentinels and not stamp_is_current(
+        project_dir, watched_files(project_dir, config.hooks)
+    ):
+        return False  # a locked sync touches the sentinels' stamp again
     return written == manifest_text(manifest) and _launcher_is_current(project_dir, planned.plan)
 
 
@@ -789,7 +821,8 @@ def _launcher_for(project_dir: Path, plan: InstallPlan) -> str:
     """The launcher a sync writes now: this interpreter, the project's manifest, the guarded
     events of the catalog, the timeouts of their entries (the launcher's own clock)."""
     python = sys.executable
-    timeouts = {event: entry.timeout for event, entry in plan.entries.items()}
+    timeouts = {event: entry.timeout for event, entry in plan.sentinels.items()}
+    timeouts.update({event: entry.timeout for event, entry in plan.entries.items()})
     guarded = event_catalog.guarded_events()
     manifest = paths.manifest_path(project_dir)
     return launcher_text(python, manifest, guarded, timeouts=timeouts)

@@ -5,7 +5,8 @@ remembers, in the project's state dir (`install-unchanged`), what it printed and
 of every file its answer came from: hookman.toml, the settings and agents' hooks files, the
 pins, the manifest and the launcher, the registry, each hook's module and the helper files
 the subscriptions cache lists for it (what `bridge/guard_drift.py`'s `code-checked`
-compares), the `claude` on PATH, the user's opt-in to the warm server (serve/wire.py) and
+compares), the sentinels' stamp, the `claude` on PATH, the user's opt-in to the warm server
+(serve/wire.py) and
 what git reads to say whether settings.local.json is ignored; with the environment those
 lookups depend on and hookman's own code. (What install comes to read, add here.) While every
 one of those stats is the same, the next bare `install` prints the same lines and exits 0
@@ -23,6 +24,8 @@ import json
 import os
 import sys
 import time
+
+from hookman.bridge.protocol import SENTINEL_STAMP_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -203,6 +206,10 @@ def _is_racy(path: str, since: int) -> bool:
         found = os.stat(path)
     except OSError:
         return False
+    if os.path.basename(path) == SENTINEL_STAMP_NAME:
+        # empty, and its modification time set ahead on purpose (project/sentinel.py): a
+        # touch is seen by its change time, which no one sets
+        return found.st_ctime_ns > since - RACY_NS
     return max(found.st_mtime_ns, found.st_ctime_ns) > since - RACY_NS
 
 
@@ -275,6 +282,7 @@ def _inputs(project_dir: Path, result: SyncResult) -> list[str] | None:
     from hookman.serve import wire
 
     files.append(str(state / CACHE_FILE_NAME))
+    files.append(str(state / SENTINEL_STAMP_NAME))  # one gone or stale: install touches it
     # The user's opt-in to the warm server and its port decide which entries install writes.
     serve = wire.serve_dir()
     files += [os.path.join(serve, name) for name in (wire.USE_NAME, wire.PORT_NAME)]

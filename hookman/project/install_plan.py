@@ -16,7 +16,12 @@ Pure: no I/O. Rules (docs/claude-code-facts.md: entries, matchers, timeouts):
 - with `prompt_gate` (a project's Claude Code entries), a project with any entry also gets
   a blocking UserPromptSubmit entry: the runner stops the prompt there when the project moved
   on since install (ARCHITECTURE.md, "The prompt gate"), since a guard added by a pull may
-  have no entry that reaches it.
+  have no entry that reaches it;
+- and, for the calls a pull made during a session may leave unguarded until the next prompt,
+  a sentinel per guarded event the client knows (PreToolUse, PreSkillShellCommand): its
+  matcher reaches every tool the event's blocking entry does not (all, with no such entry;
+  none is needed where that entry reaches all), and its command runs the guarded entry only
+  when a file install read is newer than install's stamp (project/sentinel.py).
 """
 
 from __future__ import annotations
@@ -69,6 +74,8 @@ class InstallPlan:
     # hook name -> the timeout it asked for, where SessionEnd's cap gives it less
     session_end_capped: dict[str, int | float] = field(default_factory=dict)
     async_entries: dict[str, PlannedEntry] = field(default_factory=dict)  # catalog order
+    # guarded event -> its sentinel (the tools its blocking entry does not reach); catalog order
+    sentinels: dict[str, PlannedEntry] = field(default_factory=dict)
     # hook name -> guarded events its raw guard handlers miss (a tool_call guard gets all)
     partial_guards: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # async hook name -> the guarded events it still serves from the blocking entry
@@ -156,7 +163,9 @@ def plan_install(
     partial_guards = {
         hook.name: missing for hook in enabled if (missing := _missed_guarded_events(hook, version))
     }
+    sentinels = _sentinels(entries, version) if prompt_gate and (entries or async_entries) else {}
     return InstallPlan(
+        sentinels=sentinels,
         entries=entries,
         partial_guards=partial_guards,
         held_back=held_back,
@@ -200,6 +209,25 @@ def _entries_for(
             continue
         entries[event] = _entry(event, wanted_tools[event], timeouts.get(event, []))
     return entries
+
+
+def _sentinels(
+    entries: dict[str, PlannedEntry], version: ClientVersion | None
+) -> dict[str, PlannedEntry]:
+    """The sentinel of each guarded event the client knows whose blocking entry (if any) does
+    not reach every tool: its matcher is the complement of that entry's, its timeout that
+    entry's (the runner takes the smallest of an event's entries for its deadline)."""
+    found: dict[str, PlannedEntry] = {}
+    for event in event_catalog.guarded_events():
+        blocking = entries.get(event)
+        if not event_catalog.may_write(event, version):
+            continue
+        if blocking is None:
+            found[event] = _entry(event, None, [])
+        elif blocking.tools is not None:  # else it reaches every tool already
+            matcher = complement_matcher(blocking.tools)
+            found[event] = blocking._replace(matcher=matcher, tools=None)
+    return found
 
 
 def _missed_guarded_events(hook: HookSpec, version: ClientVersion | None) -> tuple[str, ...]:
@@ -285,3 +313,10 @@ def exact_matcher(tool_names: Iterable[str]) -> str | None:
         return "|".join(names)
     alternatives = "|".join(_JS_REGEX_SYNTAX.sub(r"\\\g<0>", name) for name in names)
     return f"^(?:{alternatives})$"
+
+
+def complement_matcher(tool_names: Iterable[str]) -> str:
+    """A matcher for every tool but these: `^(?!(?:Bash|Edit)$).*`, a JavaScript regex that
+    Claude Code tests unanchored and Copilot CLI anchors (the trailing `.*` serves it)."""
+    alternatives = "|".join(_JS_REGEX_SYNTAX.sub(r"\\\g<0>", name) for name in tool_names)
+    return f"^(?!(?:{alternatives})$).*"

@@ -28,6 +28,7 @@ from hookman.bridge.protocol import (
     EXIT2_BLOCKING_EVENTS,
     GUARDED_EVENTS,
     KNOWN_EVENTS,
+    MANIFEST_SENTINELS_KEY,
     MESSAGE_CHANNELS,
     MODEL_TEXT,
     PLAIN_STDOUT_EVENTS,
@@ -108,6 +109,18 @@ def build_manifest(
         "held_back": dict(plan.held_back),
         CLIENT_SECTION: client_facts(version),
         **_serve_key(plan),
+        **_sentinels_key(plan),
+    }
+
+
+def _sentinels_key(plan: InstallPlan) -> dict[str, Any]:
+    """`"sentinels": {EVENT: {"matcher": M}}` when the plan has any, else nothing."""
+    if not plan.sentinels:
+        return {}
+    return {
+        MANIFEST_SENTINELS_KEY: {
+            event: {"matcher": entry.matcher} for event, entry in plan.sentinels.items()
+        }
     }
 
 

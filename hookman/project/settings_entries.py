@@ -66,7 +66,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from hookman.bridge.protocol import AGENT_FLAG, ASYNC_FLAG, EXIT_TWO_STATUS, MANIFEST_FLAG
+from hookman.bridge.protocol import (
+    AGENT_FLAG,
+    ASYNC_FLAG,
+    EXIT_TWO_STATUS,
+    MANIFEST_FLAG,
+    SENTINEL_STAMP_NAME,
+)
 from hookman.errors import HookmanError
 from hookman.project.launcher import (
     DENIED_STATUS,
@@ -81,6 +87,15 @@ from hookman.project.shell_template import render_words
 # The settings commands, as shell files beside this module (shell_template.py fills them).
 GUARDED_COMMAND = Path(__file__).parent / "command-guarded.sh"
 ASYNC_COMMAND = Path(__file__).parent / "command-async.sh"
+SENTINEL_COMMAND = Path(__file__).parent / "command-sentinel.sh"
+# A sentinel's tests longer than this (very many directories of path hooks, very long paths)
+# are left out: Linux refuses an `sh -c` argument over 128 KiB, and the command must start.
+MAX_SENTINEL_TESTS_BYTES = 64 * 1024
+
+# The kinds of hookman's entries: one of each per event at most.
+BLOCKING = "blocking"
+ASYNC = "async"
+SENTINEL = "sentinel"
 
 WHY_PREFIX = "hookman: "  # the shell writes it before the command's own line
 _SHELL_SPECIALS = frozenset("'\"\\")
@@ -113,6 +128,11 @@ class HookmanEntry(NamedTuple):  # not a dataclass: those compile methods at eve
     url: str | None = None
     headers: dict[str, str] | None = None
     on_failure: str | None = None  # "block" on a guarded event reaching the server
+    sentinel: bool = False  # the event's sentinel (command-sentinel.sh), never an http entry
+
+    @property
+    def kind(self) -> str:
+        return SENTINEL if self.sentinel else ASYNC if self.is_async else BLOCKING
 
     def handler(self) -> dict[str, Any]:
         """The handler object as written into the matcher group's `hooks` array."""
@@ -183,6 +203,26 @@ def guarded_command(launcher: str, command: str, why: str) -> str:
     }
     statuses = {"done": DONE_STATUS, "denied": DENIED_STATUS, "two": EXIT_TWO_STATUS}
     return render_words(GUARDED_COMMAND, {**values, **statuses})
+
+
+def sentinel_command(stamp: Path, watched: Sequence[Path], command: str) -> str:
+    """command-sentinel.sh: exit 0 at once while `stamp` is newer than every file in
+    `watched` (what install read), else `command` (the event's guarded command)."""
+    quoted = shlex.quote(str(stamp))
+    tests = [f"[ {quoted} -nt {shlex.quote(str(path))} ]" for path in watched]
+    unchanged = " && ".join(tests or [f"[ -f {quoted} ]"])
+    if len(unchanged) > MAX_SENTINEL_TESTS_BYTES:
+        unchanged = "false"  # no fast path: the guarded command on every call
+    return render_words(SENTINEL_COMMAND, {"unchanged": unchanged, "command": command})
+
+
+def hookman_command_is_sentinel(command: str) -> bool:
+    """Whether a hookman command is a sentinel: its stamp named before the launcher."""
+    words = _command_words(command)
+    event_index = _event_word_index(words)
+    if event_index is None:
+        return False
+    return any(_base_name(word) == SENTINEL_STAMP_NAME for word in words[:event_index])
 
 
 def _in_braces(why: str) -> str:
@@ -346,16 +386,15 @@ def find_hookman_entries(settings: dict[str, Any]) -> list[tuple[str, dict[str, 
     return found
 
 
-_EntryKey = tuple[str, bool]
+_EntryKey = tuple[str, str]  # (event, kind)
 
 
 def _entries_by_key(entries: Sequence[HookmanEntry]) -> dict[_EntryKey, HookmanEntry]:
     by_key: dict[_EntryKey, HookmanEntry] = {}
     for entry in entries:
-        key = (entry.event, entry.is_async)
+        key = (entry.event, entry.kind)
         if key in by_key:
-            kind = "async" if entry.is_async else "blocking"
-            raise ValueError(f"two {kind} hookman entries for {entry.event}")
+            raise ValueError(f"two {entry.kind} hookman entries for {entry.event}")
         by_key[key] = entry
     return by_key
 
@@ -397,7 +436,7 @@ def _update_group(
         if not _is_hookman_handler(handler):
             kept.append(handler)
             continue
-        key = (event, _handler_is_async(handler))
+        key = (event, hookman_handler_kind(handler))
         entry = wanted.get(key)
         if entry is None or key in placed:
             continue
@@ -472,6 +511,21 @@ def _url_is_async(url: str) -> bool:
 def hookman_handler_is_async(handler: Any) -> bool:
     """Whether one of hookman's handlers (either form) is an async entry."""
     return isinstance(handler, dict) and _handler_is_async(handler)
+
+
+def hookman_handler_is_sentinel(handler: Any) -> bool:
+    """Whether one of hookman's handlers is a sentinel (always a command)."""
+    if not isinstance(handler, dict):
+        return False
+    command = handler.get("command")
+    return isinstance(command, str) and hookman_command_is_sentinel(command)
+
+
+def hookman_handler_kind(handler: Any) -> str:
+    """BLOCKING, ASYNC or SENTINEL: which of an event's entries one of hookman's handlers is."""
+    if hookman_handler_is_sentinel(handler):
+        return SENTINEL
+    return ASYNC if hookman_handler_is_async(handler) else BLOCKING
 
 
 def _check_shape(hooks: Any) -> None:

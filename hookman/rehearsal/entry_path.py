@@ -21,14 +21,15 @@ NONE = "none"  # no blocking entry of hookman's for the event in settings.local.
 def installed_entry(project_dir: Path, event: str) -> FireEntryJson:
     """The blocking entry of hookman's for `event` in settings.local.json, as fire says it."""
     from hookman.project.settings_entries import (
+        BLOCKING,
         ON_FAILURE_KEY,
         find_hookman_entries,
-        hookman_handler_is_async,
+        hookman_handler_kind,
         hookman_http_port,
     )
 
     for entry_event, handler in find_hookman_entries(_settings(project_dir)):
-        if entry_event != event or hookman_handler_is_async(handler):
+        if entry_event != event or hookman_handler_kind(handler) != BLOCKING:
             continue
         port = hookman_http_port(handler)
         if port is not None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from hookman.bridge.dispatch import OUTCOME_OK
 from hookman.bridge.project_moved import changed_deny_reason, project_change
 from hookman.bridge.protocol import PROMPT_GATE_EVENT, deny_answer, stop_answer
-from hookman.install.guard_wiring import entry_reaches
+from hookman.install.guard_wiring import manifest_reaches
 
 if TYPE_CHECKING:
     from hookman.bridge.dispatch import DispatchResult
@@ -45,7 +45,7 @@ def answer_as_changed(
             f"once. Run `hookman install` to run what the project says now."
         )
     tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else None
-    if not entry_reaches(manifest.entries, event, tool):
+    if not manifest_reaches(manifest, event, tool):
         return _not_reached(manifest, event, tool, result, change.shown())
     reason = changed_deny_reason(event, change, where)
     _refused(result, event, deny_answer(event, reason), f"{change.shown()} changed since install")
@@ -103,7 +103,7 @@ def _answer_as_drifted(
     if not (gates or manifest.client.is_guarded(event)) or not manifest.config_path:
         return None
     tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else None
-    if not gates and not entry_reaches(manifest.entries, event, tool):
+    if not gates and not manifest_reaches(manifest, event, tool):
         return None
     if result.outcome not in (OUTCOME_OK, "errors"):
         return None

@@ -322,6 +322,7 @@ def installed_command(project_dir: Path, event: str, manifest: Manifest) -> str:
         build_command,
         find_hookman_entries,
         hookman_command_is_async,
+        hookman_command_is_sentinel,
     )
     from hookman.project.settings_file import read_settings
 
@@ -335,6 +336,7 @@ def installed_command(project_dir: Path, event: str, manifest: Manifest) -> str:
             entry_event == event
             and isinstance(command, str)
             and not hookman_command_is_async(command)
+            and not hookman_command_is_sentinel(command)
         ):
             return command
     guarded = manifest.client.is_guarded(event)

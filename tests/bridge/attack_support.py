@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.catalog.event_catalog import guarded_events
+from hookman.project.settings_entries import hookman_handler_is_sentinel
 
 from .conftest import RunnerProject
 
@@ -156,7 +157,16 @@ def hookman_install(project_dir: Path, *args: str) -> dict[str, Any]:
 
 
 def installed_handlers(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
-    """The command handlers written under `event`."""
+    """The handlers written under `event`, but the sentinel (sentinel_handlers)."""
+    return [h for h in _handlers(settings, event) if not hookman_handler_is_sentinel(h)]
+
+
+def sentinel_handlers(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
+    """hookman's sentinel handler under `event` (project/sentinel.py), if written."""
+    return [h for h in _handlers(settings, event) if hookman_handler_is_sentinel(h)]
+
+
+def _handlers(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
     groups = settings.get("hooks", {}).get(event, [])
     return [handler for group in groups for handler in group.get("hooks", [])]
 

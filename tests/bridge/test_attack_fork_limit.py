@@ -187,6 +187,7 @@ def test_a_client_shell_that_fails_a_fork_at_once_denies(
     assert _run(limited, name, OUTER).verdict.decision == DENY
 
 
+@pytest.mark.waits  # the entry's whole deadline, or bash's 15 s of fork retries
 def test_bash_as_sh_that_cannot_fork_the_launcher_denies_before_the_timeout(
     limited: tuple[RunnerProject, Path],
 ) -> None:
@@ -194,6 +195,7 @@ def test_bash_as_sh_that_cannot_fork_the_launcher_denies_before_the_timeout(
     assert timed.verdict.decision == DENY, timed.verdict
 
 
+@pytest.mark.waits  # the entry's whole deadline, or bash's 15 s of fork retries
 def test_codex_s_bash_that_cannot_fork_the_launcher_denies_before_the_timeout(
     limited: tuple[RunnerProject, Path],
 ) -> None:

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from hookman.project.sentinel import stamp_path
 
 from .attack_support import (
     DENY,
@@ -21,6 +24,7 @@ from .attack_support import (
     hookman_install,
     installed_handlers,
     run_settings_command,
+    sentinel_handlers,
 )
 
 GUARD = """
@@ -81,9 +85,14 @@ def _write_hook(project: Path, name: str, source: str) -> None:
 
 
 def _matches(matcher: str | None, tool: str) -> bool:
+    """Claude Code's rule (docs/claude-code-facts.md, matchers): a list of exact names when
+    the matcher has only letters, digits, `_`, `|`, `,`, `-` and spaces, else an unanchored
+    JavaScript regex (what hookman writes reads the same in Python's `re`)."""
     if not matcher or matcher == "*":
         return True
-    return tool in matcher.split("|")
+    if re.fullmatch(r"[A-Za-z0-9_|, -]+", matcher):
+        return tool in [name.strip() for name in re.split(r"[|,]", matcher)]
+    return re.search(matcher, tool) is not None
 
 
 def claude_code_does(project: Path, settings: dict[str, Any], tool: str) -> str:
@@ -142,6 +151,10 @@ def test_a_guard_pulled_into_a_project_without_a_guarded_entry_is_denied(project
     _write_hook(project, "obs", OBSERVER)
     settings = hookman_install(project, "hooks/obs.py", "--claude-version", "2.1.332")
     assert installed_handlers(settings, "PreToolUse") == []  # observe-only: nothing guarded
+    [sentinel] = sentinel_handlers(settings, "PreToolUse")
+    assert "matcher" not in sentinel  # no blocking entry: the sentinel reaches every tool
+    # nothing changed since install: the sentinel's shell lets the call run, no runner
+    assert claude_code_does(project, settings, "Bash") == TOOL_RUNS
     _write_hook(project, "guard", GUARD)
     config = project / ".claude" / "hookman.toml"
     config.write_text(  # a teammate's `hookman install hooks/guard.py`, pulled
@@ -150,15 +163,28 @@ def test_a_guard_pulled_into_a_project_without_a_guarded_entry_is_denied(project
         'events = ["tool_call"]\ntools = { tool_call = ["Bash"] }\n',
         encoding="utf-8",
     )
-    # What hookman says: fire tells the truth (no deny: the client runs the call without
-    # hookman until install), so only the client's own behaviour is left to fail.
+    # the pull lands after the second install stamped (project/sentinel.py: one within it is
+    # the prompt gate's to catch)
+    later = stamp_path(project).stat().st_mtime + 1
+    os.utime(config, (later, later))
+    # What hookman says: fire tells the truth (the sentinel reaches the call, and the runner
+    # denies it naming install).
     payload_file = project / "rm.json"
     payload_file.write_text(json.dumps(_payload(project)), encoding="utf-8")
     fire = _hookman(project, "fire", "PreToolUse", "--payload", str(payload_file), "--json")
-    assert '"deny"' not in fire.stdout and "without hookman" in fire.stdout
+    assert '"deny"' in fire.stdout and "hookman install" in fire.stdout, fire.stdout
+    assert "without hookman" not in fire.stdout
 
-    assert claude_code_does(project, settings, "Bash") == TOOL_RUNS  # no entry reaches it
-    assert claude_code_session(project, settings, "Bash") == STOPPED  # the gate does
+    verdict = run_settings_command(
+        sentinel["command"],
+        "PreToolUse",
+        _payload(project),
+        timeout=sentinel["timeout"],
+        cwd=project,
+    )
+    assert verdict.decision == DENY and "hookman install" in verdict.why, verdict
+    assert claude_code_does(project, settings, "Bash") == DENY  # the sentinel reaches it
+    assert claude_code_session(project, settings, "Bash") == STOPPED  # the gate, first
 
 
 def test_a_path_hook_that_grew_a_guard_after_install_is_denied(project: Path) -> None:

@@ -55,6 +55,7 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
 
 
+@pytest.mark.waits  # the entry's whole deadline, or bash's 15 s of fork retries
 @pytest.mark.parametrize("client", ["claude-bash-as-sh", "codex"])
 def test_a_shell_that_dies_on_the_launcher_s_fork_still_denies_with_its_reason(
     launcher: Path, client: str

@@ -23,8 +23,14 @@ not see the inline shell commands (!`cmd`) of skills and slash commands, which r
 client; upgrade Claude Code and run `hookman install` again to guard them.
 """
 SKILL_SHELL_WARNING_PIPED = SKILL_SHELL_WARNING_TERMINAL.replace("\n", " ").rstrip() + "\n"
+# The PreToolUse sentinel (project/sentinel.py): every tool the Bash entry does not reach
+# (wrapped on a 100-column terminal, one line piped).
+SENTINEL_PIPED = (
+    "  PreToolUse every other tool timeout 30s (sentinel: denies if the project changed)\n"
+)
+SENTINEL_TERMINAL = SENTINEL_PIPED  # 82 columns: no wrap on a 100-column terminal
 
-INSTALLED = """\
+INSTALLED_HEAD = """\
 installed guard
 installed notes
 Claude Code target: 2.1.328 (from flag)
@@ -33,10 +39,14 @@ Claude Code target: 2.1.328 (from flag)
   PostToolUseFailure matcher Edit|Write timeout 30s
   UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed since install)
   SessionStart timeout 30s
+"""
+INSTALLED_TAIL = """\
 held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/hookman.toml changed
 .claude/settings.local.json changed
 """
+INSTALLED_TERMINAL = INSTALLED_HEAD + SENTINEL_TERMINAL + INSTALLED_TAIL
+INSTALLED_PIPED = INSTALLED_HEAD + SENTINEL_PIPED + INSTALLED_TAIL
 INSTALLED_AGAIN = """\
 Claude Code target: 2.1.328 (from flag)
   PreToolUse matcher Bash timeout 30s
@@ -44,6 +54,9 @@ Claude Code target: 2.1.328 (from flag)
   PostToolUseFailure matcher Edit|Write timeout 30s
   UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed since install)
   SessionStart timeout 30s
+"""
+INSTALLED_AGAIN += SENTINEL_PIPED
+INSTALLED_AGAIN += """\
 held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/settings.local.json unchanged
 """
@@ -53,6 +66,9 @@ removed notes
 Claude Code target: 2.1.328 (from flag)
   PreToolUse matcher Bash timeout 30s
   UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed since install)
+"""
+REMOVED += SENTINEL_TERMINAL
+REMOVED += """\
 held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328
 .claude/hookman.toml changed
 .claude/settings.local.json changed
@@ -153,13 +169,13 @@ def test_install_on_a_terminal(project: Path) -> None:
     )
 
     assert code == 0
-    assert text == INSTALLED + SKILL_SHELL_WARNING_TERMINAL
+    assert text == INSTALLED_TERMINAL + SKILL_SHELL_WARNING_TERMINAL
     assert f"installed {BOLD}guard" in raw  # styled, since it is a terminal
 
 
 def test_install_piped_and_again(project: Path) -> None:
     code, out, err = run_piped("install", "hooks/guard.py", "hooks/notes.py", *VERSION, cwd=project)
-    assert (code, out, err) == (0, INSTALLED + SKILL_SHELL_WARNING_PIPED, "")
+    assert (code, out, err) == (0, INSTALLED_PIPED + SKILL_SHELL_WARNING_PIPED, "")
 
     again = run_piped("install", *VERSION, cwd=project)
     assert again == (0, INSTALLED_AGAIN, "")

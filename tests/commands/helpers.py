@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,3 +142,80 @@ def run_piped(*args: str, cwd: Path) -> tuple[int, str, str]:
         timeout=60,
     )
     return done.returncode, done.stdout, done.stderr
+
+
+def pulled_after_install(project: Path, *files: Path) -> None:
+    """Date `files` (written since install, as a pull would) and their directories past the
+    sentinel's stamp
+    (project/sentinel.py): install dates the stamp up to a second ahead, and a file changed
+    within that second is the prompt gate's to catch, not the sentinel's."""
+
+    wait_past_stamp(project)
+    for path in files:  # dated now, as a pull made now dates them
+        os.utime(path)
+        # git writes a pulled file anew (a new inode), which changes its directory too
+        os.utime(path.parent)
+
+
+def wait_past_stamp(project: Path) -> None:
+    """Until the clock is past the sentinel's stamp (up to a second ahead of install): what
+    a pull made then writes is newer than it, as a real pull, made later, is."""
+    from hookman.project.sentinel import stamp_path
+
+    stamp = stamp_path(project).stat().st_mtime
+    while time.time() <= stamp + 0.01:
+        time.sleep(0.05)
+
+
+def matcher_matches(matcher: str | None, tool: str) -> bool:
+    """Claude Code's rule (docs/claude-code-facts.md, matchers): a list of exact names when
+    the matcher has only letters, digits, `_`, `|`, `,`, `-` and spaces, else an unanchored
+    JavaScript regex (what hookman writes reads the same in Python's `re`)."""
+    if not matcher or matcher == "*":
+        return True
+    if re.fullmatch(r"[A-Za-z0-9_|, -]+", matcher):
+        return tool in [name.strip() for name in re.split(r"[|,]", matcher)]
+    return re.search(matcher, tool) is not None
+
+
+def tool_payload(project: Path, tool: str, event: str = "PreToolUse") -> dict[str, Any]:
+    """A `tool` call as Claude Code sends it: `rm -rf victim` for Bash, a file otherwise."""
+    return {
+        "session_id": "s",
+        "transcript_path": str(project / "t.jsonl"),
+        "cwd": str(project),
+        "hook_event_name": event,
+        "permission_mode": "default",
+        "tool_name": tool,
+        "tool_input": {"command": "rm -rf victim"}
+        if tool == "Bash"
+        else {"file_path": str(project / "x"), "content": "x"},
+        "tool_use_id": "toolu_1",
+    }
+
+
+def client_verdicts(
+    project: Path, tool: str, *, event: str = "PreToolUse", shell: str = "/bin/sh"
+) -> list[Any]:
+    """What Claude Code does with an `event` call of `tool`: it runs, under `shell -c`, every
+    entry of settings.local.json whose matcher matches (tests/bridge/attack_support.py
+    run_settings_command judges each answer); one verdict per entry run, none when no entry
+    reaches the call (the tool then runs without hookman)."""
+    from tests.bridge.attack_support import run_settings_command
+
+    verdicts = []
+    for group in local_settings(project).get("hooks", {}).get(event, []):
+        if not matcher_matches(group.get("matcher"), tool):
+            continue
+        for handler in group.get("hooks", []):
+            verdicts.append(
+                run_settings_command(
+                    handler["command"],
+                    event,
+                    tool_payload(project, tool, event),
+                    timeout=handler.get("timeout", 600),
+                    cwd=project,
+                    shell=shell,
+                )
+            )
+    return verdicts

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+from tests.bridge.attack_support import installed_handlers, sentinel_handlers
 
 from .helpers import GUARD, NOTES, hookman, local_settings, snapshot, write_hook
 
@@ -43,7 +46,11 @@ def test_disable_switches_only_the_enabled_key_and_drops_the_entry(project: Path
     assert config.read_text() == HAND_WRITTEN.replace(
         'tool_call = ["Bash"]}\n', 'tool_call = ["Bash"]}\nenabled = false\n'
     )
-    assert "PreToolUse" not in local_settings(project)["hooks"]
+    settings = local_settings(project)
+    assert installed_handlers(settings, "PreToolUse") == []  # no enabled guard: no entry
+    # what is left is the sentinel, now over every tool (project/sentinel.py)
+    assert [group.get("matcher") for group in settings["hooks"]["PreToolUse"]] == [None]
+    assert len(sentinel_handlers(settings, "PreToolUse")) == 1
     assert done.stdout.splitlines()[0] == "disabled guard"
     assert ".claude/hookman.toml changed" in done.stdout.splitlines()
 
@@ -59,7 +66,19 @@ def test_enable_brings_the_entry_back_and_keeps_the_layout(project: Path) -> Non
     assert config.read_text() == HAND_WRITTEN.replace(
         'tool_call = ["Bash"]}\n', 'tool_call = ["Bash"]}\nenabled = true\n'
     )
-    assert local_settings(project) == settings_before
+    # The same entries: the blocking group comes back after the sentinel's, which stayed
+    # (the order of an event's groups means nothing to Claude Code: all matching run).
+    assert _groups_in_any_order(local_settings(project)) == _groups_in_any_order(settings_before)
+
+
+def _groups_in_any_order(settings: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **settings,
+        "hooks": {
+            event: sorted(groups, key=lambda group: json.dumps(group, sort_keys=True))
+            for event, groups in settings["hooks"].items()
+        },
+    }
 
 
 def test_already_in_that_state_says_so_and_changes_nothing(project: Path) -> None:

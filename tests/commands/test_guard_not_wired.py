@@ -1,7 +1,13 @@
-"""After a pull without `hookman install`, Claude Code calls hookman only for the entries
-installed here: a guard hookman.toml or a hook's code added on another event or tool is not
-wired, and those calls run without hookman. fire, list and doctor say so (the cases of the
-hostile tests in tests/bridge/test_attack_issue24.py), and never that such a call is denied."""
+"""After a pull without `hookman install`, a guard hookman.toml or a hook's code added on a
+tool no installed blocking entry matches is still never skipped: the event's sentinel
+(project/sentinel.py) reaches every other tool, and once the project changed it runs the
+runner, which denies naming `hookman install` (project changed, or a path hook guarding what
+install did not wire). fire, list and doctor say so (the cases of the hostile tests in
+tests/bridge/test_attack_issue24.py), and no longer that those calls run without hookman.
+
+A project installed by an older hookman has no sentinel: there Claude Code calls hookman
+only for the blocking entries, those calls run without hookman, and the commands say that
+(`hookman-guard-not-wired`)."""
 
 from __future__ import annotations
 
@@ -10,7 +16,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.bridge.attack_support import hookman_install
+import pytest
+
+from hookman import paths
+from hookman.project.settings_entries import hookman_handler_is_sentinel
+from tests.bridge.attack_support import DENY, hookman_install, sentinel_handlers
+
+from .helpers import client_verdicts, local_settings, pulled_after_install, tool_payload
 
 VERSION = ("--claude-version", "2.1.332")
 GUARD = """
@@ -52,9 +64,11 @@ def _hookman(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _write_hook(project: Path, name: str, source: str) -> None:
+def _write_hook(project: Path, name: str, source: str) -> Path:
     (project / "hooks").mkdir(exist_ok=True)
-    (project / "hooks" / f"{name}.py").write_text(source, encoding="utf-8")
+    path = project / "hooks" / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    return path
 
 
 def _pull_hook(project: Path, name: str, tool: str) -> None:
@@ -66,23 +80,12 @@ def _pull_hook(project: Path, name: str, tool: str) -> None:
         f'events = ["tool_call"]\ntools = {{ tool_call = ["{tool}"] }}\n',
         encoding="utf-8",
     )
+    pulled_after_install(project, config, project / "hooks" / f"{name}.py")
 
 
 def _fire(project: Path, tool: str) -> dict:
-    payload = {
-        "session_id": "s",
-        "transcript_path": str(project / "t.jsonl"),
-        "cwd": str(project),
-        "hook_event_name": "PreToolUse",
-        "permission_mode": "default",
-        "tool_name": tool,
-        "tool_input": {"command": "rm -rf victim"}
-        if tool == "Bash"
-        else {"file_path": str(project / "x"), "content": "x"},
-        "tool_use_id": "toolu_1",
-    }
     path = project / "payload.json"
-    path.write_text(json.dumps(payload), encoding="utf-8")
+    path.write_text(json.dumps(tool_payload(project, tool)), encoding="utf-8")
     done = _hookman(project, "fire", "PreToolUse", "--payload", str(path), "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -90,6 +93,10 @@ def _fire(project: Path, tool: str) -> dict:
 
 def _denies(report: dict) -> bool:
     return "deny" in json.dumps(report["answer"])
+
+
+def _deny_reason(report: dict) -> str:
+    return report["answer"]["hookSpecificOutput"]["permissionDecisionReason"]
 
 
 def _doctor(project: Path) -> list[dict]:
@@ -106,6 +113,38 @@ def _unwired(findings: list[dict], event: str = "PreToolUse") -> list[dict]:
     ]
 
 
+def _changed(findings: list[dict]) -> str:
+    [changed] = [found for found in findings if found["code"] == "hookman-project-changed"]
+    return changed["message"]
+
+
+def _client_denies_naming_install(project: Path, tool: str) -> list[str]:
+    """What Claude Code does with a `tool` call: some entry it runs denies, naming `hookman
+    install`; returns the verdicts' decisions."""
+    verdicts = client_verdicts(project, tool)
+    assert any(v.decision == DENY and "hookman install" in v.why for v in verdicts), verdicts
+    return [v.decision for v in verdicts]
+
+
+def _as_an_older_hookman_installed_it(project: Path) -> None:
+    """What an install by a hookman without sentinels left: no sentinel in
+    settings.local.json, no "sentinels" key in the manifest."""
+    settings_path = project / ".claude" / "settings.local.json"
+    settings = json.loads(settings_path.read_text(encoding="utf-8"))
+    for event, groups in list(settings["hooks"].items()):
+        for group in groups:
+            group["hooks"] = [h for h in group["hooks"] if not hookman_handler_is_sentinel(h)]
+        settings["hooks"][event] = [group for group in groups if group["hooks"]]
+        if not settings["hooks"][event]:
+            del settings["hooks"][event]
+    settings_path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    manifest_path = paths.manifest_path(project)
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    del manifest["sentinels"]
+    manifest_path.write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    assert sentinel_handlers(local_settings(project), "PreToolUse") == []
+
+
 def test_a_guard_pulled_into_a_project_without_a_guarded_entry(project: Path) -> None:
     _write_hook(project, "obs", OBSERVER)
     hookman_install(project, "hooks/obs.py", *VERSION)
@@ -116,17 +155,25 @@ def test_a_guard_pulled_into_a_project_without_a_guarded_entry(project: Path) ->
     findings = _doctor(project)
     listed = _hookman(project, "list")
 
-    assert not _denies(report), report["answer"]  # the client never calls hookman
+    # the sentinel reaches Bash: the runner denies until install
+    assert _denies(report), report["answer"]
+    assert "hookman install" in _deny_reason(report)
     said = " ".join(report["effects"])
-    assert "without hookman" in said and "guard" in said and "hookman install" in said
-    [unwired] = _unwired(findings)
-    assert (
-        unwired["severity"] == "error"
-        and "guard guard (PreToolUse on Bash)" in (unwired["message"])
+    assert "without hookman" not in said and "hookman install" in said
+    assert _unwired(findings) == []
+    changed = _changed(findings)
+    assert "(PreToolUse on every tool, PreSkillShellCommand on every tool)" in changed
+    assert "no guarded call reaches hookman" not in changed
+    assert "without hookman" not in changed
+    assert "is not wired" not in listed.stdout and "without hookman" not in listed.stdout
+    assert "(PreToolUse on every tool, PreSkillShellCommand on every tool) are denied" in (
+        listed.stdout.replace("\n", " ")
     )
-    [changed] = [found for found in findings if found["code"] == "hookman-project-changed"]
-    assert "no guarded call reaches hookman" in changed["message"]
-    assert "the guard guard (PreToolUse on Bash) is not wired" in listed.stdout
+    # what the installed settings do: only the sentinel matches Bash, and it denies
+    assert [group.get("matcher") for group in local_settings(project)["hooks"]["PreToolUse"]] == [
+        None
+    ]
+    assert _client_denies_naming_install(project, "Bash") == [DENY]
 
 
 def test_a_pulled_guard_on_a_tool_the_installed_entry_does_not_match(project: Path) -> None:
@@ -140,32 +187,85 @@ def test_a_pulled_guard_on_a_tool_the_installed_entry_does_not_match(project: Pa
     listed = _hookman(project, "list")
 
     assert _denies(bash)  # the installed Bash entry reaches the runner, which denies
-    assert not _denies(write), write["answer"]  # no entry matches Write: the tool runs
-    assert "matches Bash only" in " ".join(write["effects"])
-    [unwired] = _unwired(findings)
-    assert "no_write (PreToolUse on Write)" in unwired["message"]
-    [changed] = [found for found in findings if found["code"] == "hookman-project-changed"]
-    assert "(PreToolUse on Bash" in changed["message"]
-    assert "every guarded tool call" not in changed["message"]
-    assert "no_write (PreToolUse on Write) is not wired" in listed.stdout
-    assert "guarded tool calls are denied until" not in listed.stdout
+    assert _denies(write), write["answer"]  # the sentinel reaches Write: denied too
+    assert "hookman install" in _deny_reason(write)
+    assert "matches Bash only" not in " ".join(write["effects"])
+    assert _unwired(findings) == []
+    changed = _changed(findings)
+    assert "(PreToolUse on every tool, PreSkillShellCommand on every tool)" in changed
+    assert "without hookman" not in changed
+    assert "is not wired" not in listed.stdout and "without hookman" not in listed.stdout
+    # what the installed settings do: the Bash entry denies Bash, the sentinel Write
+    assert _client_denies_naming_install(project, "Bash") == [DENY]
+    assert _client_denies_naming_install(project, "Write") == [DENY]
 
 
 def test_a_path_hook_that_grew_a_guard_after_install(project: Path) -> None:
     _write_hook(project, "obs", OBSERVER)
     hookman_install(project, "hooks/obs.py", *VERSION)
-    _write_hook(project, "obs", GREW_A_GUARD)  # pulled, no install yet
+    module = _write_hook(project, "obs", GREW_A_GUARD)  # pulled, no install yet
+    pulled_after_install(project, module)
 
     report = _fire(project, "Bash")
     findings = _doctor(project)
     listed = _hookman(project, "list")
 
-    assert not _denies(report)
+    # hookman.toml is as installed: the drift check denies, naming the hook and install
+    assert _denies(report), report["answer"]
+    assert "'obs' now guards Bash" in _deny_reason(report)
     said = " ".join(report["effects"])
-    assert "the guard obs (PreToolUse on Bash) is not wired" in said
+    assert "runner denies this call until `hookman install`" in said
+    assert "is not wired" not in said and "without hookman" not in said
+    assert _unwired(findings) == []
+    assert [found["code"] for found in findings if found["severity"] == "error"] == [
+        "subscriptions-changed"
+    ]
+    assert "behind the code of obs" in listed.stdout
+    assert "is not wired" not in listed.stdout
+    assert _client_denies_naming_install(project, "Bash") == [DENY]
+
+
+@pytest.mark.parametrize("pulled", ["a guard on Bash", "a guard on Write"])
+def test_an_install_by_an_older_hookman_without_sentinels(project: Path, pulled: str) -> None:
+    if pulled == "a guard on Bash":
+        _write_hook(project, "obs", OBSERVER)
+        hookman_install(project, "hooks/obs.py", *VERSION)
+        _as_an_older_hookman_installed_it(project)
+        _write_hook(project, "guard", GUARD)
+        _pull_hook(project, "guard", "Bash")
+        name, tool = "guard", "Bash"
+    else:
+        _write_hook(project, "g", GUARD)
+        hookman_install(project, "hooks/g.py", *VERSION)
+        _as_an_older_hookman_installed_it(project)
+        _write_hook(project, "no_write", WRITE_GUARD)
+        _pull_hook(project, "no_write", "Write")
+        name, tool = "no_write", "Write"
+
+    report = _fire(project, tool)
+    findings = _doctor(project)
+    listed = _hookman(project, "list")
+
+    assert not _denies(report), report["answer"]  # the client never calls hookman
+    said = " ".join(report["effects"])
+    assert "without hookman" in said and name in said and "hookman install" in said
     [unwired] = _unwired(findings)
-    assert "obs (PreToolUse on Bash)" in unwired["message"]
-    assert "the guard obs (PreToolUse on Bash) is not wired" in listed.stdout
+    assert unwired["severity"] == "error"
+    assert f"{name} (PreToolUse on {tool})" in unwired["message"]
+    changed = _changed(findings)
+    assert "every other call runs without hookman" in changed
+    assert f"{name} (PreToolUse on {tool}) is not wired" in listed.stdout
+    # list's notice of the change says so too
+    notice = "a guard the project added for other events or tools is not wired, and Claude Code "
+    assert notice + "runs those calls without hookman" in listed.stdout.replace("\n", " ")
+    assert client_verdicts(project, tool) == []  # no entry reaches it: the tool runs
+    if pulled == "a guard on Bash":
+        assert "no guarded call reaches hookman" in changed
+        assert "matches" not in said
+    else:
+        assert "(PreToolUse on Bash" in changed and "every tool" not in changed
+        assert "matches Bash only" in said
+        assert _client_denies_naming_install(project, "Bash") == [DENY]
 
 
 def test_a_wired_project_has_no_unwired_guard(project: Path) -> None:

@@ -16,13 +16,19 @@ from hypothesis import strategies as st
 
 from hookman import paths
 from hookman.project.config import MAX_HOOK_TIMEOUT_S
+from hookman.project.sentinel import stamp_path
 from hookman.project.settings_entries import (
+    BLOCKING,
+    SENTINEL,
     RunnerRef,
     find_hookman_entries,
     hookman_command_is_async,
+    hookman_command_is_sentinel,
     hookman_command_runner,
+    hookman_handler_kind,
     is_hookman_command,
 )
+from tests.bridge.attack_support import installed_handlers
 from tests.direct_command import build_direct_command
 
 from .helpers import (
@@ -60,6 +66,11 @@ def _in_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 GATE_LINE = (
     "  UserPromptSubmit timeout 30s (prompt gate: stops a prompt when the project changed "
     "since install)"
+)
+# and for the PreToolUse sentinel of a project whose PreToolUse entry matches some tools only
+# (project/sentinel.py)
+SENTINEL_LINE = (
+    "  PreToolUse every other tool timeout 30s (sentinel: denies if the project changed)"
 )
 
 
@@ -102,9 +113,10 @@ def test_install_two_list_remove_one_keeps_the_users_settings(project: Path) -> 
     assert removed["removed"] == ["notes"]
     assert set(removed["written"]) == {"PreToolUse", "UserPromptSubmit"}  # and the gate
     settings = local_settings(project)
-    assert [event for event, _ in find_hookman_entries(settings)] == [
-        "PreToolUse",
-        "UserPromptSubmit",
+    assert [(event, hookman_handler_kind(h)) for event, h in find_hookman_entries(settings)] == [
+        ("PreToolUse", BLOCKING),
+        ("PreToolUse", SENTINEL),  # every tool but Bash (project/sentinel.py)
+        ("UserPromptSubmit", BLOCKING),
     ]
 
     hookman_json("remove", "guard", *flags)
@@ -118,19 +130,33 @@ def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None
         "install", "hooks/guard.py", "--project", str(project), "--claude-version", "2.1.328"
     )
     settings = local_settings(project)
-    [group] = settings["hooks"]["PreToolUse"]
+    [group, sentinel_group] = settings["hooks"]["PreToolUse"]
     [handler] = group["hooks"]
     assert group["matcher"] == "Bash"
     assert is_hookman_command(handler["command"])
+    assert not hookman_command_is_sentinel(handler["command"])
     launcher = paths.manifest_path(project).parent / "hookman-run.sh"
     assert f"EXIT; [ -f {launcher} ] && sh {launcher} PreToolUse && " in handler["command"]
     assert hookman_command_runner(handler["command"]) == RunnerRef(
         sys.executable, str(paths.manifest_path(project)), str(launcher)
     )
+    # the sentinel: every other tool; the same command, behind the stamp's tests of the
+    # files install read (hookman.toml and the path hook's module)
+    [sentinel] = sentinel_group["hooks"]
+    assert sentinel_group["matcher"] == "^(?!(?:Bash)$).*"
+    assert hookman_command_is_sentinel(sentinel["command"])
+    stamp = stamp_path(project)
+    assert sentinel["command"] == (
+        f"[ {stamp} -nt {project / '.claude' / 'hookman.toml'} ] && "
+        f"[ {stamp} -nt {project / 'hooks' / 'guard.py'} ] && exit 0; {handler['command']}"
+    )
+    assert sentinel["timeout"] == handler["timeout"] == 30
     manifest = json.loads(paths.manifest_path(project).read_text())
     assert manifest["client"]["guarded_events"] == ["PreToolUse", "PreSkillShellCommand"]
     assert manifest["hooks"][0]["path"] == str(project / "hooks" / "guard.py")
     assert manifest["entries"]["PreToolUse"]["deadline"] == 27.0
+    # PreSkillShellCommand is held back on 2.1.328: no sentinel for it either
+    assert manifest["sentinels"] == {"PreToolUse": {"matcher": "^(?!(?:Bash)$).*"}}
 
 
 def test_the_version_gate_holds_back_directory_added(project: Path) -> None:
@@ -498,7 +524,8 @@ def test_concurrent_installs_lose_nothing(project: Path) -> None:
 
 
 def _pre_tool_use_handlers(project: Path) -> list[dict[str, Any]]:
-    return _handlers(project, "PreToolUse")
+    """The blocking PreToolUse handlers (not the sentinel)."""
+    return installed_handlers(local_settings(project), "PreToolUse")
 
 
 def _handlers(project: Path, event: str) -> list[dict[str, Any]]:
@@ -514,11 +541,12 @@ def test_an_async_guard_keeps_its_guarded_part_blocking_and_says_so(project: Pat
 
     assert done.exit_code == 0, done.output
     lines = done.stdout.splitlines()
-    assert lines[2:6] == [
+    assert lines[2:7] == [
         "  PreToolUse matcher Bash timeout 30s",
         GATE_LINE,
         "  PostToolUse (async) matcher Bash timeout 30s",
         "  PostToolUseFailure (async) matcher Bash timeout 30s",
+        SENTINEL_LINE,
     ]
     assert lines[-1] == (
         "warning: the hook 'guard' is async, but Claude Code never waits for an async hook, "
@@ -625,9 +653,9 @@ def hook(pi):
 
 
 def _run_written_entry(project: Path, event: str, **overrides: Any) -> dict[str, Any]:
-    """Run the command hookman wrote for `event` through a shell, as Claude Code does."""
-    [group] = local_settings(project)["hooks"][event]
-    [handler] = group["hooks"]
+    """Run the blocking command hookman wrote for `event` through a shell, as Claude Code
+    does (the sentinel beside it matches the other tools)."""
+    [handler] = installed_handlers(local_settings(project), event)
     text = (SAMPLES / f"{event}.json").read_text(encoding="utf-8")
     payload = {**json.loads(text.replace("<WORK>/proj", str(project))), **overrides}
     done = subprocess.run(
@@ -705,6 +733,7 @@ def test_older_targets_hold_skill_shell_commands_back_and_say_what_that_means(
         "Claude Code target: 2.1.328 (from flag)",
         "  PreToolUse matcher Bash timeout 30s",
         GATE_LINE,
+        SENTINEL_LINE,
         "held back PreSkillShellCommand: needs Claude Code >= 2.1.332, target is 2.1.328",
         ".claude/hookman.toml changed",
         ".claude/settings.local.json changed",

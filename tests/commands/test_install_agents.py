@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from hookman.project.settings_entries import hookman_handler_is_sentinel
+
 from .helpers import GUARD, hookman, hookman_json, local_settings, write_hook
 
 VERSION = ("--claude-version", "2.1.332")
@@ -125,8 +127,14 @@ def test_copilot_gets_no_file_and_claude_matchers_it_reads(project: Path, machin
 
     assert result.exit_code == 0, result.output
     assert not (project / ".github").exists()
-    (group,) = local_settings(project)["hooks"]["PreToolUse"]
+    group, sentinel = local_settings(project)["hooks"]["PreToolUse"]
     assert group["matcher"] == "Bash|Write"  # a comma-list matches nothing in Copilot
+    # the sentinel's: a regex Copilot anchors (its trailing `.*` serves that)
+    assert sentinel["matcher"] == "^(?!(?:Bash|Write)$).*"
+    assert [hookman_handler_is_sentinel(h) for h in group["hooks"] + sentinel["hooks"]] == [
+        False,
+        True,
+    ]
     said = [line for line in result.output.splitlines() if "Copilot" in line]
     assert len(said) == 1 and "--trust-folder" in said[0] and "trust" in said[0]
 

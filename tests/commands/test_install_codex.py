@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from hookman.project.settings_entries import find_hookman_entries
+from hookman.project.settings_entries import (
+    BLOCKING,
+    SENTINEL,
+    find_hookman_entries,
+    hookman_handler_kind,
+)
 from tests.fake_codex import install_fake_codex, trust_project, trust_state
 
 from .helpers import GUARD, hookman, hookman_json, local_settings, write_hook
@@ -47,13 +52,20 @@ def test_install_agent_codex_writes_both_clients_and_trusts_its_own(
     result = hookman("install", "hooks/guard.py", "--agent", "codex", "--claude-version", "2.1.328")
     assert result.exit_code == 0, result.output
     assert 'agents = ["claude", "codex"]' in (project / ".claude" / "hookman.toml").read_text()
-    claude = [event for event, _ in find_hookman_entries(local_settings(project))]
+    claude = find_hookman_entries(local_settings(project))
     codex = find_hookman_entries(codex_hooks(project))
-    # Claude Code's prompt gate only: Codex honours no stop of a prompt
-    assert claude == ["PreToolUse", "UserPromptSubmit"]
-    assert [event for event, _ in codex] == ["PreToolUse"]
+    # Claude Code's prompt gate and sentinel only: Codex honours no stop of a prompt, and
+    # gets no sentinel (project/sentinel.py)
+    assert [(event, hookman_handler_kind(handler)) for event, handler in claude] == [
+        ("PreToolUse", BLOCKING),
+        ("PreToolUse", SENTINEL),
+        ("UserPromptSubmit", BLOCKING),
+    ]
+    assert [(event, hookman_handler_kind(handler)) for event, handler in codex] == [
+        ("PreToolUse", BLOCKING)
+    ]
     assert "--agent codex" in codex[0][1]["command"]
-    assert "--agent" not in find_hookman_entries(local_settings(project))[0][1]["command"]
+    assert all("--agent" not in handler["command"] for _, handler in claude)
     key = f"{project}/.codex/hooks.json:pre_tool_use:0:0"
     assert f"trusted in Codex: {key}" in result.output
     assert list(trust_state(codex_home)) == [key]

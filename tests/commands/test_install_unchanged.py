@@ -15,6 +15,7 @@ import pytest
 from hookman import paths
 from hookman.hooks.subscription_cache import SubscriptionCache
 from hookman.install import unchanged
+from hookman.project.sentinel import stamp_path
 from hookman.serve import wire
 
 from .helpers import hookman, write_hook
@@ -126,8 +127,11 @@ def test_a_file_the_hook_reads_changed_is_learned_again(project: Path) -> None:
 
 @pytest.mark.parametrize(
     "change",
-    ["hookman.toml", "settings", "manifest", "launcher", "registry", "serve opt-in", "git"],
-)
+    [
+        "hookman.toml", "settings", "manifest", "launcher", "registry", "serve opt-in", "git",
+        "sentinel stamp",
+    ],
+)  # fmt: skip
 def test_any_input_changed_takes_the_full_install(
     project: Path, change: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -151,6 +155,8 @@ def test_any_input_changed_takes_the_full_install(
     elif change == "serve opt-in":
         Path(wire.serve_dir()).mkdir(parents=True, exist_ok=True)
         Path(wire.serve_dir(), wire.USE_NAME).write_text("")
+    elif change == "sentinel stamp":  # gone: the sentinels would run the runner on every call
+        stamp_path(project).unlink()
     else:
         subprocess.run(["git", "init", "-q", str(project)], check=True)
 

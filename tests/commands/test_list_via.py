@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from hookman.json_shapes import ListJson
+from hookman.project.settings_entries import hookman_handler_is_sentinel
 from tests.serve_fake import free_port, opt_in, opt_out
 from tests.shape_check import shape_problems
 
@@ -57,8 +58,12 @@ def test_opted_in_each_entry_says_server_or_command(project: Path) -> None:
     assert events["PostToolUse"]["via"] == "server"  # observe-only
     assert events["PreSkillShellCommand"]["via"] in ("server", "command")
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
-    (group,) = settings["hooks"]["PreToolUse"]
+    group, sentinel = settings["hooks"]["PreToolUse"]
     assert group["hooks"][0]["type"] == "http"  # what list read, not what it guessed
+    # the sentinel beside it is always a command, and list does not take it for the path
+    assert sentinel["matcher"] == "^(?!(?:Bash)$).*"
+    assert sentinel["hooks"][0]["type"] == "command"
+    assert hookman_handler_is_sentinel(sentinel["hooks"][0])
 
 
 def test_guards_on_a_client_without_on_failure_say_command(project: Path) -> None:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
 from hookman.project.config import is_valid_hook_name, load_project_config
+from hookman.project.settings_entries import ASYNC, BLOCKING, SENTINEL, hookman_handler_kind
 from hookman.scaffold.template_catalog import templates
 
 from .helpers import hookman, hookman_json, local_settings, snapshot
@@ -172,12 +173,29 @@ def test_every_shipped_template_has_a_case_and_a_test() -> None:
         assert template.description, template.name
 
 
-def _matchers(groups: list[dict[str, Any]], is_async: bool) -> list[str | None]:
+def _matchers(groups: list[dict[str, Any]], kind: str) -> list[str | None]:
+    """The matchers of hookman's `kind` of entry (BLOCKING, ASYNC or SENTINEL) in `groups`."""
     return [
         group.get("matcher")
         for group in groups
-        if any(bool(handler.get("async")) == is_async for handler in group["hooks"])
+        if any(hookman_handler_kind(handler) == kind for handler in group["hooks"])
     ]
+
+
+def _by_event(settings: dict[str, Any], kind: str) -> dict[str, list[str | None]]:
+    return {e: _matchers(g, kind) for e, g in settings.items() if _matchers(g, kind)}
+
+
+def _sentinels(case: Case) -> dict[str, list[str | None]]:
+    """The PreToolUse sentinel of an installed project (project/sentinel.py): every tool its
+    blocking PreToolUse entry does not match, all of them with none; none where that entry
+    matches every tool (PreSkillShellCommand is held back on the target, 2.1.328)."""
+    if not case.claude_events and not case.async_events:
+        return {}  # no entry at all: no sentinel either
+    if "PreToolUse" not in case.claude_events:
+        return {"PreToolUse": [None]}
+    matcher = case.claude_events["PreToolUse"]
+    return {} if matcher is None else {"PreToolUse": [f"^(?!(?:{matcher})$).*"]}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -204,10 +222,11 @@ def test_a_template_goes_from_new_to_fire_to_a_passing_test(
     expected = {event: [matcher] for event, matcher in case.claude_events.items()}
     if expected:  # every installed project's prompt gate (ARCHITECTURE.md)
         expected.setdefault("UserPromptSubmit", [None])
-    assert {e: _matchers(g, False) for e, g in settings.items() if _matchers(g, False)} == expected
-    assert {e: _matchers(g, True) for e, g in settings.items() if _matchers(g, True)} == {
+    assert _by_event(settings, BLOCKING) == expected
+    assert _by_event(settings, ASYNC) == {
         event: [matcher] for event, matcher in case.async_events.items()
     }
+    assert _by_event(settings, SENTINEL) == _sentinels(case)
 
     payload_file = project / "payload.json"
     payload_file.write_text(json.dumps(case.payload(project)))

@@ -182,7 +182,7 @@ def test_a_settings_file_hookman_created_goes_and_json_says_what_went(
     shown = hookman_json("uninstall")
     assert_shape(shown, UninstallJson)
     assert shown["settings"]["file_removed"] is True
-    assert shown["settings"]["entries"] == 2  # the guard's and the prompt gate
+    assert shown["settings"]["entries"] == 3  # the guard's, the prompt gate, the sentinel
     assert shown["git_exclude"]["patterns"] == ["/.claude/settings.local.json"]
     assert shown["state_dir"] == str(paths.project_state_dir(project))
     assert shown["shared"]["log"] == str(paths.firing_log_path())

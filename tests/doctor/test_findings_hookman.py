@@ -60,10 +60,14 @@ def _rewrite_launcher_interpreter(project: Path, new: str) -> None:
 
 def _per_entry(ctx: Any, code: str) -> Any:
     """The finding on the guard's entry: one per hookman entry, the guard's and the prompt
-    gate's (UserPromptSubmit), each naming its own event."""
+    gate's (UserPromptSubmit), each naming its own event; none on the sentinel (the
+    PreToolUse entry for every other tool), which runs the same launcher, and only once the
+    project changed."""
     found = [f for f in ctx.findings if f.code == code]
     assert sorted(f.event for f in found) == ["PreToolUse", "UserPromptSubmit"], found
-    return next(f for f in found if f.event == "PreToolUse")
+    guard = next(f for f in found if f.event == "PreToolUse")
+    assert guard.path == "hooks.PreToolUse[0].hooks[0].command"  # the Bash entry's
+    return guard
 
 
 def test_an_entry_whose_interpreter_is_gone_stops_guarding(project: Path) -> None:
@@ -124,6 +128,85 @@ def test_an_entry_removed_by_hand_is_stale(project: Path) -> None:
     install(project)
     local_path(project).write_text("{}\n")
     assert "PreToolUse is missing" in the(diagnose(project), "hookman-stale").message
+
+
+def _sentinel_group(project: Path) -> dict[str, Any]:
+    hooks = json.loads(local_path(project).read_text())["hooks"]
+    [group] = [g for g in hooks["PreToolUse"] if g.get("matcher") == "^(?!(?:Bash)$).*"]
+    return group
+
+
+def _edit_sentinel(project: Path, edit: Any) -> None:
+    path = local_path(project)
+    settings = json.loads(path.read_text())
+    groups = settings["hooks"]["PreToolUse"]
+    index = groups.index(_sentinel_group(project))
+    edited = edit(groups[index])
+    groups[index : index + 1] = [] if edited is None else [edited]
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+
+
+def test_a_sentinel_removed_by_hand_is_stale(project: Path) -> None:
+    install(project)
+    _edit_sentinel(project, lambda group: None)
+    found = the(diagnose(project), "hookman-stale")
+    assert found.severity == "error"
+    assert "PreToolUse (sentinel) is missing from settings.local.json" in found.message
+
+
+def test_a_sentinel_with_a_hand_edited_matcher_is_stale(project: Path) -> None:
+    install(project)
+    _edit_sentinel(project, lambda group: {**group, "matcher": "Edit"})
+    found = the(diagnose(project), "hookman-stale")
+    assert found.severity == "error"
+    assert "PreToolUse (sentinel) has matcher 'Edit'" in found.message
+
+
+def test_a_sentinel_that_no_longer_watches_a_file_is_stale(project: Path) -> None:
+    install(project)
+    module = shlex.quote(str(project / "hooks" / "guard.py"))
+
+    def unwatch(group: dict[str, Any]) -> dict[str, Any]:
+        [handler] = group["hooks"]
+        command = handler["command"]
+        test = next(part for part in command.split(" && ") if part.endswith(f"{module} ]"))
+        assert test.startswith("[ ") and test in command
+        return {**group, "hooks": [{**handler, "command": command.replace(test + " && ", "")}]}
+
+    _edit_sentinel(project, unwatch)
+    found = the(diagnose(project), "hookman-stale")
+    assert found.severity == "error"
+    assert "PreToolUse (sentinel) watches other files" in found.message
+
+
+def test_a_sentinel_made_a_plain_entry_is_stale(project: Path) -> None:
+    """A sentinel whose stamp tests are gone runs the launcher on every other tool: hookman
+    reads it as a second blocking entry, with the sentinel's matcher, and says so."""
+    install(project)
+
+    def plain(group: dict[str, Any]) -> dict[str, Any]:
+        [handler] = group["hooks"]
+        guarded = handler["command"].split(" && exit 0; ", 1)[1]
+        return {**group, "hooks": [{**handler, "command": guarded}]}
+
+    _edit_sentinel(project, plain)
+    message = the(diagnose(project), "hookman-stale").message
+    assert "PreToolUse (sentinel) is missing" in message
+
+
+def test_a_pulled_path_hook_makes_the_sentinel_stale_without_blaming_an_older_hookman(
+    project: Path,
+) -> None:
+    install(project)
+    write_hook(project, "second", GUARD)
+    config = project / ".claude" / "hookman.toml"
+    config.write_text(
+        config.read_text() + '\n[[hooks]]\nname = "second"\npath = "hooks/second.py"\n'
+        'events = ["tool_call"]\ntools = { tool_call = ["Bash"] }\n'
+    )
+    message = the(diagnose(project), "hookman-stale").message
+    assert "PreToolUse (sentinel) watches other files" in message
+    assert "older hookman" not in message
 
 
 def test_a_module_that_no_longer_compiles_does_not_load(project: Path) -> None:

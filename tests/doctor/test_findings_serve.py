@@ -202,5 +202,8 @@ def test_an_http_entry_naming_a_gone_manifest_is_an_error(project: Path) -> None
         f for f in diagnose(project, "2.1.332").findings if f.code == "hookman-manifest-missing"
     ]
     paths_of = {f.event: f.path for f in found}
+    # one per entry, none on the sentinels (command entries on PreToolUse and
+    # PreSkillShellCommand that run the prompt gate's launcher, whose finding names it)
+    assert len(paths_of) == len(found), found
     assert paths_of["PreToolUse"].endswith(".headers")
     assert paths_of["UserPromptSubmit"].endswith(".command")  # the prompt gate's command

@@ -2,7 +2,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .conftest import codes, command, diagnose, group, install, settings, the
+from .conftest import (
+    codes,
+    command,
+    diagnose,
+    group,
+    hookman_cli,
+    install,
+    settings,
+    the,
+    write_hook,
+)
 
 SKILL = """---
 name: clean
@@ -72,3 +82,26 @@ def test_markdown_without_inline_shell_is_quiet(project: Path) -> None:
     install(project)
     write_skill(project / ".claude", "---\nname: x\n---\nRun `ls` yourself! Then `pwd`.\n")
     assert not [c for c in codes(diagnose(project)) if c.startswith("inline-shell")]
+
+
+def test_hookman_s_sentinel_is_no_guard_of_inline_shell(project: Path) -> None:
+    """A guard on Write only: install's sentinels (every other tool on PreToolUse, every tool
+    on PreSkillShellCommand) reach Bash, but guard nothing (project/sentinel.py)."""
+    write_guard = (
+        'def hook(pi):\n    pi.on("tool_call", lambda event, ctx: None, tools=["Write"])\n'
+    )
+    path = write_hook(project, "no_write", write_guard)
+    done = hookman_cli(
+        "install", str(path), "--claude-version", "2.1.332", "--project", str(project)
+    )
+    assert done.exit_code == 0, done.output
+    write_skill(project / ".claude")
+    ctx = diagnose(project, "2.1.332")
+    beside_the_guard = [h for h in ctx.handlers if h.hookman and h.matcher != "Write"]
+    assert [(h.event, h.matcher) for h in beside_the_guard] == [
+        ("PreToolUse", "^(?!(?:Write)$).*"),
+        ("UserPromptSubmit", None),
+        ("PreSkillShellCommand", None),
+    ]
+    assert "inline-shell-covered" not in codes(ctx)
+    assert the(ctx, "inline-shell-unguarded").severity == "info"  # no hook sees them

@@ -49,12 +49,12 @@ def test_strict_plugin_only_silences_every_settings_hook_hookmans_included(
 
     found = the(ctx, "hooks-plugin-only")
     assert found.severity == "error" and exit_code(ctx) == 1
-    assert (
-        "hookman's 2 included" in found.message
-    )  # the guard's entry and the prompt gate and "hookman plugin build" in found.fix
+    # hookman's: the guard's entry, its sentinel (every other tool) and the prompt gate
+    assert "4 hook(s) of the user, project and local settings" in found.message
+    assert "hookman's 3 included" in found.message and "hookman plugin build" in found.fix
     assert found.path == "strictPluginOnlyCustomization"
     silenced = [h for h in ctx.handlers if h.not_loaded_because == "hooks-plugin-only"]
-    assert {h.source.kind for h in silenced} == {"project", "local"} and len(silenced) == 3
+    assert {h.source.kind for h in silenced} == {"project", "local"} and len(silenced) == 4
 
 
 def test_strict_plugin_only_for_other_surfaces_leaves_hooks_alone(

@@ -7,7 +7,7 @@ import pytest
 
 from hookman.doctor.report import exit_code, report_json
 
-from .conftest import command, diagnose, group, install, settings
+from .conftest import command, diagnose, group, hookman_cli, install, settings
 
 FORMATTER = "#!/bin/sh\ncat > /dev/null\nexit 0\n"
 
@@ -36,11 +36,23 @@ def test_a_realistic_clean_project_passes_with_no_noise(
 ) -> None:
     ctx = diagnose(realistic, **probe)
     assert exit_code(ctx) == 0
+    # the sentinel is silent while all is well (no matcher, runner or agreement finding)
     assert [(f.code, f.severity) for f in ctx.findings] == [("hookman-never-fired", "info")]
-    assert [(h.source.kind, h.event, h.loaded) for h in ctx.handlers] == [
-        ("project", "PostToolUse", True),
-        ("local", "PreToolUse", True),
-        ("local", "UserPromptSubmit", True),  # the prompt gate
+    assert [(h.source.kind, h.event, h.matcher, h.loaded) for h in ctx.handlers] == [
+        ("project", "PostToolUse", "Edit|Write|MultiEdit", True),
+        ("local", "PreToolUse", "Bash", True),
+        ("local", "PreToolUse", "^(?!(?:Bash)$).*", True),  # the sentinel: every other tool
+        ("local", "UserPromptSubmit", None, True),  # the prompt gate
+    ]
+
+
+def test_the_handler_table_tells_the_sentinel_from_the_guard_s_entry(realistic: Path) -> None:
+    done = hookman_cli("doctor", "--project", str(realistic), "--claude-version", "2.1.328")
+    lines = [line for line in done.output.splitlines() if " runs=hookman" in line]
+    assert [line.split(" runs=")[1].split(" timeout=")[0] for line in lines] == [
+        "hookman PreToolUse",
+        "hookman PreToolUse [sentinel]",
+        "hookman UserPromptSubmit",
     ]
 
 

@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from hookman.project.settings_entries import hookman_handler_is_sentinel
+
 from .harness import ClaudeClient, E2EProject, NetworkIsolation, find_client
 from .mock_anthropic import MockAnthropic
 
@@ -191,7 +193,16 @@ def wait_until_port_free(port: int, seconds: float = 10.0) -> None:
 
 
 def handlers(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
-    """Every handler of `event` in a settings file."""
+    """Every handler of `event` in a settings file but hookman's sentinel (sentinels)."""
+    return [h for h in _every_handler(settings, event) if not hookman_handler_is_sentinel(h)]
+
+
+def sentinels(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
+    """hookman's sentinel of `event` (project/sentinel.py): a command entry, server or not."""
+    return [h for h in _every_handler(settings, event) if hookman_handler_is_sentinel(h)]
+
+
+def _every_handler(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
     return [
         handler
         for group in settings.get("hooks", {}).get(event, [])

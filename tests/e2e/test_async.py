@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from hookman.project.settings_entries import hookman_handler_is_sentinel
+
 from .harness import E2EProject
 from .mock_anthropic import bash, say
 
@@ -89,8 +91,10 @@ def test_claude_code_does_not_wait_for_an_async_hook_and_the_guard_still_denies(
 
 def test_a_guard_installed_with_async_still_denies(e2e: E2EProject) -> None:
     installed = e2e.hookman("install", "--async", e2e.write_hook("guard", GUARD))
-    pre_tool_use = e2e.settings()["hooks"]["PreToolUse"]
-    assert [handler.get("async") for group in pre_tool_use for handler in group["hooks"]] == [None]
+    pre_tool_use = [h for group in e2e.settings()["hooks"]["PreToolUse"] for h in group["hooks"]]
+    blocking = [h for h in pre_tool_use if not hookman_handler_is_sentinel(h)]
+    assert [handler.get("async") for handler in blocking] == [None]
+    assert len(pre_tool_use) == 2  # and the sentinel, for every other tool
 
     run = e2e.run_claude("go", turns=[bash("rm -rf precious"), say("done")])
 

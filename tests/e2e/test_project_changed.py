@@ -7,6 +7,8 @@ works. Every pinned Claude Code client, and Codex CLI."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from .codex_harness import CodexProject
@@ -134,3 +136,64 @@ def test_codex_reads_the_deny_naming_install_and_after_install_the_guard_works(
     ), run.describe()
     assert not (e2e.root / "witness.txt").exists()
     assert (e2e.root / "ok.txt").read_text() == "ok\n", run.describe()
+
+
+def test_a_pull_during_a_session_is_denied_on_a_tool_no_blocking_entry_reaches(
+    e2e: E2EProject,
+) -> None:
+    """A pull in the middle of a session (the agent's own `git pull`, here a copy of the
+    teammate's files) adds a Write guard: no prompt comes between, so the prompt gate cannot
+    stop it; the PreToolUse sentinel (its matcher: every tool but Bash) runs the runner for
+    the Write, which denies naming `hookman install`, and the model reads that."""
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    config = e2e.root / ".claude" / "hookman.toml"
+    staged = e2e.root.parent / f"{e2e.root.name}-pulled"
+    (staged / "hooks").mkdir(parents=True)
+    (staged / "hooks" / "no_write.py").write_text(WRITE_GUARD, encoding="utf-8")
+    (staged / "hookman.toml").write_text(
+        config.read_text(encoding="utf-8") + WRITE_ENTRY, encoding="utf-8"
+    )
+    _wait_past_the_sentinel_stamp(e2e)
+    pull = (
+        f"cp {staged}/hooks/no_write.py hooks/ && cp {staged}/hookman.toml .claude/ && echo pulled"
+    )
+    target = e2e.root / "written.txt"
+
+    run = e2e.run_claude(
+        "go",
+        turns=[
+            bash(pull),
+            [ToolUse("Write", {"file_path": str(target), "content": "x"})],
+            say("ok"),
+        ],
+    )
+
+    pulled, written = run.tool_result_texts()
+    assert pulled == "pulled", run.describe()
+    assert "hookman blocked this tool call" in written, run.describe()
+    assert ".claude/hookman.toml changed since `hookman install`" in written
+    assert not target.exists()
+    e2e.hookman("install")
+    run = e2e.run_claude(
+        "go", turns=[[ToolUse("Write", {"file_path": str(target), "content": "x"})], say("ok")]
+    )
+    assert "GATE-E2E: no writes" in run.tool_result_texts()[0], run.describe()
+    assert not target.exists()
+
+
+def _wait_past_the_sentinel_stamp(e2e: E2EProject) -> None:
+    """Until the clock is past the stamp install set (up to a second ahead: sentinel.py), so
+    the copy the session makes is newer than it, as a real pull later on is."""
+    import shlex
+    import time
+
+    [path] = {
+        word
+        for group in e2e.settings()["hooks"]["PreToolUse"]
+        for handler in group["hooks"]
+        for word in shlex.split(handler["command"])
+        if word.endswith("/hookman-sentinel.stamp")
+    }
+    stamp = os.stat(path).st_mtime
+    while time.time() <= stamp + 0.01:
+        time.sleep(0.05)

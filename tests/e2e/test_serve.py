@@ -27,6 +27,7 @@ from .serve_harness import (
     ImpostorOnceFree,
     client_or_skip,
     handlers,
+    sentinels,
     serve_project,
     wait_until_port_free,
 )
@@ -147,6 +148,8 @@ def assert_guard_reaches_server(e2e: E2EProject) -> None:
     settings = e2e.settings()
     (guard,) = handlers(settings, "PreToolUse")
     assert guard["type"] == "http" and guard.get("onFailure") == "block", guard
+    (sentinel,) = sentinels(settings, "PreToolUse")  # every other tool: always a command
+    assert sentinel["type"] == "command", sentinel
     (observer,) = handlers(settings, "PostToolUse")
     assert observer["type"] == "http" and observer.get("onFailure") != "block", observer
     assert [h["type"] for h in handlers(settings, "UserPromptSubmit")] == ["command"]

@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 
 from hookman import paths
-from hookman.project.settings_entries import find_hookman_entries, hookman_http_port
+from hookman.project.settings_entries import (
+    BLOCKING,
+    SENTINEL,
+    find_hookman_entries,
+    hookman_handler_kind,
+    hookman_http_port,
+)
 from hookman.serve import wire
 from tests.commands.helpers import GUARD, hookman, hookman_json, local_settings, write_hook
 from tests.serve_fake import HOOKMAN, fake_server, free_port, opt_in, opt_out
@@ -44,7 +50,16 @@ def _types(project: Path) -> dict[str, str]:
     return {
         event: handler["type"]
         for event, handler in find_hookman_entries(local_settings(project))
-        if handler.get("async") is not True
+        if hookman_handler_kind(handler) == BLOCKING
+    }
+
+
+def _sentinels(project: Path) -> dict[str, tuple[str, str | None]]:
+    """event -> the type and matcher of hookman's sentinel for it (project/sentinel.py)."""
+    return {
+        event: (handler["type"], handler.get("matcher"))
+        for event, handler in find_hookman_entries(local_settings(project))
+        if hookman_handler_kind(handler) == SENTINEL
     }
 
 
@@ -71,6 +86,17 @@ def test_opted_in_newest_client_sends_all_but_the_prompt_gate(project: Path) -> 
         "Stop": "http",
         "PreSkillShellCommand": "http",
     }
+    # the sentinels stay command entries: while nothing changed, the shell alone answers
+    assert _sentinels(project) == {
+        "PreToolUse": ("command", "^(?!(?:Bash)$).*"),
+        "PreSkillShellCommand": ("command", "^(?!(?:Bash)$).*"),
+    }
+    said = " ".join(output.split())
+    for event in ("PreToolUse", "PreSkillShellCommand"):
+        assert (
+            f"{event} every other tool timeout 30s (sentinel: denies if the project changed)"
+            in said
+        )
     settings = local_settings(project)
     manifest_path = str(paths.manifest_path(project))
     secret = wire.read_secret()

@@ -13,7 +13,13 @@ from hookman.catalog.client_version import ClientVersion, TargetVersion
 from hookman.errors import HookmanError
 from hookman.install.sync import sync_project
 from hookman.project.config import HookSource, load_project_config
-from hookman.project.settings_entries import find_hookman_entries
+from hookman.project.sentinel import stamp_is_current
+from hookman.project.settings_entries import (
+    BLOCKING,
+    SENTINEL,
+    find_hookman_entries,
+    hookman_handler_kind,
+)
 
 TARGET = TargetVersion(ClientVersion(2, 1, 328), "flag")
 
@@ -25,6 +31,14 @@ def _module(project: Path, name: str, *events: str, tools: str = "") -> None:
     narrowed = f", tools={tools}" if tools else ""
     body = "".join(f"    pi.on({event!r}, lambda e, c: None{narrowed})\n" for event in events)
     (project / "hooks" / f"{name}.py").write_text("def hook(pi):\n" + (body or "    pass\n"))
+
+
+def _kinds(settings: dict) -> list[tuple[str, str, str | None]]:
+    """hookman's entries in file order: (event, kind, matcher)."""
+    return [
+        (event, hookman_handler_kind(handler), handler.get("matcher"))
+        for event, handler in find_hookman_entries(settings)
+    ]
 
 
 def _config_with_guard(project: Path):
@@ -45,11 +59,17 @@ def test_writes_manifest_config_and_settings(project: Path) -> None:
         == "Bash"
     )
     settings = json.loads((project / ".claude" / "settings.local.json").read_text())
-    # the guard's entry, and the prompt gate every installed project has
-    assert [event for event, _ in find_hookman_entries(settings)] == [
-        "PreToolUse",
-        "UserPromptSubmit",
+    # the guard's entry, its event's sentinel (every other tool) and the prompt gate every
+    # installed project has
+    assert _kinds(settings) == [
+        ("PreToolUse", BLOCKING, "Bash"),
+        ("PreToolUse", SENTINEL, "^(?!(?:Bash)$).*"),
+        ("UserPromptSubmit", BLOCKING, None),
     ]
+    manifest = json.loads(paths.manifest_path(project).read_text())
+    assert manifest["sentinels"] == {"PreToolUse": {"matcher": "^(?!(?:Bash)$).*"}}
+    watched = [project / ".claude" / "hookman.toml", project / "hooks" / "guard.py"]
+    assert stamp_is_current(project, watched)  # touched after everything was written
     assert result.plan.prompt_gate_only
     assert result.git is None  # not a git work tree
 
@@ -151,9 +171,10 @@ def test_foreign_settings_survive_install_and_remove_byte_for_byte(
     config = _config_with_guard(project)
     sync_project(project, config, TARGET, dry_run=False)
     installed = json.loads(settings_path.read_text(encoding="utf-8"))
-    assert [event for event, _ in find_hookman_entries(installed)] == [
-        "PreToolUse",
-        "UserPromptSubmit",
+    assert [(event, kind) for event, kind, _ in _kinds(installed)] == [
+        ("PreToolUse", BLOCKING),
+        ("PreToolUse", SENTINEL),
+        ("UserPromptSubmit", BLOCKING),
     ]
     config = load_project_config(project)
     config.remove_hook("guard")

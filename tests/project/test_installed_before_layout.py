@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from hookman.project.launcher import LAUNCHER_FORMAT
+from hookman.project.sentinel import stamp_path
+from hookman.project.settings_entries import hookman_command_is_sentinel
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "installed_before_layout"
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -114,16 +116,29 @@ def test_install_rewrites_the_old_command_and_launcher_forms(
 
     assert done.returncode == 0, done
     settings = json.loads(settings_path.read_text(encoding="utf-8"))
-    commands = [
-        handler["command"]
+    handlers = [
+        (event, group.get("matcher"), handler["command"])
         for event, groups in settings["hooks"].items()
         if event != "UserPromptSubmit"  # the prompt gate, new (the launcher alone)
         for group in groups
         for handler in group["hooks"]
     ]
-    assert len(commands) == 2  # the old entries were recognised and rewritten, not doubled
+    sentinels = [entry for entry in handlers if hookman_command_is_sentinel(entry[2])]
+    commands = {
+        event: command for event, _, command in handlers if not hookman_command_is_sentinel(command)
+    }
+    # the old entries were recognised and rewritten, not doubled; each guarded event gained
+    # its sentinel (every other tool), which runs that event's new command once the
+    # project changed
+    assert sorted(commands) == ["PreSkillShellCommand", "PreToolUse"]
+    assert len(handlers) == 4 and len(sentinels) == 2
+    stamp = shlex.quote(str(stamp_path(project)))
+    config = shlex.quote(str(project / ".claude" / "hookman.toml"))
+    for event, matcher, command in sentinels:
+        assert matcher == "^(?!(?:Bash)$).*"
+        assert command == f"[ {stamp} -nt {config} ] && exit 0; {commands[event]}"
     assert "UserPromptSubmit" in settings["hooks"]
-    for command in commands:
+    for command in commands.values():
         assert "[ $? = 3 ]" not in command and "printf" not in command
         assert command.startswith("trap ") and command.endswith(" esac")
         words = shlex.split(command)

@@ -103,6 +103,7 @@ def test_an_observe_only_event_whose_child_dies_is_answered_empty(served: Served
     assert served.post("PostToolUse", payload) == (200, {})
 
 
+@pytest.mark.waits  # the entry's whole deadline, or bash's 15 s of fork retries
 def test_a_hanging_guard_denies_at_the_deadline_while_others_are_answered(served: Served) -> None:
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
         hanging = pool.submit(served.post, "PreToolUse", served.bash("PreToolUse", "hang"))

@@ -222,6 +222,7 @@ def test_a_worker_killed_mid_event_denies_and_the_next_event_gets_a_fresh_one(
     assert deny_reason(body) == "blocked: rm -rf"
 
 
+@pytest.mark.waits  # the entry's whole deadline, or bash's 15 s of fork retries
 def test_a_frozen_worker_is_killed_at_the_deadline_and_replaced(warm: Served) -> None:
     status, body = warm.post("PreToolUse", warm.bash("PreToolUse", "freeze"))
     assert status == 200
@@ -232,6 +233,7 @@ def test_a_frozen_worker_is_killed_at_the_deadline_and_replaced(warm: Served) ->
     assert deny_reason(body) == "blocked: rm -rf"
 
 
+@pytest.mark.waits  # the entry's whole deadline, or bash's 15 s of fork retries
 def test_a_hung_worker_of_one_project_stalls_no_other_project(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
