@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 
 from hookman.project.sentinel import stamp_path
+from tests.commands.helpers import matcher_matches
 
 from .attack_support import (
     DENY,
@@ -84,23 +84,12 @@ def _write_hook(project: Path, name: str, source: str) -> None:
     (project / "hooks" / f"{name}.py").write_text(source, encoding="utf-8")
 
 
-def _matches(matcher: str | None, tool: str) -> bool:
-    """Claude Code's rule (docs/claude-code-facts.md, matchers): a list of exact names when
-    the matcher has only letters, digits, `_`, `|`, `,`, `-` and spaces, else an unanchored
-    JavaScript regex (what hookman writes reads the same in Python's `re`)."""
-    if not matcher or matcher == "*":
-        return True
-    if re.fullmatch(r"[A-Za-z0-9_|, -]+", matcher):
-        return tool in [name.strip() for name in re.split(r"[|,]", matcher)]
-    return re.search(matcher, tool) is not None
-
-
 def claude_code_does(project: Path, settings: dict[str, Any], tool: str) -> str:
     """What Claude Code does with a PreToolUse call of `tool`: runs every entry whose
     matcher matches; any deny blocks; no entry at all means the tool runs."""
     decision = TOOL_RUNS
     for group in settings.get("hooks", {}).get("PreToolUse", []):
-        if not _matches(group.get("matcher"), tool):
+        if not matcher_matches(group.get("matcher"), tool):
             continue
         for handler in group.get("hooks", []):
             verdict = run_settings_command(

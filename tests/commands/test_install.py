@@ -141,14 +141,16 @@ def test_installed_entries_run_the_runner_for_their_event(project: Path) -> None
         sys.executable, str(paths.manifest_path(project)), str(launcher)
     )
     # the sentinel: every other tool; the same command, behind the stamp's tests of the
-    # files install read (hookman.toml and the path hook's module)
+    # files install read (hookman.toml and the path hook's module) and their directories
     [sentinel] = sentinel_group["hooks"]
     assert sentinel_group["matcher"] == "^(?!(?:Bash)$).*"
     assert hookman_command_is_sentinel(sentinel["command"])
     stamp = stamp_path(project)
     assert sentinel["command"] == (
         f"[ {stamp} -nt {project / '.claude' / 'hookman.toml'} ] && "
-        f"[ {stamp} -nt {project / 'hooks' / 'guard.py'} ] && exit 0; {handler['command']}"
+        f"[ {stamp} -nt {project / 'hooks' / 'guard.py'} ] && "
+        f"[ {stamp} -nt {project / '.claude'} ] && "
+        f"[ {stamp} -nt {project / 'hooks'} ] && exit 0; {handler['command']}"
     )
     assert sentinel["timeout"] == handler["timeout"] == 30
     manifest = json.loads(paths.manifest_path(project).read_text())

@@ -117,9 +117,11 @@ def test_new_without_install_says_guarded_calls_are_denied_until_install(
     made = hookman("new", "second", "--template", "bash_guard", "--project", str(project))
 
     assert made.exit_code == 0, made.output
-    assert "until then hookman denies every guarded tool call here that an installed" in (
+    # every guarded call: the sentinel reaches the tools the blocking entry does not
+    assert "until then hookman denies every guarded tool call here (hookman.toml no" in (
         made.stdout
     )
+    assert "without hookman" not in made.stdout
     assert decision(run_guard(project, "ls"))[0] == "deny"
     assert hookman("install", "--project", str(project), *VERSION).exit_code == 0
     assert decision(run_guard(project, "ls")) == (None, None)

@@ -134,9 +134,11 @@ def test_install_rewrites_the_old_command_and_launcher_forms(
     assert len(handlers) == 4 and len(sentinels) == 2
     stamp = shlex.quote(str(stamp_path(project)))
     config = shlex.quote(str(project / ".claude" / "hookman.toml"))
+    claude_dir = shlex.quote(str(project / ".claude"))
+    tests = f"[ {stamp} -nt {config} ] && [ {stamp} -nt {claude_dir} ]"
     for event, matcher, command in sentinels:
         assert matcher == "^(?!(?:Bash)$).*"
-        assert command == f"[ {stamp} -nt {config} ] && exit 0; {commands[event]}"
+        assert command == f"{tests} && exit 0; {commands[event]}"
     assert "UserPromptSubmit" in settings["hooks"]
     for command in commands.values():
         assert "[ $? = 3 ]" not in command and "printf" not in command
