@@ -315,7 +315,9 @@ def _check_regex(ctx: Context, handler: Handler, matcher: Matcher, values: list[
         return
     named = _named_in(text, values)
     extra = [value for value in matched if value not in named]
-    if named and extra:
+    # (only where it matches every tool it names: `^(?!(?:Bash)$).*` names the one it leaves
+    # out, and the exact list would turn it inside out)
+    if named and extra and all(value in matched for value in named):
         value = exact_alternative(named)
         _finding(
             ctx,

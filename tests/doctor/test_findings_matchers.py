@@ -71,6 +71,17 @@ def test_an_unanchored_regex_catching_extra_tools_is_a_warning(
     assert found.severity == "warning" and extra in found.message
 
 
+@pytest.mark.parametrize("matcher", ["^(?!(?:Bash)$).*", "^(?!Bash$|Read$)"])
+def test_a_regex_that_leaves_out_the_tools_it_names_gets_no_exact_list(
+    project: Path, matcher: str
+) -> None:
+    """A user's "every tool but Bash" (the form hookman's sentinel uses): the exact list of
+    the names it holds would turn it inside out."""
+    ctx = one_matcher(project, "PostToolUse", matcher)
+    assert "matcher-unanchored" not in codes(ctx)
+    assert ctx.handlers[0].matches and "Bash" not in ctx.handlers[0].matches
+
+
 def test_an_unknown_tool_name_is_only_information(project: Path) -> None:
     ctx = one_matcher(project, "PreToolUse", "TodoWrite")
     assert codes(ctx) == ["matcher-unknown-name"] and ctx.findings[0].severity == "info"
