@@ -47,6 +47,9 @@ def make_private_dir(path: str) -> tuple[str, str | None]:
         return path, None
     if not os.path.isabs(path):
         return path, f"the directory {path!r} is not an absolute path"
+    checked, problem = _plain_chain_problem(path)
+    if checked:
+        return path, problem
     missing = _missing(path)
     if missing:
         existing = os.path.dirname(missing[-1])
@@ -138,6 +141,32 @@ def _chain_problem(path: str, resolved: str, *, own_last: bool) -> str | None:
     return None
 
 
+def _plain_chain_problem(path: str) -> tuple[bool, str | None]:
+    """The check of an existing `path` that is already its own real path (normal, absolute,
+    no `..`, no symlink on the way): (True, its problem or None) from one lstat of each
+    directory, as _chain_problem would find it after realpath; (False, None) for any other
+    path, which takes the whole way (the warm server's workers check these dirs per event)."""
+    if path != os.path.normpath(path) or path.startswith("//"):
+        return False, None
+    chain = _chain(path)
+    infos = []
+    for directory in chain:
+        try:
+            info = os.lstat(directory)
+        except OSError:
+            return False, None
+        if stat.S_ISLNK(info.st_mode):
+            return False, None
+        infos.append(info)
+    uid = os.getuid()
+    for index, (directory, info) in enumerate(zip(chain, infos, strict=True)):
+        check = _own_problem if index == 0 else _above_problem
+        problem = check(directory, info, uid)
+        if problem:
+            return True, problem
+    return True, None
+
+
 def _lookup_problem(directory: str, uid: int) -> str | None:
     """A directory of the path as given: a symlink must be the user's or root's (another
     user's could be pointed elsewhere at any time), and what it names is checked as above."""
@@ -154,8 +183,10 @@ def _lookup_problem(directory: str, uid: int) -> str | None:
 def _chain(path: str) -> list[str]:
     """`path` and every directory above it, deepest first."""
     chain = [path]
-    while os.path.dirname(chain[-1]) != chain[-1]:
-        chain.append(os.path.dirname(chain[-1]))
+    parent = os.path.dirname(path)
+    while parent != chain[-1]:
+        chain.append(parent)
+        parent = os.path.dirname(parent)
     return chain
 
 

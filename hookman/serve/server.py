@@ -78,7 +78,7 @@ class Connection:
     def __init__(self, sock: socket.socket, now: float) -> None:
         self.sock = sock
         self.reader = RequestReader()
-        self.head_checked = False  # the token is checked once the head is read
+        self.head_checked = False  # the token is checked once the head is read (_may_ask)
         self.state = _READING
         self.deadline = now + READ_DEADLINE_S
         self.received_at = now
@@ -292,13 +292,9 @@ class Server:
         if request.method != "POST":
             self._respond(connection, 405, _error_body("hook requests are POSTs"))
             return
-        self._refresh_secret()
         manifest_path = request.header(wire.MANIFEST_HEADER)
-        authorization = request.header(wire.TOKEN_HEADER)
-        if not manifest_path or not wire.token_matches(self.secret, manifest_path, authorization):
-            self._respond(
-                connection, 401, _error_body("this request's token is not this project's")
-            )
+        if not connection.head_checked or not manifest_path:  # its token: checked with its head
+            self._refuse_token(connection)
             return
         self._unwatch(connection)  # nothing more to read: answered when the child ends
         run_async = wire.ASYNC_QUERY in request.query.split("&")
@@ -410,7 +406,9 @@ class Server:
             return False
         worker = self.workers.idle(manifest_path)
         if worker is None:
-            if not self.workers.can_start(manifest_path):
+            waiting = len(self.queues.get(manifest_path, ()))
+            finishing = self.workers.finishing(manifest_path, time.monotonic(), waiting)
+            if finishing or not self.workers.can_start(manifest_path):
                 return self._queue(connection, manifest_path, payload, seconds)
             worker = self._start_worker(manifest_path)
             if worker is None:
@@ -463,6 +461,7 @@ class Server:
             self._drop_worker(worker, kill=True)
             return False
         worker.idle_since = None
+        worker.answered_at = None
         worker.connection = connection
         connection.worker = worker
         self._wait_on(connection, worker.pid, read_end, seconds)
@@ -576,6 +575,8 @@ class Server:
         if connection.child:
             self.by_child[connection.child] = None  # reaped later; its log line follows
             connection.child = 0
+        if connection.worker is not None:
+            connection.worker.answered_at = time.monotonic()
         self._let_go_of_worker(connection)
         self._unregister_pipe(connection)
         self._respond(connection, 200, body)

@@ -16,6 +16,7 @@ from hookman.serve.worker_frame import SOCKET_BUFFER
 
 WORKERS_VARIABLE = "HOOKMAN_SERVE_WORKERS"
 IDLE_S = 300.0  # a worker idle this long ends
+FINISHING_S = 0.5  # how long a worker that answered is waited for, at most (Workers.finishing)
 DEFAULT_LIMIT_CAP = 16  # unset: one per CPU, at most this many per project
 
 
@@ -27,7 +28,7 @@ def worker_limit() -> int:
 
 
 class Worker:
-    __slots__ = ("connection", "idle_since", "inbox", "manifest", "pid", "sock")
+    __slots__ = ("answered_at", "connection", "idle_since", "inbox", "manifest", "pid", "sock")
 
     def __init__(self, pid: int, sock: socket.socket, manifest: str, now: float) -> None:
         self.pid = pid
@@ -35,6 +36,7 @@ class Worker:
         self.manifest = manifest
         self.connection: object = None  # the connection waiting for this worker's run's end
         self.idle_since: float | None = now  # None: running an event
+        self.answered_at: float | None = None  # its run's answer went out; it logs and ends it
         self.inbox = bytearray()
 
     @property
@@ -56,6 +58,19 @@ class Workers:
             if not worker.busy:
                 return worker
         return None
+
+    def finishing(self, manifest: str, now: float, waiting: int) -> bool:
+        """Whether more than `waiting` workers of the project have given their run's answer
+        within FINISHING_S and only log and end the run now: a request waits for one of them
+        (free in a fraction of a millisecond) rather than start a worker of its own, which
+        would share the CPUs with it and run colder. One stuck after its answer stops being
+        waited for after FINISHING_S."""
+        answered = 0
+        for worker in self.by_manifest.get(manifest, ()):
+            since = worker.answered_at
+            if worker.busy and since is not None and now - since <= FINISHING_S:
+                answered += 1
+        return answered > waiting
 
     def can_start(self, manifest: str) -> bool:
         return len(self.by_manifest.get(manifest, ())) < self.limit

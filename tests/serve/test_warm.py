@@ -299,3 +299,18 @@ def test_without_workers_every_event_runs_in_a_child_of_its_own(
         assert deny_reason(body) == "blocked: rm -rf"
     finally:
         project.stop()
+
+
+def test_back_to_back_events_wait_for_the_worker_that_only_logs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """An event that arrives while the project's worker logs the run it has answered waits
+    for it (free in a fraction of a millisecond) rather than start a second worker that
+    would share the CPUs with it: one agent's events run in one warm process."""
+    project = _project(tmp_path_factory, "back-to-back")
+    project.start(**{WORKERS_VARIABLE: "2"})
+    try:
+        pids = {_seen(project, "probe")["pid"] for _ in range(20)}
+        assert len(pids) == 1, pids
+    finally:
+        project.stop()
