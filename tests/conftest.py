@@ -25,8 +25,11 @@ once found live next to them as plain tests.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import site
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +135,28 @@ def user_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     return home
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_server_outlives_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """At the end of the run (of each xdist worker), end every hook server and port keeper
+    (hookman/serve/keeper.py: it holds the port while its user opts in) a test left running
+    in one of this run's homes: a server the prompt gate started, a keeper after
+    `hookman serve stop`."""
+    yield
+    base = str(tmp_path_factory.getbasetemp()).encode()
+    for entry in os.listdir("/proc") if os.path.isdir("/proc/self") else ():
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            environment = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        home = next((v for v in environment if v.startswith(b"HOOKMAN_HOME=")), b"")
+        if b"hookman.serve.daemon" in command and base in home:
+            with contextlib.suppress(OSError):
+                os.kill(int(entry), signal.SIGKILL)
 
 
 @pytest.fixture

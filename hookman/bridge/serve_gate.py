@@ -3,8 +3,9 @@ whose entries reach the server (the manifest's "serve": {"port": PORT}) has, at 
 hookman's own server on that port or nothing.
 
 - hookman's server (it proves it holds this user's secret): the prompt goes on;
-- nothing listens: the server is started in the background (not waited for; the prompt goes
-  on, and a guarded call that comes before it answers is denied by the client's
+- nothing listens, or hookman's port keeper does (the server ended; serve/keeper.py): the
+  server is started in the background (not waited for; the prompt goes on, and a guarded call
+  that comes before it answers is denied, by the keeper or by the client's
   `onFailure: "block"`);
 - another process listens (no proof, or a wrong one): the prompt stops, naming the port and,
   where /proc shows it, the process. An impostor answering `{}` would otherwise let every
@@ -17,7 +18,14 @@ from __future__ import annotations
 import os
 import sys
 
-from hookman.bridge.serve_proof import NOTHING, OTHER, check_identity, read_secret, serve_dir
+from hookman.bridge.serve_proof import (
+    KEPT,
+    NOTHING,
+    OTHER,
+    check_identity,
+    read_secret,
+    serve_dir,
+)
 
 # Seconds the gate waits for the identity answer: hookman's server answers without a fork
 # (well under a millisecond), so more means something else holds the port.
@@ -40,7 +48,7 @@ def daemon_code() -> str:
 def serve_problem(port: int) -> str | None:
     """What is wrong on the project's server port (the reason's middle), or None."""
     identity = check_identity(port, read_secret(), IDENTITY_TIMEOUT_S)
-    if identity.state == NOTHING:
+    if identity.state in (NOTHING, KEPT):  # KEPT: hookman's keeper holds the port for it
         start_server()
         return None
     if identity.state != OTHER:

@@ -25,6 +25,8 @@ IDENTITY_LABEL = "hookman"  # the identity answer's key holding the server's ver
 OURS = "ours"  # hookman's server, proven with this user's secret
 NOTHING = "nothing"  # nothing listens (connection refused)
 OTHER = "other"  # something listens and cannot prove it is hookman's server
+KEPT = "kept"  # hookman's port keeper, proven with this user's secret: the server is not running
+KEPT_LABEL = "kept"  # the identity answer's key saying the keeper answered (true)
 IDENTITY_READ_LIMIT = 4096
 _BLOCK = 64
 
@@ -102,8 +104,9 @@ def constant_time_equal(left: str, right: str) -> bool:
 
 
 class Identity:
-    """What the identity check found on a port: OURS (with the server's version), NOTHING
-    or OTHER (with what it answered, for the message)."""
+    """What the identity check found on a port: OURS (with the server's version), KEPT
+    (hookman's port keeper: the server is not running), NOTHING or OTHER (with what it
+    answered, for the message)."""
 
     __slots__ = ("detail", "state", "version")
 
@@ -167,4 +170,5 @@ def _judge(raw: bytes, secret: bytes | None, nonce: str, port: int) -> Identity:
         return Identity(OTHER, detail="this user has no hookman secret to check its proof with")
     if not constant_time_equal(answer["proof"], identity_proof(secret, nonce, port)):
         return Identity(OTHER, detail="its proof does not match this user's secret")
-    return Identity(OURS, version=version if isinstance(version, str) else None)
+    state = KEPT if answer.get(KEPT_LABEL) is True else OURS
+    return Identity(state, version=version if isinstance(version, str) else None)

@@ -11,6 +11,8 @@ from hookman.output import console, escape, print_json
 if TYPE_CHECKING:
     from typing import TypedDict
 
+    from rich.console import Console
+
     class ServeStatusJson(TypedDict):
         running: bool
         pid: int | None
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
         version: str | None
         opted_in: bool
         problem: str | None
+        kept: bool
 
 
 GROUP = Group(
@@ -82,10 +85,25 @@ def stop() -> int:
         out.print("the hook server is not running")
     else:
         out.print(f"stopped the hook server (pid {pid})")
+        _say_kept(out)
         out.print(
             "it starts again at the next prompt of a project using it, or `hookman serve start`"
         )
     return 0
+
+
+def _say_kept(out: Console) -> None:
+    """The port keeper's line, when one holds the port (serve/keeper.py)."""
+    from hookman.serve.keeper import keeper_pid
+    from hookman.serve.lifecycle import serve_port
+
+    pid = keeper_pid()
+    if pid is not None:
+        out.print(
+            f"hookman keeps port {serve_port()} (pid {pid}) so that no other process answers "
+            "for the server: guarded calls are denied until it runs again "
+            "(`hookman serve disable` lets the port go)"
+        )
 
 
 @cli_command(
@@ -107,6 +125,7 @@ def status(*, json_output: bool = False) -> int:
             "version": found.version,
             "opted_in": found.opted_in,
             "problem": found.detail or None,
+            "kept": found.kept,  # hookman's port keeper holds the port (serve/keeper.py)
         }
         print_json(shown)
         return 0 if found.running else 1
@@ -123,6 +142,12 @@ def status(*, json_output: bool = False) -> int:
         )
     else:
         out.print(f"the hook server is not running (port {found.port})")
+        if found.kept:
+            shown_pid = f" (pid {found.pid})" if found.pid else ""
+            out.print(
+                f"hookman keeps the port{shown_pid} so that no other process answers for the "
+                "server: guarded calls are denied until it runs again"
+            )
         out.print(
             "start it with `hookman serve start` (the next prompt of a project using it also does)"
         )
@@ -166,6 +191,6 @@ def disable() -> int:
     )
     out.print(
         "next: run `hookman install` in each project so its entries are commands again; "
-        "then `hookman serve stop`"
+        "then `hookman serve stop` (hookman no longer keeps the server's port)"
     )
     return 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 RUNNING = "running"  # hookman's server answered with the identity proof
-NOT_RUNNING = "not running"  # nothing listens on the port
+NOT_RUNNING = "not running"  # nothing listens on the port, or hookman's keeper holds it
 OTHER = "another process"  # something listens and cannot prove it is hookman's server
 TIMEOUT_S = 0.5
 
@@ -21,11 +21,11 @@ class ServerState(NamedTuple):
 
 def probe(port: int) -> ServerState:
     """What answers on 127.0.0.1:`port` (GET /v1/identity?nonce=HEX, the proof checked)."""
-    from hookman.bridge.serve_proof import NOTHING, OURS, check_identity, read_secret
+    from hookman.bridge.serve_proof import KEPT, NOTHING, OURS, check_identity, read_secret
 
     found = check_identity(port, read_secret(), timeout=TIMEOUT_S)
     if found.state == OURS:
         return ServerState(RUNNING, port, found.version or "")
-    if found.state == NOTHING:
+    if found.state in (NOTHING, KEPT):  # KEPT: hookman's keeper holds the port, no server
         return ServerState(NOT_RUNNING, port)
     return ServerState(OTHER, port, found.detail)

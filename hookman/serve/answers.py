@@ -59,3 +59,15 @@ def status_problem(status: int | None, output: bytes) -> str:
     if not output.strip():
         return "ended without an answer"
     return "answered something that is not one JSON object"
+
+
+def stopped_body(event: str) -> bytes:
+    """The port keeper's answer to a guarded event (serve/keeper.py): a deny saying the
+    server is not running and how it runs again."""
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because its hook server is not running "
+        f"(it was stopped or ended), so the project's guards could not check it; hookman holds "
+        f"the server's port so that no other process answers for them. The next prompt starts "
+        f"the server again, as does `hookman serve start`."
+    )
+    return lean_json.dumps(deny_answer(event, reason)).encode("utf-8")

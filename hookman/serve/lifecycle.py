@@ -16,7 +16,7 @@ import time
 
 from hookman.bridge.port_holder import port_holder
 from hookman.bridge.serve_gate import daemon_code
-from hookman.bridge.serve_proof import OURS, check_identity
+from hookman.bridge.serve_proof import KEPT, OURS, check_identity
 from hookman.errors import HookmanError
 from hookman.serve import wire
 
@@ -25,6 +25,7 @@ LOCK_NAME = "lock"
 LOG_NAME = "server.log"
 START_WAIT_S = 10.0
 STOP_WAIT_S = 5.0
+KEEPER_WAIT_S = 3.0  # how long a starting server asks the keeper for the port
 POLL_S = 0.02
 LOG_LIMIT = 1 << 20  # the server's own log is started afresh past this size
 STATUS_HINT = "`hookman serve status` shows the server; `hookman serve stop` stops it."
@@ -59,10 +60,11 @@ def running_pid() -> int | None:
 
 
 class Status:
-    __slots__ = ("detail", "opted_in", "pid", "port", "running", "version")
+    __slots__ = ("detail", "kept", "opted_in", "pid", "port", "running", "version")
 
     def __init__(self) -> None:
         self.running = False
+        self.kept = False  # hookman's keeper holds the port (the server is not running)
         self.pid: int | None = None
         self.port = serve_port()
         self.version: str | None = None
@@ -77,6 +79,11 @@ def status() -> Status:
     if identity.state == OURS:
         found.running = True
         found.version = identity.version
+    elif identity.state == KEPT:
+        from hookman.serve.keeper import keeper_pid
+
+        found.kept = True
+        found.pid = keeper_pid()
     elif identity.detail:
         holder = port_holder(found.port)
         found.detail = f"{holder or 'another process'} holds the port: {identity.detail}"
@@ -99,12 +106,28 @@ def enable(port: int | None = None) -> int:
 
 
 def disable() -> bool:
-    """Opt out (the `use` file goes; the secret and the port stay). Whether it was on."""
+    """Opt out (the `use` file goes; the secret and the port stay; a keeper lets the port
+    go). Whether it was on."""
     try:
         os.unlink(path_of(wire.USE_NAME))
     except FileNotFoundError:
         return False
+    end_keeper()
     return True
+
+
+def end_keeper() -> int | None:
+    """SIGTERM to this user's port keeper (serve/keeper.py); its pid, or None."""
+    from hookman.serve.keeper import keeper_pid
+
+    pid = keeper_pid()
+    if pid is None or not _names_hookman(pid):
+        return None
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except OSError:
+        return None
+    return pid
 
 
 def _write_private(name: str, text: str) -> None:
@@ -259,11 +282,13 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
     chosen = port or serve_port()
     listener = _listen(chosen)
     _write_pid()
+    from hookman.serve.keeper import fork_keeper
     from hookman.serve.server import Server
     from hookman.serve.warm import warm_up
 
+    alive = fork_keeper(listener)  # holds the port once this process ends (serve/keeper.py)
     server = Server(listener, secret, log=True)
-    server.extra_fds = (lock,)
+    server.extra_fds = (lock, alive)
     warm_up()
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())
@@ -305,6 +330,9 @@ def _listen(port: int) -> object:
     try:
         return bind_listener(port)
     except OSError as error:
+        taken = _from_keeper(port) if error.errno == errno.EADDRINUSE else None
+        if taken is not None:
+            return taken
         if error.errno != errno.EADDRINUSE:
             raise HookmanError(
                 f"the server cannot listen on {wire.HOST}:{port} ({error.strerror}).",
@@ -317,6 +345,19 @@ def _listen(port: int) -> object:
             "stop that process, or choose another port: `hookman serve enable --port N`, then "
             "`hookman install` in each project.",
         ) from None
+
+
+def _from_keeper(port: int) -> object:
+    """The port's listening socket from this user's keeper (serve/keeper.py), or None. A
+    keeper whose server just ended may not take requests yet: asked again for a moment."""
+    from hookman.serve.keeper import keeper_pid, take_port
+
+    deadline = time.monotonic() + KEEPER_WAIT_S
+    while True:
+        taken = take_port(port)
+        if taken is not None or keeper_pid() is None or time.monotonic() >= deadline:
+            return taken
+        time.sleep(POLL_S)
 
 
 def _write_pid() -> None:

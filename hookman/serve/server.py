@@ -113,6 +113,7 @@ class Server:
         self._secret_checked = time.monotonic()
         self.workers = Workers(worker_limit())
         self.queues: dict[str, collections.deque[Connection]] = {}
+        self.identity_extra: dict[str, object] = {}  # more of the identity answer (the keeper's)
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -301,11 +302,22 @@ class Server:
         facts = self.manifests.for_event(manifest_path, event, run_async)
         connection.event = event
         connection.guarded = facts.guarded
+        self._run_hooks(connection, manifest_path, request.body, run_async, facts.seconds)
+
+    def _run_hooks(
+        self,
+        connection: Connection,
+        manifest_path: str,
+        payload: bytes,
+        run_async: bool,
+        seconds: float,
+    ) -> None:
+        """Run the project's hooks on the payload; the connection is answered with the run."""
         if run_async:
             self._respond(connection, 200, EMPTY)  # the client does not wait for these
-        elif self._to_worker(connection, manifest_path, request.body, facts.seconds):
+        elif self._to_worker(connection, manifest_path, payload, seconds):
             return
-        self._fork(connection, manifest_path, request.body, run_async, facts.seconds)
+        self._fork(connection, manifest_path, payload, run_async, seconds)
 
     def _refresh_secret(self) -> None:
         """Take the secret again when its file changed (made anew after it was removed):
@@ -329,8 +341,8 @@ class Server:
             self._respond(connection, 400, _error_body("the identity check needs ?nonce=HEX"))
             return
         proof = wire.identity_proof(self.secret, nonce, self.port)
-        body = lean_json.dumps({"hookman": __version__, "proof": proof}).encode("utf-8")
-        self._respond(connection, 200, body)
+        answer = {wire.IDENTITY_LABEL: __version__, "proof": proof, **self.identity_extra}
+        self._respond(connection, 200, lean_json.dumps(answer).encode("utf-8"))
 
     # -- children ------------------------------------------------------------------------
 

@@ -28,7 +28,9 @@ import os
 from hookman.bridge.serve_proof import (
     HOOK_PATH_PREFIX,
     HOST,
+    IDENTITY_LABEL,
     IDENTITY_PATH,
+    KEPT_LABEL,
     MANIFEST_SERVE_KEY,
     SECRET_BYTES,
     SECRET_NAME,
@@ -44,7 +46,9 @@ from hookman.bridge.serve_proof import (
 __all__ = [
     "HOOK_PATH_PREFIX",
     "HOST",
+    "IDENTITY_LABEL",
     "IDENTITY_PATH",
+    "KEPT_LABEL",
     "MANIFEST_SERVE_KEY",
     "SECRET_BYTES",
     "SECRET_NAME",

@@ -100,12 +100,22 @@ class HookServer:
         return ""
 
     def cleanup(self) -> None:
-        """Stop whatever server this test's user has (one the prompt gate started too)."""
+        """Stop whatever server this test's user has (one the prompt gate started too), and
+        the port keeper it leaves (hookman/serve/keeper.py)."""
         pid = self.pid()
         self.stop()
-        if pid is not None:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        self.e2e.hookman("serve", "disable", check=False)  # the keeper lets the port go
+        for leftover in (pid, self.keeper_pid()):
+            if leftover is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(leftover, signal.SIGKILL)
+
+    def keeper_pid(self) -> int | None:
+        try:
+            text = (self.directory / "keeper.pid").read_text(encoding="ascii").strip()
+        except OSError:
+            return None
+        return int(text) if text.isdigit() else None
 
 
 class Impostor:

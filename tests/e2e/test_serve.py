@@ -106,6 +106,7 @@ def hook(pi):
 
 GUARD_REASON = "SERVE-E2E: rm -rf is not allowed here"
 ON_FAILURE_BLOCK = 'blocking because onFailure is "block"'
+KEPT_REASON = "because its hook server is not running"  # the port keeper's deny
 
 
 def hookman_cli(*args: str) -> str:
@@ -199,11 +200,12 @@ def test_the_server_guards_and_informs_then_stopped_it_denies_every_guarded_call
     heard = run.all_message_text()
     assert "SERVE-SESSION-START context" in heard, run.describe()
     assert 0 <= heard.find("SERVE-ORDER-1 saw ls") < heard.find("SERVE-ORDER-2 saw ls")
-    # The model stops the server; every guarded call after it is denied, the model told why.
+    # The model stops the server; every guarded call after it is denied, the model told why:
+    # hookman's port keeper answers for the stopped server (hookman/serve/keeper.py).
     assert f"pid {pid}" in texts[3], run.describe()
     for index in (4, 5):
         text = denied(run, index)
-        assert ON_FAILURE_BLOCK in text and "ECONNREFUSED" in text, text
+        assert KEPT_REASON in text and "hookman serve start" in text, text
     assert victim.is_dir()
     # Observe-only events after the stop (PostToolUse, Stop) were lost, never blocking.
     assert "SERVE-ORDER-1 saw " + hookman_cli("serve", "stop") not in heard
@@ -397,39 +399,37 @@ def test_a_client_without_on_failure_keeps_command_guards_that_need_no_server(
     assert victim.is_dir()
 
 
-@full_only
-@pytest.mark.xfail(
-    strict=True,
-    reason="known hole (docs/serve.md): the prompt gate checks the port only at each prompt; "
-    "an impostor that binds it after the server was stopped or killed mid-session answers "
-    "`{}` to PreToolUse and the client runs the call (no request can end the server: "
-    "tests/serve/test_attack_serve.py)",
-)
+@pytest.mark.parametrize("ending", ["stop", "kill"])
 @versions(NEWEST)
-def test_an_impostor_that_takes_the_port_mid_session_is_not_obeyed(
-    served: tuple[E2EProject, HookServer],
+def test_an_impostor_cannot_take_the_port_of_a_server_that_ended_mid_session(
+    served: tuple[E2EProject, HookServer], ending: str
 ) -> None:
-    """The server stops during a session and another process takes its port before the next
-    prompt's gate can look: its `{}` must not let a guarded call through."""
+    """The server is stopped (`hookman serve stop`) or killed (SIGKILL) during a session and
+    another process tries to take its port before the next prompt's gate can look: hookman's
+    port keeper holds the port, and the guarded call is denied with the reason the model
+    reads, never answered `{}` by the impostor."""
     e2e, server = served
     e2e.hookman("install", e2e.write_hook("guard", GUARD))
     server.start()
     victim = e2e.root / "victim"
     victim.mkdir()
+    end = {
+        "stop": hookman_cli("serve", "stop"),
+        "kill": f"kill -9 $(cat {server.directory / 'pid'})",
+    }[ending]
 
     with ImpostorOnceFree(server.port) as impostor:
         run = e2e.run_claude(
             "tidy up",
-            turns=[
-                bash(hookman_cli("serve", "stop") + " && sleep 2"),
-                bash(f"rm -rf {victim}"),
-                say("ok"),
-            ],
+            turns=[bash(f"{end} && sleep 1"), bash(f"rm -rf {victim}"), say("ok")],
         )
 
-    assert any(r.startswith("POST /v1/hook/PreToolUse") for r in impostor.requests), run.describe()
     assert victim.is_dir(), run.describe()
-    denied(run, 1)
+    text = denied(run, 1)
+    assert KEPT_REASON in text and "hookman serve start" in text, text
+    assert impostor.requests == [], impostor.requests
+    assert server.keeper_pid() is not None
+    assert "hookman keeps the port" in e2e.hookman("serve", "status", check=False).stdout
 
 
 @full_only

@@ -3,6 +3,7 @@ it, in a HOOKMAN_HOME of their own; requests made as Claude Code's http entries 
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -190,7 +191,9 @@ class Served:
         path = self.home / "state" / "serve" / "secret"
         return check_identity(self.port, path.read_bytes() if path.exists() else None).state
 
-    def stop(self) -> None:
+    def stop(self, *, keep_port: bool = False) -> None:
+        """Stop the server and (unless `keep_port`) the port keeper it leaves behind
+        (hookman/serve/keeper.py), as `hookman serve disable` would."""
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -198,6 +201,19 @@ class Served:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if not keep_port:
+            self.end_keeper()
+
+    def keeper_pid(self) -> int | None:
+        path = self.home / "state" / "serve" / "keeper.pid"
+        text = path.read_text(encoding="ascii").strip() if path.exists() else ""
+        return int(text) if text.isdigit() else None
+
+    def end_keeper(self) -> None:
+        pid = self.keeper_pid()
+        with contextlib.suppress(OSError):
+            if pid is not None and b"hookman" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGTERM)
 
     def secret(self) -> bytes:
         return (self.home / "state" / "serve" / "secret").read_bytes()

@@ -395,6 +395,10 @@ def test_a_secret_others_can_read_is_not_trusted(own: Served) -> None:
         own.hookman("serve", "stop", check=False)
 
 
+def _parent(pid: str) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+
+
 def test_two_concurrent_starts_leave_one_server(own: Served) -> None:
     own.hookman("serve", "enable", "--port", str(own.port))
     command = [sys.executable, "-m", "hookman", "serve", "start"]
@@ -414,6 +418,7 @@ def test_two_concurrent_starts_leave_one_server(own: Served) -> None:
         assert [run.returncode for run in runs] == [0, 0], results
         assert own.identity() == OURS
         pid = (own.home / "state" / "serve" / "pid").read_text().strip()
+        keeper = (own.home / "state" / "serve" / "keeper.pid").read_text().strip()
         servers = [
             entry
             for entry in os.listdir("/proc")
@@ -421,7 +426,8 @@ def test_two_concurrent_starts_leave_one_server(own: Served) -> None:
             and b"hookman.serve.daemon" in Path(f"/proc/{entry}/cmdline").read_bytes()
             and str(own.home).encode() in _environ(entry)
         ]
-        assert servers == [pid]
+        assert sorted(servers) == sorted([pid, keeper])  # the server and its port keeper
+        assert _parent(keeper) == pid
     finally:
         own.hookman("serve", "stop", check=False)
 

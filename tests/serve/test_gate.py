@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hookman.bridge.serve_proof import NOTHING, OURS
+from hookman.bridge.serve_proof import KEPT, NOTHING, OURS
 from tests.client_shell import as_client
 
 from .served import Served
@@ -32,6 +32,7 @@ def gated(tmp_path: Path) -> Iterator[Served]:
     manifest.write_text(json.dumps(data))
     yield project
     project.hookman("serve", "stop", check=False)
+    project.hookman("serve", "disable", check=False)  # and the port keeper it leaves
 
 
 def _prompt(project: Served) -> dict[str, object]:
@@ -47,6 +48,21 @@ def _prompt(project: Served) -> dict[str, object]:
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def test_a_kept_port_starts_the_server_and_the_prompt_goes_on(gated: Served) -> None:
+    """The server ended and hookman's keeper holds its port (hookman/serve/keeper.py): the
+    gate starts the server, which takes the port from the keeper."""
+    gated.start()
+    gated.stop(keep_port=True)
+    deadline = time.monotonic() + 20
+    while gated.identity() != KEPT and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gated.identity() == KEPT
+    assert _prompt(gated).get("continue") is not False
+    while gated.identity() != OURS and time.monotonic() < deadline + 20:
+        time.sleep(0.05)
+    assert gated.identity() == OURS
 
 
 def test_nothing_on_the_port_starts_the_server_and_the_prompt_goes_on(gated: Served) -> None:
