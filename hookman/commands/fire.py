@@ -325,11 +325,18 @@ def entry_sentence(entry: FireEntryJson) -> str:
     """Which path the installed entry takes; the answer shown is the runner's either way."""
     if entry["path"] == "server":
         blocks = " (onFailure block)" if entry["on_failure"] == "block" else ""
-        return (
+        said = (
             f"installed entry: Claude Code posts to the warm hook server on port "
             f"{entry['port']}{blocks}, which runs this same runner: the answer below is what it "
-            "sends back."
+            "sends back"
         )
+        from hookman.doctor.serve_probe import RUNNING, probe
+
+        if isinstance(entry["port"], int) and probe(entry["port"]).state != RUNNING:
+            effect = "the call is denied" if entry["on_failure"] == "block" else "no hook runs"
+            said += f" once it runs; it is not running now: until it runs {effect}"
+            said += " (`hookman serve start`)"
+        return said + "."
     if entry["path"] == "command":
         return "installed entry: Claude Code runs the command (the launcher starts the runner)."
     return "installed entry: none for this event in .claude/settings.local.json."

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hookman.serve import wire
-from tests.serve_fake import free_port, opt_in
+from tests.serve_fake import HOOKMAN, fake_server, free_port, opt_in
 
 from .helpers import GUARD, hookman, hookman_json, write_hook
 
@@ -59,3 +59,20 @@ def test_not_opted_in_the_answer_is_the_same_and_no_line_is_added(project: Path)
     server_path = _fire(project, "PreToolUse")
     assert server_path["answer"] == command_path["answer"]
     assert wire.opted_in()
+
+
+def test_fire_says_a_server_that_is_not_running_denies_the_guarded_call(project: Path) -> None:
+    port = free_port()
+    opt_in(port)
+    assert hookman("install", "hooks/guard.py", *NEWEST).exit_code == 0
+    said = " ".join(hookman("fire", "PreToolUse").output.split())
+    assert "it is not running now: until it runs the call is denied (`hookman serve start`)" in said
+
+
+def test_fire_adds_nothing_while_hookman_s_server_answers(project: Path) -> None:
+    with fake_server(HOOKMAN) as port:
+        opt_in(port)
+        assert hookman("install", "hooks/guard.py", *NEWEST).exit_code == 0
+        said = " ".join(hookman("fire", "PreToolUse").output.split())
+    assert f"warm hook server on port {port} (onFailure block)" in said
+    assert "not running" not in said
