@@ -198,7 +198,8 @@ def take_port(port: int) -> socket.socket | None:
     listener = socket.socket(fileno=fds[0])
     try:
         address = listener.getsockname()
-        listening = listener.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
+        accepting = getattr(socket, "SO_ACCEPTCONN", None)
+        listening = accepting is None or listener.getsockopt(socket.SOL_SOCKET, accepting)
     except OSError:
         listener.close()
         return None
