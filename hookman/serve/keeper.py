@@ -101,9 +101,10 @@ def _own_descriptors(keep: tuple[int, ...]) -> None:
 def keep_port(listener: socket.socket) -> None:
     """Answer on the port while the server is not running (KeptServer), until a starting
     server takes the port, the user opts out, or SIGTERM."""
-    secret = wire.read_secret()
-    if secret is None:
-        return
+    # No usable secret (removed, or made unusable): the port is still kept, with one no token
+    # matches (every hook request a 401: the client blocks guarded calls), until a whole one
+    # is made again (the loop reads it again every second).
+    secret = wire.read_secret() or os.urandom(wire.SECRET_BYTES).hex().encode("ascii")
     handoff = _handoff_socket()
     server = KeptServer(listener, secret, handoff)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())

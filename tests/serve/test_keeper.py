@@ -180,3 +180,28 @@ def _alive(pid: int) -> bool:
 
 def _parent(pid: int | None) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_keeper_without_a_secret_keeps_the_port_and_refuses_every_token(
+    tmp_path: Path,
+) -> None:
+    project = Served(tmp_path)
+    project.install()
+    project.hookman("serve", "enable", "--port", str(project.port))
+    project.start()
+    try:
+        token = project.token()
+        (_serve_dir(project) / "secret").unlink()
+        project.stop(keep_port=True)
+        _wait_for(lambda: project.keeper_pid() is not None and _listening(project.port))
+        status, _ = project.post("PreToolUse", project.bash("PreToolUse", "ls"), token=token)
+        assert status == 401  # a failed request: the client's onFailure block denies
+        with pytest.raises(OSError):
+            _bind(project.port)
+    finally:
+        project.stop()
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
