@@ -71,3 +71,15 @@ def stopped_body(event: str) -> bytes:
         f"the server again, as does `hookman serve start`."
     )
     return lean_json.dumps(deny_answer(event, reason)).encode("utf-8")
+
+
+def moved_body(event: str, port: int, recorded: int) -> bytes:
+    """The port keeper's answer to a guarded event on a port the server no longer uses: the
+    project's entries were written for `port`, the server now listens on `recorded`."""
+    reason = (
+        f"hookman blocked this {guarded_subject(event)} because this project's hook entries "
+        f"post to port {port}, where hookman's hook server no longer runs (it uses port "
+        f"{recorded} now), so the project's guards could not check it. Run `hookman install` "
+        f"in the project to move its entries."
+    )
+    return lean_json.dumps(deny_answer(event, reason)).encode("utf-8")

@@ -13,12 +13,16 @@ SIGKILL), the pipe closes and the keeper answers on the port itself:
   and how it starts again (answers.stopped_body); any other event `{}` (lost, never blocked);
 - the identity check: the proof, marked `"kept": true`, so the prompt gate, `serve start`,
   `serve status` and doctor know the server is not running and start it (or say so);
-- a server that starts: over a Unix socket in the private serve directory (`handoff`, this
-  user's processes only), the keeper gives it the listening socket and leaves; the new server
-  forks a keeper of its own. The port is never free between the two.
+- a server that starts on that port: over the Unix socket `handoff-PORT` in the private serve
+  directory (this user's processes only), in two steps: the keeper sends the listening socket,
+  the server forks a keeper of its own and only then says it took it; the keeper then leaves.
+  A server that does not say so (it refused the socket, failed or died) leaves the port with
+  the keeper. The port is never free in between.
 
-The keeper leaves when the user opts out (`hookman serve disable`: the `use` file gone) and
-on SIGTERM. Its pid is in `keeper.pid`."""
+The server tends its keeper: one that ended (`hookman serve disable`, killed on its own) is
+forked anew once the user opts in again. The keeper leaves when the user opts out
+(`hookman serve disable`, or the `use` file removed: it looks once a second) and on SIGTERM.
+The newest keeper's pid is in `keeper.pid`."""
 
 from __future__ import annotations
 
@@ -27,26 +31,76 @@ import os
 import selectors
 import signal
 import socket
+import stat
 import struct
 import time
 
 from hookman.serve import wire
-from hookman.serve.answers import EMPTY, stopped_body
+from hookman.serve.answers import EMPTY, moved_body, stopped_body
 from hookman.serve.server import Connection, Server
 
-HANDOFF_NAME = "handoff"  # the Unix socket a starting server takes the port through
+HANDOFF_PREFIX = "handoff-"  # + PORT: the Unix socket a starting server takes the port through
 PID_NAME = "keeper.pid"
 LOG_NAME = "server.log"
-OPT_IN_CHECK_S = 1.0
-HANDOFF_TIMEOUT_S = 2.0
+TICK_S = 1.0  # how often the keeper looks at the opt-in and its handoff socket, the server at it
+HANDOFF_TIMEOUT_S = 2.0  # for each step of a handoff but the last
+CONFIRM_TIMEOUT_S = 10.0  # how long a keeper waits for the server to say it took the port
+_OFFER = b"O"
 _TAKEN = b"T"
 
 
-def fork_keeper(listener: socket.socket) -> int:
-    """Fork the keeper for `listener`; return the write end of its pipe, which the server
-    holds (non-inheritable, closed in every child it forks) until it ends."""
+# -- the server's side -----------------------------------------------------------------------
+
+
+class Keeper:
+    """The server's handle on its keeper: forks it, and forks a new one when it ended while
+    the user opts in (its pipe's write end is one of the descriptors every child closes)."""
+
+    def __init__(self, listener: socket.socket) -> None:
+        self.listener = listener
+        self.pid = 0
+        self.alive = -1  # the write end of the keeper's pipe
+        self._tended = time.monotonic()
+        self.fork()
+
+    def fork(self) -> None:
+        self.alive, self.pid = fork_keeper(self.listener)
+
+    def descriptors(self) -> tuple[int, ...]:
+        return (self.alive,) if self.alive >= 0 else ()
+
+    def tend(self, now: float) -> None:
+        """Once a TICK_S: a keeper that ended is reaped, and forked anew while the user opts
+        in (`serve disable` ended it; `serve enable` again; killed on its own)."""
+        if now - self._tended < TICK_S:
+            return
+        self._tended = now
+        if self.pid and _ended(self.pid):
+            os.close(self.alive)
+            self.alive, self.pid = -1, 0
+        if not self.pid and wire.opted_in():
+            with contextlib.suppress(OSError):
+                self.fork()
+
+
+def _ended(pid: int) -> bool:
+    try:
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:  # reaped already (the server's own waitpid(-1))
+        return True
+    return reaped == pid
+
+
+def fork_keeper(listener: socket.socket) -> tuple[int, int]:
+    """Fork a keeper for `listener`: (the write end of its pipe, which the server holds until
+    it ends, its pid)."""
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        raise
     if pid == 0:  # pragma: no cover - the keeper's own process (tests reach it over the port)
         code = 0
         try:
@@ -57,7 +111,74 @@ def fork_keeper(listener: socket.socket) -> int:
         os._exit(code)
     os.close(read_end)
     _write_pid(pid)
-    return write_end
+    return write_end, pid
+
+
+class Handoff:
+    """The listening socket a keeper offered, held until the server says it took it."""
+
+    def __init__(self, listener: socket.socket, channel: socket.socket) -> None:
+        self.listener = listener
+        self._channel = channel
+
+    def confirm(self) -> None:
+        """Tell the keeper the port is taken (it leaves); call once a keeper of this process
+        holds the port too."""
+        with contextlib.suppress(OSError):
+            self._channel.sendall(_TAKEN)
+        self._channel.close()
+
+
+def take_port(port: int) -> Handoff | None:
+    """The listening socket of `port` from this user's keeper of that port, not yet
+    confirmed (Handoff.confirm); None when no keeper offers it. A socket that is not that
+    port's listening one is refused, and the keeper keeps the port."""
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.settimeout(HANDOFF_TIMEOUT_S)
+    try:
+        _connect_relative(client, wire.serve_dir(), _handoff_name(port))
+        client.sendall(f"{port}\n".encode("ascii"))
+        message, fds, _flags, _address = socket.recv_fds(client, 16, 1)
+    except OSError:
+        client.close()
+        return None
+    listener = _listening_socket(fds, port) if message == _OFFER else None
+    if listener is None:
+        for descriptor in fds:
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+        client.close()
+        return None
+    return Handoff(listener, client)
+
+
+def _listening_socket(fds: list[int], port: int) -> socket.socket | None:
+    if len(fds) != 1:
+        return None
+    try:
+        listener = socket.socket(fileno=fds[0])
+    except OSError:  # not a socket
+        return None
+    try:
+        address = listener.getsockname()
+        accepting = getattr(socket, "SO_ACCEPTCONN", None)
+        listening = accepting is None or listener.getsockopt(socket.SOL_SOCKET, accepting)
+        kind = listener.getsockopt(socket.SOL_SOCKET, socket.SO_TYPE)
+    except OSError:
+        listener.detach()
+        return None
+    if (
+        listener.family != socket.AF_INET
+        or kind != socket.SOCK_STREAM
+        or address != (wire.HOST, port)
+        or not listening
+    ):
+        listener.detach()
+        return None
+    return listener
+
+
+# -- the keeper's side -----------------------------------------------------------------------
 
 
 def _keeper_process(listener: socket.socket, pipe: int) -> None:
@@ -91,8 +212,7 @@ def _own_descriptors(keep: tuple[int, ...]) -> None:
     os.dup2(null, 0)
     os.dup2(log, 1)
     os.dup2(log, 2)
-    top = max(3, *keep) + 1
-    for descriptor in range(3, max(top, 1024)):
+    for descriptor in range(3, max(1024, *keep) + 1):
         if descriptor not in keep:
             with contextlib.suppress(OSError):
                 os.close(descriptor)
@@ -105,16 +225,14 @@ def keep_port(listener: socket.socket) -> None:
     # matches (every hook request a 401: the client blocks guarded calls), until a whole one
     # is made again (the loop reads it again every second).
     secret = wire.read_secret() or os.urandom(wire.SECRET_BYTES).hex().encode("ascii")
-    handoff = _handoff_socket()
-    server = KeptServer(listener, secret, handoff)
+    server = KeptServer(listener, secret)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     _write_pid(os.getpid())
     server._say(f"the server ended: hookman keeps port {server.port} until it runs again")
     try:
         server.serve_forever()
     finally:
-        if handoff is not None:
-            handoff.close()
+        server.close_handoff()
         _remove_pid()
 
 
@@ -122,14 +240,14 @@ class KeptServer(Server):
     """The server's loop with no hook run: a guarded event denied, any other `{}`; the
     identity proof marked kept; the port handed to a starting server."""
 
-    def __init__(self, listener: socket.socket, secret: bytes, handoff: socket.socket | None):
+    def __init__(self, listener: socket.socket, secret: bytes) -> None:
         super().__init__(listener, secret, log=True)
-        self.handoff = handoff
         self.identity_extra = {wire.KEPT_LABEL: True}
         self.workers.limit = 0
-        self._opt_in_checked = time.monotonic()
-        if handoff is not None:
-            self.selector.register(handoff, selectors.EVENT_READ, "handoff")
+        self.handoff: socket.socket | None = None
+        self._handoff_inode = 0
+        self._ticked = 0.0
+        self._tend_handoff()
 
     def _run_hooks(
         self,
@@ -139,10 +257,14 @@ class KeptServer(Server):
         run_async: bool,
         seconds: float,
     ) -> None:
-        if connection.guarded and not run_async:
-            self._respond(connection, 200, stopped_body(connection.event))
-        else:
+        if not connection.guarded or run_async:
             self._respond(connection, 200, EMPTY)
+            return
+        recorded = wire.read_port()
+        if recorded is not None and recorded != self.port:  # the server moved to another port
+            self._respond(connection, 200, moved_body(connection.event, self.port, recorded))
+        else:
+            self._respond(connection, 200, stopped_body(connection.event))
 
     def _dispatch(self, key: selectors.SelectorKey, events: int) -> None:
         if key.data == "handoff":
@@ -152,15 +274,43 @@ class KeptServer(Server):
 
     def _expire(self, now: float) -> None:
         super()._expire(now)
-        if now - self._opt_in_checked >= OPT_IN_CHECK_S:
-            self._opt_in_checked = now
-            if not wire.opted_in():
-                self._say(f"you opted out: hookman lets port {self.port} go")
-                self.stop()
+        if self.stopping or now - self._ticked < TICK_S:
+            return
+        self._ticked = now
+        if not wire.opted_in():
+            self._say(f"you opted out: hookman lets port {self.port} go")
+            self.stop()
+            return
+        self._tend_handoff()
+
+    def _tend_handoff(self) -> None:
+        """Bind the handoff socket again when its file is gone or is not the one bound (a
+        serve directory that was not private when the keeper began, an unlinked or planted
+        file): a starting server must always be able to take the port."""
+        path = os.path.join(wire.serve_dir(), _handoff_name(self.port))
+        try:
+            info = os.lstat(path)
+            ours = stat.S_ISSOCK(info.st_mode) and info.st_ino == self._handoff_inode
+            if self.handoff is not None and ours:
+                return
+        except OSError:
+            pass
+        self.close_handoff()
+        bound = _handoff_socket(self.port)
+        if bound is not None:
+            self.handoff, self._handoff_inode = bound
+            self.selector.register(self.handoff, selectors.EVENT_READ, "handoff")
+
+    def close_handoff(self) -> None:
+        if self.handoff is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(self.handoff)
+            self.handoff.close()
+            self.handoff = None
 
     def _hand_off(self) -> None:
-        """A process of this user connected to the handoff socket: give it the listening
-        socket, then stop (connections under way are answered first)."""
+        """A process of this user asks for the port: offer the listening socket; leave only
+        once it says it took it (it holds the port with a keeper of its own by then)."""
         if self.handoff is None or self.stopping:
             return
         try:
@@ -172,65 +322,54 @@ class KeptServer(Server):
                 return
             peer.settimeout(HANDOFF_TIMEOUT_S)
             try:
-                socket.send_fds(peer, [_TAKEN], [self.listener.fileno()])
+                if _read_line(peer) != str(self.port).encode("ascii"):
+                    return
+                socket.send_fds(peer, [_OFFER], [self.listener.fileno()])
+                peer.settimeout(CONFIRM_TIMEOUT_S)
+                taken = peer.recv(1) == _TAKEN
             except OSError:
                 return
-        self._say("a starting server took the port")
-        self.stop()
+        if taken:
+            self._say("a starting server took the port")
+            self.stop()
 
 
-def take_port(port: int) -> socket.socket | None:
-    """The listening socket of `port` from this user's keeper, or None when no keeper holds
-    it (then the port is another process's)."""
-    directory = wire.serve_dir()
-    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    client.settimeout(HANDOFF_TIMEOUT_S)
-    try:
-        _connect_relative(client, directory)
-        _message, fds, _flags, _address = socket.recv_fds(client, 16, 1)
-    except OSError:
-        return None
-    finally:
-        client.close()
-    if len(fds) != 1:
-        for descriptor in fds:
-            os.close(descriptor)
-        return None
-    listener = socket.socket(fileno=fds[0])
-    try:
-        address = listener.getsockname()
-        accepting = getattr(socket, "SO_ACCEPTCONN", None)
-        listening = accepting is None or listener.getsockopt(socket.SOL_SOCKET, accepting)
-    except OSError:
-        listener.close()
-        return None
-    if listener.family != socket.AF_INET or address != (wire.HOST, port) or not listening:
-        listener.close()
-        return None
-    return listener
+def _read_line(peer: socket.socket, limit: int = 16) -> bytes:
+    data = b""
+    while not data.endswith(b"\n") and len(data) < limit:
+        chunk = peer.recv(limit - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data.strip()
 
 
-def _handoff_socket() -> socket.socket | None:
-    """The keeper's Unix socket in the private serve directory (bound by a relative name:
-    the directory's path may pass the 104-108 bytes a socket address holds)."""
-    directory = wire.serve_dir()
+def _handoff_name(port: int) -> str:
+    return f"{HANDOFF_PREFIX}{port}"
+
+
+def _handoff_socket(port: int) -> tuple[socket.socket, int] | None:
+    """The keeper's Unix socket in the private serve directory and its file's inode (bound
+    by a relative name: the directory's path may pass the 104-108 bytes an address holds)."""
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    name = _handoff_name(port)
     try:
-        with _in_directory(directory):
+        with _in_directory(wire.serve_dir()):
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(HANDOFF_NAME)
-            server.bind(HANDOFF_NAME)
+                os.unlink(name)
+            server.bind(name)
+            inode = os.lstat(name).st_ino
         server.listen(4)
         server.setblocking(False)
     except OSError:
         server.close()
         return None
-    return server
+    return server, inode
 
 
-def _connect_relative(client: socket.socket, directory: str) -> None:
+def _connect_relative(client: socket.socket, directory: str, name: str) -> None:
     with _in_directory(directory):
-        client.connect(HANDOFF_NAME)
+        client.connect(name)
 
 
 @contextlib.contextmanager
@@ -264,7 +403,7 @@ def _same_user(peer: socket.socket) -> bool:
 
 
 def keeper_pid() -> int | None:
-    """The keeper's pid from its file, when that process still runs."""
+    """The newest keeper's pid from its file, when that process still runs."""
     try:
         with open(os.path.join(wire.serve_dir(), PID_NAME), encoding="ascii") as handle:
             text = handle.read(32).strip()

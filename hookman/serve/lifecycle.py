@@ -13,12 +13,16 @@ import os
 import signal
 import sys
 import time
+from typing import TYPE_CHECKING, Any
 
 from hookman.bridge.port_holder import port_holder
 from hookman.bridge.serve_gate import daemon_code
 from hookman.bridge.serve_proof import KEPT, OURS, check_identity
 from hookman.errors import HookmanError
 from hookman.serve import wire
+
+if TYPE_CHECKING:
+    from hookman.serve.keeper import Handoff
 
 PID_NAME = "pid"
 LOCK_NAME = "lock"
@@ -280,15 +284,17 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
             f"a hookman server already runs{f' (pid {pid})' if pid else ''}.", STATUS_HINT
         )
     chosen = port or serve_port()
-    listener = _listen(chosen)
+    listener, handoff = _listen(chosen)
     _write_pid()
-    from hookman.serve.keeper import fork_keeper
+    from hookman.serve.keeper import Keeper
     from hookman.serve.server import Server
     from hookman.serve.warm import warm_up
 
-    alive = fork_keeper(listener)  # holds the port once this process ends (serve/keeper.py)
     server = Server(listener, secret, log=True)
-    server.extra_fds = (lock, alive)
+    server.keeper = Keeper(listener)  # holds the port once this process ends (serve/keeper.py)
+    if handoff is not None:
+        handoff.confirm()  # the earlier keeper leaves: this process and its keeper hold the port
+    server.extra_fds = (lock,)
     warm_up()
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())
@@ -324,21 +330,28 @@ def _take_lock() -> int | None:
     return descriptor
 
 
-def _listen(port: int) -> object:
+def _listen(port: int) -> tuple[Any, Handoff | None]:
+    """The listening socket, and the handoff to confirm when a keeper offered it."""
     from hookman.serve.server import bind_listener
 
     try:
-        return bind_listener(port)
+        return bind_listener(port), None
     except OSError as error:
-        taken = _from_keeper(port) if error.errno == errno.EADDRINUSE else None
-        if taken is not None:
-            return taken
+        handoff = _from_keeper(port) if error.errno == errno.EADDRINUSE else None
+        if handoff is not None:
+            return handoff.listener, handoff
         if error.errno != errno.EADDRINUSE:
             raise HookmanError(
                 f"the server cannot listen on {wire.HOST}:{port} ({error.strerror}).",
                 "choose another port: `hookman serve enable --port N`, then `hookman install`.",
             ) from None
         holder = port_holder(port)
+        if holder is not None and "hookman.serve.daemon" in holder:
+            raise HookmanError(
+                f"port {port} is held by hookman's own port keeper or server ({holder}), "
+                "which did not hand it over.",
+                f"end that process (`kill {holder.split()[1]}`), then `hookman serve start`.",
+            ) from None
         raise HookmanError(
             f"port {port} is taken by {holder or 'another process'}, so the server cannot "
             f"listen there.",
@@ -347,9 +360,9 @@ def _listen(port: int) -> object:
         ) from None
 
 
-def _from_keeper(port: int) -> object:
-    """The port's listening socket from this user's keeper (serve/keeper.py), or None. A
-    keeper whose server just ended may not take requests yet: asked again for a moment."""
+def _from_keeper(port: int) -> Handoff | None:
+    """The port's listening socket offered by this user's keeper (serve/keeper.py), or None.
+    A keeper whose server just ended may not take requests yet: asked again for a moment."""
     from hookman.serve.keeper import keeper_pid, take_port
 
     deadline = time.monotonic() + KEEPER_WAIT_S

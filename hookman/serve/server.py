@@ -18,7 +18,7 @@ import signal
 import socket
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman import __version__
 from hookman.bridge import lean_json
@@ -28,6 +28,9 @@ from hookman.serve.http_request import BAD, COMPLETE, Request, RequestReader
 from hookman.serve.manifest_facts import ManifestFacts
 from hookman.serve.worker_frame import DONE, FRAME_LIMIT, RETIRING, encode_request
 from hookman.serve.workers import Worker, Workers, socket_pair, worker_limit
+
+if TYPE_CHECKING:
+    from hookman.serve.keeper import Keeper
 
 READ_DEADLINE_S = 10.0  # from accept to the request's last byte
 WRITE_DEADLINE_S = 10.0
@@ -114,6 +117,7 @@ class Server:
         self.workers = Workers(worker_limit())
         self.queues: dict[str, collections.deque[Connection]] = {}
         self.identity_extra: dict[str, object] = {}  # more of the identity answer (the keeper's)
+        self.keeper: Keeper | None = None  # the port keeper it tends (serve/keeper.py)
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -550,6 +554,8 @@ class Server:
 
     def _fds(self) -> tuple[int, ...]:
         fds = [self._wake_read, self._wake_write, *self.extra_fds, *self.by_pipe]
+        if self.keeper is not None:
+            fds.extend(self.keeper.descriptors())
         fds.extend(self.workers.fds())
         fds.extend(self.connections)
         if not self.stopping:
@@ -636,6 +642,8 @@ class Server:
         self._respond(connection, 200, failure_body(connection.event, connection.guarded, problem))
 
     def _expire(self, now: float) -> None:
+        if self.keeper is not None and not self.stopping:
+            self.keeper.tend(now)
         for worker in self.workers.idle_past(now):
             self._drop_worker(worker)
         for connection in list(self.connections.values()):

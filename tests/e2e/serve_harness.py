@@ -191,17 +191,6 @@ class ImpostorOnceFree:
             self._impostor.__exit__()
 
 
-def wait_until_port_free(port: int, seconds: float = 10.0) -> None:
-    """Until nothing listens on the port (a stopped server's socket is closed)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                return
-        time.sleep(0.05)
-    raise AssertionError(f"something still listens on 127.0.0.1:{port}")
-
-
 def handlers(settings: dict[str, Any], event: str) -> list[dict[str, Any]]:
     """Every handler of `event` in a settings file but hookman's sentinel (sentinels)."""
     return [h for h in _every_handler(settings, event) if not hookman_handler_is_sentinel(h)]

@@ -6,10 +6,12 @@ port in between: an impostor's `{}` would let a guarded call through."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from hookman.bridge.serve_proof import KEPT, NOTHING, OURS
+from hookman.serve import keeper
 
 from .served import Served, deny_reason
 
@@ -205,3 +208,153 @@ def test_a_keeper_without_a_secret_keeps_the_port_and_refuses_every_token(
 def _listening(port: int) -> bool:
     with socket.socket() as probe:
         return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+# -- the handoff, attacked (a same user's process; another user cannot reach the directory) --
+
+
+def _ask(project: Served, port: int) -> socket.socket:
+    """Connect to the keeper's handoff socket of `port` as a starting server would."""
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.settimeout(10)
+    keeper._connect_relative(client, str(_serve_dir(project)), f"handoff-{port}")
+    return client
+
+
+def _still_kept(project: Served) -> None:
+    with pytest.raises(OSError):
+        _bind(project.port)
+    reason = deny_reason(project.post("PreToolUse", project.bash("PreToolUse", "ls"))[1])
+    assert reason is not None and KEPT_REASON in reason
+
+
+def test_a_connection_that_takes_nothing_leaves_the_port_kept(kept: Served) -> None:
+    _ask(kept, kept.port).close()
+    time.sleep(0.2)
+    _still_kept(kept)
+
+
+def test_a_server_that_takes_the_socket_but_never_confirms_leaves_the_port_kept(
+    kept: Served,
+) -> None:
+    client = _ask(kept, kept.port)
+    client.sendall(f"{kept.port}\n".encode())
+    message, fds, _, _ = socket.recv_fds(client, 16, 1)
+    assert message == b"O" and len(fds) == 1
+    os.close(fds[0])
+    client.close()  # refused it, or died: no confirmation
+    _still_kept(kept)
+    assert kept.identity() == KEPT
+
+
+def test_a_keeper_offers_its_port_only(kept: Served) -> None:
+    client = _ask(kept, kept.port)
+    client.sendall(b"1\n")
+    assert socket.recv_fds(client, 16, 1)[:2] == (b"", [])
+    client.close()
+    _still_kept(kept)
+
+
+def test_a_removed_handoff_socket_is_made_again_and_start_works(kept: Served) -> None:
+    (_serve_dir(kept) / f"handoff-{kept.port}").unlink()
+    _wait_for(lambda: (_serve_dir(kept) / f"handoff-{kept.port}").exists())
+    kept.start()
+    assert kept.identity() == OURS
+
+
+def test_a_start_on_another_port_leaves_the_kept_one_kept(kept: Served) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        other = taken.getsockname()[1]
+        done = kept.hookman("serve", "run", "--port", str(other), check=False)
+    assert done.returncode != 0 and f"port {other} is taken by" in done.stderr, done.stderr
+    _still_kept(kept)
+
+
+def test_a_planted_offer_of_something_else_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    """A same user's fake keeper that offers a pipe: the starting server refuses it, says so
+    in one sentence, no traceback."""
+    project = Served(tmp_path)
+    project.root.mkdir()
+    project.hookman("serve", "enable", "--port", str(project.port))
+    serve_dir = _serve_dir(project)
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", project.port))
+        squatter.listen(1)
+        fake = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        previous = os.getcwd()
+        os.chdir(serve_dir)
+        try:
+            fake.bind(f"handoff-{project.port}")
+        finally:
+            os.chdir(previous)
+        fake.listen(1)
+        read_end, write_end = os.pipe()
+        offer = threading.Thread(target=_offer_once, args=(fake, read_end), daemon=True)
+        offer.start()
+        done = project.hookman("serve", "run", "--port", str(project.port), check=False)
+        fake.close()
+        os.close(write_end)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert f"port {project.port} is taken by" in done.stderr
+
+
+def _offer_once(fake: socket.socket, descriptor: int) -> None:
+    with contextlib.suppress(OSError):
+        peer, _ = fake.accept()
+        with peer:
+            peer.recv(16)
+            socket.send_fds(peer, [b"O"], [descriptor])
+            peer.recv(1)
+
+
+def test_a_keeper_ended_while_the_server_runs_is_forked_again_on_opt_in(kept: Served) -> None:
+    """`serve disable` ends the waiting keeper (and it is reaped, no zombie); `serve enable`
+    again: the server forks a new one, which keeps the port once the server is killed."""
+    kept.start()
+    first = kept.keeper_pid()
+    assert first is not None
+    kept.hookman("serve", "disable")
+    _wait_for(lambda: not _alive(first) and not Path(f"/proc/{first}").exists())
+    kept.hookman("serve", "enable", "--port", str(kept.port))
+    _wait_for(lambda: kept.keeper_pid() not in (None, first))
+    assert kept.process is not None
+    kept.process.send_signal(signal.SIGKILL)
+    kept.process.wait(timeout=10)
+    _wait_for(lambda: kept.identity() == KEPT)
+    _still_kept(kept)
+
+
+def test_the_keeper_of_a_port_the_server_left_names_install(kept: Served) -> None:
+    other = socket.socket()
+    other.bind(("127.0.0.1", 0))
+    moved_to = other.getsockname()[1]
+    other.close()
+    kept.hookman("serve", "enable", "--port", str(moved_to))
+    reason = deny_reason(kept.post("PreToolUse", kept.bash("PreToolUse", "ls"))[1])
+    assert reason is not None
+    assert f"post to port {kept.port}" in reason and f"uses port {moved_to} now" in reason
+    assert "`hookman install`" in reason
+
+
+def test_a_handoff_socket_replaced_by_another_is_bound_again(kept: Served) -> None:
+    """A planted socket file in place of the keeper's (that would never offer the port)."""
+    name = f"handoff-{kept.port}"
+    (_serve_dir(kept) / name).unlink()
+    planted = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    previous = os.getcwd()
+    os.chdir(_serve_dir(kept))
+    try:
+        planted.bind(name)
+        inode = os.lstat(name).st_ino
+    finally:
+        os.chdir(previous)
+    planted.listen(1)
+    try:
+        _wait_for(lambda: os.lstat(_serve_dir(kept) / name).st_ino != inode)
+        kept.start()
+        assert kept.identity() == OURS
+    finally:
+        planted.close()
