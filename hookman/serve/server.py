@@ -18,7 +18,7 @@ import signal
 import socket
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from hookman import __version__
 from hookman.bridge import lean_json
@@ -28,9 +28,6 @@ from hookman.serve.http_request import BAD, COMPLETE, Request, RequestReader
 from hookman.serve.manifest_facts import ManifestFacts
 from hookman.serve.worker_frame import DONE, FRAME_LIMIT, RETIRING, encode_request
 from hookman.serve.workers import Worker, Workers, socket_pair, worker_limit
-
-if TYPE_CHECKING:
-    from hookman.serve.keeper import Keeper
 
 READ_DEADLINE_S = 10.0  # from accept to the request's last byte
 WRITE_DEADLINE_S = 10.0
@@ -56,6 +53,14 @@ _QUEUED = "queued"  # for a worker of its project
 # it (a worker that hangs holds its requests no longer than this), and how many may wait.
 QUEUE_WAIT_S = 0.25
 QUEUE_LIMIT = 256
+
+
+class Tended(Protocol):
+    """What the loop asks of the port keeper it tends (serve/keeper.py Keeper)."""
+
+    def tend(self, now: float) -> None: ...
+
+    def descriptors(self) -> tuple[int, ...]: ...
 
 
 class Connection:
@@ -117,7 +122,7 @@ class Server:
         self.workers = Workers(worker_limit())
         self.queues: dict[str, collections.deque[Connection]] = {}
         self.identity_extra: dict[str, object] = {}  # more of the identity answer (the keeper's)
-        self.keeper: Keeper | None = None  # the port keeper it tends (serve/keeper.py)
+        self.keeper: Tended | None = None  # the port keeper it tends (serve/keeper.py)
 
     # -- the loop ------------------------------------------------------------------------
 
