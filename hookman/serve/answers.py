@@ -39,7 +39,7 @@ def failure_body(event: str, guarded: bool, problem: str) -> bytes:
         f"project's guards {problem}, so they could not check it. `hookman log` and "
         f"`hookman serve status` say more."
     )
-    return lean_json.dumps(deny_answer(event, reason)).encode("utf-8")
+    return _deny(event, reason)
 
 
 def status_problem(status: int | None, output: bytes) -> str:
@@ -70,7 +70,7 @@ def stopped_body(event: str) -> bytes:
         f"the server's port so that no other process answers for them. The next prompt starts "
         f"the server again, as does `hookman serve start`."
     )
-    return lean_json.dumps(deny_answer(event, reason)).encode("utf-8")
+    return _deny(event, reason)
 
 
 def moved_body(event: str, port: int, recorded: int) -> bytes:
@@ -82,4 +82,8 @@ def moved_body(event: str, port: int, recorded: int) -> bytes:
         f"{recorded} now), so the project's guards could not check it. Run `hookman install` "
         f"in the project to move its entries."
     )
+    return _deny(event, reason)
+
+
+def _deny(event: str, reason: str) -> bytes:
     return lean_json.dumps(deny_answer(event, reason)).encode("utf-8")

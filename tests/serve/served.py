@@ -13,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +300,13 @@ def deny_reason(body: Any) -> str | None:
     reason = specific.get("permissionDecisionReason")
     assert isinstance(reason, str) and reason
     return reason
+
+
+def wait_for(condition: Callable[[], object], seconds: float = 30.0) -> None:
+    """Until `condition()` holds (polled every 50 ms), at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("the condition never held")

@@ -13,7 +13,7 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ import pytest
 from hookman.bridge.serve_proof import KEPT, NOTHING, OURS
 from hookman.serve import keeper
 
-from .served import Served, deny_reason
+from .served import Served, deny_reason, wait_for
 
 KEPT_REASON = "because its hook server is not running"
 
@@ -34,19 +34,10 @@ def kept(tmp_path: Path) -> Iterator[Served]:
     project.hookman("serve", "enable", "--port", str(project.port))
     project.start()
     project.stop(keep_port=True)
-    _wait_for(lambda: project.identity() == KEPT)
+    wait_for(lambda: project.identity() == KEPT)
     yield project
     project.stop()
     project.hookman("serve", "disable", check=False)
-
-
-def _wait_for(condition: Callable[[], object], seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the condition never held")
 
 
 def _bind(port: int) -> socket.socket:
@@ -98,7 +89,7 @@ def test_a_killed_server_leaves_the_port_to_its_keeper(tmp_path: Path) -> None:
         assert project.process is not None
         project.process.send_signal(signal.SIGKILL)
         project.process.wait(timeout=10)
-        _wait_for(lambda: project.identity() == KEPT)
+        wait_for(lambda: project.identity() == KEPT)
         with pytest.raises(OSError):
             _bind(project.port)
         reason = deny_reason(project.post("PreToolUse", project.bash("PreToolUse", "ls"))[1])
@@ -114,7 +105,7 @@ def test_a_starting_server_takes_the_port_from_the_keeper(kept: Served) -> None:
     assert kept.identity() == OURS
     status, body = kept.post("PreToolUse", kept.bash("PreToolUse", "rm -rf /"))
     assert (status, deny_reason(body)) == (200, "no rm -rf in this project")  # the guard runs
-    _wait_for(lambda: not _alive(old_keeper))
+    wait_for(lambda: not _alive(old_keeper))
     new_keeper = kept.keeper_pid()
     assert new_keeper not in (None, old_keeper)
     assert kept.process is not None and _parent(new_keeper) == kept.process.pid
@@ -123,14 +114,14 @@ def test_a_starting_server_takes_the_port_from_the_keeper(kept: Served) -> None:
 def test_serve_disable_lets_the_port_go(kept: Served) -> None:
     keeper = kept.keeper_pid()
     kept.hookman("serve", "disable")
-    _wait_for(lambda: keeper is not None and not _alive(keeper))
+    wait_for(lambda: keeper is not None and not _alive(keeper))
     assert kept.identity() == NOTHING
     _bind(kept.port).close()
 
 
 def test_an_opt_out_by_hand_lets_the_port_go(kept: Served) -> None:
     (_serve_dir(kept) / "use").unlink()
-    _wait_for(lambda: kept.identity() == NOTHING)
+    wait_for(lambda: kept.identity() == NOTHING)
 
 
 def test_a_keeper_is_no_reason_to_keep_a_port_the_user_opted_out_of(tmp_path: Path) -> None:
@@ -139,7 +130,7 @@ def test_a_keeper_is_no_reason_to_keep_a_port_the_user_opted_out_of(tmp_path: Pa
     project.install()
     project.start()
     project.stop(keep_port=True)
-    _wait_for(lambda: project.identity() == NOTHING)
+    wait_for(lambda: project.identity() == NOTHING)
     _bind(project.port).close()
 
 
@@ -156,7 +147,7 @@ def test_status_and_stop_say_the_port_is_kept(kept: Served) -> None:
     stopped = kept.hookman("serve", "stop")
     assert f"hookman keeps port {kept.port} (pid " in stopped.stdout
     assert "guarded calls are denied until it runs again" in stopped.stdout
-    _wait_for(lambda: kept.identity() == KEPT)
+    wait_for(lambda: kept.identity() == KEPT)
 
 
 def test_the_keeper_holds_no_descriptor_of_whoever_ran_the_server(kept: Served) -> None:
@@ -196,7 +187,7 @@ def test_a_keeper_without_a_secret_keeps_the_port_and_refuses_every_token(
         token = project.token()
         (_serve_dir(project) / "secret").unlink()
         project.stop(keep_port=True)
-        _wait_for(lambda: project.keeper_pid() is not None and _listening(project.port))
+        wait_for(lambda: project.keeper_pid() is not None and _listening(project.port))
         status, _ = project.post("PreToolUse", project.bash("PreToolUse", "ls"), token=token)
         assert status == 401  # a failed request: the client's onFailure block denies
         with pytest.raises(OSError):
@@ -257,7 +248,7 @@ def test_a_keeper_offers_its_port_only(kept: Served) -> None:
 
 def test_a_removed_handoff_socket_is_made_again_and_start_works(kept: Served) -> None:
     (_serve_dir(kept) / f"handoff-{kept.port}").unlink()
-    _wait_for(lambda: (_serve_dir(kept) / f"handoff-{kept.port}").exists())
+    wait_for(lambda: (_serve_dir(kept) / f"handoff-{kept.port}").exists())
     kept.start()
     assert kept.identity() == OURS
 
@@ -317,13 +308,13 @@ def test_a_keeper_ended_while_the_server_runs_is_forked_again_on_opt_in(kept: Se
     first = kept.keeper_pid()
     assert first is not None
     kept.hookman("serve", "disable")
-    _wait_for(lambda: not _alive(first) and not Path(f"/proc/{first}").exists())
+    wait_for(lambda: not _alive(first) and not Path(f"/proc/{first}").exists())
     kept.hookman("serve", "enable", "--port", str(kept.port))
-    _wait_for(lambda: kept.keeper_pid() not in (None, first))
+    wait_for(lambda: kept.keeper_pid() not in (None, first))
     assert kept.process is not None
     kept.process.send_signal(signal.SIGKILL)
     kept.process.wait(timeout=10)
-    _wait_for(lambda: kept.identity() == KEPT)
+    wait_for(lambda: kept.identity() == KEPT)
     _still_kept(kept)
 
 
@@ -353,7 +344,7 @@ def test_a_handoff_socket_replaced_by_another_is_bound_again(kept: Served) -> No
         os.chdir(previous)
     planted.listen(1)
     try:
-        _wait_for(lambda: os.lstat(_serve_dir(kept) / name).st_ino != inode)
+        wait_for(lambda: os.lstat(_serve_dir(kept) / name).st_ino != inode)
         kept.start()
         assert kept.identity() == OURS
     finally:

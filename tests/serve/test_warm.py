@@ -9,14 +9,14 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from hookman.serve.workers import WORKERS_VARIABLE
 
-from .served import GUARD_TIMEOUT, Served, deny_reason
+from .served import GUARD_TIMEOUT, Served, deny_reason, wait_for
 
 WORDS = 'BLOCKED = "rm -rf"\n'
 
@@ -130,19 +130,10 @@ def _seen(project: Served, command: str) -> dict[str, Any]:
     return json.loads(body["hookSpecificOutput"]["additionalContext"])
 
 
-def _wait_for(condition: Callable[[], object], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("the condition never held")
-
-
 def _settled(project: Served, count: int) -> None:
     """Wait until the firing log has `count` records (a run logs after it answers), and a
     moment more for the worker to say its run ended."""
-    _wait_for(lambda: len(project.log_records()) >= count)
+    wait_for(lambda: len(project.log_records()) >= count)
     time.sleep(0.2)
 
 
@@ -176,7 +167,7 @@ def test_what_an_event_leaves_behind_never_reaches_the_next(
     for _ in range(20):
         _seen(warm, command)
         try:
-            _wait_for(lambda: warm.server_log().count(said) > ended, seconds=3.0)
+            wait_for(lambda: warm.server_log().count(said) > ended, seconds=3.0)
             break
         except AssertionError:
             continue
