@@ -350,7 +350,8 @@ def _listen(port: int) -> tuple[Any, Handoff | None]:
             raise HookmanError(
                 f"port {port} is held by hookman's own port keeper or server ({holder}), "
                 "which did not hand it over.",
-                f"end that process (`kill {holder.split()[1]}`), then `hookman serve start`.",
+                "it may be stopped or busy: try `hookman serve start` again (do not kill it: "
+                "the port would be free for any process); `hookman serve disable` lets it go.",
             ) from None
         raise HookmanError(
             f"port {port} is taken by {holder or 'another process'}, so the server cannot "
