@@ -404,30 +404,13 @@ def _same_user(peer: socket.socket) -> bool:
 
 def keeper_pid() -> int | None:
     """The newest keeper's pid from its file, when that process still runs."""
-    try:
-        with open(os.path.join(wire.serve_dir(), PID_NAME), encoding="ascii") as handle:
-            text = handle.read(32).strip()
-    except OSError:
-        return None
-    if not text.isdigit():
-        return None
-    try:
-        os.kill(int(text), 0)
-    except ProcessLookupError:
-        return None
-    except OSError:
-        pass
-    return int(text)
+    return wire.live_pid(PID_NAME)
 
 
 def _write_pid(pid: int) -> None:
-    from hookman.bridge.state_file import replace_file
-
     with contextlib.suppress(OSError):
-        replace_file(os.path.join(wire.serve_dir(), PID_NAME), f"{pid}\n")
+        wire.write_pid(PID_NAME, pid)
 
 
 def _remove_pid() -> None:
-    if keeper_pid() == os.getpid():
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(wire.serve_dir(), PID_NAME))
+    wire.remove_own_pid(PID_NAME)

@@ -46,21 +46,7 @@ def path_of(name: str) -> str:
 
 def running_pid() -> int | None:
     """The pid in the pid file when that process still runs, else None."""
-    try:
-        with open(path_of(PID_NAME), encoding="ascii") as handle:
-            text = handle.read(32).strip()
-    except OSError:
-        return None
-    if not text.isdigit():
-        return None
-    pid = int(text)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except OSError:
-        return pid
-    return pid
+    return wire.live_pid(PID_NAME)
 
 
 class Status:
@@ -375,12 +361,8 @@ def _from_keeper(port: int) -> Handoff | None:
 
 
 def _write_pid() -> None:
-    from hookman.bridge.state_file import replace_file
-
-    replace_file(path_of(PID_NAME), f"{os.getpid()}\n")
+    wire.write_pid(PID_NAME, os.getpid())
 
 
 def _remove_pid() -> None:
-    if running_pid() == os.getpid():
-        with contextlib.suppress(OSError):
-            os.unlink(path_of(PID_NAME))
+    wire.remove_own_pid(PID_NAME)

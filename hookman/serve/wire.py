@@ -23,6 +23,7 @@ in the house, and are named here as well."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from hookman.bridge.serve_proof import (
@@ -168,3 +169,33 @@ def opted_in() -> bool:
     """Whether the user chose the server for the entries it may serve (`hookman serve
     enable`): install then writes http entries where the client's version allows."""
     return os.path.isfile(os.path.join(serve_dir(), USE_NAME))
+
+
+def live_pid(name: str) -> int | None:
+    """The pid in the serve directory's file `name` (the server's `pid`, the port keeper's
+    `keeper.pid`) when that process still runs, else None."""
+    from hookman.bridge.state_file import read_text
+
+    text = (read_text(os.path.join(serve_dir(), name)) or "").strip()
+    if not text.isdigit():
+        return None
+    try:
+        os.kill(int(text), 0)
+    except ProcessLookupError:
+        return None
+    except OSError:
+        pass  # another user's process: it runs
+    return int(text)
+
+
+def write_pid(name: str, pid: int) -> None:
+    from hookman.bridge.state_file import replace_file
+
+    replace_file(os.path.join(serve_dir(), name), f"{pid}\n")
+
+
+def remove_own_pid(name: str) -> None:
+    """Remove the pid file `name` when it names this process (a newer one's stays)."""
+    if live_pid(name) == os.getpid():
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(serve_dir(), name))
