@@ -19,11 +19,14 @@ CACHE_LIMIT = 256
 
 
 class EventFacts:
-    __slots__ = ("guarded", "seconds")
+    __slots__ = ("guarded", "project_dir", "seconds")
 
-    def __init__(self, guarded: bool, seconds: float) -> None:
+    def __init__(self, guarded: bool, seconds: float, project_dir: str | None = None) -> None:
         self.guarded = guarded
         self.seconds = seconds  # the hard deadline, from the request's arrival
+        # The installed project's directory: the CLAUDE_PROJECT_DIR its hooks get (the client
+        # sends none with an http entry: docs/claude-code-facts.md). None: no manifest.
+        self.project_dir = project_dir
 
 
 class ManifestFacts:
@@ -50,12 +53,6 @@ class ManifestFacts:
         self._cache[path] = (key, manifest)
         return manifest
 
-    def project_dir(self, path: str) -> str | None:
-        """The installed project's directory: the CLAUDE_PROJECT_DIR its hooks get (the
-        client sends none with an http entry: docs/claude-code-facts.md)."""
-        manifest = self.manifest(path)
-        return None if manifest is None else manifest.project_dir
-
     def for_event(self, path: str, event: str, run_async: bool) -> EventFacts:
         manifest = self.manifest(path)
         if manifest is None:
@@ -63,7 +60,8 @@ class ManifestFacts:
                 event in GUARDED_WITHOUT_MANIFEST and not run_async, DEFAULT_TIMEOUT_S
             )
         guarded = manifest.client.is_guarded(event) and not run_async
-        return EventFacts(guarded, hard_deadline(manifest, event, run_async))
+        seconds = hard_deadline(manifest, event, run_async)
+        return EventFacts(guarded, seconds, manifest.project_dir)
 
 
 def hard_deadline(manifest: Manifest, event: str, run_async: bool) -> float:

@@ -36,6 +36,7 @@ BACKLOG = 128
 RECV_SIZE = 256 * 1024
 NONCE_LIMIT = 128
 SECRET_CHECK_S = 1.0  # how often the secret's file is read again (it is replaced rarely)
+TICK_S = 1.0  # how often the loop reaps and collects runs' ends without being woken for them
 REASONS = {
     200: "OK",
     400: "Bad Request",
@@ -74,6 +75,7 @@ class Connection:
         "out",
         "pending",
         "pipe",
+        "project_dir",
         "reader",
         "received_at",
         "sock",
@@ -100,6 +102,7 @@ class Connection:
         self.watched = False  # registered with the selector
         self.worker: Worker | None = None  # the warm worker running its event
         self.pending: tuple[str, bytes, float] | None = None  # queued: manifest, payload, s
+        self.project_dir: str | None = None  # its hooks' CLAUDE_PROJECT_DIR (_handle)
 
 
 class Server:
@@ -123,6 +126,8 @@ class Server:
         self.queues: dict[str, collections.deque[Connection]] = {}
         self.identity_extra: dict[str, object] = {}  # more of the identity answer (the keeper's)
         self.keeper: Tended | None = None  # the port keeper it tends (serve/keeper.py)
+        self._reap_due = False  # SIGCHLD woke the loop: a child or worker may have ended
+        self._last_tick = time.monotonic()
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -135,8 +140,15 @@ class Server:
         while not (self.stopping and not self.by_child and not self.connections):
             for key, events in self.selector.select(self._timeout()):
                 self._guarded_step(self._dispatch, key, events)
-            self._guarded_step(self._reap)
-            self._guarded_step(self._expire, time.monotonic())
+            now = time.monotonic()
+            if now - self._last_tick >= TICK_S:  # (a lost SIGCHLD is reaped at the next tick)
+                self._last_tick = now
+                self._reap_due = True
+                self._guarded_step(self._tick, now)
+            if self._reap_due:
+                self._reap_due = False
+                self._guarded_step(self._reap)
+            self._guarded_step(self._expire, now)
 
     def _guarded_step(self, step: Any, *args: Any) -> None:
         """One step of the loop; a failure is logged and the loop goes on (the requests it
@@ -156,6 +168,8 @@ class Server:
             for worker in self.workers.all():
                 if not worker.busy:
                     self._drop_worker(worker)
+                else:
+                    self._watch_worker(worker)  # dropped when its run ends
 
     def _timeout(self) -> float:
         if not self.connections:
@@ -169,6 +183,7 @@ class Server:
             self._accept()
         elif data == "wake":
             _drain(self._wake_read)
+            self._reap_due = True
         elif data == "pipe":
             self._read_pipe(key.fd)
         elif data == "worker":
@@ -222,7 +237,19 @@ class Server:
             sock.setblocking(False)
             connection = Connection(sock, time.monotonic())
             self.connections[sock.fileno()] = connection
-            self.selector.register(sock, selectors.EVENT_READ, "conn")
+            self._first_read(connection)
+
+    def _first_read(self, connection: Connection) -> None:
+        """Read what the client sent with its connection (an agent writes its request at
+        once): a whole request is handled without the selector; otherwise the connection is
+        watched for the rest."""
+        try:
+            self._read(connection)
+        except Exception as error:
+            self._broken(connection, error)
+            return
+        if connection.state == _READING and connection.sock.fileno() >= 0:
+            self.selector.register(connection.sock, selectors.EVENT_READ, "conn")
             connection.watched = True
 
     def _make_room(self) -> bool:
@@ -311,6 +338,8 @@ class Server:
         facts = self.manifests.for_event(manifest_path, event, run_async)
         connection.event = event
         connection.guarded = facts.guarded
+        sent = request.header(wire.PROJECT_HEADER)
+        connection.project_dir = sent or facts.project_dir  # the installed project's else
         self._run_hooks(connection, manifest_path, request.body, run_async, facts.seconds)
 
     def _run_hooks(
@@ -363,8 +392,7 @@ class Server:
         run_async: bool,
         seconds: float,
     ) -> None:
-        request = connection.reader.request
-        project_dir = self._project_dir(request, manifest_path)
+        project_dir = connection.project_dir
         read_end, write_end = os.pipe()
         server_fds = (*self._fds(), read_end)
         try:
@@ -396,11 +424,6 @@ class Server:
         self.by_child[pid] = connection
         self._wait_on(connection, pid, read_end, seconds)
 
-    def _project_dir(self, request: Request | None, manifest_path: str) -> str | None:
-        """The entry's project header where it sends one, else the installed project's."""
-        sent = request.header(wire.PROJECT_HEADER) if request is not None else None
-        return sent or self.manifests.project_dir(manifest_path)
-
     def _wait_on(self, connection: Connection, pid: int, read_end: int, seconds: float) -> None:
         os.set_blocking(read_end, False)
         connection.child = pid
@@ -420,16 +443,21 @@ class Server:
         forked for it."""
         if not self.workers.limit or self.stopping:
             return False
-        request = connection.reader.request
-        project_dir = self._project_dir(request, manifest_path)
-        frame = encode_request(connection.event, project_dir, payload, connection.received_at)
+        project = connection.project_dir
+        frame = encode_request(connection.event, project, payload, connection.received_at)
         if len(frame) > FRAME_LIMIT:
             return False
         worker = self.workers.idle(manifest_path)
         if worker is None:
+            for unwatched in self.workers.unwatched(manifest_path):
+                self._collect(unwatched)  # a run that ended since its answer went out
+            worker = self.workers.idle(manifest_path)
+        if worker is None:
             waiting = len(self.queues.get(manifest_path, ()))
             finishing = self.workers.finishing(manifest_path, time.monotonic(), waiting)
             if finishing or not self.workers.can_start(manifest_path):
+                for unwatched in self.workers.unwatched(manifest_path):
+                    self._watch_worker(unwatched)  # the queue moves when its run ends
                 return self._queue(connection, manifest_path, payload, seconds)
             worker = self._start_worker(manifest_path)
             if worker is None:
@@ -509,13 +537,35 @@ class Server:
         worker = Worker(pid, ours, manifest_path, time.monotonic())
         self.workers.add(worker)
         self.by_child[pid] = None
-        self.selector.register(ours, selectors.EVENT_READ, "worker")
+        self._watch_worker(worker)
         return worker
+
+    def _watch_worker(self, worker: Worker) -> None:
+        if not worker.watched and worker.sock.fileno() >= 0:
+            self.selector.register(worker.sock, selectors.EVENT_READ, "worker")
+            worker.watched = True
+
+    def _unwatch_worker(self, worker: Worker) -> None:
+        if worker.watched:
+            worker.watched = False
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(worker.sock)
+
+    def _tick(self, now: float) -> None:
+        """Once a TICK_S: collect the ends of the runs whose answers went out; one that has
+        not ended yet is watched from now on."""
+        for worker in self.workers.unwatched():
+            self._collect(worker)
+            if worker.busy and worker.sock.fileno() >= 0:
+                self._watch_worker(worker)
 
     def _read_worker(self, descriptor: int) -> None:
         worker = self.workers.by_fd.get(descriptor)
-        if worker is None:
-            return
+        if worker is not None:
+            self._collect(worker)
+
+    def _collect(self, worker: Worker) -> None:
+        """Take what the worker said (the ends of its runs; its socket's end: it ended)."""
         try:
             data = worker.sock.recv(4096)
         except (BlockingIOError, InterruptedError):
@@ -553,8 +603,7 @@ class Server:
         if kill:
             _kill_group(worker.pid)
         if worker.sock.fileno() >= 0:
-            with contextlib.suppress(KeyError, ValueError):
-                self.selector.unregister(worker.sock)
+            self._unwatch_worker(worker)
         self.workers.drop(worker)
 
     def _fds(self) -> tuple[int, ...]:
@@ -598,8 +647,11 @@ class Server:
         if connection.child:
             self.by_child[connection.child] = None  # reaped later; its log line follows
             connection.child = 0
-        if connection.worker is not None:
-            connection.worker.answered_at = time.monotonic()
+        worker = connection.worker
+        if worker is not None:
+            worker.answered_at = time.monotonic()
+            if not self.queues.get(worker.manifest):  # none waits for the end of its run:
+                self._unwatch_worker(worker)  # collected later (_to_worker, _tick)
         self._let_go_of_worker(connection)
         self._unregister_pipe(connection)
         self._respond(connection, 200, body)

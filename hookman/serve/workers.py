@@ -28,7 +28,16 @@ def worker_limit() -> int:
 
 
 class Worker:
-    __slots__ = ("answered_at", "connection", "idle_since", "inbox", "manifest", "pid", "sock")
+    __slots__ = (
+        "answered_at",
+        "connection",
+        "idle_since",
+        "inbox",
+        "manifest",
+        "pid",
+        "sock",
+        "watched",
+    )
 
     def __init__(self, pid: int, sock: socket.socket, manifest: str, now: float) -> None:
         self.pid = pid
@@ -38,6 +47,10 @@ class Worker:
         self.idle_since: float | None = now  # None: running an event
         self.answered_at: float | None = None  # its run's answer went out; it logs and ends it
         self.inbox = bytearray()
+        # Registered with the server's selector. Not once its run's answer went out: the end
+        # of that run is collected when the project's next request comes, or at the loop's
+        # next tick (one wakeup less per event).
+        self.watched = False
 
     @property
     def busy(self) -> bool:
@@ -106,6 +119,11 @@ class Workers:
 
     def all(self) -> list[Worker]:
         return list(self.by_fd.values())
+
+    def unwatched(self, manifest: str | None = None) -> list[Worker]:
+        """The workers whose run's end is not watched for (of one project, or all)."""
+        pool = self.by_fd.values() if manifest is None else self.by_manifest.get(manifest, ())
+        return [worker for worker in pool if not worker.watched]
 
 
 def socket_pair() -> tuple[socket.socket, socket.socket]:
