@@ -281,6 +281,12 @@ class KeptServer(Server):
             self._say(f"you opted out: hookman lets port {self.port} go")
             self.stop()
             return
+        if _superseded(self.port):
+            self._say(
+                f"a running server and its own keeper hold port {self.port}: this keeper leaves"
+            )
+            self.stop()
+            return
         self._tend_handoff()
 
     def _tend_handoff(self) -> None:
@@ -332,6 +338,24 @@ class KeptServer(Server):
         if taken:
             self._say("a starting server took the port")
             self.stop()
+
+
+def _superseded(port: int) -> bool:
+    """Whether a server runs on `port` with a keeper of its own beside this one: this keeper
+    was left behind (its offer was taken by a server that ended before it said so, and a
+    later server took the port from another keeper), and would only answer for the running
+    server ("not running") on the connections it accepts."""
+    if wire.read_port() != port:
+        return False
+    server = wire.live_pid(wire.SERVER_PID_NAME)
+    keeper = keeper_pid()
+    return (
+        server is not None
+        and keeper is not None
+        and keeper != os.getpid()
+        and wire.names_hookman(server)
+        and wire.names_hookman(keeper)
+    )
 
 
 def _read_line(peer: socket.socket, limit: int = 16) -> bytes:

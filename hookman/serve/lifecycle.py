@@ -24,7 +24,7 @@ from hookman.serve import wire
 if TYPE_CHECKING:
     from hookman.serve.keeper import Handoff
 
-PID_NAME = "pid"
+PID_NAME = wire.SERVER_PID_NAME
 LOCK_NAME = "lock"
 LOG_NAME = "server.log"
 START_WAIT_S = 10.0
@@ -111,7 +111,7 @@ def end_keeper() -> int | None:
     from hookman.serve.keeper import keeper_pid
 
     pid = keeper_pid()
-    if pid is None or not _names_hookman(pid):
+    if pid is None or not wire.names_hookman(pid):
         return None
     try:
         os.kill(pid, signal.SIGTERM)
@@ -200,7 +200,7 @@ def stop(wait: float = STOP_WAIT_S) -> int | None:
     """Stop the running server (SIGTERM; SIGKILL past `wait`). Its pid, or None when none
     ran."""
     pid = running_pid()
-    if pid is None or not _a_server_holds_the_lock() or not _names_hookman(pid):
+    if pid is None or not _a_server_holds_the_lock() or not wire.names_hookman(pid):
         return None  # a pid file left by a server that died: its pid may be anyone's now
     try:
         os.kill(pid, signal.SIGTERM)
@@ -219,18 +219,6 @@ def stop(wait: float = STOP_WAIT_S) -> int | None:
     with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
     return pid
-
-
-def _names_hookman(pid: int) -> bool:
-    """Whether process `pid` is hookman's (its command line names it), where /proc tells:
-    a pid file left by a server that died may name a process that took its number since."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return b"hookman" in handle.read()
-    except FileNotFoundError:
-        return not os.path.isdir("/proc/self")  # no /proc (macOS): the pid file decides
-    except OSError:
-        return False
 
 
 def _alive(pid: int) -> bool:

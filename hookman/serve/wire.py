@@ -171,6 +171,9 @@ def opted_in() -> bool:
     return os.path.isfile(os.path.join(serve_dir(), USE_NAME))
 
 
+SERVER_PID_NAME = "pid"  # the running server's pid file (the keeper's: keeper.PID_NAME)
+
+
 def live_pid(name: str) -> int | None:
     """The pid in the serve directory's file `name` (the server's `pid`, the port keeper's
     `keeper.pid`) when that process still runs, else None."""
@@ -186,6 +189,18 @@ def live_pid(name: str) -> int | None:
     except OSError:
         pass  # another user's process: it runs
     return int(text)
+
+
+def names_hookman(pid: int) -> bool:
+    """Whether process `pid` is hookman's (its command line names it), where /proc tells:
+    a pid file left by a process that died may name a process that took its number since."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"hookman" in handle.read()
+    except FileNotFoundError:
+        return not os.path.isdir("/proc/self")  # no /proc (macOS): the pid file decides
+    except OSError:
+        return False
 
 
 def write_pid(name: str, pid: int) -> None:

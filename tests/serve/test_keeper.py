@@ -11,6 +11,8 @@ import json
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -236,6 +238,57 @@ def test_a_server_that_takes_the_socket_but_never_confirms_leaves_the_port_kept(
     client.close()  # refused it, or died: no confirmation
     _still_kept(kept)
     assert kept.identity() == KEPT
+
+
+_TAKE_AND_DIE = """
+import os, sys
+from hookman.serve import keeper
+handoff = keeper.take_port(int(sys.argv[1]))
+assert handoff is not None
+keeper.fork_keeper(handoff.listener)  # its keeper, then gone before it confirms
+os._exit(0)
+"""
+
+
+def test_a_keeper_left_beside_a_running_server_leaves_it_the_port(kept: Served) -> None:
+    """A starting server that took the socket and forked its keeper, then died before it
+    confirmed, leaves two keepers; a later server takes the port from one. The other must not
+    answer "not running" for the running server on the connections it accepts: it leaves."""
+    first = kept.keeper_pid()
+    subprocess.run(
+        [sys.executable, "-c", _TAKE_AND_DIE, str(kept.port)],
+        env=kept.environment,
+        check=True,
+        timeout=30,
+    )
+    second = kept.keeper_pid()
+    assert first is not None and second not in (None, first)
+    wait_for(lambda: kept.identity() == KEPT)
+    assert _alive(first) and _alive(second)  # both hold the port, both deny
+    _still_kept(kept)
+    kept.start()
+    wait_for(lambda: not _alive(first) and not _alive(second))
+    own = kept.keeper_pid()
+    assert kept.process is not None and own is not None and _parent(own) == kept.process.pid
+    for _ in range(12):  # every connection reaches the running server's guard
+        status, body = kept.post("PreToolUse", kept.bash("PreToolUse", "rm -rf /"))
+        assert (status, deny_reason(body)) == (200, "no rm -rf in this project")
+
+
+def test_two_keepers_with_no_server_both_stay(kept: Served) -> None:
+    """Without a running server, a keeper beside another keeps the port too (it is not
+    superseded: nothing but keepers answers)."""
+    first = kept.keeper_pid()
+    subprocess.run(
+        [sys.executable, "-c", _TAKE_AND_DIE, str(kept.port)],
+        env=kept.environment,
+        check=True,
+        timeout=30,
+    )
+    second = kept.keeper_pid()
+    time.sleep(2.5)  # two of the keepers' ticks
+    assert first is not None and second is not None and _alive(first) and _alive(second)
+    _still_kept(kept)
 
 
 def test_a_keeper_offers_its_port_only(kept: Served) -> None:
