@@ -77,31 +77,33 @@ def start() -> int:
     examples=("hookman serve stop",),
 )
 def stop() -> int:
+    from hookman.serve.lifecycle import listening_port
     from hookman.serve.lifecycle import stop as stop_server
 
+    port = listening_port()
     pid = stop_server()
     out = console()
     if pid is None:
         out.print("the hook server is not running")
     else:
         out.print(f"stopped the hook server (pid {pid})")
-        _say_kept(out)
+        _say_kept(out, port)
         out.print(
             "it starts again at the next prompt of a project using it, or `hookman serve start`"
         )
     return 0
 
 
-def _say_kept(out: Console) -> None:
-    """The port keeper's line, when one holds the port (serve/keeper.py)."""
+def _say_kept(out: Console, port: int | None) -> None:
+    """The port keeper's line, when one holds the stopped server's port (serve/keeper.py)."""
     from hookman.serve.keeper import keeper_pid
     from hookman.serve.lifecycle import serve_port
 
     pid = keeper_pid()
     if pid is not None:
         out.print(
-            f"hookman keeps port {serve_port()} (pid {pid}) so that no other process answers "
-            "for the server: guarded calls are denied until it runs again "
+            f"hookman keeps port {port or serve_port()} (pid {pid}) so that no other process "
+            "answers for the server: guarded calls are denied until it runs again "
             "(`hookman serve disable` lets the port go)"
         )
 
@@ -124,7 +126,7 @@ def status(*, json_output: bool = False) -> int:
             "port": found.port,
             "version": found.version,
             "opted_in": found.opted_in,
-            "problem": found.detail or None,
+            "problem": found.detail or (found.elsewhere.message if found.elsewhere else None),
             "kept": found.kept,  # hookman's port keeper holds the port (serve/keeper.py)
         }
         print_json(shown)
@@ -134,6 +136,9 @@ def status(*, json_output: bool = False) -> int:
     if found.running:
         shown_pid = f", pid {found.pid}" if found.pid else ""
         out.print(f"the hook server runs on port {found.port} (hookman {found.version}{shown_pid})")
+    elif found.elsewhere is not None:
+        out.print(escape(found.elsewhere.message))
+        out.print(escape(found.elsewhere.hint or ""))
     elif found.detail:
         out.print(f"the hook server is not running: {escape(found.detail)}")
         out.print(
@@ -168,12 +173,33 @@ def status(*, json_output: bool = False) -> int:
 )
 def enable(*, port: int | None = None) -> int:
     from hookman.serve.lifecycle import enable as enable_server
+    from hookman.serve.lifecycle import listening_port
 
+    running_on = listening_port()
     chosen = enable_server(port)
     out = console()
     out.print(f"the hook server is on for your projects (port {chosen})")
+    if running_on is not None and running_on != chosen:
+        _move(out, running_on, chosen)
     out.print(f"next: {NEXT_INSTALL}")
     return 0
+
+
+def _move(out: Console, old: int, new: int) -> None:
+    """The running server listens on `old`: stop it and start it on the new recorded port
+    (its keeper stays on `old` and denies the guarded calls of projects still installed for
+    it, naming `hookman install`)."""
+    from hookman.serve.lifecycle import start as start_server
+    from hookman.serve.lifecycle import stop as stop_server
+
+    stop_server()
+    pid, _port, _already = start_server()
+    shown = f" (pid {pid})" if pid else ""
+    out.print(f"moved the hook server from port {old} to port {new}{shown}")
+    out.print(
+        f"hookman keeps port {old} until you opt out: guarded calls of projects still "
+        "installed for it are denied, naming `hookman install`"
+    )
 
 
 @cli_command(

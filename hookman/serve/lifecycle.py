@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from hookman.serve.keeper import Handoff
 
 PID_NAME = wire.SERVER_PID_NAME
+LISTENING_NAME = "listening"  # the port the running server listens on (the recorded one may move)
 LOCK_NAME = "lock"
 LOG_NAME = "server.log"
 START_WAIT_S = 10.0
@@ -49,8 +50,34 @@ def running_pid() -> int | None:
     return wire.live_pid(PID_NAME)
 
 
+def listening_port() -> int | None:
+    """The port the running server listens on, or None when none runs: after
+    `hookman serve enable --port N` it is not the recorded one until the server moves."""
+    from hookman.bridge.state_file import read_text
+
+    if running_pid() is None or not _a_server_holds_the_lock():
+        return None
+    text = (read_text(path_of(LISTENING_NAME)) or "").strip()
+    return int(text) if text.isdigit() else None
+
+
+def elsewhere_problem() -> HookmanError | None:
+    """The error for a server that runs on another port than the recorded one (the user
+    recorded a new one with `hookman serve enable --port N` and the move failed): `start`
+    cannot start one on the recorded port while it runs."""
+    listening, recorded = listening_port(), serve_port()
+    if listening is None or listening == recorded:
+        return None
+    pid = running_pid()
+    return HookmanError(
+        f"the hook server runs on port {listening} (pid {pid}), not on the recorded port "
+        f"{recorded}.",
+        f"`hookman serve stop` then `hookman serve start` moves it to port {recorded}.",
+    )
+
+
 class Status:
-    __slots__ = ("detail", "kept", "opted_in", "pid", "port", "running", "version")
+    __slots__ = ("detail", "elsewhere", "kept", "opted_in", "pid", "port", "running", "version")
 
     def __init__(self) -> None:
         self.running = False
@@ -60,6 +87,7 @@ class Status:
         self.version: str | None = None
         self.opted_in = wire.opted_in()
         self.detail = ""  # what holds the port when it is not hookman's server
+        self.elsewhere: HookmanError | None = None  # it runs on another port (elsewhere_problem)
 
 
 def status() -> Status:
@@ -77,6 +105,8 @@ def status() -> Status:
     elif identity.detail:
         holder = port_holder(found.port)
         found.detail = f"{holder or 'another process'} holds the port: {identity.detail}"
+    if not found.running:
+        found.elsewhere = elsewhere_problem()
     return found
 
 
@@ -140,6 +170,9 @@ def start(wait: float = START_WAIT_S) -> tuple[int | None, int, bool]:
     port = serve_port()
     if check_identity(port, secret).state == OURS:
         return running_pid(), port, True
+    elsewhere = elsewhere_problem()
+    if elsewhere is not None:
+        raise elsewhere
     import subprocess
 
     log = _open_log()
@@ -260,6 +293,7 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
     chosen = port or serve_port()
     listener, handoff = _listen(chosen)
     _write_pid()
+    _write_private(LISTENING_NAME, f"{chosen}\n")
     from hookman.serve.keeper import Keeper
     from hookman.serve.server import Server
     from hookman.serve.warm import warm_up

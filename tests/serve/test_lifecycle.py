@@ -75,3 +75,52 @@ def test_an_unusable_port_is_refused(hookman_home: Path) -> None:
     done = _hookman("serve", "enable", "--port", "80")
     assert done.returncode == 2
     assert "1024 to 65535" in done.stderr
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_enable_with_another_port_moves_a_running_server(port: int) -> None:
+    assert _hookman("serve", "start").returncode == 0
+    other = free_port()
+    try:
+        moved = _hookman("serve", "enable", "--port", str(other))
+        assert moved.returncode == 0, moved.stderr
+        assert f"moved the hook server from port {port} to port {other}" in moved.stdout
+        assert f"hookman keeps port {port} until you opt out" in moved.stdout
+        shown = json.loads(_hookman("serve", "status", "--json").stdout)
+        assert shown["running"] is True and shown["port"] == other, shown
+        assert _listening(port)  # its keeper: no other process can take the old port
+        assert "already runs on port" in _hookman("serve", "start").stdout
+    finally:
+        _hookman("serve", "disable")
+
+
+def test_a_server_left_on_another_port_is_named_by_start_status_and_stop(
+    port: int, hookman_home: Path
+) -> None:
+    """The recorded port moved while the server ran (a move that failed, a hand edit): every
+    command says where the server runs and how it moves, none waits for it on the new port."""
+    assert _hookman("serve", "start").returncode == 0
+    other = free_port()
+    (hookman_home / "state" / "serve" / "port").write_text(f"{other}\n")
+    try:
+        started = _hookman("serve", "start")
+        assert started.returncode == 1
+        assert f"the hook server runs on port {port} (pid " in started.stderr
+        assert f"not on the recorded port {other}." in started.stderr
+        hint = f"`hookman serve stop` then `hookman serve start` moves it to port {other}"
+        assert hint in started.stderr and "Traceback" not in started.stderr
+        status = _hookman("serve", "status")
+        assert status.returncode == 1
+        assert f"runs on port {port}" in status.stdout and hint in status.stdout
+        shown = json.loads(_hookman("serve", "status", "--json").stdout)
+        assert shown["running"] is False and f"runs on port {port}" in shown["problem"]
+        stopped = _hookman("serve", "stop")
+        assert f"hookman keeps port {port} (pid" in stopped.stdout
+        assert _hookman("serve", "start").returncode == 0  # now on the recorded port
+        assert json.loads(_hookman("serve", "status", "--json").stdout)["port"] == other
+    finally:
+        _hookman("serve", "disable")
