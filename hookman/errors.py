@@ -15,3 +15,29 @@ class HookmanError(Exception):
         self.message = message
         self.hint = hint
         self.exit_code = exit_code
+
+
+def out_of_descriptors(error: BaseException) -> HookmanError | None:
+    """The sentence for an OSError of running out of open files (the process's limit or the
+    system's), or None for any other error: a limit set too low is the user's to raise, not
+    a crash to report."""
+    import errno
+
+    number = getattr(error, "errno", None)
+    if number == errno.ENFILE:
+        return HookmanError(
+            "the system ran out of open files.", "close some programs and run the command again."
+        )
+    if number != errno.EMFILE:
+        return None
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        allowed = f"this process may open {soft} at most (`ulimit -n`)"
+    except (ImportError, OSError, ValueError):  # the limit left no room to load the module
+        allowed = "the limit `ulimit -n` shows is too low"
+    return HookmanError(
+        f"too few open files for hookman: {allowed}.",
+        "raise the limit (`ulimit -n 1024`) and run the command again.",
+    )

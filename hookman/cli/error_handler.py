@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from hookman import __version__
-from hookman.errors import HookmanError
+from hookman.errors import HookmanError, out_of_descriptors
 from hookman.output import print_error
 
 BROKEN_PIPE_EXIT = 141  # what a shell reports for a process ended by SIGPIPE
@@ -39,6 +39,10 @@ def run_command(debug: bool, command: Callable[..., int | None], *args: Any, **k
     except (typer.Exit, typer.Abort):
         raise
     except Exception as error:  # a bug: keep the traceback for the report, not the screen
+        limit = out_of_descriptors(error)
+        if limit is not None:  # the user's limit, not a bug
+            print_error(limit.message, limit.hint)
+            raise typer.Exit(limit.exit_code) from None
         if debug:
             traceback.print_exc()
             raise typer.Exit(1) from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hookman.errors import HookmanError
+from hookman.errors import HookmanError, out_of_descriptors
 from hookman.serve.lifecycle import run
 
 MAX_INHERITED_FD = 1024
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     # must not stay open for the server's life.
     os.closerange(3, MAX_INHERITED_FD)
     try:
-        return run(port, quiet_when_running=not foreground)
+        return _run(port, foreground)
     except HookmanError as error:
         if foreground:
             hint = f"\n  hint: {error.hint}" if error.hint else ""
@@ -36,6 +36,16 @@ def main(argv: list[str] | None = None) -> int:
             hint = f" ({error.hint})" if error.hint else ""
             sys.stderr.write(f"hookman serve: {error.message}{hint}\n")
         return error.exit_code
+
+
+def _run(port: int | None, foreground: bool) -> int:
+    try:
+        return run(port, quiet_when_running=not foreground)
+    except OSError as error:
+        limit = out_of_descriptors(error)
+        if limit is None:
+            raise
+        raise limit from None
 
 
 def foreground_words(port: int | None) -> list[str]:

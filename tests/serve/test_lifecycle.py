@@ -124,3 +124,20 @@ def test_a_server_left_on_another_port_is_named_by_start_status_and_stop(
         assert json.loads(_hookman("serve", "status", "--json").stdout)["port"] == other
     finally:
         _hookman("serve", "disable")
+
+
+@pytest.mark.parametrize("limit", [5, 7])
+def test_too_low_an_open_file_limit_is_one_sentence(port: int, limit: int) -> None:
+    import resource
+
+    def low() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    for words in (("serve", "run"), ("serve", "start")):
+        done = subprocess.run(
+            [*HOOKMAN, *words], capture_output=True, text=True, timeout=60, preexec_fn=low
+        )
+        assert done.returncode == 1, (words, done.stderr)
+        assert "too few open files for hookman" in done.stderr, (words, done.stderr)
+        assert "ulimit -n" in done.stderr
+        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
