@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
+    from hookman.serve.lifecycle import Status
+
     class ServeStatusJson(TypedDict):
         running: bool
         pid: int | None
@@ -126,7 +128,7 @@ def status(*, json_output: bool = False) -> int:
             "port": found.port,
             "version": found.version,
             "opted_in": found.opted_in,
-            "problem": found.detail or (found.elsewhere.message if found.elsewhere else None),
+            "problem": _problem(found),
             "kept": found.kept,  # hookman's port keeper holds the port (serve/keeper.py)
         }
         print_json(shown)
@@ -136,9 +138,11 @@ def status(*, json_output: bool = False) -> int:
     if found.running:
         shown_pid = f", pid {found.pid}" if found.pid else ""
         out.print(f"the hook server runs on port {found.port} (hookman {found.version}{shown_pid})")
-    elif found.elsewhere is not None:
-        out.print(escape(found.elsewhere.message))
-        out.print(escape(found.elsewhere.hint or ""))
+    elif found.unusable is not None or found.elsewhere is not None:
+        said = found.unusable or found.elsewhere
+        assert said is not None
+        out.print(escape(said.message))
+        out.print(escape(said.hint or ""))
     elif found.detail:
         out.print(f"the hook server is not running: {escape(found.detail)}")
         out.print(
@@ -158,6 +162,13 @@ def status(*, json_output: bool = False) -> int:
         )
     out.print(f"opt-in: {opted}")
     return 0 if found.running else 1
+
+
+def _problem(found: Status) -> str | None:
+    """`status --json`'s problem: why the server cannot be proven, or where it runs instead,
+    or what holds its port."""
+    said = found.unusable or found.elsewhere
+    return said.message if said is not None else found.detail or None
 
 
 @cli_command(

@@ -77,7 +77,17 @@ def elsewhere_problem() -> HookmanError | None:
 
 
 class Status:
-    __slots__ = ("detail", "elsewhere", "kept", "opted_in", "pid", "port", "running", "version")
+    __slots__ = (
+        "detail",
+        "elsewhere",
+        "kept",
+        "opted_in",
+        "pid",
+        "port",
+        "running",
+        "unusable",
+        "version",
+    )
 
     def __init__(self) -> None:
         self.running = False
@@ -88,11 +98,15 @@ class Status:
         self.opted_in = wire.opted_in()
         self.detail = ""  # what holds the port when it is not hookman's server
         self.elsewhere: HookmanError | None = None  # it runs on another port (elsewhere_problem)
+        self.unusable: HookmanError | None = None  # the secret cannot be used: nothing is proven
 
 
 def status() -> Status:
     found = Status()
-    identity = check_identity(found.port, wire.read_secret())
+    secret, problem = wire.secret_state()
+    if problem is not None:
+        found.unusable = wire.unusable_secret(problem)
+    identity = check_identity(found.port, secret)
     found.pid = running_pid()
     if identity.state == OURS:
         found.running = True

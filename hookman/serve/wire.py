@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from typing import TYPE_CHECKING
 
 from hookman.bridge.serve_proof import (
     HOOK_PATH_PREFIX,
@@ -43,6 +44,9 @@ from hookman.bridge.serve_proof import (
     secret_state,
     serve_dir,
 )
+
+if TYPE_CHECKING:
+    from hookman.errors import HookmanError
 
 __all__ = [
     "HOOK_PATH_PREFIX",
@@ -113,7 +117,7 @@ def ensure_secret() -> bytes:
     if secret is not None:
         return secret
     if problem is not None:
-        raise _unusable(problem)
+        raise unusable_secret(problem)
     from hookman.bridge.private_dir import make_private_dir
 
     directory, problem = make_private_dir(serve_dir())
@@ -130,14 +134,14 @@ def ensure_secret() -> bytes:
     except FileExistsError:  # another process made it first: theirs is the one
         secret, problem = secret_state()
         if secret is None:
-            raise _unusable(problem or f"{path} appeared and went again") from None
+            raise unusable_secret(problem or f"{path} appeared and went again") from None
         return secret
     finally:
         os.unlink(temporary)
     return made
 
 
-def _unusable(problem: str) -> Exception:
+def unusable_secret(problem: str) -> HookmanError:
     from hookman.errors import HookmanError
 
     return HookmanError(

@@ -141,3 +141,21 @@ def test_too_low_an_open_file_limit_is_one_sentence(port: int, limit: int) -> No
         assert "too few open files for hookman" in done.stderr, (words, done.stderr)
         assert "ulimit -n" in done.stderr
         assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_status_with_an_unusable_secret_names_the_secret_not_another_process(
+    port: int, hookman_home: Path
+) -> None:
+    assert _hookman("serve", "start").returncode == 0
+    secret = hookman_home / "state" / "serve" / "secret"
+    secret.chmod(0o644)
+    try:
+        status = _hookman("serve", "status")
+        assert status.returncode == 1
+        assert "cannot use the warm hook server's secret" in status.stdout
+        assert f"rm {secret}" in status.stdout  # the hint: what to do
+        assert "holds the port" not in status.stdout and "stop that process" not in status.stdout
+        shown = json.loads(_hookman("serve", "status", "--json").stdout)
+        assert "secret" in shown["problem"] and shown["running"] is False
+    finally:
+        secret.chmod(0o600)
