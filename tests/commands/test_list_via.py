@@ -156,7 +156,9 @@ def test_the_terminal_table_has_a_via_column(project: Path) -> None:
     code, text, _ = run_on_terminal("list", *NO_ON_FAILURE, cwd=project)
     assert code == 0
     lines = text.splitlines()
-    header = next(line for line in lines if "Claude Code" in line)
+    # the table's head (the first line, "project PATH, Claude Code target ...", names the
+    # client too, whole or wrapped as the length of the temporary path has it)
+    header = next(line for line in lines if "Claude Code" in line and "┃" in line)
     assert header.index("Claude Code") < header.index("via") < header.index("last fired")
     claude = [cell(line, header, "Claude Code") for line in lines[lines.index(header) + 2 :]]
     paths = [cell(line, header, "via") for line in lines[lines.index(header) + 2 :]]
