@@ -66,14 +66,16 @@ def secret_state() -> tuple[bytes | None, str | None]:
     when the file is there but is no private regular file of this user's holding a whole
     secret: a symlink, a FIFO, another user's, readable by others (then anyone who read it
     could forge tokens and proofs), or cut short (a crash while it was made)."""
-    from hookman.bridge.state_file import open_regular
+    from hookman.bridge.state_file import NotRegularFile, open_regular
 
     path = secret_path()
     try:
         descriptor = open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
         return None, None
-    except OSError as error:
+    except NotRegularFile as error:  # a directory, a FIFO...: the error says so
+        return None, str(error)
+    except OSError as error:  # a symlink (O_NOFOLLOW), no permission...
         return None, f"{path} is not a regular file ({error.strerror or error})"
     try:
         info = os.fstat(descriptor)

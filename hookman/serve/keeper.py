@@ -281,7 +281,7 @@ class KeptServer(Server):
             self._say(f"you opted out: hookman lets port {self.port} go")
             self.stop()
             return
-        if _superseded(self.port):
+        if _superseded(self.listener):
             self._say(
                 f"a running server and its own keeper hold port {self.port}: this keeper leaves"
             )
@@ -340,22 +340,38 @@ class KeptServer(Server):
             self.stop()
 
 
-def _superseded(port: int) -> bool:
-    """Whether a server runs on `port` with a keeper of its own beside this one: this keeper
-    was left behind (its offer was taken by a server that ended before it said so, and a
-    later server took the port from another keeper), and would only answer for the running
-    server ("not running") on the connections it accepts."""
-    if wire.read_port() != port:
-        return False
+def _superseded(listener: socket.socket) -> bool:
+    """Whether a running server and a newer keeper hold this very listening socket (where
+    /proc shows a process's descriptors): this keeper was left behind (its offer was taken by
+    a server that ended before it said so, and a later server took the port from another
+    keeper) and would only answer "not running" for the running server on the connections it
+    accepts. A server on another port, a stale or reused pid, a planted pid or port file, or
+    no /proc: it stays (the port is never left free)."""
     server = wire.live_pid(wire.SERVER_PID_NAME)
-    keeper = keeper_pid()
-    return (
-        server is not None
-        and keeper is not None
-        and keeper != os.getpid()
-        and wire.names_hookman(server)
-        and wire.names_hookman(keeper)
-    )
+    newer = keeper_pid()
+    if server is None or newer is None or newer == os.getpid():
+        return False
+    try:
+        target = f"socket:[{os.fstat(listener.fileno()).st_ino}]"
+    except OSError:
+        return False
+    return _holds(server, target) and _holds(newer, target)
+
+
+def _holds(pid: int, target: str) -> bool:
+    """Whether process `pid` has a descriptor open on `target` ("socket:[INODE]")."""
+    directory = f"/proc/{pid}/fd"
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return False
+    for name in names:
+        try:
+            if os.readlink(f"{directory}/{name}") == target:
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _read_line(peer: socket.socket, limit: int = 16) -> bytes:

@@ -30,6 +30,7 @@ LOCK_NAME = "lock"
 LOG_NAME = "server.log"
 START_WAIT_S = 10.0
 STOP_WAIT_S = 5.0
+KILL_WAIT_S = 2.0  # how long `stop` waits for a server it killed to be gone
 KEEPER_WAIT_S = 3.0  # how long a starting server asks the keeper for the port
 POLL_S = 0.02
 LOG_LIMIT = 1 << 20  # the server's own log is started afresh past this size
@@ -265,6 +266,9 @@ def stop(wait: float = STOP_WAIT_S) -> int | None:
         time.sleep(POLL_S)
     with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + KILL_WAIT_S  # gone, its lock let go: a start may follow
+    while _alive(pid) and _a_server_holds_the_lock() and time.monotonic() < deadline:
+        time.sleep(POLL_S)
     return pid
 
 
@@ -281,7 +285,7 @@ def _alive(pid: int) -> bool:
         return False
     except OSError:
         return True
-    return True
+    return not wire.ended(pid)
 
 
 # -- running in the foreground (`hookman serve run`, and the background server) ----------

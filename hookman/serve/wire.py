@@ -192,7 +192,17 @@ def live_pid(name: str) -> int | None:
         return None
     except OSError:
         pass  # another user's process: it runs
-    return int(text)
+    return None if ended(int(text)) else int(text)
+
+
+def ended(pid: int) -> bool:
+    """Whether process `pid` has ended but was not reaped yet (a zombie: a server whose
+    parent, e.g. a container's init, does not reap it), where /proc tells."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[-1].split()[:1] == [b"Z"]
+    except OSError:
+        return False
 
 
 def names_hookman(pid: int) -> bool:

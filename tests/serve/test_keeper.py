@@ -402,3 +402,45 @@ def test_a_handoff_socket_replaced_by_another_is_bound_again(kept: Served) -> No
         assert kept.identity() == OURS
     finally:
         planted.close()
+
+
+def test_a_keeper_never_leaves_for_a_server_that_holds_another_socket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server on another port (`serve run --port Q`, a move, a hand-edited port file) with
+    a keeper of its own does not hold the keeper's socket: the keeper of the recorded port P
+    stays, or P would be free for an impostor."""
+    project = Served(tmp_path)
+    project.install()
+    project.hookman("serve", "enable", "--port", str(project.port))
+    project.start()
+    try:
+        monkeypatch.setenv("HOOKMAN_HOME", str(project.home))
+        with socket.socket() as other:
+            other.bind(("127.0.0.1", 0))
+            other.listen(1)
+            recorded = _serve_dir(project) / "port"
+            recorded.write_text(f"{other.getsockname()[1]}\n")  # P recorded, the server on Q
+            assert project.keeper_pid() is not None
+            assert not keeper._superseded(other)
+    finally:
+        project.stop()
+
+
+def test_a_zombie_server_is_not_running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that ended but was not reaped (its parent, e.g. a container's init, does not
+    reap) counts as ended: `stop` returns, and `start` may follow."""
+    from hookman.serve import wire
+
+    monkeypatch.setenv("HOOKMAN_HOME", str(tmp_path / "home"))
+    Path(wire.serve_dir()).mkdir(parents=True, mode=0o700)
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    try:
+        wait_for(lambda: wire.ended(pid))
+        wire.write_pid(wire.SERVER_PID_NAME, pid)
+        assert wire.live_pid(wire.SERVER_PID_NAME) is None
+    finally:
+        os.waitpid(pid, 0)
+    assert not wire.ended(os.getpid())
