@@ -23,7 +23,7 @@ def port_holder(port: int) -> str | None:
     except OSError:
         return None
     for pid in pids:
-        if _holds_socket(pid, inodes):
+        if holds_socket(pid, inodes):
             return f"pid {pid} ({_command_line(pid)})"
     return None
 
@@ -45,7 +45,8 @@ def _listening_inodes(port: int) -> set[str]:
     return found
 
 
-def _holds_socket(pid: str, inodes: set[str]) -> bool:
+def holds_socket(pid: str, inodes: set[str]) -> bool:
+    """Whether process `pid` has a descriptor open on one of the sockets `inodes`."""
     directory = os.path.join(_PROC, pid, "fd")
     try:
         names = os.listdir(directory)

@@ -351,27 +351,13 @@ def _superseded(listener: socket.socket) -> bool:
     newer = keeper_pid()
     if server is None or newer is None or newer == os.getpid():
         return False
+    from hookman.bridge.port_holder import holds_socket
+
     try:
-        target = f"socket:[{os.fstat(listener.fileno()).st_ino}]"
+        inode = {str(os.fstat(listener.fileno()).st_ino)}
     except OSError:
         return False
-    return _holds(server, target) and _holds(newer, target)
-
-
-def _holds(pid: int, target: str) -> bool:
-    """Whether process `pid` has a descriptor open on `target` ("socket:[INODE]")."""
-    directory = f"/proc/{pid}/fd"
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return False
-    for name in names:
-        try:
-            if os.readlink(f"{directory}/{name}") == target:
-                return True
-        except OSError:
-            continue
-    return False
+    return holds_socket(str(server), inode) and holds_socket(str(newer), inode)
 
 
 def _read_line(peer: socket.socket, limit: int = 16) -> bytes:

@@ -250,17 +250,23 @@ os._exit(0)
 """
 
 
-def test_a_keeper_left_beside_a_running_server_leaves_it_the_port(kept: Served) -> None:
-    """A starting server that took the socket and forked its keeper, then died before it
-    confirmed, leaves two keepers; a later server takes the port from one. The other must not
-    answer "not running" for the running server on the connections it accepts: it leaves."""
-    first = kept.keeper_pid()
+def _take_and_die(kept: Served) -> None:
+    """A starting server that takes the kept port's socket, forks its keeper and ends before
+    it confirms the handoff."""
     subprocess.run(
         [sys.executable, "-c", _TAKE_AND_DIE, str(kept.port)],
         env=kept.environment,
         check=True,
         timeout=30,
     )
+
+
+def test_a_keeper_left_beside_a_running_server_leaves_it_the_port(kept: Served) -> None:
+    """A starting server that took the socket and forked its keeper, then died before it
+    confirmed, leaves two keepers; a later server takes the port from one. The other must not
+    answer "not running" for the running server on the connections it accepts: it leaves."""
+    first = kept.keeper_pid()
+    _take_and_die(kept)
     second = kept.keeper_pid()
     assert first is not None and second not in (None, first)
     wait_for(lambda: kept.identity() == KEPT)
@@ -279,12 +285,7 @@ def test_two_keepers_with_no_server_both_stay(kept: Served) -> None:
     """Without a running server, a keeper beside another keeps the port too (it is not
     superseded: nothing but keepers answers)."""
     first = kept.keeper_pid()
-    subprocess.run(
-        [sys.executable, "-c", _TAKE_AND_DIE, str(kept.port)],
-        env=kept.environment,
-        check=True,
-        timeout=30,
-    )
+    _take_and_die(kept)
     second = kept.keeper_pid()
     time.sleep(2.5)  # two of the keepers' ticks
     assert first is not None and second is not None and _alive(first) and _alive(second)
