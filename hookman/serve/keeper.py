@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import selectors
 import signal
 import socket
@@ -75,20 +76,24 @@ class Keeper:
         if now - self._tended < TICK_S:
             return
         self._tended = now
-        if self.pid and _ended(self.pid):
+        if self.pid and _reader_gone(self.alive):
             os.close(self.alive)
-            self.alive, self.pid = -1, 0
+            self.alive, self.pid = -1, 0  # (its zombie is reaped by the server's waitpid(-1))
         if not self.pid and wire.opted_in():
             with contextlib.suppress(OSError):
                 self.fork()
 
 
-def _ended(pid: int) -> bool:
+def _reader_gone(write_end: int) -> bool:
+    """Whether the keeper ended: its pipe's read end, which only the keeper holds, is closed
+    (the write end reports an error). Not its pid: the server's waitpid(-1) may have reaped
+    it, and its number may be a new worker's by now."""
+    poller = select.poll()
+    poller.register(write_end, select.POLLERR | select.POLLHUP)
     try:
-        reaped, _ = os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:  # reaped already (the server's own waitpid(-1))
+        return bool(poller.poll(0))
+    except OSError:
         return True
-    return reaped == pid
 
 
 def fork_keeper(listener: socket.socket) -> tuple[int, int]:

@@ -445,3 +445,39 @@ def test_a_zombie_server_is_not_running(tmp_path: Path, monkeypatch: pytest.Monk
     finally:
         os.waitpid(pid, 0)
     assert not wire.ended(os.getpid())
+
+
+_LAST_PID = Path("/proc/sys/kernel/ns_last_pid")
+
+
+@pytest.mark.skipif(not os.access(_LAST_PID, os.W_OK), reason="needs ns_last_pid (root)")
+def test_a_keeper_whose_pid_a_worker_took_is_forked_again(tmp_path: Path) -> None:
+    """The server's waitpid(-1) reaps a killed keeper at once; a warm worker forked next may
+    get its pid. The server must still see the keeper gone (its pipe, not its pid) and fork
+    a new one, or the port is free once the server ends."""
+    project = Served(tmp_path / "one")
+    project.install()
+    project.hookman("serve", "enable", "--port", str(project.port))
+    project.start()
+    try:
+        other = Served(tmp_path / "two")
+        other.share_server_of(project)
+        other.install()
+        assert project.post("PreToolUse", project.bash("PreToolUse", "ls"))[0] == 200
+        old = project.keeper_pid()
+        assert old is not None
+        os.kill(old, signal.SIGKILL)
+        wait_for(lambda: not _alive(old))  # reaped by the server
+        _LAST_PID.write_text(f"{old - 1}")
+        assert other.post("PreToolUse", other.bash("PreToolUse", "ls"))[0] == 200  # a worker
+        assert project.process is not None
+        if not Path(f"/proc/{old}").exists() or _parent(old) != project.process.pid:
+            pytest.skip("another process took the pid first")
+        wait_for(lambda: project.keeper_pid() not in (None, old))
+        project.process.send_signal(signal.SIGKILL)
+        project.process.wait(timeout=10)
+        wait_for(lambda: project.identity() == KEPT)
+        with pytest.raises(OSError):
+            _bind(project.port)
+    finally:
+        project.stop()
