@@ -432,12 +432,13 @@ class _Run:
     def _server_impostor(self, port: int) -> int | None:
         """Stop the prompt when another process holds the project's server port
         (bridge/serve_gate.py; nothing there: the server is started in the background)."""
-        from hookman.bridge.serve_gate import serve_problem, serve_stop_reason
+        from hookman.bridge.serve_gate import serve_problem
 
-        problem = serve_problem(port)
-        if problem is None:
+        found = serve_problem(port)
+        if found is None:
             return None
-        return self._refuse(serve_stop_reason(problem), problem)
+        problem, reason = found
+        return self._refuse(reason, problem)
 
     def _drifted(self, result: DispatchResult) -> bool:
         """Whether, after the hooks ran and let this guarded event (or the gate's prompt)

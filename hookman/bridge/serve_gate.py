@@ -23,8 +23,10 @@ from hookman.bridge.serve_proof import (
     NOTHING,
     OTHER,
     check_identity,
+    read_port,
     read_secret,
     serve_dir,
+    server_listening,
 )
 
 # Seconds the gate waits for the identity answer: hookman's server answers without a fork
@@ -45,9 +47,14 @@ def daemon_code() -> str:
     return DAEMON_CODE.format(root=root)
 
 
-def serve_problem(port: int) -> str | None:
-    """What is wrong on the project's server port (the reason's middle), or None."""
+def serve_problem(port: int) -> tuple[str, str] | None:
+    """What is wrong on the project's server port: (the problem, for the log; the reason the
+    prompt is stopped, for the user), or None."""
     identity = check_identity(port, read_secret(), IDENTITY_TIMEOUT_S)
+    if identity.state == NOTHING:
+        elsewhere = _server_elsewhere(port)
+        if elsewhere is not None:
+            return elsewhere
     if identity.state in (NOTHING, KEPT):  # KEPT: hookman's keeper holds the port for it
         start_server()
         return None
@@ -57,10 +64,11 @@ def serve_problem(port: int) -> str | None:
 
     holder = port_holder(port)
     who = f"another process ({holder})" if holder else "another process"
-    return (
+    problem = (
         f"{who} holds port {port}, where this project's hooks expect hookman's server "
         f"({identity.detail})"
     )
+    return problem, serve_stop_reason(problem)
 
 
 def serve_stop_reason(problem: str) -> str:
@@ -69,6 +77,32 @@ def serve_stop_reason(problem: str) -> str:
         f"calls through. Stop that process, or choose another port (`hookman serve enable "
         f"--port N`, then `hookman install` in the project); `hookman serve status` says more."
     )
+
+
+def _server_elsewhere(port: int) -> tuple[str, str] | None:
+    """Nothing listens on the project's port while hookman's server runs on another one (a
+    port recorded after it started, an install made for another port): no server can start
+    on this port while that one holds the lock, so the project's guarded calls would reach
+    nothing, or another process that takes the port."""
+    found = server_listening()
+    if found is None or found[1] == port:  # (on this port: stopping, or just started)
+        return None
+    pid, listening = found
+    where = f"port {listening}" if listening is not None else "another port"
+    problem = (
+        f"hookman's server runs on {where} (pid {pid}), not on port {port}, where this "
+        f"project's hooks post"
+    )
+    recorded = read_port()
+    if recorded == port:
+        fix = f"`hookman serve stop` then `hookman serve start` moves it to port {port}"
+    else:
+        fix = "`hookman install` in the project moves its hooks to the server's port"
+    reason = (
+        f"hookman stopped this prompt because {problem}, so its guarded tool calls would "
+        f"reach no server, or another process that takes the port. {fix[0].upper()}{fix[1:]}."
+    )
+    return problem, reason
 
 
 def start_server() -> bool:

@@ -19,6 +19,9 @@ HOST = "127.0.0.1"
 IDENTITY_PATH = "/v1/identity"
 HOOK_PATH_PREFIX = "/v1/hook/"  # + EVENT: where an http entry POSTs
 SECRET_NAME = "secret"
+SERVER_PID_NAME = "pid"  # the running server's pid (the keeper's: keeper.pid)
+LISTENING_NAME = "listening"  # the port the running server listens on
+PORT_NAME = "port"  # the recorded per-user port (`hookman serve enable --port N`)
 SECRET_BYTES = 32
 IDENTITY_LABEL = "hookman"  # the identity answer's key holding the server's version
 # What a port holds, as the identity check finds it.
@@ -55,6 +58,52 @@ def identity_proof(secret: bytes, nonce: str, port: int) -> str:
 def read_secret() -> bytes | None:
     """The per-user secret, or None when there is none or it cannot be used (secret_state)."""
     return secret_state()[0]
+
+
+def server_listening() -> tuple[int, int | None] | None:
+    """(pid, port) of the server its pid file names when that process runs (zombies do not),
+    the port from its `listening` file (None: the file is missing or not a port, a server
+    of an older hookman); None when no server runs. Read without the lock: a hint, which
+    `hookman serve status` checks."""
+    directory = serve_dir()
+    pid = _read_number(os.path.join(directory, SERVER_PID_NAME))
+    if pid is None or not _runs(pid):
+        return None
+    return pid, _read_number(os.path.join(directory, LISTENING_NAME))
+
+
+def read_port() -> int | None:
+    """The recorded per-user port, or None when none is recorded yet."""
+    port = _read_number(os.path.join(serve_dir(), PORT_NAME))
+    return port if port is not None and 0 < port < 65536 else None
+
+
+def _read_number(path: str) -> int | None:
+    """The number in a state file (never blocking on a planted FIFO, nor following a link)."""
+    from hookman.bridge.state_file import read_text
+
+    text = (read_text(path) or "").strip()
+    return int(text) if text.isdigit() and len(text) < 12 else None
+
+
+def _runs(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: it runs
+    return not zombie(pid)
+
+
+def zombie(pid: int) -> bool:
+    """Whether process `pid` has ended but was not reaped yet (a server whose parent, e.g. a
+    container's init, does not reap it), where /proc tells."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[-1].split()[:1] == [b"Z"]
+    except OSError:
+        return False
 
 
 def secret_path() -> str:

@@ -184,33 +184,33 @@ def _problem(found: Status) -> str | None:
 )
 def enable(*, port: int | None = None) -> int:
     from hookman.serve.lifecycle import enable as enable_server
-    from hookman.serve.lifecycle import listening_port
 
-    running_on = listening_port()
-    chosen = enable_server(port)
+    enabled = enable_server(port)
     out = console()
-    out.print(f"the hook server is on for your projects (port {chosen})")
-    if running_on is not None and running_on != chosen:
-        _move(out, running_on, chosen)
+    out.print(f"the hook server is on for your projects (port {enabled.port})")
+    if enabled.must_move:
+        _move(out, enabled.running_on, enabled.port)
     out.print(f"next: {NEXT_INSTALL}")
     return 0
 
 
-def _move(out: Console, old: int, new: int) -> None:
-    """The running server listens on `old`: stop it and start it on the new recorded port
-    (its keeper stays on `old` and denies the guarded calls of projects still installed for
-    it, naming `hookman install`)."""
+def _move(out: Console, old: int | None, new: int) -> None:
+    """The running server listens on `old` (None: it does not say): stop it and start it on
+    the new recorded port (its keeper stays on `old` and denies the guarded calls of projects
+    still installed for it, naming `hookman install`)."""
     from hookman.serve.lifecycle import start as start_server
     from hookman.serve.lifecycle import stop as stop_server
 
     stop_server()
     pid, _port, _already = start_server()
     shown = f" (pid {pid})" if pid else ""
-    out.print(f"moved the hook server from port {old} to port {new}{shown}")
-    out.print(
-        f"hookman keeps port {old} until you opt out: guarded calls of projects still "
-        "installed for it are denied, naming `hookman install`"
-    )
+    origin = f" from port {old}" if old is not None else ""
+    out.print(f"moved the hook server{origin} to port {new}{shown}")
+    if old is not None:
+        out.print(
+            f"hookman keeps port {old} until you opt out: guarded calls of projects still "
+            "installed for it are denied, naming `hookman install`"
+        )
 
 
 @cli_command(

@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman.bridge.port_holder import port_holder
 from hookman.bridge.serve_gate import daemon_code
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from hookman.serve.keeper import Handoff
 
 PID_NAME = wire.SERVER_PID_NAME
-LISTENING_NAME = "listening"  # the port the running server listens on (the recorded one may move)
 LOCK_NAME = "lock"
 LOG_NAME = "server.log"
 START_WAIT_S = 10.0
@@ -52,14 +51,15 @@ def running_pid() -> int | None:
 
 
 def listening_port() -> int | None:
-    """The port the running server listens on, or None when none runs: after
-    `hookman serve enable --port N` it is not the recorded one until the server moves."""
-    from hookman.bridge.state_file import read_text
+    """The port the running server listens on, or None when none runs (or one of an older
+    hookman, which does not say): after `hookman serve enable --port N` it is not the
+    recorded one until the server moves."""
+    from hookman.bridge.serve_proof import server_listening
 
-    if running_pid() is None or not _a_server_holds_the_lock():
+    found = server_listening()
+    if found is None or not _a_server_holds_the_lock():
         return None
-    text = (read_text(path_of(LISTENING_NAME)) or "").strip()
-    return int(text) if text.isdigit() else None
+    return found[1]
 
 
 def elsewhere_problem() -> HookmanError | None:
@@ -125,8 +125,16 @@ def status() -> Status:
     return found
 
 
-def enable(port: int | None = None) -> int:
-    """Opt in: make the secret, record the port, write the `use` file. Returns the port."""
+class Enabled(NamedTuple):
+    port: int  # the recorded port
+    running_on: int | None  # the port a running server listens on (None: none runs, or unsaid)
+    must_move: bool  # a server runs, not on the recorded port (or it does not say where)
+
+
+def enable(port: int | None = None) -> Enabled:
+    """Opt in: make the secret, record the port, write the `use` file. Recorded under the
+    server's lock, so that no server starts meanwhile on the port recorded before; where one
+    runs (or is starting), where it listens."""
     if port is not None and not 1024 <= port <= 65535:
         raise HookmanError(
             f"{port} is not a port the server can use.",
@@ -135,9 +143,33 @@ def enable(port: int | None = None) -> int:
         )
     wire.ensure_secret()
     chosen = port or serve_port()
-    _write_private(wire.PORT_NAME, f"{chosen}\n")
-    _write_private(wire.USE_NAME, "")
-    return chosen
+    lock = _take_lock()
+    try:
+        runs = lock is None
+        running_on = _wait_for_listening() if runs else None
+        _write_private(wire.PORT_NAME, f"{chosen}\n")
+        _write_private(wire.USE_NAME, "")
+    finally:
+        if lock is not None:
+            os.close(lock)
+    return Enabled(chosen, running_on, runs and running_on != chosen and _a_server_holds_the_lock())
+
+
+def _wait_for_listening(wait: float = START_WAIT_S) -> int | None:
+    """The port of the server that holds the lock, once its pid file names it (a starting
+    one writes it as soon as it listens, after its `listening` file); None when it ended, or
+    runs without saying where (one of an older hookman), or never says in time."""
+    from hookman.bridge.serve_proof import server_listening
+
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        found = server_listening()
+        if found is not None:
+            return found[1]
+        if not _a_server_holds_the_lock():
+            return None  # it ended
+        time.sleep(POLL_S)
+    return None
 
 
 def disable() -> bool:
@@ -285,7 +317,7 @@ def _alive(pid: int) -> bool:
         return False
     except OSError:
         return True
-    return not wire.ended(pid)
+    return not wire.zombie(pid)
 
 
 # -- running in the foreground (`hookman serve run`, and the background server) ----------
@@ -310,8 +342,10 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
         )
     chosen = port or serve_port()
     listener, handoff = _listen(chosen)
+    # Its port first: a live pid always names a server whose `listening` file is its own
+    # (the prompt gate reads them without the lock).
+    _write_private(wire.LISTENING_NAME, f"{chosen}\n")
     _write_pid()
-    _write_private(LISTENING_NAME, f"{chosen}\n")
     from hookman.serve.keeper import Keeper
     from hookman.serve.server import Server
     from hookman.serve.warm import warm_up

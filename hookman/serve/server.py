@@ -657,7 +657,9 @@ class Server:
         self._respond(connection, 200, body)
 
     def _reap(self) -> None:
-        while self.by_child:
+        """Reap every child that ended: the server's children and workers (answered as their
+        runs' ends), and any other (the port keeper, told ended by its pipe)."""
+        while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:

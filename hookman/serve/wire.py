@@ -33,16 +33,21 @@ from hookman.bridge.serve_proof import (
     IDENTITY_LABEL,
     IDENTITY_PATH,
     KEPT_LABEL,
+    LISTENING_NAME,
     MANIFEST_SERVE_KEY,
+    PORT_NAME,
     SECRET_BYTES,
     SECRET_NAME,
+    SERVER_PID_NAME,
     constant_time_equal,
     hmac_sha256_hex,
     identity_proof,
+    read_port,
     read_secret,
     secret_path,
     secret_state,
     serve_dir,
+    zombie,
 )
 
 if TYPE_CHECKING:
@@ -54,14 +59,19 @@ __all__ = [
     "IDENTITY_LABEL",
     "IDENTITY_PATH",
     "KEPT_LABEL",
+    "LISTENING_NAME",
     "MANIFEST_SERVE_KEY",
+    "PORT_NAME",
     "SECRET_BYTES",
     "SECRET_NAME",
+    "SERVER_PID_NAME",
     "identity_proof",
+    "read_port",
     "read_secret",
     "secret_path",
     "secret_state",
     "serve_dir",
+    "zombie",
 ]
 
 MANIFEST_HEADER = "X-Hookman-Manifest"
@@ -74,7 +84,6 @@ PROJECT_HEADER = "X-Hookman-Project"
 # `?async=1` after the hook path: an async entry's event (answered `{}` at once, the hooks
 # run on in the server's child).
 ASYNC_QUERY = "async=1"
-PORT_NAME = "port"
 # The per-user port when none is recorded yet: one of 500 above PORT_BASE, by uid, so two
 # users of one machine rarely pick the same one (the server refuses to run on a taken port).
 PORT_BASE = 47300
@@ -155,17 +164,6 @@ def default_port(uid: int | None = None) -> int:
     return PORT_BASE + (os.getuid() if uid is None else uid) % PORT_SPAN
 
 
-def read_port() -> int | None:
-    """The recorded per-user port, or None when none is recorded yet."""
-    from hookman.bridge.state_file import read_text
-
-    text = read_text(os.path.join(serve_dir(), PORT_NAME))
-    if text is None or not text.strip().isdigit():
-        return None
-    port = int(text.strip())
-    return port if 0 < port < 65536 else None
-
-
 USE_NAME = "use"  # present: the user opted in (`hookman serve enable`); install reads it
 
 
@@ -173,9 +171,6 @@ def opted_in() -> bool:
     """Whether the user chose the server for the entries it may serve (`hookman serve
     enable`): install then writes http entries where the client's version allows."""
     return os.path.isfile(os.path.join(serve_dir(), USE_NAME))
-
-
-SERVER_PID_NAME = "pid"  # the running server's pid file (the keeper's: keeper.PID_NAME)
 
 
 def live_pid(name: str) -> int | None:
@@ -192,17 +187,7 @@ def live_pid(name: str) -> int | None:
         return None
     except OSError:
         pass  # another user's process: it runs
-    return None if ended(int(text)) else int(text)
-
-
-def ended(pid: int) -> bool:
-    """Whether process `pid` has ended but was not reaped yet (a zombie: a server whose
-    parent, e.g. a container's init, does not reap it), where /proc tells."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[-1].split()[:1] == [b"Z"]
-    except OSError:
-        return False
+    return None if zombie(int(text)) else int(text)
 
 
 def names_hookman(pid: int) -> bool:

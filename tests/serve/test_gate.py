@@ -112,3 +112,61 @@ class _impostor:
 
     def __exit__(self, *exc: object) -> None:
         self.listener.close()
+
+
+def _post_to(gated: Served, port: int) -> None:
+    """The project's entries (its manifest) post to `port`, as an install for it wrote."""
+    manifest = Path(gated.manifest)
+    data = json.loads(manifest.read_text())
+    data["serve"] = {"port": port}
+    manifest.write_text(json.dumps(data))
+
+
+def _serve_file(gated: Served, name: str) -> Path:
+    return gated.home / "state" / "serve" / name
+
+
+@pytest.mark.parametrize("recorded", ["project's", "server's"])
+def test_a_server_on_another_port_stops_the_prompt_naming_the_fix(
+    gated: Served, recorded: str
+) -> None:
+    """Nothing on the project's port while hookman's server runs on another: no server can
+    start on the project's port (the running one holds the lock), so its guarded calls would
+    reach nothing, or an impostor that takes the port for the whole session."""
+    gated.start()
+    other = socket.socket()
+    other.bind(("127.0.0.1", 0))
+    elsewhere = other.getsockname()[1]
+    other.close()
+    _post_to(gated, elsewhere)
+    if recorded == "project's":  # `serve enable --port` whose move did not happen
+        _serve_file(gated, "port").write_text(f"{elsewhere}\n")
+    answer = _prompt(gated)
+    assert answer["continue"] is False
+    reason = str(answer["stopReason"])
+    assert f"runs on port {gated.port}" in reason and f"not on port {elsewhere}" in reason
+    if recorded == "project's":
+        fix = f"`hookman serve stop` then `hookman serve start` moves it to port {elsewhere}"
+        assert fix in reason
+    else:
+        assert "`hookman install` in the project" in reason
+
+
+def test_a_server_that_does_not_say_its_port_is_elsewhere_too(gated: Served) -> None:
+    """A server of an older hookman writes no `listening` file: nothing on the project's
+    port while it runs means it runs on another."""
+    gated.start()
+    _serve_file(gated, "listening").unlink()
+    other = socket.socket()
+    other.bind(("127.0.0.1", 0))
+    elsewhere = other.getsockname()[1]
+    other.close()
+    _post_to(gated, elsewhere)
+    answer = _prompt(gated)
+    assert answer["continue"] is False
+    assert "runs on another port" in str(answer["stopReason"])
+
+
+def test_the_servers_own_port_is_not_elsewhere(gated: Served) -> None:
+    gated.start()
+    assert _prompt(gated).get("continue") is not False

@@ -439,12 +439,12 @@ def test_a_zombie_server_is_not_running(tmp_path: Path, monkeypatch: pytest.Monk
     if pid == 0:
         os._exit(0)
     try:
-        wait_for(lambda: wire.ended(pid))
+        wait_for(lambda: wire.zombie(pid))
         wire.write_pid(wire.SERVER_PID_NAME, pid)
         assert wire.live_pid(wire.SERVER_PID_NAME) is None
     finally:
         os.waitpid(pid, 0)
-    assert not wire.ended(os.getpid())
+    assert not wire.zombie(os.getpid())
 
 
 _LAST_PID = Path("/proc/sys/kernel/ns_last_pid")

@@ -159,3 +159,19 @@ def test_status_with_an_unusable_secret_names_the_secret_not_another_process(
         assert "secret" in shown["problem"] and shown["running"] is False
     finally:
         secret.chmod(0o600)
+
+
+def test_enable_moves_a_server_that_does_not_say_its_port(port: int, hookman_home: Path) -> None:
+    """A server of an older hookman (no `listening` file) still runs after an upgrade:
+    `enable --port` cannot tell where it listens, so it moves it."""
+    assert _hookman("serve", "start").returncode == 0
+    (hookman_home / "state" / "serve" / "listening").unlink()
+    other = free_port()
+    try:
+        moved = _hookman("serve", "enable", "--port", str(other))
+        assert moved.returncode == 0, moved.stderr
+        assert f"moved the hook server to port {other}" in moved.stdout
+        shown = json.loads(_hookman("serve", "status", "--json").stdout)
+        assert shown["running"] is True and shown["port"] == other, shown
+    finally:
+        _hookman("serve", "disable")
