@@ -15,17 +15,32 @@ _PROC = "/proc"
 def port_holder(port: int) -> str | None:
     """`pid N (COMMAND LINE)` of the process listening on `port`, or None when it cannot
     be told."""
+    for pid in _holders(port, first=True):
+        return f"pid {pid} ({_command_line(pid)})"
+    return None
+
+
+def port_holders(port: int) -> list[int]:
+    """The pids of every process holding the socket that listens on `port` (a server and its
+    port keeper share one); empty when it cannot be told."""
+    return [int(pid) for pid in _holders(port, first=False)]
+
+
+def _holders(port: int, *, first: bool) -> list[str]:
     inodes = _listening_inodes(port)
     if not inodes:
-        return None
+        return []
     try:
         pids = [name for name in os.listdir(_PROC) if name.isdigit()]
     except OSError:
-        return None
+        return []
+    found = []
     for pid in pids:
         if holds_socket(pid, inodes):
-            return f"pid {pid} ({_command_line(pid)})"
-    return None
+            found.append(pid)
+            if first:
+                break
+    return found
 
 
 def _listening_inodes(port: int) -> set[str]:

@@ -98,13 +98,13 @@ def stop() -> int:
 
 def _say_kept(out: Console, port: int | None) -> None:
     """The port keeper's line, when one holds the stopped server's port (serve/keeper.py)."""
-    from hookman.serve.keeper import keeper_pid
-    from hookman.serve.lifecycle import serve_port
+    from hookman.serve.lifecycle import keeper_of, serve_port
 
-    pid = keeper_pid()
+    kept = port or serve_port()
+    pid = keeper_of(kept)
     if pid is not None:
         out.print(
-            f"hookman keeps port {port or serve_port()} (pid {pid}) so that no other process "
+            f"hookman keeps port {kept} (pid {pid}) so that no other process "
             "answers for the server: guarded calls are denied until it runs again "
             "(`hookman serve disable` lets the port go)"
         )

@@ -113,10 +113,8 @@ def status() -> Status:
         found.running = True
         found.version = identity.version
     elif identity.state == KEPT:
-        from hookman.serve.keeper import keeper_pid
-
         found.kept = True
-        found.pid = keeper_pid()
+        found.pid = keeper_of(found.port)
     elif identity.detail:
         holder = port_holder(found.port)
         found.detail = f"{holder or 'another process'} holds the port: {identity.detail}"
@@ -129,6 +127,19 @@ class Enabled(NamedTuple):
     port: int  # the recorded port
     running_on: int | None  # the port a running server listens on (None: none runs, or unsaid)
     must_move: bool  # a server runs, not on the recorded port (or it does not say where)
+
+
+def keeper_of(port: int) -> int | None:
+    """The pid of the keeper holding `port`: `keeper.pid` names the newest keeper, which may
+    keep another port (the one the server moved to); /proc tells which holds this one."""
+    from hookman.bridge.port_holder import port_holders
+    from hookman.serve.keeper import keeper_pid
+
+    newest = keeper_pid()
+    holders = port_holders(port)
+    if not holders or newest in holders:
+        return newest  # (no /proc: the pid file decides)
+    return holders[0]
 
 
 def enable(port: int | None = None) -> Enabled:

@@ -175,3 +175,24 @@ def test_enable_moves_a_server_that_does_not_say_its_port(port: int, hookman_hom
         assert shown["running"] is True and shown["port"] == other, shown
     finally:
         _hookman("serve", "disable")
+
+
+def test_status_names_the_keeper_of_the_recorded_port(port: int) -> None:
+    """Two keepers (the server moved P -> Q and stopped; P recorded again): `keeper.pid`
+    names Q's, status names the one that holds P."""
+    from hookman.bridge.port_holder import port_holders
+
+    assert _hookman("serve", "start").returncode == 0
+    other = free_port()
+    try:
+        assert _hookman("serve", "enable", "--port", str(other)).returncode == 0  # moved
+        assert "hookman keeps port" in _hookman("serve", "stop").stdout  # Q's keeper
+        assert _hookman("serve", "enable", "--port", str(port)).returncode == 0
+        holders = port_holders(port)
+        assert len(holders) == 1
+        shown = json.loads(_hookman("serve", "status", "--json").stdout)
+        assert shown["kept"] is True and shown["port"] == port
+        status = _hookman("serve", "status").stdout
+        assert f"hookman keeps the port (pid {holders[0]})" in status
+    finally:
+        _hookman("serve", "disable")
