@@ -26,6 +26,7 @@ from .serve_harness import (
     Impostor,
     ImpostorOnceFree,
     client_or_skip,
+    free_port,
     handlers,
     sentinels,
     serve_project,
@@ -514,3 +515,30 @@ def test_a_hook_on_the_server_has_the_project_directory_a_command_hook_has(
     run = e2e.run_claude("go", turns=[bash("echo hi"), say("ok")])
 
     assert run.model_saw(f"SERVE-PROJECT-DIR={e2e.root}"), run.describe()
+
+
+@versions(NEWEST)
+def test_a_server_on_another_port_stops_the_prompt_naming_the_fix(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """The recorded port moved while the server ran (a move that did not happen, a hand
+    edit) and the project was installed for the new one: nothing can start on it while the
+    server holds its lock, so the gate stops the prompt, naming where the server runs and how
+    it moves; the model is never asked."""
+    e2e, server = served
+    server.start()
+    moved_to = free_port()
+    (server.directory / "port").write_text(f"{moved_to}\n")
+    e2e.hookman("install", e2e.write_hook("guard", GUARD))
+    (guard,) = handlers(e2e.settings(), "PreToolUse")
+    assert f":{moved_to}/" in guard["url"], guard
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    run = e2e.run_claude("tidy up", turns=[bash(f"rm -rf {victim}"), say("ok")])
+
+    stopped = run.stopped_by_hook()
+    assert f"runs on port {server.port}" in stopped and f"not on port {moved_to}" in stopped
+    assert "`hookman serve stop` then `hookman serve start`" in stopped, run.describe()
+    assert run.main_requests == [], run.describe()
+    assert victim.is_dir()
