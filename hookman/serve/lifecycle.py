@@ -63,17 +63,27 @@ def listening_port() -> int | None:
 
 
 def elsewhere_problem() -> HookmanError | None:
-    """The error for a server that runs on another port than the recorded one (the user
-    recorded a new one with `hookman serve enable --port N` and the move failed): `start`
-    cannot start one on the recorded port while it runs."""
-    listening, recorded = listening_port(), serve_port()
-    if listening is None or listening == recorded:
+    """The error for a server that runs, but not on the recorded port (a port recorded by
+    hand, a move that failed) or without saying where (one of an older hookman) while the
+    recorded port has none: `start` cannot start one there while it holds the lock."""
+    from hookman.bridge.serve_proof import server_listening
+
+    found = server_listening()
+    recorded = serve_port()
+    if found is None or found[1] == recorded or not _a_server_holds_the_lock():
         return None
-    pid = running_pid()
+    pid, listening = found
+    hint = f"`hookman serve stop` then `hookman serve start` moves it to port {recorded}."
+    if listening is None:
+        return HookmanError(
+            f"the hook server runs (pid {pid}) but does not answer on the recorded port "
+            f"{recorded}.",
+            hint,
+        )
     return HookmanError(
         f"the hook server runs on port {listening} (pid {pid}), not on the recorded port "
         f"{recorded}.",
-        f"`hookman serve stop` then `hookman serve start` moves it to port {recorded}.",
+        hint,
     )
 
 

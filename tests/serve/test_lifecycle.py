@@ -196,3 +196,22 @@ def test_status_names_the_keeper_of_the_recorded_port(port: int) -> None:
         assert f"hookman keeps the port (pid {holders[0]})" in status
     finally:
         _hookman("serve", "disable")
+
+
+def test_start_names_a_server_that_does_not_say_its_port(port: int, hookman_home: Path) -> None:
+    """A server of an older hookman (no `listening` file) runs while another port is
+    recorded: `start` says so at once, not after waiting 10 s for the recorded port."""
+    assert _hookman("serve", "start").returncode == 0
+    serve = hookman_home / "state" / "serve"
+    (serve / "listening").unlink()
+    other = free_port()
+    (serve / "port").write_text(f"{other}\n")
+    try:
+        started = _hookman("serve", "start")
+        assert started.returncode == 1
+        assert f"does not answer on the recorded port {other}." in started.stderr
+        assert f"moves it to port {other}" in started.stderr
+        status = _hookman("serve", "status")
+        assert status.returncode == 1 and "does not answer on the recorded port" in status.stdout
+    finally:
+        _hookman("serve", "disable")
