@@ -65,11 +65,17 @@ def server_listening() -> tuple[int, int | None] | None:
     the port from its `listening` file (None: the file is missing or not a port, a server
     of an older hookman); None when no server runs. Read without the lock: a hint, which
     `hookman serve status` checks."""
-    directory = serve_dir()
-    pid = _read_number(os.path.join(directory, SERVER_PID_NAME))
-    if pid is None or not _runs(pid):
+    pid = live_pid(SERVER_PID_NAME)
+    if pid is None:
         return None
-    return pid, _read_number(os.path.join(directory, LISTENING_NAME))
+    return pid, _read_number(os.path.join(serve_dir(), LISTENING_NAME))
+
+
+def live_pid(name: str) -> int | None:
+    """The pid in the serve directory's file `name` (the server's `pid`, the port keeper's
+    `keeper.pid`) when that process still runs, else None."""
+    pid = _read_number(os.path.join(serve_dir(), name))
+    return pid if pid is not None and process_runs(pid) else None
 
 
 def read_port() -> int | None:
@@ -86,7 +92,8 @@ def _read_number(path: str) -> int | None:
     return int(text) if text.isdigit() and len(text) < 12 else None
 
 
-def _runs(pid: int) -> bool:
+def process_runs(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -50,27 +50,30 @@ def running_pid() -> int | None:
     return wire.live_pid(PID_NAME)
 
 
+def _running_server() -> tuple[int, int | None] | None:
+    """(pid, port or None) of the server that holds the lock (serve_proof.server_listening,
+    checked against the lock), or None."""
+    from hookman.bridge.serve_proof import server_listening
+
+    found = server_listening()
+    return found if found is not None and _a_server_holds_the_lock() else None
+
+
 def listening_port() -> int | None:
     """The port the running server listens on, or None when none runs (or one of an older
     hookman, which does not say): after `hookman serve enable --port N` it is not the
     recorded one until the server moves."""
-    from hookman.bridge.serve_proof import server_listening
-
-    found = server_listening()
-    if found is None or not _a_server_holds_the_lock():
-        return None
-    return found[1]
+    found = _running_server()
+    return None if found is None else found[1]
 
 
 def elsewhere_problem() -> HookmanError | None:
     """The error for a server that runs, but not on the recorded port (a port recorded by
     hand, a move that failed) or without saying where (one of an older hookman) while the
     recorded port has none: `start` cannot start one there while it holds the lock."""
-    from hookman.bridge.serve_proof import server_listening
-
-    found = server_listening()
+    found = _running_server()
     recorded = serve_port()
-    if found is None or found[1] == recorded or not _a_server_holds_the_lock():
+    if found is None or found[1] == recorded:
         return None
     pid, listening = found
     hint = f"`hookman serve stop` then `hookman serve start` moves it to port {recorded}."
@@ -332,13 +335,7 @@ def _alive(pid: int) -> bool:
             return False
     except ChildProcessError:
         pass
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return not wire.zombie(pid)
+    return wire.process_runs(pid)
 
 
 # -- running in the foreground (`hookman serve run`, and the background server) ----------

@@ -42,6 +42,8 @@ from hookman.bridge.serve_proof import (
     constant_time_equal,
     hmac_sha256_hex,
     identity_proof,
+    live_pid,
+    process_runs,
     read_port,
     read_secret,
     secret_path,
@@ -66,6 +68,8 @@ __all__ = [
     "SECRET_NAME",
     "SERVER_PID_NAME",
     "identity_proof",
+    "live_pid",
+    "process_runs",
     "read_port",
     "read_secret",
     "secret_path",
@@ -171,23 +175,6 @@ def opted_in() -> bool:
     """Whether the user chose the server for the entries it may serve (`hookman serve
     enable`): install then writes http entries where the client's version allows."""
     return os.path.isfile(os.path.join(serve_dir(), USE_NAME))
-
-
-def live_pid(name: str) -> int | None:
-    """The pid in the serve directory's file `name` (the server's `pid`, the port keeper's
-    `keeper.pid`) when that process still runs, else None."""
-    from hookman.bridge.state_file import read_text
-
-    text = (read_text(os.path.join(serve_dir(), name)) or "").strip()
-    if not text.isdigit():
-        return None
-    try:
-        os.kill(int(text), 0)
-    except ProcessLookupError:
-        return None
-    except OSError:
-        pass  # another user's process: it runs
-    return None if zombie(int(text)) else int(text)
 
 
 def names_hookman(pid: int) -> bool:
