@@ -34,7 +34,6 @@ import signal
 import socket
 import stat
 import struct
-import time
 
 from hookman.serve import wire
 from hookman.serve.answers import EMPTY, moved_body, stopped_body
@@ -43,7 +42,6 @@ from hookman.serve.server import Connection, Server
 HANDOFF_PREFIX = "handoff-"  # + PORT: the Unix socket a starting server takes the port through
 PID_NAME = "keeper.pid"
 LOG_NAME = "server.log"
-TICK_S = 1.0  # how often the keeper looks at the opt-in and its handoff socket, the server at it
 HANDOFF_TIMEOUT_S = 2.0  # for each step of a handoff but the last
 CONFIRM_TIMEOUT_S = 10.0  # how long a keeper waits for the server to say it took the port
 _OFFER = b"O"
@@ -61,7 +59,6 @@ class Keeper:
         self.listener = listener
         self.pid = 0
         self.alive = -1  # the write end of the keeper's pipe
-        self._tended = time.monotonic()
         self.fork()
 
     def fork(self) -> None:
@@ -70,12 +67,9 @@ class Keeper:
     def descriptors(self) -> tuple[int, ...]:
         return (self.alive,) if self.alive >= 0 else ()
 
-    def tend(self, now: float) -> None:
-        """Once a TICK_S: a keeper that ended is reaped, and forked anew while the user opts
-        in (`serve disable` ended it; `serve enable` again; killed on its own)."""
-        if now - self._tended < TICK_S:
-            return
-        self._tended = now
+    def tend(self) -> None:
+        """At the server's tick: a keeper that ended is let go of, and forked anew while the
+        user opts in (`serve disable` ended it; `serve enable` again; killed on its own)."""
         if self.pid and _reader_gone(self.alive):
             os.close(self.alive)
             self.alive, self.pid = -1, 0  # (its zombie is reaped by the server's waitpid(-1))
@@ -251,7 +245,6 @@ class KeptServer(Server):
         self.workers.limit = 0
         self.handoff: socket.socket | None = None
         self._handoff_inode = 0
-        self._ticked = 0.0
         self._tend_handoff()
 
     def _run_hooks(
@@ -277,11 +270,12 @@ class KeptServer(Server):
         else:
             super()._dispatch(key, events)
 
-    def _expire(self, now: float) -> None:
-        super()._expire(now)
-        if self.stopping or now - self._ticked < TICK_S:
+    def _tick(self, now: float) -> None:
+        """At the loop's tick (once a second): leave when the user opted out or a running
+        server holds the port; bind the handoff socket again where it is gone."""
+        super()._tick(now)
+        if self.stopping:
             return
-        self._ticked = now
         if not wire.opted_in():
             self._say(f"you opted out: hookman lets port {self.port} go")
             self.stop()

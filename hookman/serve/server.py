@@ -36,7 +36,9 @@ BACKLOG = 128
 RECV_SIZE = 256 * 1024
 NONCE_LIMIT = 128
 SECRET_CHECK_S = 1.0  # how often the secret's file is read again (it is replaced rarely)
-TICK_S = 1.0  # how often the loop reaps and collects runs' ends without being woken for them
+# How often the loop reaps, collects runs' ends without being woken for them, and tends the
+# port keeper (serve/keeper.py: the keeper's own loop looks at the opt-in then).
+TICK_S = 1.0
 REASONS = {
     200: "OK",
     400: "Bad Request",
@@ -59,7 +61,7 @@ QUEUE_LIMIT = 256
 class Tended(Protocol):
     """What the loop asks of the port keeper it tends (serve/keeper.py Keeper)."""
 
-    def tend(self, now: float) -> None: ...
+    def tend(self) -> None: ...
 
     def descriptors(self) -> tuple[int, ...]: ...
 
@@ -552,8 +554,10 @@ class Server:
                 self.selector.unregister(worker.sock)
 
     def _tick(self, now: float) -> None:
-        """Once a TICK_S: collect the ends of the runs whose answers went out; one that has
-        not ended yet is watched from now on."""
+        """Once a TICK_S: tend the port keeper; collect the ends of the runs whose answers
+        went out (one that has not ended yet is watched from now on)."""
+        if self.keeper is not None and not self.stopping:
+            self.keeper.tend()
         for worker in self.workers.unwatched():
             self._collect(worker)
             if worker.busy and worker.sock.fileno() >= 0:
@@ -701,8 +705,6 @@ class Server:
         self._respond(connection, 200, failure_body(connection.event, connection.guarded, problem))
 
     def _expire(self, now: float) -> None:
-        if self.keeper is not None and not self.stopping:
-            self.keeper.tend(now)
         for worker in self.workers.idle_past(now):
             self._drop_worker(worker)
         for connection in list(self.connections.values()):
