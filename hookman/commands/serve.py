@@ -13,8 +13,6 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from hookman.serve.lifecycle import Status
-
     class ServeStatusJson(TypedDict):
         running: bool
         pid: int | None
@@ -121,6 +119,7 @@ def status(*, json_output: bool = False) -> int:
     from hookman.serve.lifecycle import status as server_status
 
     found = server_status()
+    said = found.unusable or found.elsewhere  # the server cannot be proven, or runs elsewhere
     if json_output:
         shown: ServeStatusJson = {
             "running": found.running,
@@ -128,7 +127,7 @@ def status(*, json_output: bool = False) -> int:
             "port": found.port,
             "version": found.version,
             "opted_in": found.opted_in,
-            "problem": _problem(found),
+            "problem": said.message if said is not None else found.detail or None,
             "kept": found.kept,  # hookman's port keeper holds the port (serve/keeper.py)
         }
         print_json(shown)
@@ -138,9 +137,7 @@ def status(*, json_output: bool = False) -> int:
     if found.running:
         shown_pid = f", pid {found.pid}" if found.pid else ""
         out.print(f"the hook server runs on port {found.port} (hookman {found.version}{shown_pid})")
-    elif found.unusable is not None or found.elsewhere is not None:
-        said = found.unusable or found.elsewhere
-        assert said is not None
+    elif said is not None:
         out.print(escape(said.message))
         out.print(escape(said.hint or ""))
     elif found.detail:
@@ -162,13 +159,6 @@ def status(*, json_output: bool = False) -> int:
         )
     out.print(f"opt-in: {opted}")
     return 0 if found.running else 1
-
-
-def _problem(found: Status) -> str | None:
-    """`status --json`'s problem: why the server cannot be proven, or where it runs instead,
-    or what holds its port."""
-    said = found.unusable or found.elsewhere
-    return said.message if said is not None else found.detail or None
 
 
 @cli_command(
