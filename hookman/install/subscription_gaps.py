@@ -82,8 +82,10 @@ def subscription_gaps(config: ProjectConfigView, project_dir: Path) -> CodeView:
 def _learn(
     hooks: list[HookSpec], resolution: Any, project_dir: Path
 ) -> tuple[dict[str, Subscriptions], dict[str, tuple[str, str]]]:
-    """The code's subscriptions (cached, or one child for the hooks whose module changed),
-    and the hooks whose code does not load: name -> (what is wrong, how to fix it)."""
+    """The code's subscriptions (cached, or one child for the hooks whose module changed,
+    its answers kept in the cache as install keeps them: the next `list` or `doctor` of a
+    project not installed yet starts no child), and the hooks whose code does not load:
+    name -> (what is wrong, how to fix it)."""
     if not hooks:
         return {}, {}
     from hookman.hooks.subscriptions import LearnRequest, learn_many
@@ -94,7 +96,7 @@ def _learn(
         requests.append(
             LearnRequest(hook.name, resolution.paths[hook.name], Path(root) if root else None)
         )
-    outcomes = learn_many(requests, project_dir, keep=False, stop_at_first_failure=False)
+    outcomes = learn_many(requests, project_dir, keep=True, stop_at_first_failure=False)
     code: dict[str, Subscriptions] = {}
     failures: dict[str, tuple[str, str]] = {}
     for name, outcome in outcomes.items():

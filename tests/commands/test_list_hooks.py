@@ -132,3 +132,19 @@ def test_list_shows_which_hooks_are_async(project: Path) -> None:
     lines = hookman("list", *ASYNC_VERSION).stdout.splitlines()
     assert "enabled, async" in next(line for line in lines if "notifier" in line)
     assert "async" not in next(line for line in lines if "guard" in line)
+
+
+def test_list_of_a_project_not_installed_learns_its_hooks_once(project: Path) -> None:
+    """A clone before its first install: `list` learns what the hooks subscribe to (a child
+    process) and keeps it in the subscriptions cache, so the next `list` starts no child."""
+    from hookman.hooks.subscription_cache import learned_before
+
+    write_hook(project, "guard", GUARD)
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "hookman.toml").write_text(
+        '[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\nenabled = true\n'
+        'events = ["tool_call"]\ntools = { tool_call = ["Bash"] }\n'
+    )
+    assert learned_before(project / "hooks" / "guard.py", project) is None
+    assert hookman("list", "--claude-version", "2.1.332").exit_code == 0
+    assert learned_before(project / "hooks" / "guard.py", project) is not None
