@@ -5,7 +5,10 @@ command run) or `exec 1>&2` (both its stderr pipe: only exit 2 with the reason t
 
 Codex makes a hook's three pipes one after the other, stdin, stdout, stderr (measured on
 0.150.0 and 0.171.0, tests/e2e/test_codex.py), and Linux numbers pipes in the order they
-are made, so the stdout pipe is the one numbered right after stdin's. The runner's fd 0 is
+are made on one CPU, so the stdout pipe is the one numbered right after stdin's. Each CPU
+draws from its own batch of numbers: when Codex's thread moved to another CPU between the
+two pipe() calls the numbers do not follow (seen once in CI), and the answer goes out as
+below. The runner's fd 0 is
 the client's stdin pipe (the launcher passes it on); the shared pipe is read through /proc
 at the launcher's fd 1, or its parent's (the client's shell) where the launcher's own is
 the answer file for now (dash applies a command's redirections in the shell itself while
