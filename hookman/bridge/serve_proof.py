@@ -9,6 +9,7 @@ socket module are ~20 ms of a start): HMAC-SHA256 over the built-in sha256, `_so
 from __future__ import annotations
 
 import os
+from _operator import _compare_digest  # hmac.compare_digest itself, a built-in module
 
 from hookman.bridge.protocol import MANIFEST_SERVE_KEY
 from hookman.user_dirs import sha256_hex, user_dir
@@ -32,6 +33,8 @@ KEPT = "kept"  # hookman's port keeper, proven with this user's secret: the serv
 KEPT_LABEL = "kept"  # the identity answer's key saying the keeper answered (true)
 IDENTITY_READ_LIMIT = 4096
 _BLOCK = 64
+_INNER_PAD = int.from_bytes(b"\x36" * _BLOCK, "big")
+_OUTER_PAD = int.from_bytes(b"\x5c" * _BLOCK, "big")
 
 
 def serve_dir() -> str:
@@ -43,9 +46,9 @@ def hmac_sha256_hex(key: bytes, message: bytes) -> str:
     """HMAC-SHA256 (RFC 2104), the same hex digest as `hmac.new(key, message, sha256)`."""
     if len(key) > _BLOCK:
         key = bytes.fromhex(sha256_hex(key))
-    key = key.ljust(_BLOCK, b"\0")
-    inner = bytes(byte ^ 0x36 for byte in key) + message
-    outer = bytes(byte ^ 0x5C for byte in key) + bytes.fromhex(sha256_hex(inner))
+    key_number = int.from_bytes(key.ljust(_BLOCK, b"\0"), "big")
+    inner = (key_number ^ _INNER_PAD).to_bytes(_BLOCK, "big") + message
+    outer = (key_number ^ _OUTER_PAD).to_bytes(_BLOCK, "big") + bytes.fromhex(sha256_hex(inner))
     return sha256_hex(outer)
 
 
@@ -151,14 +154,7 @@ def secret_state() -> tuple[bytes | None, str | None]:
 
 def constant_time_equal(left: str, right: str) -> bool:
     """Whether two texts are equal, in a time that does not tell how much of them is."""
-    if len(left) != len(right):
-        return False
-    difference = 0
-    for a, b in zip(
-        left.encode("utf-8", "replace"), right.encode("utf-8", "replace"), strict=False
-    ):
-        difference |= a ^ b
-    return difference == 0
+    return _compare_digest(left.encode("utf-8", "replace"), right.encode("utf-8", "replace"))
 
 
 class Identity:

@@ -110,8 +110,13 @@ def parse_head(head: bytes) -> Request:
     return Request(parts[0], parts[1], headers)
 
 
+_SEPARATORS = '()<>@,;:\\"/[]?={}'
+_TOKEN_CHARS = "".join(chr(code) for code in range(33, 127) if chr(code) not in _SEPARATORS)
+
+
 def _token(name: str) -> bool:
-    return all(33 <= ord(char) <= 126 and char not in '()<>@,;:\\"/[]?={}' for char in name)
+    """Whether a header name is an RFC 9110 token (strip() removes every allowed character)."""
+    return not name.strip(_TOKEN_CHARS)
 
 
 def body_framing(request: Request) -> tuple[int, bool]:

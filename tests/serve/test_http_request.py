@@ -70,3 +70,25 @@ def test_the_limits_are_statuses() -> None:
     assert _read([too_large]).status == 413
     assert _read([HEAD + b"\r\n"]).status == 411
     assert _read([b"NOT HTTP\r\n\r\n"]).status == 400
+
+
+_SEPARATORS = '()<>@,;:\\"/[]?={}'
+
+
+@given(
+    st.text(
+        alphabet=st.characters(max_codepoint=300, blacklist_characters=":\r\n"),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_a_header_name_is_taken_exactly_when_it_is_a_token(name: str) -> None:
+    """RFC 9110: a field name is one or more visible ASCII characters, no separator (the
+    colon ends the name, and CR LF the line, so neither can be in one)."""
+    is_token = all(33 <= ord(char) <= 126 and char not in _SEPARATORS for char in name)
+    data = HEAD + name.encode("latin-1", "replace") + b": v\r\nContent-Length: 0\r\n\r\n"
+    reader = _read([data])
+    if is_token:
+        assert reader.state == COMPLETE, name
+    else:
+        assert (reader.state, reader.status) == (BAD, 400), name
