@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from _operator import _compare_digest  # hmac.compare_digest itself, a built-in module
 
+from hookman.bridge.project_moved import sha256_hex
 from hookman.bridge.protocol import MANIFEST_SERVE_KEY
-from hookman.user_dirs import sha256_hex, user_dir
 
 __all__ = ["MANIFEST_SERVE_KEY"]
 
@@ -38,7 +38,11 @@ _OUTER_PAD = int.from_bytes(b"\x5c" * _BLOCK, "big")
 
 
 def serve_dir() -> str:
-    """The server's per-user directory (secret, port, pid, its own log)."""
+    """The server's per-user directory (secret, port, pid, its own log). Only a full install
+    asks (the server, install, the prompt gate of a project that opted in): a plugin carries no
+    user_dirs (plugin/carry.py FULL_INSTALL_ONLY), and its runner never serves."""
+    from hookman.user_dirs import user_dir
+
     return os.path.join(user_dir("state"), "serve")
 
 

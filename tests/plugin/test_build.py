@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.bridge.protocol import GUARDED_DONE_STATUS
+from hookman.bridge.protocol import GUARDED_DONE_STATUS, LAUNCHER_NAME
+from hookman.bridge.serve_proof import HOOK_PATH_PREFIX
 from hookman.errors import HookmanError
 from hookman.plugin.build import build_plugin, check_plugin_name, default_plugin_name
+from hookman.plugin.carry import carried_files
 from tests.client_shell import as_client
 from tests.commands.helpers import NOTIFIER, hookman, write_hook
 
@@ -334,3 +336,65 @@ def test_an_async_hook_gets_an_async_entry_that_is_never_waited_for(
     [handler] = group["hooks"]
     assert handler["async"] is True
     assert handler["command"].endswith("PostToolUse --async || :")
+
+
+def test_the_plugin_answers_in_a_project_whose_hooks_go_to_the_warm_server(
+    built_project: Path, tmp_path: Path
+) -> None:
+    """A project that opted in to the warm server has http entries in settings.local.json:
+    the plugin's runner reads them for the timeout that counts (bridge/entry_timeout.py)
+    with what the plugin carries alone, and its guard still tells a tool call from another
+    (it once denied every call: serve_proof imported hookman.user_dirs, not carried)."""
+    out = tmp_path / "plug"
+    assert build(built_project, out).exit_code == 0
+    served = tmp_path / "served"
+    (served / ".claude").mkdir(parents=True)
+    gate = f"sh '/x/{LAUNCHER_NAME}' UserPromptSubmit"
+    url = f"http://127.0.0.1:45678{HOOK_PATH_PREFIX}PreToolUse"
+    settings = {
+        "hooks": {
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": gate}]}],
+            "PreToolUse": [{"hooks": [{"type": "http", "url": url, "timeout": 30}]}],
+        }
+    }
+    (served / ".claude" / "settings.local.json").write_text(json.dumps(settings))
+    environment = {
+        "PATH": os.environ["PATH"],
+        "CLAUDE_PLUGIN_DATA": str(tmp_path / "data"),
+        "CLAUDE_PROJECT_DIR": str(served),
+    }
+
+    def answer(command: str) -> str:
+        done = subprocess.run(
+            as_client("sh", str(out / "hookman-runner" / "run.sh"), "PreToolUse"),
+            input=json.dumps({**PAYLOAD, "cwd": str(served), "tool_input": {"command": command}}),
+            capture_output=True,
+            text=True,
+            env=environment,
+            cwd=served,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == GUARDED_DONE_STATUS, done.stderr
+        return done.stdout
+
+    denied = json.loads(answer("rm -rf /tmp/x"))["hookSpecificOutput"]
+    assert (denied["permissionDecision"], denied["permissionDecisionReason"]) == ("deny", "no")
+    assert json.loads(answer("ls")) == {}
+
+
+def test_every_carried_module_imports_with_only_the_carried_files(tmp_path: Path) -> None:
+    """What a plugin's lib/ holds, on a python3 with no site-packages (-I -S): each module the
+    runner may import loads (a module-level import of anything not carried fails here)."""
+    lib = tmp_path / "lib"
+    names = []
+    for relative, source in carried_files():
+        (lib / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, lib / relative)
+        names.append(relative.removesuffix(".py").removesuffix("/__init__").replace("/", "."))
+    program = f"import sys; sys.path.insert(0, {str(lib)!r})\n"
+    program += f"for name in {names!r}: __import__(name)"
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", program], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -9,7 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hookman.errors import HookmanError
-from hookman.plugin.carry import carried_files, check_hook_imports, is_carried
+from hookman.plugin.carry import (
+    FULL_INSTALL_ONLY,
+    carried_files,
+    check_hook_imports,
+    is_carried,
+)
 
 HOOK = Path("hooks/h.py")
 
@@ -75,3 +82,42 @@ def test_is_carried_is_exactly_runtime_bridge_and_the_root(module: str) -> None:
         len(parts) == 1 or parts[1] in ("runtime", "bridge") or module == ("hookman.__version__")
     )
     assert is_carried(module) == expected
+
+
+def _runtime_imports(tree: ast.Module) -> Iterator[tuple[str, bool]]:
+    """(module, inside a function) for each absolute import that runs (TYPE_CHECKING blocks
+    left out: they never do)."""
+
+    def walk(node: ast.AST, in_function: bool) -> Iterator[tuple[str, bool]]:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for child in node.orelse:
+                yield from walk(child, in_function)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, in_function
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module, in_function
+        inner = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for child in ast.iter_child_nodes(node):
+            yield from walk(child, inner)
+
+    yield from walk(tree, False)
+
+
+def test_carried_modules_import_only_what_the_plugin_carries() -> None:
+    """Every hookman import of the runner's path is carried, but the few a full install
+    alone reaches, lazily (FULL_INSTALL_ONLY); that list holds nothing stale."""
+    carried = {
+        relative.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        for relative, _ in carried_files()
+    }
+    outside: set[tuple[str, str]] = set()
+    for relative, source in carried_files():
+        module = relative.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        for name, in_function in _runtime_imports(ast.parse(source.read_text())):
+            if name.split(".")[0] != "hookman" or name in carried:
+                continue
+            assert in_function, f"{module} imports {name} when it loads: a plugin lacks it"
+            outside.add((module, name))
+    assert outside == set(FULL_INSTALL_ONLY)
