@@ -159,6 +159,9 @@ def _check_version(ctx: Context, source: Source, label: str, record: dict[str, o
 
 
 def _check_duplicates(ctx: Context, source: Source, label: str, record: dict[str, object]) -> None:
+    """The fix never names `hookman remove`: that edits the committed hookman.toml for the
+    whole team, takes the hooks from every other agent the project installs for (the plugin
+    is Claude Code's alone), and leaves the plugin's copy of the build's day guarding."""
     built_hooks = record.get("hooks")
     if not isinstance(built_hooks, list):
         return
@@ -185,8 +188,9 @@ def _check_duplicates(ctx: Context, source: Source, label: str, record: dict[str
             f"the plugin {label} carries the hooks {', '.join(both)}, which this project "
             f"also installs itself: on {', '.join(events)} they run twice, in parallel "
             "(Claude Code does not merge plugin hooks with settings hooks).",
-            f"keep one copy: `hookman remove {' '.join(both)}` in the project, or disable the "
-            f"plugin with `claude plugin disable {label}`.",
+            f"keep the project's copy: disable the plugin with `claude plugin disable {label}` "
+            "(the project's hookman.toml keeps its hooks current for the team and every agent "
+            "it installs for; the plugin is a copy made when it was built, maybe older).",
         )
     )
 

@@ -43,7 +43,10 @@ def test_a_plugin_carrying_the_projects_own_hooks_runs_them_twice(
     finding = the(diagnose(project), "plugin-duplicates-project")
 
     assert "carries the hooks guard" in finding.message and "PreToolUse" in finding.message
-    assert "hookman remove guard" in finding.fix
+    # the project's copy is the one kept: removing it would edit the team's hookman.toml,
+    # unguard Codex and leave the plugin's copy of its build's day guarding
+    assert "claude plugin disable team-guards@m" in finding.fix
+    assert "hookman remove" not in finding.fix
 
 
 def test_a_plugin_alone_is_quiet(project: Path, isolated_user: Path, tmp_path: Path) -> None:
