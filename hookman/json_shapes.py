@@ -357,8 +357,9 @@ class AutoupdateJson(SyncJson):
 
 
 class _ClaudeEventKeys(TypedDict):
-    # "not_installed": hookman.toml asks for it, but it changed since `hookman install` ran
-    # here and this machine's entries lack it (after a pull): install writes it
+    # "not_installed": hookman.toml asks for it, but this machine's settings.local.json has
+    # no hookman entry for it (install never ran here, the file lost it) or hookman.toml
+    # changed since `hookman install` ran here (after a pull): install writes it
     status: Literal["written", "held_back", "disabled", "not_installed"]
     matcher: str | None
     since: str | None  # held back: the version that has it

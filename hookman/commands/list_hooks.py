@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.firing_log import last_fired as last_fired_times
+from hookman.bridge.installed_entries import EntryPath, installed_entries
 from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
@@ -93,8 +94,10 @@ def list_hooks(
     others = agent_views(project_dir, config.agents, hooks, plan)
     for _, sentences in others.values():
         warnings += sentences
-    warnings += _changed_since_install(project_dir, rows)
-    via = _add_via(project_dir, rows)
+    changed = _changed_since_install(project_dir, rows)
+    installed = installed_entries(str(project_dir))
+    warnings += changed + _not_wired_here(rows, installed, told=bool(changed))
+    via = _add_via(rows, installed)
     if json_output:
         shown: ListJson = {
             "project": str(project_dir),
@@ -366,7 +369,36 @@ def _via_text(row: Mapping[str, Any]) -> str:
     return ", ".join(f"{event} {path}" for event, path in paths.items())
 
 
-def _add_via(project_dir: Path, rows: list[ListedHookJson]) -> bool:
+def _not_wired_here(
+    rows: list[ListedHookJson],
+    installed: dict[tuple[str, bool], EntryPath],
+    *,
+    told: bool,
+) -> list[str]:
+    """Each written event this machine's settings.local.json has no hookman entry for (a
+    fresh clone before `hookman install`, a file deleted or edited by hand) is shown as not
+    installed: the client runs nothing for it. One sentence, unless the changed-since-install
+    notice already told why."""
+    missing: list[str] = []
+    for row in rows:
+        for event, facts in row["claude_events"].items():
+            if facts["status"] == "written" and (event, row["async"]) not in installed:
+                row["claude_events"][event] = {
+                    "status": "not_installed",
+                    "matcher": None,
+                    "since": None,
+                }
+                if event not in missing:
+                    missing.append(event)
+    if not missing or told:
+        return []
+    return [
+        f"this machine's settings.local.json has no hookman entry for {', '.join(missing)}: "
+        "Claude Code runs no hook on those events until `hookman install` writes the entries."
+    ]
+
+
+def _add_via(rows: list[ListedHookJson], installed: dict[tuple[str, bool], EntryPath]) -> bool:
     """Where the user opted in to the warm hook server: each written event's `via`, the path
     its installed entry in settings.local.json takes (an http entry reaches the server, a
     command entry runs the launcher); the async entry for an async hook. False (rows left
@@ -375,40 +407,11 @@ def _add_via(project_dir: Path, rows: list[ListedHookJson]) -> bool:
 
     if not opted_in():
         return False
-    installed = _installed_paths(project_dir)
     for row in rows:
         for event, facts in row["claude_events"].items():
             written = facts["status"] == "written"
             facts["via"] = installed.get((event, row["async"])) if written else None
     return True
-
-
-def _installed_paths(project_dir: Path) -> dict[tuple[str, bool], Literal["server", "command"]]:
-    """(event, async) -> the path of hookman's entry for it in settings.local.json (the first,
-    as the client runs them in order; an unreadable file has none)."""
-    from hookman.errors import HookmanError
-    from hookman.project.location import local_settings_path
-    from hookman.project.settings_entries import (
-        find_hookman_entries,
-        hookman_handler_is_async,
-        hookman_handler_is_sentinel,
-        hookman_http_port,
-    )
-    from hookman.project.settings_file import read_settings
-
-    try:
-        settings = read_settings(local_settings_path(project_dir))
-    except (HookmanError, OSError, ValueError):
-        return {}
-    found: dict[tuple[str, bool], Literal["server", "command"]] = {}
-    for event, handler in find_hookman_entries(settings):
-        if hookman_handler_is_sentinel(handler):
-            continue  # always a command: the column says where the hooks run
-        path: Literal["server", "command"] = (
-            "server" if hookman_http_port(handler) is not None else "command"
-        )
-        found.setdefault((event, hookman_handler_is_async(handler)), path)
-    return found
 
 
 def _cells(row: Mapping[str, Any], separator: str = ", ") -> tuple[str, ...]:

@@ -148,3 +148,40 @@ def test_list_of_a_project_not_installed_learns_its_hooks_once(project: Path) ->
     assert learned_before(project / "hooks" / "guard.py", project) is None
     assert hookman("list", "--claude-version", "2.1.332").exit_code == 0
     assert learned_before(project / "hooks" / "guard.py", project) is not None
+
+
+def test_a_clone_never_installed_here_lists_its_events_as_not_installed(project: Path) -> None:
+    """hookman.toml and the hook came with the clone; this machine's settings.local.json
+    has no entry: the client runs nothing, and list says so (it once said `written`)."""
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.332")
+    (project / ".claude" / "settings.local.json").unlink()
+
+    listed = hookman_json("list", "--claude-version", "2.1.332")
+    shown = hookman("list", "--claude-version", "2.1.332")
+
+    (guard,) = listed["hooks"]
+    assert {facts["status"] for facts in guard["claude_events"].values()} == {"not_installed"}
+    assert any("until `hookman install` writes the entries" in w for w in listed["warnings"])
+    assert "PreToolUse (not installed here yet)" in shown.output
+    assert "`hookman install`" in shown.output
+    hookman_json("install", "--claude-version", "2.1.332")  # the hint, in this state
+    again = hookman_json("list", "--claude-version", "2.1.332")
+    assert again["hooks"][0]["claude_events"]["PreToolUse"]["status"] == "written"
+    assert not [w for w in again["warnings"] if "no hookman entry" in w]
+
+
+def test_an_entry_taken_out_by_hand_is_not_installed_and_the_others_stay(project: Path) -> None:
+    write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.332")
+    settings_path = project / ".claude" / "settings.local.json"
+    settings = json.loads(settings_path.read_text())
+    del settings["hooks"]["PreToolUse"]
+    settings_path.write_text(json.dumps(settings))
+
+    listed = hookman_json("list", "--claude-version", "2.1.332")
+
+    events = listed["hooks"][0]["claude_events"]
+    assert events["PreToolUse"]["status"] == "not_installed"
+    assert events["PreSkillShellCommand"]["status"] == "written"
+    assert any("no hookman entry for PreToolUse:" in w for w in listed["warnings"])

@@ -1,0 +1,53 @@
+"""Which events a project's settings.local.json has hookman's entries for, and the path
+each takes (the warm server's http entry, or the launcher's command), read as leanly as the
+runner reads its timeouts (bridge/entry_timeout.py: no urllib, no shlex): `hookman list`
+shows an event no entry serves as not installed here, on every run."""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from hookman.bridge import lean_json
+from hookman.bridge.entry_timeout import SETTINGS_FILE, runs_launcher_for, serves_event
+from hookman.bridge.protocol import SENTINEL_STAMP_NAME
+from hookman.bridge.state_file import read_regular
+
+EntryPath = Literal["server", "command"]
+ASYNC_QUERY = "async=1"  # serve/wire.py ASYNC_QUERY: an async http entry's url
+
+
+def installed_entries(project_dir: str) -> dict[tuple[str, bool], EntryPath]:
+    """(event, async) -> the path of the first hookman entry for it (the client runs them in
+    order); sentinels left out (always commands, beside a blocking entry). Empty when the
+    file is missing, unreadable or not JSON."""
+    try:
+        loaded = lean_json.loads(
+            read_regular(os.path.join(project_dir, SETTINGS_FILE), follow=True)
+        )
+        hooks = loaded["hooks"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return {}
+    found: dict[tuple[str, bool], EntryPath] = {}
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+        for group in groups if isinstance(groups, list) else ():
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for handler in handlers if isinstance(handlers, list) else ():
+                kind = _entry(handler, event) if isinstance(handler, dict) else None
+                if kind is not None:
+                    found.setdefault(kind[0], kind[1])
+    return found
+
+
+def _entry(handler: dict[str, object], event: str) -> tuple[tuple[str, bool], EntryPath] | None:
+    url, command = handler.get("url"), handler.get("command")
+    if handler.get("type") == "http" and isinstance(url, str):
+        base, _, query = url.partition("?")
+        if serves_event(base, event):
+            return (event, ASYNC_QUERY in query.split("&")), "server"
+        return None
+    if not isinstance(command, str) or SENTINEL_STAMP_NAME in command:
+        return None
+    if runs_launcher_for(command, event):
+        return (event, " --async" in command), "command"
+    return None

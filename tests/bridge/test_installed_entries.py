@@ -1,0 +1,72 @@
+"""bridge/installed_entries.py: which events settings.local.json has hookman's entries for,
+and the path each takes, as `hookman list` shows them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hookman.bridge.installed_entries import installed_entries
+from hookman.bridge.protocol import LAUNCHER_NAME, SENTINEL_STAMP_NAME
+
+LAUNCH = f"sh '/state/{LAUNCHER_NAME}'"
+URL = "http://127.0.0.1:41234/v1/hook/"
+
+
+def _write(project: Path, hooks: object) -> str:
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "settings.local.json").write_text(json.dumps({"hooks": hooks}))
+    return str(project)
+
+
+def _group(*handlers: dict) -> list[dict]:
+    return [{"matcher": "Bash", "hooks": list(handlers)}]
+
+
+def test_each_form_of_hookmans_entries_is_found_with_its_path(tmp_path: Path) -> None:
+    project = _write(
+        tmp_path,
+        {
+            "PreToolUse": _group({"type": "command", "command": f"{LAUNCH} PreToolUse"}),
+            "PostToolUse": _group(
+                {"type": "command", "command": f"{LAUNCH} PostToolUse --async", "async": True}
+            ),
+            "Stop": _group({"type": "http", "url": URL + "Stop"}),
+            "Notification": _group({"type": "http", "url": URL + "Notification?async=1"}),
+        },
+    )
+    assert installed_entries(project) == {
+        ("PreToolUse", False): "command",
+        ("PostToolUse", True): "command",
+        ("Stop", False): "server",
+        ("Notification", True): "server",
+    }
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        {"type": "command", "command": "./my-own-guard.sh"},
+        {"type": "command", "command": f"{LAUNCH} PostToolUse"},  # another event's launcher
+        {"type": "command", "command": f"[ x -nt {SENTINEL_STAMP_NAME} ] || {LAUNCH} PreToolUse"},
+        {"type": "http", "url": "http://example.com/v1/hook/PreToolUse"},
+        {"type": "http", "url": URL + "PostToolUse"},
+        {"type": "command", "command": None},
+        "not a handler",
+    ],
+    ids=["foreign", "other-event", "sentinel", "other-host", "other-path", "no-command", "str"],
+)
+def test_what_is_not_hookmans_entry_for_the_event_is_not_found(
+    tmp_path: Path, handler: object
+) -> None:
+    assert installed_entries(_write(tmp_path, {"PreToolUse": _group(handler)})) == {}
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", '{"hooks": []}', '{"hooks": {"E": 3}}'])
+def test_a_missing_or_malformed_file_has_no_entries(tmp_path: Path, text: str) -> None:
+    assert installed_entries(str(tmp_path)) == {}
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.local.json").write_text(text)
+    assert installed_entries(str(tmp_path)) == {}
