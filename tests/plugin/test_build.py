@@ -48,14 +48,19 @@ def all_hooks(out: Path) -> dict:
     return found
 
 
-def run_launcher(plugin: Path, event: str, payload: dict, data: Path, path: str) -> str:
+def run_launcher(
+    plugin: Path, event: str, payload: dict, data: Path, path: str, project: Path | None = None
+) -> str:
+    """The plugin's launcher as the client runs it; in `project` (its directory the working
+    one and CLAUDE_PROJECT_DIR) when one is given."""
+    in_project = {} if project is None else {"CLAUDE_PROJECT_DIR": str(project)}
     done = subprocess.run(
         as_client("sh", str(plugin / "hookman-runner" / "run.sh"), event),
         input=json.dumps(payload),
         capture_output=True,
         text=True,
-        env={"PATH": path, "CLAUDE_PLUGIN_DATA": str(data)},
-        cwd="/",
+        env={"PATH": path, "CLAUDE_PLUGIN_DATA": str(data), **in_project},
+        cwd=project or "/",
         timeout=60,
         check=False,
     )
@@ -358,25 +363,11 @@ def test_the_plugin_answers_in_a_project_whose_hooks_go_to_the_warm_server(
         }
     }
     (served / ".claude" / "settings.local.json").write_text(json.dumps(settings))
-    environment = {
-        "PATH": os.environ["PATH"],
-        "CLAUDE_PLUGIN_DATA": str(tmp_path / "data"),
-        "CLAUDE_PROJECT_DIR": str(served),
-    }
 
     def answer(command: str) -> str:
-        done = subprocess.run(
-            as_client("sh", str(out / "hookman-runner" / "run.sh"), "PreToolUse"),
-            input=json.dumps({**PAYLOAD, "cwd": str(served), "tool_input": {"command": command}}),
-            capture_output=True,
-            text=True,
-            env=environment,
-            cwd=served,
-            timeout=60,
-            check=False,
-        )
-        assert done.returncode == GUARDED_DONE_STATUS, done.stderr
-        return done.stdout
+        payload = {**PAYLOAD, "cwd": str(served), "tool_input": {"command": command}}
+        data = tmp_path / "data"
+        return run_launcher(out, "PreToolUse", payload, data, os.environ["PATH"], served)
 
     denied = json.loads(answer("rm -rf /tmp/x"))["hookSpecificOutput"]
     assert (denied["permissionDecision"], denied["permissionDecisionReason"]) == ("deny", "no")
