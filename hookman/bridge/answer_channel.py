@@ -8,12 +8,12 @@ Codex makes a hook's three pipes one after the other, stdin, stdout, stderr (mea
 are made on one CPU, so the stdout pipe is the one numbered right after stdin's. Each CPU
 draws from its own batch of numbers: when Codex's thread moved to another CPU between the
 two pipe() calls the numbers do not follow (seen once in CI), and the answer goes out as
-below. The runner's fd 0 is
-the client's stdin pipe (the launcher passes it on); the shared pipe is read through /proc
-at the launcher's fd 1, or its parent's (the client's shell) where the launcher's own is
-the answer file for now (dash applies a command's redirections in the shell itself while
-the command runs). Where none can be read (no /proc, or the numbers do not follow each
-other) the answer is taken to be the stderr pipe's, the one Claude Code honours too."""
+below. The runner's fd 0 is the client's stdin pipe (the launcher passes it on); the
+shared pipe is read through /proc at the launcher's fd 1, or its parent's (the client's
+shell) where the launcher's own is the answer file for now (dash applies a command's
+redirections in the shell itself while the command runs). Where none can be read (no
+/proc, or the numbers do not follow each other) the answer is taken to be the stderr
+pipe's, the one Claude Code honours too."""
 
 from __future__ import annotations
 

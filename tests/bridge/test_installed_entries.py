@@ -70,3 +70,11 @@ def test_a_missing_or_malformed_file_has_no_entries(tmp_path: Path, text: str) -
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.local.json").write_text(text)
     assert installed_entries(str(tmp_path)) == {}
+
+
+def test_the_async_query_is_the_one_install_writes() -> None:
+    from hookman.bridge import installed_entries as reader
+    from hookman.serve import wire
+
+    assert reader.ASYNC_QUERY == wire.ASYNC_QUERY
+    assert wire.hook_url(1, "Stop", run_async=True).endswith("?" + reader.ASYNC_QUERY)
