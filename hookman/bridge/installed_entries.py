@@ -11,10 +11,10 @@ from typing import Literal
 from hookman.bridge import lean_json
 from hookman.bridge.entry_timeout import SETTINGS_FILE, runs_launcher_for, serves_event
 from hookman.bridge.protocol import SENTINEL_STAMP_NAME
+from hookman.bridge.serve_proof import ASYNC_QUERY
 from hookman.bridge.state_file import read_regular
 
 EntryPath = Literal["server", "command"]
-ASYNC_QUERY = "async=1"  # serve/wire.py ASYNC_QUERY: an async http entry's url
 
 
 def installed_entries(project_dir: str) -> dict[tuple[str, bool], EntryPath]:

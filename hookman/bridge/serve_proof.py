@@ -19,6 +19,9 @@ __all__ = ["MANIFEST_SERVE_KEY"]
 HOST = "127.0.0.1"
 IDENTITY_PATH = "/v1/identity"
 HOOK_PATH_PREFIX = "/v1/hook/"  # + EVENT: where an http entry POSTs
+# `?async=1` after the hook path: an async entry's event (answered `{}` at once, the hooks
+# run on in the server's child).
+ASYNC_QUERY = "async=1"
 SECRET_NAME = "secret"
 SERVER_PID_NAME = "pid"  # the running server's pid (the keeper's: keeper.pid)
 LISTENING_NAME = "listening"  # the port the running server listens on

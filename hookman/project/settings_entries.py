@@ -73,6 +73,7 @@ from hookman.bridge.protocol import (
     MANIFEST_FLAG,
     SENTINEL_STAMP_NAME,
 )
+from hookman.bridge.serve_proof import ASYNC_QUERY, HOOK_PATH_PREFIX, HOST
 from hookman.errors import HookmanError
 from hookman.project.launcher import (
     DENIED_STATUS,
@@ -101,10 +102,10 @@ WHY_PREFIX = "hookman: "  # the shell writes it before the command's own line
 _SHELL_SPECIALS = frozenset("'\"\\")
 # Claude Code's http handler (the warm hook server's entries): what hookman's look like.
 HTTP_TYPE = "http"
-SERVE_HOST = "127.0.0.1"  # hookman/serve/wire.py HOST (not imported: wire imports hmac)
-SERVE_HOOK_PATH = "/v1/hook/"  # wire.HOOK_PATH_PREFIX
+SERVE_HOST = HOST  # the warm hook server's (bridge/serve_proof.py, which install shares)
+SERVE_HOOK_PATH = HOOK_PATH_PREFIX
 SERVE_MANIFEST_HEADER = "X-Hookman-Manifest"  # wire.MANIFEST_HEADER
-SERVE_ASYNC_QUERY = "async=1"  # wire.ASYNC_QUERY: an async entry's url
+SERVE_ASYNC_QUERY = ASYNC_QUERY  # an async entry's url
 ON_FAILURE_KEY = "onFailure"
 ALLOWED_ENV_VARS_KEY = "allowedEnvVars"  # not written; an earlier one is taken out
 # The keys hookman sets on its handlers (anything else a user put there is kept).

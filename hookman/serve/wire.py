@@ -28,6 +28,7 @@ import os
 from typing import TYPE_CHECKING
 
 from hookman.bridge.serve_proof import (
+    ASYNC_QUERY,
     HOOK_PATH_PREFIX,
     HOST,
     IDENTITY_LABEL,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from hookman.errors import HookmanError
 
 __all__ = [
+    "ASYNC_QUERY",
     "HOOK_PATH_PREFIX",
     "HOST",
     "IDENTITY_LABEL",
@@ -85,9 +87,6 @@ TOKEN_SCHEME = "Bearer "
 # with `allowedEnvVars: ["CLAUDE_PROJECT_DIR"]`): the runner's foreign-project check, as the
 # command entries' environment gives it.
 PROJECT_HEADER = "X-Hookman-Project"
-# `?async=1` after the hook path: an async entry's event (answered `{}` at once, the hooks
-# run on in the server's child).
-ASYNC_QUERY = "async=1"
 # The per-user port when none is recorded yet: one of 500 above PORT_BASE, by uid, so two
 # users of one machine rarely pick the same one (the server refuses to run on a taken port).
 PORT_BASE = 47300
