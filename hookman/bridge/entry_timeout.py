@@ -15,6 +15,10 @@ from hookman.bridge import lean_json
 from hookman.bridge.protocol import CODEX_AGENT, LAUNCHER_NAME
 from hookman.bridge.state_file import read_regular
 
+TYPE_CHECKING = False  # (typing itself is not imported on the runner's path)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 SETTINGS_FILE = os.path.join(".claude", "settings.local.json")
 CODEX_HOOKS_FILE = os.path.join(".codex", "hooks.json")
 DEADLINE_MIN_MARGIN_S = 1.0
@@ -56,17 +60,25 @@ def settings_timeout(
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
     found: list[float] = []
+    for handler in handlers_in(groups):
+        if handler.get("async") is True:
+            continue
+        command, timeout = handler.get("command"), handler.get("timeout")
+        if not _hookmans_entry(handler, command, event):
+            continue
+        if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
+            found.append(float(timeout))
+    return min(found) if found else None
+
+
+def handlers_in(groups: object) -> Iterator[dict[str, object]]:
+    """The handler objects of one event's matcher groups, in file order; malformed parts
+    (not a list, not an object, no `hooks` list) skipped."""
     for group in groups if isinstance(groups, list) else ():
         handlers = group.get("hooks") if isinstance(group, dict) else None
         for handler in handlers if isinstance(handlers, list) else ():
-            if not isinstance(handler, dict) or handler.get("async") is True:
-                continue
-            command, timeout = handler.get("command"), handler.get("timeout")
-            if not _hookmans_entry(handler, command, event):
-                continue
-            if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
-                found.append(float(timeout))
-    return min(found) if found else None
+            if isinstance(handler, dict):
+                yield handler
 
 
 def deadlines_within(timeout: float) -> tuple[float, float]:

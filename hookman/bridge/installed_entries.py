@@ -9,7 +9,12 @@ import os
 from typing import Literal
 
 from hookman.bridge import lean_json
-from hookman.bridge.entry_timeout import SETTINGS_FILE, runs_launcher_for, serves_event
+from hookman.bridge.entry_timeout import (
+    SETTINGS_FILE,
+    handlers_in,
+    runs_launcher_for,
+    serves_event,
+)
 from hookman.bridge.protocol import SENTINEL_STAMP_NAME
 from hookman.bridge.serve_proof import ASYNC_QUERY
 from hookman.bridge.state_file import read_regular
@@ -30,12 +35,10 @@ def installed_entries(project_dir: str) -> dict[tuple[str, bool], EntryPath]:
         return {}
     found: dict[tuple[str, bool], EntryPath] = {}
     for event, groups in hooks.items() if isinstance(hooks, dict) else ():
-        for group in groups if isinstance(groups, list) else ():
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            for handler in handlers if isinstance(handlers, list) else ():
-                kind = _entry(handler, event) if isinstance(handler, dict) else None
-                if kind is not None:
-                    found.setdefault(kind[0], kind[1])
+        for handler in handlers_in(groups):
+            kind = _entry(handler, event)
+            if kind is not None:
+                found.setdefault(kind[0], kind[1])
     return found
 
 
