@@ -26,7 +26,7 @@ from hookman.bridge.serve_proof import (
     read_port,
     read_secret,
     serve_dir,
-    server_listening,
+    server_elsewhere,
 )
 
 # Seconds the gate waits for the identity answer: hookman's server answers without a fork
@@ -84,8 +84,8 @@ def _server_elsewhere(port: int) -> tuple[str, str] | None:
     port recorded after it started, an install made for another port): no server can start
     on this port while that one holds the lock, so the project's guarded calls would reach
     nothing, or another process that takes the port."""
-    found = server_listening()
-    if found is None or found[1] == port:  # (on this port: stopping, or just started)
+    found = server_elsewhere(port)  # (None on this port: stopping, or just started)
+    if found is None:
         return None
     pid, listening = found
     where = f"port {listening}" if listening is not None else "another port"

@@ -81,6 +81,13 @@ def server_listening() -> tuple[int, int | None] | None:
     return pid, _read_number(os.path.join(serve_dir(), LISTENING_NAME))
 
 
+def server_elsewhere(port: int) -> tuple[int, int | None] | None:
+    """(pid, port or None) of the running server (server_listening) when it does not listen
+    on `port`, or does not say where (one of an older hookman); None otherwise."""
+    found = server_listening()
+    return None if found is None or found[1] == port else found
+
+
 def live_pid(name: str) -> int | None:
     """The pid in the serve directory's file `name` (the server's `pid`, the port keeper's
     `keeper.pid`) when that process still runs, else None."""

@@ -71,9 +71,11 @@ def elsewhere_problem() -> HookmanError | None:
     """The error for a server that runs, but not on the recorded port (a port recorded by
     hand, a move that failed) or without saying where (one of an older hookman) while the
     recorded port has none: `start` cannot start one there while it holds the lock."""
-    found = _running_server()
+    from hookman.bridge.serve_proof import server_elsewhere
+
     recorded = serve_port()
-    if found is None or found[1] == recorded:
+    found = server_elsewhere(recorded)
+    if found is None or not _a_server_holds_the_lock():
         return None
     pid, listening = found
     hint = f"`hookman serve stop` then `hookman serve start` moves it to port {recorded}."
