@@ -24,7 +24,6 @@ from hookman.serve import wire
 if TYPE_CHECKING:
     from hookman.serve.keeper import Handoff
 
-PID_NAME = wire.SERVER_PID_NAME
 LOCK_NAME = "lock"
 LOG_NAME = "server.log"
 START_WAIT_S = 10.0
@@ -47,7 +46,7 @@ def path_of(name: str) -> str:
 
 def running_pid() -> int | None:
     """The pid in the pid file when that process still runs, else None."""
-    return wire.live_pid(PID_NAME)
+    return wire.live_pid(wire.SERVER_PID_NAME)
 
 
 def _running_server() -> tuple[int, int | None] | None:
@@ -315,7 +314,7 @@ def stop(wait: float = STOP_WAIT_S) -> int | None:
     except PermissionError:
         raise HookmanError(
             f"the server's pid file names process {pid}, which hookman may not stop.",
-            f"remove {path_of(PID_NAME)} if that process is not hookman's server.",
+            f"remove {path_of(wire.SERVER_PID_NAME)} if that process is not hookman's server.",
         ) from None
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
@@ -455,8 +454,8 @@ def _from_keeper(port: int) -> Handoff | None:
 
 
 def _write_pid() -> None:
-    wire.write_pid(PID_NAME, os.getpid())
+    wire.write_pid(wire.SERVER_PID_NAME, os.getpid())
 
 
 def _remove_pid() -> None:
-    wire.remove_own_pid(PID_NAME)
+    wire.remove_own_pid(wire.SERVER_PID_NAME)
