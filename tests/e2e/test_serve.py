@@ -542,3 +542,33 @@ def test_a_server_on_another_port_stops_the_prompt_naming_the_fix(
     assert "`hookman serve stop` then `hookman serve start`" in stopped, run.describe()
     assert run.main_requests == [], run.describe()
     assert victim.is_dir()
+
+
+@versions(NEWEST)
+def test_a_plugin_built_from_the_project_guards_beside_the_server_and_lets_the_rest_run(
+    served: tuple[E2EProject, HookServer],
+) -> None:
+    """A team's seam: the project's hooks go to the server (http entries) and the plugin
+    built from them is installed too. The plugin's runner reads those http entries for its
+    timeout with what it carries alone; it once failed there and denied every call, `echo`
+    included (ModuleNotFoundError: hookman.user_dirs)."""
+    from .test_plugin import build_plugin, install_from_marketplace
+
+    e2e, server = served
+    marketplace, _plugin = build_plugin(e2e, keep_entries=True)
+    (guard,) = handlers(e2e.settings(), "PreToolUse")
+    assert guard["type"] == "http", guard
+    install_from_marketplace(e2e, marketplace, "user")
+    server.start()
+    victim = e2e.root / "victim"
+    victim.mkdir()
+
+    run = e2e.run_claude(
+        "tidy up", turns=[bash(f"rm -rf {victim}"), bash("echo harmless-$((40+2))"), say("ok")]
+    )
+
+    denied_call, harmless = run.tool_results()
+    assert denied_call["is_error"] is True, run.describe()
+    assert "PLUGIN-GUARD-E2E: rm -rf is not allowed here" in denied_call["content"]
+    assert victim.is_dir()
+    assert harmless["content"] == "harmless-42", run.describe()
