@@ -52,12 +52,26 @@ def sync_sentences(sync: AgentSync, project_dir: Path, *, dry_run: bool) -> list
             return []
         verb = "would remove" if dry_run else "removed"
         return [f"{verb} hookman's {name} entries from {path}"]
-    events = ", ".join(sync.plan.events) or "no events"
-    written = "wrote" if sync.change.changed else "kept"
-    lines = [f"{name}: {'would write' if dry_run else written} {events} in {path}"]
+    lines = [entries_sentence(name, sync.plan.events, sync.change.changed, path, dry_run=dry_run)]
     if sync.git:
         lines.append(f"{agent_files.relative_path(agent)}: {exclusion_sentence(sync.git)}")
     return lines + plan_sentences(sync.plan)
+
+
+def entries_sentence(
+    name: str, events: list[str], changed: bool, path: Path, *, dry_run: bool
+) -> str:
+    """What install did to an agent's hooks file: the events written or kept, or that no
+    enabled hook needs one (then there is nothing of hookman's to keep, and the file may
+    not exist)."""
+    if events:
+        verb = "would write" if dry_run else "wrote" if changed else "kept"
+        return f"{name}: {verb} {', '.join(events)} in {path}"
+    because = f"no enabled hook needs a {name} event"
+    if changed:
+        verb = "would remove" if dry_run else "removed"
+        return f"{name}: {verb} hookman's entries from {path} ({because})"
+    return f"{name}: no hookman entries ({because})"
 
 
 def absent_sentences(agent: str, project_dir: Path) -> list[str]:

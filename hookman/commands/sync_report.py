@@ -85,9 +85,10 @@ def codex_sentences(result: SyncResult) -> list[str]:
     if result.codex is None:
         changed = result.codex_change.changed
         return [f"removed hookman's Codex entries from {path}"] if changed else []
-    events = ", ".join(result.codex.events) or "no events"
-    written = "wrote" if result.codex_change.changed else "kept"
-    lines = [f"Codex: {'would write' if result.dry_run else written} {events} in {path}"]
+    from hookman.commands.agent_wording import entries_sentence
+
+    changed = result.codex_change.changed
+    lines = [entries_sentence("Codex", result.codex.events, changed, path, dry_run=result.dry_run)]
     if result.codex_git:
         lines.append(f"{codex_files.HOOKS_RELATIVE}: {exclusion_sentence(result.codex_git)}")
     from hookman.commands.codex_wording import plan_sentences, trust_sentences

@@ -104,6 +104,22 @@ def test_a_repeated_install_changes_no_byte_and_says_kept(project: Path, machine
     assert "Factory droid: kept PreToolUse" in again.output
 
 
+def test_disabling_the_only_hook_says_each_agent_s_entries_were_removed(
+    project: Path, machine: Path
+) -> None:
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen", "--agent", "droid")
+    said = hookman("disable", "guard", *VERSION).output
+    because = "(no enabled hook needs a {} event)"
+    for name, path in (("Qwen Code", QWEN_FILE), ("Factory droid", DROID_FILE)):
+        removed = f"{name}: removed hookman's entries from {project / path}"
+        assert f"{removed} {because.format(name)}" in said, said
+    again = hookman("install", *VERSION).output  # nothing of hookman's is left to keep
+    assert "Qwen Code: no hookman entries (no enabled hook needs a Qwen Code event)" in again
+    assert "no events" not in said + again and "kept" not in again, again
+
+
 def test_the_json_has_an_object_per_agent(project: Path, machine: Path) -> None:
     all_agents(machine)
     write_hook(project, "guard", GUARD)

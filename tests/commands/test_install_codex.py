@@ -237,3 +237,26 @@ def test_a_dry_run_says_what_it_would_write_for_codex_and_writes_nothing(
     data = hookman_json("install", "hooks/guard.py", "--agent", "codex", "--dry-run")
     assert data["codex"]["written"] == ["PreToolUse"] and data["codex"]["trust"] is None
     assert data["codex"]["diff"].startswith("--- /dev/null\n")
+
+
+def test_disabling_codex_s_only_hook_says_its_entries_were_removed_never_no_events(
+    project: Path, codex_home: Path
+) -> None:
+    trust_project(codex_home, project)
+    write_hook(project, "guard", GUARD)
+    assert hookman("install", "hooks/guard.py", "--agent", "codex").exit_code == 0
+    path = project / ".codex" / "hooks.json"
+    dry = hookman("disable", "guard", "--dry-run").output
+    assert f"Codex: would remove hookman's entries from {path}" in dry, dry
+    said = hookman("disable", "guard").output
+    assert f"Codex: removed hookman's entries from {path}" in said, said
+    assert "(no enabled hook needs a Codex event)" in said
+    assert find_hookman_entries(codex_hooks(project)) == []
+    again = hookman("install").output  # nothing of hookman's left to write, or to keep
+    assert "Codex: no hookman entries (no enabled hook needs a Codex event)" in again, again
+    path.unlink()
+    missing = hookman("install").output  # and no file is claimed for one that is not there
+    assert "Codex: no hookman entries" in missing and str(path) not in missing, missing
+    assert not path.exists()
+    for output in (dry, said, again, missing):
+        assert "no events" not in output
