@@ -226,8 +226,8 @@ def fail_closed_reason(
     return (
         f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} {problem}, "
         f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
-        f"{event}` shows what happens, `hookman log` the error) or switch it off with "
-        f"`hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
+        f"{event}` shows what happens, `hookman log` the error) or switch it off in the project's "
+        f"hookman.toml with `hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
     )
 
 

@@ -74,8 +74,8 @@ RETURNED = {
 }
 FIX = (
     ", and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
-    "PreToolUse` shows what happens, `hookman log` the error) or switch it off with "
-    "`hookman disable sloppy`."
+    "PreToolUse` shows what happens, `hookman log` the error) or switch it off in the project's "
+    "hookman.toml with `hookman disable sloppy`."
 )
 
 
