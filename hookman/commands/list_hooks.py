@@ -18,6 +18,7 @@ from hookman.install.report import (
     hook_json,
     installed_trial_hooks,
     project_target,
+    tools_at,
 )
 from hookman.install.resolution import hook_problems
 from hookman.output import console, escape, print_json
@@ -433,20 +434,32 @@ def _cells(row: Mapping[str, Any], separator: str = ", ") -> tuple[str, ...]:
         source_text,
         ("enabled" if row["enabled"] else "disabled") + (", async" if row["async"] else ""),
         separator.join(row["events"]) or "-",
-        separator.join(_claude_cell(event, facts) for event, facts in row["claude_events"].items())
+        separator.join(
+            _claude_cell(event, facts, row["events"], row["tools"])
+            for event, facts in row["claude_events"].items()
+        )
         or "-",
         row["last_fired"] or "never",
     )
 
 
-def _claude_cell(event: str, facts: Mapping[str, Any]) -> str:
+def _claude_cell(
+    event: str,
+    facts: Mapping[str, Any],
+    events: Sequence[str],
+    tools: Mapping[str, Sequence[str]],
+) -> str:
+    """The event and the tools its entry runs this hook for (the entry's matcher, shared by
+    every hook on the event, where the hook asks for every tool it names)."""
     if facts["status"] == "held_back":
         return f"{event} (held back: needs >= {facts['since']})"
     if facts["status"] == "disabled":
         return f"{event} (disabled)"
     if facts["status"] == "not_installed":
         return f"{event} (not installed here yet)"
-    return f"{event}[{facts['matcher']}]" if facts["matcher"] else event
+    asked = tools_at(events, tools, event)
+    shown = "|".join(asked) if asked else facts["matcher"]
+    return f"{event}[{shown}]" if shown else event
 
 
 def _changed_since_install(project_dir: Path, rows: list[ListedHookJson]) -> list[str]:

@@ -4,6 +4,7 @@ the client version the settings are for, the Claude Code events each hook is ser
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,3 +90,20 @@ def claude_events_of(hook: HookSpec) -> list[str]:
         for event in event_catalog.claude_events_for(name, hook.tools.get(name))
     )
     return list(dict.fromkeys(served))
+
+
+def tools_at(
+    events: Sequence[str], tools: Mapping[str, Sequence[str]], claude_event: str
+) -> tuple[str, ...] | None:
+    """The tools `claude_event`'s entry runs a hook for, from the hook's subscriptions
+    (`events`, `tools`): the entry's matcher may name more, for other hooks. None: every tool
+    the matcher names."""
+    found: list[str] = []
+    for name in events:
+        if claude_event not in event_catalog.claude_events_serving(name):
+            continue
+        asked = event_catalog.event_tools(claude_event, tools.get(name))
+        if asked is None:
+            return None
+        found.extend(asked)
+    return tuple(dict.fromkeys(found))

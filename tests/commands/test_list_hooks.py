@@ -45,6 +45,35 @@ def test_list_shows_order_events_matcher_held_back_and_enabled(project: Path) ->
     assert "never" in text
 
 
+EVERY_TOOL = """\
+def hook(pi):
+    pi.on("tool_call", lambda event, ctx: None)
+    pi.on("tool_result", lambda event, ctx: None, tools=["Edit", "Bash"])
+"""
+
+
+def test_the_terminal_shows_each_hook_the_tools_its_entry_runs_it_for(project: Path) -> None:
+    """The entry's matcher is shared by the event's hooks (the JSON's "matcher"); the line
+    of a hook that asks for some tools names those, one that asks for every tool the
+    matcher."""
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "dirs", DIRS)
+    write_hook(project, "every", EVERY_TOOL)
+    hookman_json("install", "hooks/guard.py", "hooks/dirs.py", "--claude-version", "2.1.332")
+    text = " ".join(hookman("list", "--claude-version", "2.1.332").stdout.split())
+    assert "claude: PreToolUse[Bash], PreSkillShellCommand[Bash] " in text, text
+    assert "claude: DirectoryAdded, PreToolUse[Read] " in text, text
+    listed = hookman_json("list", "--claude-version", "2.1.332")
+    assert listed["hooks"][1]["claude_events"]["PreToolUse"]["matcher"] == "Bash|Read"
+    hookman_json("install", "hooks/every.py", "--claude-version", "2.1.332")
+    listed = hookman_json("list", "--claude-version", "2.1.332")
+    every = listed["hooks"][2]["claude_events"]
+    text = " ".join(hookman("list", "--claude-version", "2.1.332").stdout.split())
+    assert every["PreToolUse"]["matcher"] is None  # every tool: the entry has no matcher
+    assert "claude: PreToolUse, PreSkillShellCommand, PostToolUse[Edit|Bash]," in text, text
+    assert "claude: PreToolUse[Bash], PreSkillShellCommand[Bash] " in text, text
+
+
 def test_last_fired_comes_from_this_projects_firing_log_lines(project: Path) -> None:
     write_hook(project, "guard", GUARD)
     hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
