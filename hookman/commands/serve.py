@@ -154,11 +154,31 @@ def status(*, json_output: bool = False) -> int:
                 f"hookman keeps the port{shown_pid} so that no other process answers for the "
                 "server: guarded calls are denied until it runs again"
             )
-        out.print(
-            "start it with `hookman serve start` (the next prompt of a project using it also does)"
-        )
+        if found.opted_in:
+            out.print(
+                "start it with `hookman serve start` "
+                "(the next prompt of a project using it also does)"
+            )
     out.print(f"opt-in: {opted}")
+    if not found.opted_in and (found.running or _once_opted_in()):
+        out.print(OPTED_OUT)
     return 0 if found.running else 1
+
+
+def _once_opted_in() -> bool:
+    """Whether the user ever opted in (`serve enable` records the port; disable keeps it)."""
+    from hookman.serve import wire
+
+    return wire.read_port() is not None
+
+
+# What status adds when the user opted out: a project installed before `serve disable` and
+# not since keeps entries that reach the server, and its next prompt starts it again.
+OPTED_OUT = (
+    "projects installed since `hookman serve disable` run command entries; one whose entries "
+    "still reach the server starts it at its next prompt: run `hookman install` there (then "
+    "`hookman serve stop`)"
+)
 
 
 @cli_command(

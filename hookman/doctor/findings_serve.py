@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 INSTALL_FIX = "run `hookman install` in the project."
 START_FIX = "run `hookman serve start` (or turn the server off: `hookman serve disable`, then "
 START_FIX += "`hookman install`)."
+# The user turned the server off, and this project's entries still reach it: install makes
+# them command entries (starting the server would only keep it in use).
+OPTED_OUT_FIX = "run `hookman install` in the project (the hook server is turned off)."
 BLOCK = "block"
 
 
@@ -51,7 +54,8 @@ def check_serve(ctx: Context) -> None:
     _check_ports(ctx, http, recorded, local)
     _check_headers(ctx, http, local)
     for port in sorted({p for h in http if (p := hookman_http_port(h.raw)) is not None}):
-        _check_server(ctx, [h for h in http if hookman_http_port(h.raw) == port], port, local)
+        chosen = [h for h in http if hookman_http_port(h.raw) == port]
+        _check_server(ctx, chosen, port, local, opted_in=opted_in)
 
 
 def _expected_paths(ctx: Context) -> ServePlan | None:
@@ -224,7 +228,9 @@ def _headers_of(handler: Handler) -> dict[str, object] | None:
     return {key: headers.get(key) for key in keys}
 
 
-def _check_server(ctx: Context, http: list[Handler], port: int, local: str) -> None:
+def _check_server(
+    ctx: Context, http: list[Handler], port: int, local: str, *, opted_in: bool
+) -> None:
     from hookman.doctor.serve_probe import NOT_RUNNING, OTHER, probe
 
     state = probe(port)
@@ -245,7 +251,7 @@ def _check_server(ctx: Context, http: list[Handler], port: int, local: str) -> N
                 local,
                 f"hookman's entries reach the warm hook server on port {port}, which is not "
                 f"running: until it runs, {effect}.",
-                START_FIX,
+                START_FIX if opted_in else OPTED_OUT_FIX,
             )
         )
     elif state.state == OTHER:

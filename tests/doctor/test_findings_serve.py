@@ -119,7 +119,9 @@ def test_http_entries_but_opted_out_says_install(project: Path) -> None:
     ctx = diagnose(project, "2.1.332")
     finding = the(ctx, "hookman-serve-path-stale")
     assert "the warm hook server is turned off" in finding.message
-    assert "hookman-serve-not-running" in codes(ctx)
+    stopped = the(ctx, "hookman-serve-not-running")  # install, not a start of what is off
+    assert stopped.fix == "run `hookman install` in the project (the hook server is turned off)."
+    assert "hookman serve" not in stopped.fix
 
 
 def test_guard_entry_on_a_client_without_on_failure_fails_open(project: Path) -> None:

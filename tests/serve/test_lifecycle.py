@@ -56,6 +56,28 @@ def test_disable_removes_the_opt_in_and_names_the_next_step(port: int) -> None:
     assert json.loads(_hookman("serve", "status", "--json").stdout)["opted_in"] is False
 
 
+def test_status_after_opting_out_names_install_never_start(port: int) -> None:
+    """Opted out, a project not installed since still reaches the server (its next prompt
+    starts it): status names `hookman install` there, running or not, and never offers to
+    start what the user turned off. A user who never opted in reads neither."""
+    assert _hookman("serve", "disable").returncode == 0
+    stopped = _hookman("serve", "status")
+    assert stopped.returncode == 1
+    assert "hookman serve start" not in stopped.stdout, stopped.stdout
+    assert "run `hookman install` there" in stopped.stdout, stopped.stdout
+    assert _hookman("serve", "start").returncode == 0  # as a project's prompt gate does
+    running = _hookman("serve", "status")
+    assert running.returncode == 0 and "runs on port" in running.stdout
+    assert "opt-in: off" in running.stdout and "run `hookman install` there" in running.stdout
+
+
+def test_status_of_a_user_who_never_opted_in_offers_no_install(hookman_home: Path) -> None:
+    shown = _hookman("serve", "status")
+    assert shown.returncode == 1
+    assert "opt-in: off (`hookman serve enable` turns it on)" in shown.stdout
+    assert "hookman install" not in shown.stdout, shown.stdout
+
+
 def test_a_taken_port_is_one_sentence(port: int) -> None:
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
