@@ -88,9 +88,14 @@ def stop() -> int:
     else:
         out.print(f"stopped the hook server (pid {pid})")
         _say_kept(out, port)
-        out.print(
-            "it starts again at the next prompt of a project using it, or `hookman serve start`"
-        )
+        from hookman.serve.wire import opted_in
+
+        if opted_in():
+            out.print(
+                "it starts again at the next prompt of a project using it, or `hookman serve start`"
+            )
+        else:
+            out.print(OPTED_OUT)
     return 0
 
 

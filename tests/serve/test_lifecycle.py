@@ -69,6 +69,10 @@ def test_status_after_opting_out_names_install_never_start(port: int) -> None:
     running = _hookman("serve", "status")
     assert running.returncode == 0 and "runs on port" in running.stdout
     assert "opt-in: off" in running.stdout and "run `hookman install` there" in running.stdout
+    stopped = _hookman("serve", "stop")
+    assert "stopped the hook server" in stopped.stdout
+    assert "hookman serve start" not in stopped.stdout, stopped.stdout
+    assert "run `hookman install` there" in stopped.stdout, stopped.stdout
 
 
 def test_status_of_a_user_who_never_opted_in_offers_no_install(hookman_home: Path) -> None:
