@@ -52,6 +52,10 @@ REASONS = {
 }
 _READING, _WAITING, _WRITING = "reading", "waiting", "writing"
 _QUEUED = "queued"  # for a worker of its project
+# Once told to stop, how long the runs under way may take before their process groups are
+# killed (each hook's own processes too) and their requests answered: `hookman serve stop`
+# kills the server itself after lifecycle.STOP_WAIT_S (5 s), which would leave them running.
+STOP_GRACE_S = 2.0
 # How long a request waits for a busy worker of its project before a child is forked for
 # it (a worker that hangs holds its requests no longer than this), and how many may wait.
 QUEUE_WAIT_S = 0.25
@@ -129,6 +133,7 @@ class Server:
         self.identity_extra: dict[str, object] = {}  # more of the identity answer (the keeper's)
         self.keeper: Tended | None = None  # the port keeper it tends (serve/keeper.py)
         self._reap_due = False  # SIGCHLD woke the loop: a child or worker may have ended
+        self._stop_by: float | None = None  # stopping: when the runs under way are cut off
         self._last_tick = time.monotonic()
 
     # -- the loop ------------------------------------------------------------------------
@@ -164,6 +169,7 @@ class Server:
         """Stop taking requests; the loop ends once those under way are answered."""
         if not self.stopping:
             self.stopping = True
+            self._stop_by = time.monotonic() + STOP_GRACE_S
             with contextlib.suppress(KeyError, ValueError):
                 self.selector.unregister(self.listener)
             self.listener.close()
@@ -174,6 +180,8 @@ class Server:
                     self._watch_worker(worker)  # dropped when its run ends
 
     def _timeout(self) -> float:
+        if self._stop_by is not None:
+            return max(0.0, min(self._stop_by - time.monotonic(), 1.0))
         if not self.connections:
             return 1.0 if not self.by_child else 0.5
         soonest = min(connection.deadline for connection in self.connections.values())
@@ -705,6 +713,9 @@ class Server:
         self._respond(connection, 200, failure_body(connection.event, connection.guarded, problem))
 
     def _expire(self, now: float) -> None:
+        if self._stop_by is not None and now >= self._stop_by:
+            self._stop_by = None
+            self._cut_off_runs()
         for worker in self.workers.idle_past(now):
             self._drop_worker(worker)
         for connection in list(self.connections.values()):
@@ -720,6 +731,18 @@ class Server:
                 self._answer_failed(connection, f"did not finish within {seconds:.1f} s")
             else:
                 self._close(connection)  # too slow to send its request, or to take the answer
+
+    def _cut_off_runs(self) -> None:
+        """Stopping, past the grace: end every run still under way, its process group (a
+        hook's own processes) included, so that none outlives the server; each request
+        still waiting is answered as a failed run (a deny on a guarded event)."""
+        for connection in list(self.connections.values()):
+            if connection.state in (_WAITING, _QUEUED):
+                connection.pending = None
+                self._kill_child(connection)
+                self._answer_failed(connection, "was cut off because the server was stopped")
+        for pid in list(self.by_child):  # the workers, and the children of async events
+            _kill_group(pid)
 
     def _kill_child(self, connection: Connection) -> None:
         worker = connection.worker

@@ -11,6 +11,7 @@ import signal
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -255,3 +256,67 @@ def test_a_secret_made_anew_is_the_one_tokens_are_checked_against(
         assert status == 401
     finally:
         project.stop()
+
+
+STUCK = """
+import os
+import subprocess
+
+
+def check(event, ctx):
+    child = subprocess.Popen(["sleep", "300"])
+    marker = os.path.join(os.path.dirname(__file__), "stuck.pids")
+    with open(marker + ".part", "w") as handle:
+        handle.write(f"{os.getpid()} {child.pid}")
+    os.rename(marker + ".part", marker)
+    child.wait()
+
+
+def hook(pi):
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+STUCK_TOML = """
+[[hooks]]
+name = "stuck"
+path = "hooks/stuck.py"
+timeout = 120
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+
+def test_a_stopped_server_ends_the_runs_under_way_and_their_processes(
+    tmp_path: Path,
+) -> None:
+    """A guard stuck in its own child far from its deadline: stopping the server (SIGTERM,
+    as `hookman serve stop` sends before it kills the server 5 s later) denies the call
+    saying why, ends the run's process group (the hook's child too) and the server itself
+    within its grace: nothing of the run outlives it."""
+    served = Served(tmp_path)
+    served.install({"stuck": STUCK}, STUCK_TOML)
+    served.start()
+    marker = served.root / "hooks" / "stuck.pids"
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            asked = pool.submit(
+                served.post, "PreToolUse", served.bash("PreToolUse", "ls"), timeout=60
+            )
+            _wait_for(marker.exists)
+            pids = [int(word) for word in marker.read_text().split()]
+            assert served.process is not None
+            served.process.send_signal(signal.SIGTERM)
+            status, body = asked.result()
+        ended = served.process.wait(timeout=30)
+    finally:
+        served.stop()
+    assert status == 200
+    reason = deny_reason(body)
+    assert reason is not None and "cut off because the server was stopped" in reason, body
+    assert ended == 0  # ended by itself, not killed
+    _wait_for(lambda: all(_gone(pid) for pid in pids))
