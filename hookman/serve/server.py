@@ -182,8 +182,8 @@ class Server:
     def _timeout(self) -> float:
         if self._stop_by is not None:
             return max(0.0, min(self._stop_by - time.monotonic(), 1.0))
-        if not self.connections:
-            return 1.0 if not self.by_child else 0.5
+        if not self.connections:  # idle: once a tick (SIGCHLD wakes it for a child's end)
+            return TICK_S
         soonest = min(connection.deadline for connection in self.connections.values())
         return max(0.0, min(soonest - time.monotonic(), 1.0))
 
