@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hookman.runtime.hook_paths import NotAFile, read_file
+
 
 def module_problem(module: Path) -> str | None:
     """What keeps `module` from loading, as a phrase ("has a syntax error (line 3: ...)"),
     or None when it compiles."""
     try:
-        source = module.read_bytes()
+        source = read_file(str(module))
     except FileNotFoundError:
         return f"has no module ({module} does not exist)"
+    except NotAFile as error:  # never read: a named pipe would wait for a writer forever
+        return f"has a module that cannot be read ({error})"
     except OSError as error:
         return f"has a module that cannot be read ({error.strerror or error})"
     try:

@@ -167,6 +167,12 @@ def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
             f"fix its path in .claude/hookman.toml, or take the hook out with "
             f"`hookman remove {hook.name}`.",
         ) from None
+    if not exists and (kind := _not_a_file(path)) is not None:
+        raise HookmanError(
+            f"the module of the hook {hook.name!r} ({path}) is {kind}, not a Python file.",
+            f"put the hook's file back in its place, or take the hook out with "
+            f"`hookman remove {hook.name}`.",
+        )
     if not exists:
         fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."
         if hook.source.kind == "registry":
@@ -179,6 +185,16 @@ def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
             HookmanError(f"the module of the hook {hook.name!r} ({path}) does not exist.", fix),
         )
     return path
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What `path` is when it exists and is no regular file (a named pipe, a directory)."""
+    from hookman.runtime.hook_paths import not_a_file
+
+    try:
+        return not_a_file(path.stat().st_mode)
+    except (OSError, ValueError):
+        return None
 
 
 def _unresolved_path(hook: HookSpec, project_dir: Path) -> Path:

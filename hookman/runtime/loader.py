@@ -11,7 +11,7 @@ import sys
 
 from hookman.runtime.awaiting import settle
 from hookman.runtime.hook_api import HookAPI, LoadedHook
-from hookman.runtime.hook_paths import resolve_hook_path
+from hookman.runtime.hook_paths import refuse_non_file, resolve_hook_path
 from hookman.runtime.js_values import error_message
 from hookman.runtime.records import LoadError, Record
 
@@ -128,6 +128,7 @@ def _import_once(
         if verified:
             module = _guard_exit(lambda: _import_verified(resolved_path, package_root, digests))
         else:
+            refuse_non_file(resolved_path)  # a named pipe would hold the import to the deadline
             module = _guard_exit(lambda: _import_module(resolved_path, package_root))
         _modules_by_path[key] = module
     return module

@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import sys
 
+from hookman.runtime.hook_paths import NotAFile, read_file
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -99,8 +101,9 @@ def read_verified(digests: Mapping[str, str], relative: str, path: str) -> bytes
     if expected is None:
         raise StoreCopyChanged(relative, "not a module of the pinned commit")
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_file(path)
+    except NotAFile as error:
+        raise StoreCopyChanged(relative, f"cannot be read: {error}") from None
     except OSError as error:
         raise StoreCopyChanged(relative, f"cannot be read: {error.strerror or error}") from None
     if sha256_hex(data) != expected:

@@ -1,0 +1,99 @@
+"""A hook's module replaced by a named pipe (FIFO), a directory or another non-file: every
+command and the runner say what it is at once, and none waits on it (opening a FIFO to read
+waits for a writer: doctor hung, and the runner and the prompt gate waited to their
+deadlines). Each step runs in a child process with a timeout, so that a regression fails
+instead of hanging the suite."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hookman.runtime.hook_paths import NotAFile, read_file
+from hookman.runtime.verified_import import StoreCopyChanged, read_verified
+
+from .helpers import GUARD, write_hook
+
+LIMIT_S = 30  # far beyond the few hundred ms each step takes; a wait on the FIFO is forever
+
+
+def _hookman(project: Path, *words: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hookman", *words],
+        cwd=project,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(project)},
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+    )
+
+
+@pytest.fixture
+def piped(project: Path, hookman_home: Path) -> Path:
+    """An installed guard whose module was then replaced by a FIFO."""
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    path = write_hook(project, "guard", GUARD)
+    done = _hookman(project, "install", "hooks/guard.py", "--claude-version", "2.1.332")
+    assert done.returncode == 0, done.stderr
+    path.unlink()
+    os.mkfifo(path)
+    return path
+
+
+def test_the_runner_denies_at_once_naming_the_fifo(project: Path, piped: Path) -> None:
+    payload = json.dumps(
+        {
+            "session_id": "s",
+            "hook_event_name": "PreToolUse",
+            "cwd": str(project),
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+        }
+    )
+    manifest = next(Path(os.environ["HOOKMAN_HOME"]).glob("state/projects/*/manifest.json"))
+    done = _hookman(project, "run", "PreToolUse", "--manifest", str(manifest), stdin=payload)
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"
+    assert (
+        f"{piped} is a named pipe (FIFO), not a Python file" in answer["permissionDecisionReason"]
+    )
+
+
+def test_doctor_list_fire_and_install_name_it_and_return(project: Path, piped: Path) -> None:
+    said = f"{piped}) is a named pipe (FIFO), not a Python file"
+    doctor = _hookman(project, "doctor")
+    assert "hookman-hook-does-not-load" in doctor.stdout, doctor.stdout
+    assert f"{piped} is a named pipe (FIFO)" in doctor.stdout
+    listed = _hookman(project, "list")
+    assert said in listed.stdout + listed.stderr, listed.stdout
+    fired = _hookman(project, "fire", "PreToolUse")
+    assert "named pipe (FIFO)" in fired.stdout and '"deny"' in fired.stdout, fired.stdout
+    installed = _hookman(project, "install")
+    assert installed.returncode == 1 and said in installed.stdout + installed.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_reading_a_module_never_waits_and_names_what_it_is(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "guard.py"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    shown = "a named pipe (FIFO)" if kind == "fifo" else "a directory"
+    with pytest.raises(NotAFile, match=re.escape(f"is {shown}, not a Python file")):
+        read_file(str(path))  # a FIFO opened to read in blocking mode would wait here
+    with pytest.raises(StoreCopyChanged, match=re.escape(f"is {shown}, not a Python file")):
+        read_verified({"guard.py": "0" * 64}, "guard.py", str(path))
+
+
+def test_a_regular_file_reads_whole(tmp_path: Path) -> None:
+    path = tmp_path / "guard.py"
+    path.write_bytes(b"x = 1\n" * 50_000)
+    assert read_file(str(path)) == b"x = 1\n" * 50_000
