@@ -74,11 +74,20 @@ def settings_timeout(
 def handlers_in(groups: object) -> Iterator[dict[str, object]]:
     """The handler objects of one event's matcher groups, in file order; malformed parts
     (not a list, not an object, no `hooks` list) skipped."""
+    for _matcher, handler in matched_handlers_in(groups):
+        yield handler
+
+
+def matched_handlers_in(groups: object) -> Iterator[tuple[str | None, dict[str, object]]]:
+    """(its group's matcher, the handler) for each handler of one event's matcher groups, as
+    handlers_in walks them; the matcher None where the group has none (or not as text)."""
     for group in groups if isinstance(groups, list) else ():
         handlers = group.get("hooks") if isinstance(group, dict) else None
+        matcher = group.get("matcher") if isinstance(group, dict) else None
+        shown = matcher if isinstance(matcher, str) and matcher else None
         for handler in handlers if isinstance(handlers, list) else ():
             if isinstance(handler, dict):
-                yield handler
+                yield shown, handler
 
 
 def deadlines_within(timeout: float) -> tuple[float, float]:

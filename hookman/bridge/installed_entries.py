@@ -1,17 +1,18 @@
-"""Which events a project's settings.local.json has hookman's entries for, and the path
-each takes (the warm server's http entry, or the launcher's command), read as leanly as the
-runner reads its timeouts (bridge/entry_timeout.py: no urllib, no shlex): `hookman list`
-shows an event no entry serves as not installed here, on every run."""
+"""Which events a project's settings.local.json has hookman's entries for, the path each
+takes (the warm server's http entry, or the launcher's command) and the matcher it runs
+for, read as leanly as the runner reads its timeouts (bridge/entry_timeout.py: no urllib,
+no shlex): `hookman list` shows an event no entry serves, or a tool its matcher leaves out,
+as not installed here, on every run."""
 
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from hookman.bridge import lean_json
 from hookman.bridge.entry_timeout import (
     SETTINGS_FILE,
-    handlers_in,
+    matched_handlers_in,
     runs_launcher_for,
     serves_event,
 )
@@ -22,24 +23,42 @@ from hookman.bridge.state_file import read_regular
 EntryPath = Literal["server", "command"]
 
 
-def installed_entries(project_dir: str) -> dict[tuple[str, bool], EntryPath]:
-    """(event, async) -> the path of the first hookman entry for it (the client runs them in
-    order); sentinels left out (always commands, beside a blocking entry). Empty when the
-    file is missing, unreadable or not JSON."""
+class InstalledEntry(NamedTuple):
+    path: EntryPath
+    matcher: str | None  # its matcher group's (None: the group has none: every tool)
+
+
+def installed_entries(
+    project_dir: str, relative: str = SETTINGS_FILE
+) -> dict[tuple[str, bool], InstalledEntry]:
+    """(event, async) -> the path and matcher of the first hookman entry for it (the client
+    runs them in order) in settings.local.json, or in another client's hooks file of the
+    same shape (`relative`: Codex's .codex/hooks.json); sentinels left out (always
+    commands, beside a blocking entry). Empty when the file is missing, unreadable or not
+    JSON."""
     try:
-        loaded = lean_json.loads(
-            read_regular(os.path.join(project_dir, SETTINGS_FILE), follow=True)
-        )
+        loaded = lean_json.loads(read_regular(os.path.join(project_dir, relative), follow=True))
         hooks = loaded["hooks"]
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return {}
-    found: dict[tuple[str, bool], EntryPath] = {}
+    found: dict[tuple[str, bool], InstalledEntry] = {}
     for event, groups in hooks.items() if isinstance(hooks, dict) else ():
-        for handler in handlers_in(groups):
+        for matcher, handler in matched_handlers_in(groups):
             kind = _entry(handler, event)
             if kind is not None:
-                found.setdefault(kind[0], kind[1])
+                found.setdefault(kind[0], InstalledEntry(kind[1], matcher))
     return found
+
+
+def covers(matcher: str | None, tools: tuple[str, ...] | None) -> bool:
+    """Whether an entry of `matcher` runs a hook for all of `tools` (None: every tool). The
+    matchers install writes name tools joined with `|`; every tool for none, "" or `*`."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if tools is None:
+        return False
+    named = matcher.split("|")
+    return all(tool in named for tool in tools)
 
 
 def _entry(handler: dict[str, object], event: str) -> tuple[tuple[str, bool], EntryPath] | None:

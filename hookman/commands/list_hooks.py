@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.firing_log import last_fired as last_fired_times
-from hookman.bridge.installed_entries import EntryPath, installed_entries
+from hookman.bridge.installed_entries import InstalledEntry, covers, installed_entries
 from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         ListJson,
         PathSourceJson,
     )
+    from hookman.project.settings_entries import HookmanEntry
 
 
 @cli_command(
@@ -191,13 +192,14 @@ def _codex_view(
     nothing for it then)."""
     if "codex" not in agents or _codex_absent(agents):
         return None
-    from hookman.agents.codex_files import codex_hooks_path
+    from hookman.agents.codex_files import HOOKS_RELATIVE, codex_hooks_path
     from hookman.agents.codex_sync import plan_codex
     from hookman.catalog.codex_catalog import detect_codex_version
     from hookman.commands.codex_wording import plan_sentences
     from hookman.project.launcher import launcher_path
 
     codex = plan_codex(hooks, plan, launcher_path(project_dir), detect_codex_version())
+    written = installed_entries(str(project_dir), HOOKS_RELATIVE)
     per_hook: dict[str, CodexHookJson] = {}
     for hook in hooks:
         if not hook.enabled:
@@ -213,7 +215,35 @@ def _codex_view(
         "events": codex.events,
         "hooks": per_hook,
     }
-    return shown, plan_sentences(codex)
+    return shown, plan_sentences(codex) + _codex_unwritten(codex.entries, written, shown["path"])
+
+
+def _codex_unwritten(
+    entries: list[HookmanEntry], written: dict[tuple[str, bool], InstalledEntry], path: str
+) -> list[str]:
+    """The entries hookman.toml asks Codex for that its hooks file lacks, or has with a
+    matcher that leaves tools out (a pull not installed since, the file deleted): Codex runs
+    no hook there yet."""
+    missing: list[str] = []
+    narrower: list[str] = []
+    for entry in entries:
+        found = written.get((entry.event, entry.is_async))
+        asked = tuple(entry.matcher.split("|")) if entry.matcher else None
+        if found is None:
+            missing.append(entry.event)
+        elif not covers(found.matcher, asked):
+            wanted = entry.matcher or "every tool"
+            narrower.append(f"{entry.event} entry runs hooks for {found.matcher}, not {wanted}")
+    said = []
+    if missing:
+        said.append(
+            f"{path} has no hookman entry for {', '.join(missing)}: Codex runs no hook on "
+            f"{'that event' if len(missing) == 1 else 'those events'} until `hookman install` "
+            "writes the entries."
+        )
+    if narrower:
+        said.append(f"{path}: hookman's {'; '.join(narrower)}: `hookman install` rewrites it.")
+    return said
 
 
 def _codex_absent(agents: tuple[str, ...]) -> bool:
@@ -372,18 +402,24 @@ def _via_text(row: Mapping[str, Any]) -> str:
 
 def _not_wired_here(
     rows: list[ListedHookJson],
-    installed: dict[tuple[str, bool], EntryPath],
+    installed: dict[tuple[str, bool], InstalledEntry],
     *,
     told: bool,
 ) -> list[str]:
     """Each written event this machine's settings.local.json has no hookman entry for (a
     fresh clone before `hookman install`, a file deleted or edited by hand) is shown as not
-    installed: the client runs nothing for it. One sentence, unless the changed-since-install
+    installed: the client runs nothing for it. An entry whose matcher leaves out tools the
+    hook asks for (a pull that gave a guard Write, not installed since) keeps its matcher in
+    the row, the one the client runs. One sentence each, unless the changed-since-install
     notice already told why."""
     missing: list[str] = []
+    narrower: dict[str, tuple[str, list[str]]] = {}  # event -> its matcher, hooks left short
     for row in rows:
         for event, facts in row["claude_events"].items():
-            if facts["status"] == "written" and (event, row["async"]) not in installed:
+            entry = installed.get((event, row["async"]))
+            if facts["status"] != "written":
+                continue
+            if entry is None:
                 row["claude_events"][event] = {
                     "status": "not_installed",
                     "matcher": None,
@@ -391,15 +427,27 @@ def _not_wired_here(
                 }
                 if event not in missing:
                     missing.append(event)
-    if not missing or told:
+            elif not covers(entry.matcher, tools_at(row["events"], row["tools"], event)):
+                facts["matcher"] = entry.matcher
+                narrower.setdefault(event, (entry.matcher or "", []))[1].append(row["name"])
+    if told:
         return []
-    return [
-        f"this machine's settings.local.json has no hookman entry for {', '.join(missing)}: "
-        "Claude Code runs no hook on those events until `hookman install` writes the entries."
-    ]
+    said = []
+    if missing:
+        said.append(
+            f"this machine's settings.local.json has no hookman entry for {', '.join(missing)}: "
+            "Claude Code runs no hook on those events until `hookman install` writes the entries."
+        )
+    for event, (matcher, names) in narrower.items():
+        said.append(
+            f"this machine's {event} entry runs hooks for {matcher} only, not for every tool "
+            f"{', '.join(names)} {'asks' if len(names) == 1 else 'ask'} for: "
+            "`hookman install` rewrites it."
+        )
+    return said
 
 
-def _add_via(rows: list[ListedHookJson], installed: dict[tuple[str, bool], EntryPath]) -> bool:
+def _add_via(rows: list[ListedHookJson], installed: dict[tuple[str, bool], InstalledEntry]) -> bool:
     """Where the user opted in to the warm hook server: each written event's `via`, the path
     its installed entry in settings.local.json takes (an http entry reaches the server, a
     command entry runs the launcher); the async entry for an async hook. False (rows left
@@ -411,7 +459,8 @@ def _add_via(rows: list[ListedHookJson], installed: dict[tuple[str, bool], Entry
     for row in rows:
         for event, facts in row["claude_events"].items():
             written = facts["status"] == "written"
-            facts["via"] = installed.get((event, row["async"])) if written else None
+            entry = installed.get((event, row["async"])) if written else None
+            facts["via"] = None if entry is None else entry.path
     return True
 
 
@@ -459,7 +508,10 @@ def _claude_cell(
         return f"{event} (not installed here yet)"
     asked = tools_at(events, tools, event)
     shown = "|".join(asked) if asked else facts["matcher"]
-    return f"{event}[{shown}]" if shown else event
+    cell = f"{event}[{shown}]" if shown else event
+    if not covers(facts["matcher"], asked):  # the installed entry leaves some out
+        cell += f" (installed here for {facts['matcher']} only)"
+    return cell
 
 
 def _changed_since_install(project_dir: Path, rows: list[ListedHookJson]) -> list[str]:

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hookman.runtime.hook_paths import NotAFile, read_file
+from hookman.bridge.state_file import NotRegularFile, read_regular
 
 
 def module_problem(module: Path) -> str | None:
     """What keeps `module` from loading, as a phrase ("has a syntax error (line 3: ...)"),
     or None when it compiles."""
-    try:
-        source = read_file(str(module))
+    try:  # never blocking: a named pipe at the name would wait for a writer forever
+        source = read_regular(str(module), follow=True)
     except FileNotFoundError:
         return f"has no module ({module} does not exist)"
-    except NotAFile as error:  # never read: a named pipe would wait for a writer forever
+    except NotRegularFile as error:
         return f"has a module that cannot be read ({error})"
     except OSError as error:
         return f"has a module that cannot be read ({error.strerror or error})"

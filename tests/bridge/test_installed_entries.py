@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hookman.bridge.installed_entries import installed_entries
+from hookman.bridge.installed_entries import covers, installed_entries
 from hookman.bridge.protocol import LAUNCHER_NAME, SENTINEL_STAMP_NAME
 
 LAUNCH = f"sh '/state/{LAUNCHER_NAME}'"
@@ -38,11 +38,54 @@ def test_each_form_of_hookmans_entries_is_found_with_its_path(tmp_path: Path) ->
         },
     )
     assert installed_entries(project) == {
-        ("PreToolUse", False): "command",
-        ("PostToolUse", True): "command",
-        ("Stop", False): "server",
-        ("Notification", True): "server",
+        ("PreToolUse", False): ("command", "Bash"),
+        ("PostToolUse", True): ("command", "Bash"),
+        ("Stop", False): ("server", "Bash"),
+        ("Notification", True): ("server", "Bash"),
     }
+
+
+def test_the_matcher_is_the_first_hookman_entry_s_group_s(tmp_path: Path) -> None:
+    launch = {"type": "command", "command": f"{LAUNCH} PreToolUse"}
+    foreign = {"type": "command", "command": "./mine.sh"}
+    project = _write(
+        tmp_path,
+        {
+            "PreToolUse": [
+                {"matcher": "Read", "hooks": [foreign]},
+                {"matcher": "Bash|Write", "hooks": [launch]},
+                {"matcher": "Edit", "hooks": [launch]},
+            ],
+            "Stop": [{"hooks": [{"type": "http", "url": URL + "Stop"}]}],
+            "PostToolUse": [
+                {"matcher": 3, "hooks": [{**launch, "command": f"{LAUNCH} PostToolUse"}]}
+            ],
+        },
+    )
+    found = installed_entries(project)
+    assert found[("PreToolUse", False)].matcher == "Bash|Write"
+    assert found[("Stop", False)].matcher is None  # no matcher: every tool
+    assert found[("PostToolUse", False)].matcher is None  # not text: read as none
+
+
+@pytest.mark.parametrize(
+    ("matcher", "tools", "covered"),
+    [
+        (None, None, True),
+        ("", ("Bash",), True),
+        ("*", None, True),
+        ("Bash|Write", ("Bash",), True),
+        ("Bash|Write", ("Write", "Bash"), True),
+        ("Bash", ("Bash", "Write"), False),
+        ("Bash|Write", None, False),
+        ("mcp__github__.*", ("mcp__github__.*",), True),
+        ("Bash", ("Bas",), False),
+    ],
+)
+def test_an_entry_covers_the_tools_its_matcher_names(
+    matcher: str | None, tools: tuple[str, ...] | None, covered: bool
+) -> None:
+    assert covers(matcher, tools) is covered
 
 
 @pytest.mark.parametrize(

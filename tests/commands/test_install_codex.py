@@ -260,3 +260,28 @@ def test_disabling_codex_s_only_hook_says_its_entries_were_removed_never_no_even
     assert not path.exists()
     for output in (dry, said, again, missing):
         assert "no events" not in output
+
+
+def test_list_names_codex_entries_this_machine_lacks_or_runs_for_fewer_tools(
+    project: Path, codex_home: Path
+) -> None:
+    """hookman.toml asks for what .codex/hooks.json does not hold (a pull not installed
+    since): list says Codex runs no hook there, and names `hookman install`."""
+    trust_project(codex_home, project)
+    write_hook(project, "guard", GUARD)
+    assert hookman("install", "hooks/guard.py", "--agent", "codex").exit_code == 0
+    path = project / ".codex" / "hooks.json"
+    quiet = hookman_json("list")["warnings"]
+    assert not [w for w in quiet if str(path) in w], quiet
+    written = path.read_text()
+    path.write_text(written.replace('"matcher": "Bash"', '"matcher": "Read"'))
+    narrower = hookman_json("list")["warnings"]
+    assert f"{path}: hookman's PreToolUse entry runs hooks for Read, not Bash" in " ".join(
+        narrower
+    ), narrower
+    path.write_text("{}")
+    said = " ".join(hookman("list").output.split())
+    assert f"{path} has no hookman entry for PreToolUse: Codex runs no hook on that event" in said
+    assert "until `hookman install` writes the entries" in said, said
+    assert hookman("install").exit_code == 0
+    assert not [w for w in hookman_json("list")["warnings"] if str(path) in w]

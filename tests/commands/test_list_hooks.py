@@ -74,6 +74,32 @@ def test_the_terminal_shows_each_hook_the_tools_its_entry_runs_it_for(project: P
     assert "claude: PreToolUse[Bash], PreSkillShellCommand[Bash] " in text, text
 
 
+def test_an_entry_whose_matcher_leaves_out_a_tool_the_hook_asks_for_is_shown_as_it_runs(
+    project: Path,
+) -> None:
+    """This machine's entry was written before the guard asked for Edit too (a teammate's
+    pull, installed elsewhere): list shows the matcher the client runs and names install,
+    not the matcher hookman.toml asks for."""
+    path = write_hook(project, "guard", GUARD)
+    hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.332")
+    settings = project / ".claude" / "settings.local.json"
+    before = settings.read_bytes()
+    path.write_text(GUARD.replace('tools=["Bash"]', 'tools=["Bash", "Edit"]'))
+    hookman_json("install", "--claude-version", "2.1.332")
+    settings.write_bytes(before)  # the entries of before: PreToolUse for Bash only
+    listed = hookman_json("list", "--claude-version", "2.1.332")
+    [guard] = listed["hooks"]
+    assert guard["claude_events"]["PreToolUse"]["matcher"] == "Bash", guard
+    assert any("entry runs hooks for Bash only" in w for w in listed["warnings"]), listed
+    text = " ".join(hookman("list", "--claude-version", "2.1.332").stdout.split())
+    assert "PreToolUse[Bash|Edit] (installed here for Bash only)" in text, text
+    assert "`hookman install` rewrites it" in text
+    hookman_json("install", "--claude-version", "2.1.332")
+    text = " ".join(hookman("list", "--claude-version", "2.1.332").stdout.split())
+    assert "claude: PreToolUse[Bash|Edit], PreSkillShellCommand[Bash] " in text, text
+    assert "installed here for" not in text
+
+
 def test_last_fired_comes_from_this_projects_firing_log_lines(project: Path) -> None:
     write_hook(project, "guard", GUARD)
     hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
