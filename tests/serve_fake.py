@@ -13,11 +13,13 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from hookman.bridge.serve_proof import KEPT_LABEL
 from hookman.serve import wire
 
 HOOKMAN = "hookman"  # proves the user's secret
 WRONG_PROOF = "wrong-proof"  # answers the shape with another secret's proof
 NOT_HOOKMAN = "not-hookman"  # answers {} to everything, as a careless impostor would
+KEEPER = "keeper"  # proves the user's secret, saying it is hookman's port keeper (no server)
 
 
 def opt_in(port: int | None = None) -> None:
@@ -52,11 +54,11 @@ def free_port() -> int:
 @contextmanager
 def fake_server(mode: str = HOOKMAN) -> Iterator[int]:
     """A server on a free loopback port (yielded) answering as `mode` says."""
-    secret = wire.ensure_secret() if mode == HOOKMAN else b"0" * 64
+    secret = wire.ensure_secret() if mode in (HOOKMAN, KEEPER) else b"0" * 64
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            body: dict[str, str] = {}
+            body: dict[str, object] = {}
             parts = urlsplit(self.path)
             if mode != NOT_HOOKMAN and parts.path == wire.IDENTITY_PATH:
                 nonce = parse_qs(parts.query).get("nonce", [""])[0]
@@ -64,6 +66,8 @@ def fake_server(mode: str = HOOKMAN) -> Iterator[int]:
                     "hookman": "0.0.0",
                     "proof": wire.identity_proof(secret, nonce, self.server.server_address[1]),
                 }
+                if mode == KEEPER:
+                    body[KEPT_LABEL] = True
             data = json.dumps(body).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

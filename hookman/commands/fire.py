@@ -109,6 +109,9 @@ def fire(
     }
     if installed:
         report["entry"] = installed_entry(project_dir, event)
+        down = _server_effects(report["entry"], event)
+        if down:  # what the client gets now; the rehearsal's, once the server answers
+            report["effects"] = down + [f"once the server runs: {e}" for e in report["effects"]]
     if agent == "codex":
         from hookman.agents.codex_view import codex_view
 
@@ -180,6 +183,37 @@ def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:
     config = read_project_config(project_dir)
     installed = {hook.name for hook in manifest.hooks}
     return [hook.name for hook in config.hooks if hook.enabled and hook.name not in installed]
+
+
+def _server_effects(entry: FireEntryJson, event: str) -> list[str]:
+    """What the client gets now when the entry reaches the warm hook server and hookman's
+    server does not answer on its port (the answer fire shows is the one it sends once it
+    runs): a guarded call denied (and the port keeper's reason, when it holds the port), an
+    observe-only event's hooks not run, or another process's answer."""
+    if entry["path"] != "server" or not isinstance(entry["port"], int):
+        return []
+    from hookman.bridge.serve_proof import KEPT, NOTHING, OURS, check_identity, read_secret
+
+    found = check_identity(entry["port"], read_secret(), timeout=0.5)
+    if found.state == OURS:
+        return []
+    if found.state not in (NOTHING, KEPT):
+        return [
+            f"another process holds port {entry['port']}: Claude Code takes its answer, not "
+            "the one shown (`hookman doctor` names it)"
+        ]
+    start = "`hookman serve start`, or the next prompt, starts it"
+    if entry["on_failure"] != "block":
+        return [f"the warm hook server is not running now, so no hook runs on this event ({start})"]
+    said = (
+        "the warm hook server is not running now, so Claude Code denies this call, not what the "
+        f"answer shown says ({start})"
+    )
+    if found.state == KEPT:
+        from hookman.serve.answers import stopped_reason
+
+        said += f"; hookman's port keeper answers, and the model reads: {stopped_reason(event)}"
+    return [said]
 
 
 def _wiring_effects(project_dir: Path, event: str, payload: Mapping[str, Any]) -> list[str]:
@@ -330,12 +364,6 @@ def entry_sentence(entry: FireEntryJson) -> str:
             f"{entry['port']}{blocks}, which runs this same runner: the answer below is what it "
             "sends back"
         )
-        from hookman.doctor.serve_probe import RUNNING, probe
-
-        if isinstance(entry["port"], int) and probe(entry["port"]).state != RUNNING:
-            effect = "the call is denied" if entry["on_failure"] == "block" else "no hook runs"
-            said += f" once it runs; it is not running now: until it runs {effect}"
-            said += " (`hookman serve start`)"
         return said + "."
     if entry["path"] == "command":
         return "installed entry: Claude Code runs the command (the launcher starts the runner)."

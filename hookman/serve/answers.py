@@ -64,13 +64,17 @@ def status_problem(status: int | None, output: bytes) -> str:
 def stopped_body(event: str) -> bytes:
     """The port keeper's answer to a guarded event (serve/keeper.py): a deny saying the
     server is not running and how it runs again."""
-    reason = (
+    return _deny(event, stopped_reason(event))
+
+
+def stopped_reason(event: str) -> str:
+    """The reason of the port keeper's deny, as the model reads it (`hookman fire` too)."""
+    return (
         f"hookman blocked this {guarded_subject(event)} because its hook server is not running "
         f"(it was stopped or ended), so the project's guards could not check it; hookman holds "
         f"the server's port so that no other process answers for them. The next prompt starts "
         f"the server again, as does `hookman serve start`."
     )
-    return _deny(event, reason)
 
 
 def moved_body(event: str, port: int, recorded: int) -> bytes:

@@ -66,7 +66,14 @@ def test_fire_says_a_server_that_is_not_running_denies_the_guarded_call(project:
     opt_in(port)
     assert hookman("install", "hooks/guard.py", *NEWEST).exit_code == 0
     said = " ".join(hookman("fire", "PreToolUse").output.split())
-    assert "it is not running now: until it runs the call is denied (`hookman serve start`)" in said
+    assert (
+        "effect: the warm hook server is not running now, so Claude Code denies this call, not "
+        "what the answer shown says (`hookman serve start`, or the next prompt, starts it)"
+    ) in said, said
+    assert "effect: once the server runs: " in said  # the rehearsal's own effect, qualified
+    effects = _fire(project, "PreToolUse")["effects"]
+    assert effects[0].startswith("the warm hook server is not running now"), effects
+    assert all(e.startswith("once the server runs: ") for e in effects[1:]), effects
 
 
 def test_fire_adds_nothing_while_hookman_s_server_answers(project: Path) -> None:
@@ -76,3 +83,21 @@ def test_fire_adds_nothing_while_hookman_s_server_answers(project: Path) -> None
         said = " ".join(hookman("fire", "PreToolUse").output.split())
     assert f"warm hook server on port {port} (onFailure block)" in said
     assert "not running" not in said
+
+
+def test_fire_gives_the_port_keeper_s_reason_or_names_another_process(project: Path) -> None:
+    from hookman.serve.answers import stopped_reason
+    from tests.serve_fake import KEEPER, NOT_HOOKMAN
+
+    with fake_server(KEEPER) as port:
+        opt_in(port)
+        assert hookman("install", "hooks/guard.py", *NEWEST).exit_code == 0
+        [now, *rest] = _fire(project, "PreToolUse")["effects"]
+    assert now.startswith("the warm hook server is not running now, so Claude Code denies")
+    assert now.endswith(f"the model reads: {stopped_reason('PreToolUse')}"), now
+    assert rest and all(e.startswith("once the server runs: ") for e in rest)
+    with fake_server(NOT_HOOKMAN) as port:
+        opt_in(port)
+        assert hookman("install", *NEWEST).exit_code == 0
+        said = " ".join(hookman("fire", "PreToolUse").output.split())
+    assert f"effect: another process holds port {port}: Claude Code takes its answer" in said
