@@ -34,12 +34,16 @@ def failure_body(event: str, guarded: bool, problem: str) -> bytes:
     elsewhere (an observe-only event is at most lost, never blocked)."""
     if not guarded:
         return EMPTY
-    reason = (
+    return _deny(event, failure_reason(event, problem))
+
+
+def failure_reason(event: str, problem: str) -> str:
+    """The reason of the deny for a run that gave no answer, as the model reads it."""
+    return (
         f"hookman blocked this {guarded_subject(event)} because its hook server's run of the "
         f"project's guards {problem}, so they could not check it. `hookman log` and "
         f"`hookman serve status` say more."
     )
-    return _deny(event, reason)
 
 
 def status_problem(status: int | None, output: bytes) -> str:
@@ -80,13 +84,17 @@ def stopped_reason(event: str) -> str:
 def moved_body(event: str, port: int, recorded: int) -> bytes:
     """The port keeper's answer to a guarded event on a port the server no longer uses: the
     project's entries were written for `port`, the server now listens on `recorded`."""
-    reason = (
+    return _deny(event, moved_reason(event, port, recorded))
+
+
+def moved_reason(event: str, port: int, recorded: int) -> str:
+    """The reason of the keeper's deny on a port the server left, as the model reads it."""
+    return (
         f"hookman blocked this {guarded_subject(event)} because this project's hook entries "
         f"post to port {port}, where hookman's hook server no longer runs (it uses port "
         f"{recorded} now), so the project's guards could not check it. Run `hookman install` "
         f"in the project to move its entries."
     )
-    return _deny(event, reason)
 
 
 def _deny(event: str, reason: str) -> bytes:

@@ -36,9 +36,10 @@ import stat
 import struct
 
 from hookman.serve import wire
-from hookman.serve.answers import EMPTY, moved_body, stopped_body
+from hookman.serve.answers import EMPTY, moved_body, moved_reason, stopped_body, stopped_reason
 from hookman.serve.server import Connection, Server
 
+KEPT_NOTICE = "the hook server was not running: hookman's port keeper denied"
 HANDOFF_PREFIX = "handoff-"  # + PORT: the Unix socket a starting server takes the port through
 PID_NAME = "keeper.pid"
 LOG_NAME = "server.log"
@@ -259,10 +260,13 @@ class KeptServer(Server):
             self._respond(connection, 200, EMPTY)
             return
         recorded = wire.read_port()
+        event = connection.event
         if recorded is not None and recorded != self.port:  # the server moved to another port
-            self._respond(connection, 200, moved_body(connection.event, self.port, recorded))
+            self._log_answer(connection, KEPT_NOTICE, moved_reason(event, self.port, recorded))
+            self._respond(connection, 200, moved_body(event, self.port, recorded))
         else:
-            self._respond(connection, 200, stopped_body(connection.event))
+            self._log_answer(connection, KEPT_NOTICE, stopped_reason(event))
+            self._respond(connection, 200, stopped_body(event))
 
     def _dispatch(self, key: selectors.SelectorKey, events: int) -> None:
         if key.data == "handoff":

@@ -22,8 +22,16 @@ from typing import Any, Protocol
 
 from hookman import __version__
 from hookman.bridge import lean_json
+from hookman.bridge.firing_log import append_record
+from hookman.bridge.served_record import served_record
 from hookman.serve import wire
-from hookman.serve.answers import EMPTY, child_body, failure_body, status_problem
+from hookman.serve.answers import (
+    EMPTY,
+    child_body,
+    failure_body,
+    failure_reason,
+    status_problem,
+)
 from hookman.serve.http_request import BAD, COMPLETE, Request, RequestReader
 from hookman.serve.manifest_facts import ManifestFacts
 from hookman.serve.worker_frame import DONE, FRAME_LIMIT, RETIRING, encode_request
@@ -78,6 +86,7 @@ class Connection:
         "event",
         "guarded",
         "head_checked",
+        "manifest",
         "out",
         "pending",
         "pipe",
@@ -109,6 +118,7 @@ class Connection:
         self.worker: Worker | None = None  # the warm worker running its event
         self.pending: tuple[str, bytes, float] | None = None  # queued: manifest, payload, s
         self.project_dir: str | None = None  # its hooks' CLAUDE_PROJECT_DIR (_handle)
+        self.manifest = ""  # the installed manifest its headers name (token checked)
 
 
 class Server:
@@ -348,6 +358,7 @@ class Server:
         facts = self.manifests.for_event(manifest_path, event, run_async)
         connection.event = event
         connection.guarded = facts.guarded
+        connection.manifest = manifest_path
         sent = request.header(wire.PROJECT_HEADER)
         connection.project_dir = sent or facts.project_dir  # the installed project's else
         self._run_hooks(connection, manifest_path, request.body, run_async, facts.seconds)
@@ -710,7 +721,31 @@ class Server:
 
     def _answer_failed(self, connection: Connection, problem: str) -> None:
         self._say(f"{connection.event}: the child {problem}")
+        reason = failure_reason(connection.event, problem) if connection.guarded else None
+        self._log_answer(connection, f"the hook server's run {problem}", reason)
         self._respond(connection, 200, failure_body(connection.event, connection.guarded, problem))
+
+    def _log_answer(self, connection: Connection, notice: str, reason: str | None) -> None:
+        """A line in the project's firing log for an answer the server gives itself (no run of
+        the runner logged it), written before the answer goes out, so that a client that
+        reads the log once answered finds it: `hookman log` shows the deny and why
+        ("failed-closed"), or the event whose hooks did not run ("errors")."""
+        try:  # the answer matters more than the log line (no descriptor left, a full disk)
+            manifest = self.manifests.manifest(connection.manifest) if connection.manifest else None
+            if manifest is None or not manifest.log_path:
+                return
+            request = connection.reader.request
+            record = served_record(
+                manifest.project_dir,
+                connection.event,
+                b"" if request is None else request.body,
+                notice,
+                reason,
+                duration_ms=round((time.monotonic() - connection.received_at) * 1000, 1),
+            )
+            append_record(manifest.log_path, record)
+        except Exception as error:
+            self._say(f"a line of the firing log was lost: {type(error).__name__}: {error}")
 
     def _expire(self, now: float) -> None:
         if self._stop_by is not None and now >= self._stop_by:

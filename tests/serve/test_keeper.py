@@ -65,6 +65,13 @@ def test_a_stopped_servers_keeper_denies_guarded_calls_saying_why(kept: Served) 
     reason = deny_reason(body)
     assert reason is not None and KEPT_REASON in reason, body
     assert "`hookman serve start`" in reason
+    # `hookman log` shows the deny, as the runner's own (the walk found it missing)
+    [logged] = [r for r in kept.log_records() if r.get("reason") == reason]
+    assert logged["outcome"] == "failed-closed" and logged["event"] == "PreToolUse"
+    assert logged["project"] == str(kept.root) and logged["session"] == "served-session"
+    assert "port keeper denied" in logged["notices"][0]
+    shown = kept.hookman("log").stdout
+    assert "failed-closed" in shown and KEPT_REASON in " ".join(shown.split()), shown
 
 
 def test_the_keeper_answers_observe_only_events_empty(kept: Served) -> None:

@@ -320,3 +320,6 @@ def test_a_stopped_server_ends_the_runs_under_way_and_their_processes(
     assert reason is not None and "cut off because the server was stopped" in reason, body
     assert ended == 0  # ended by itself, not killed
     _wait_for(lambda: all(_gone(pid) for pid in pids))
+    [logged] = [r for r in served.log_records() if r.get("reason") == reason]  # `hookman log`
+    assert logged["outcome"] == "failed-closed" and logged["project"] == str(served.root)
+    assert logged["notices"] == ["the hook server's run was cut off because the server was stopped"]
