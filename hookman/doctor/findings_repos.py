@@ -14,6 +14,10 @@ from hookman.errors import HookmanError
 from hookman.project.config import HookSpec, read_project_config
 from hookman.project.pins import Pin, pins_path, read_pins
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hookman.hooks.store import StoreDrift
+
 INSTALL_FIX = "run `hookman install` in the project."
 
 
@@ -86,21 +90,7 @@ def _check_hook(ctx: Context, hook: HookSpec, pin: Pin, toml: str, *, first: boo
         return
     tree = store.tree_dir(url, pin.commit)
     if first:
-        changed = store.changed_files(url, pin.commit) or []
-        if changed:
-            shown = ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else "")
-            ctx.add(
-                Finding(
-                    "hookman-repo-store-changed",
-                    "error",
-                    str(tree),
-                    f"the store copy of {where} changed since it was fetched ({shown}): the "
-                    "runner does not import a changed module, so a hook that uses one does not "
-                    "run (a guard denies its tool calls).",
-                    "run `hookman install` in the project: it fetches the pinned commit again "
-                    "in its place (until then the runner refuses the changed modules).",
-                )
-            )
+        _check_store_copy(ctx, store.store_drift(url, pin.commit), str(tree), where)
     try:
         manifest = read_repository_manifest(tree, where)
     except HookmanError as error:
@@ -163,6 +153,45 @@ def _add_linked_out(
             error.hint or INSTALL_FIX,
         )
     )
+
+
+def _check_store_copy(ctx: Context, drift: StoreDrift | None, tree: str, where: str) -> None:
+    """A store copy edited since its fetch: a changed module does not load (its hooks'
+    guards deny); a file added since never runs, and only a hook that imports one fails."""
+    if drift is None or not (drift.changed or drift.added):
+        return
+    fix = (
+        "run `hookman install` in the project: it fetches the pinned commit again in its "
+        "place (until then the runner refuses the changed modules)."
+    )
+    if drift.changed:
+        ctx.add(
+            Finding(
+                "hookman-repo-store-changed",
+                "error",
+                tree,
+                f"the store copy of {where} changed since it was fetched "
+                f"({_shown(drift.changed + drift.added)}): the runner does not import a changed "
+                "module, so a hook that uses one does not run (a guard denies its tool calls).",
+                fix,
+            )
+        )
+        return
+    ctx.add(
+        Finding(
+            "hookman-repo-store-changed",
+            "warning",
+            tree,
+            f"files were added to the store copy of {where} since it was fetched "
+            f"({_shown(drift.added)}): the runner never runs a file the pinned commit lacks "
+            "(a hook that imports one does not load; the others run as fetched).",
+            fix,
+        )
+    )
+
+
+def _shown(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
 
 
 def _not_fetched(ctx: Context, hook: HookSpec, pin: Pin, url: str, where: str) -> str:

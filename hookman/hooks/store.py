@@ -19,10 +19,11 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from hookman import paths
 from hookman.atomic_file import process_alive
+from hookman.bridge.state_file import NotRegularFile, read_regular
 from hookman.errors import HookmanError
 from hookman.project.config import is_full_sha
 from hookman.user_dirs import sha256_hex
@@ -494,15 +495,38 @@ def tree_digests(tree: Path) -> dict[str, str]:
             if os.path.islink(full):
                 data = os.readlink(full).encode("utf-8", "surrogateescape")
             else:
-                with open(full, "rb") as handle:
-                    data = handle.read()
+                try:  # never blocking: a named pipe planted in the copy would wait forever
+                    data = read_regular(full, follow=False)
+                except NotRegularFile:
+                    digests[relative] = NOT_A_FILE
+                    continue
             digests[relative] = hashlib.sha256(data).hexdigest()
     return digests
+
+
+NOT_A_FILE = "not a regular file"  # tree_digests' digest of a named pipe, device or socket
 
 
 def changed_files(url: str, commit: str) -> list[str] | None:
     """The files of a store entry that differ from what was fetched (added, changed or
     gone), or None when the entry is not stored or its record is unreadable."""
+    drift = store_drift(url, commit)
+    return None if drift is None else sorted(drift.changed + drift.added)
+
+
+class StoreDrift(NamedTuple):
+    """How a store entry differs from its fetch: `changed` the fetched files whose bytes
+    differ or that are gone (the runner refuses such a module: a hook that imports one
+    does not load), `added` the files the fetch did not have (never run: the runner imports
+    only what the pinned commit recorded, and refuses a hook that imports one)."""
+
+    changed: list[str]
+    added: list[str]
+
+
+def store_drift(url: str, commit: str) -> StoreDrift | None:
+    """How the entry differs from what was fetched; None when it is not stored or its
+    record is unreadable."""
     if not is_stored(url, commit):
         return None
     fetched = _fetched_files(url, commit)
@@ -511,8 +535,9 @@ def changed_files(url: str, commit: str) -> list[str] | None:
     try:
         now = tree_digests(tree_dir(url, commit))
     except OSError:
-        return sorted(fetched)
-    return sorted(name for name in set(fetched) | set(now) if fetched.get(name) != now.get(name))
+        return StoreDrift(sorted(fetched), [])
+    changed = sorted(name for name in fetched if fetched[name] != now.get(name))
+    return StoreDrift(changed, sorted(name for name in now if name not in fetched))
 
 
 @contextlib.contextmanager

@@ -134,10 +134,12 @@ def _read_cache(project_dir: Path) -> dict[str, Any]:
 
 
 def file_digest(path: str) -> str | None:
+    """The sha256 of the file's bytes; None when it cannot be read, a named pipe or a device
+    included (never waited on: it would wait for a writer forever)."""
+    from hookman.bridge.state_file import read_regular
     from hookman.user_dirs import sha256_hex  # the built-in module: no OpenSSL load
 
     try:
-        with open(path, "rb") as handle:
-            return sha256_hex(handle.read())
+        return sha256_hex(read_regular(path, follow=True))
     except OSError:
         return None

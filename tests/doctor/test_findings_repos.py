@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -61,7 +62,43 @@ def test_a_changed_store_copy(project: Path, repo: Path) -> None:
     install_repo(project, str(repo))
     (_tree(project, repo) / "guards" / "words.py").write_text("REFUSED = 'never'\n")
     finding = codes(project)["hookman-repo-store-changed"]
+    assert finding["severity"] == "error"
     assert "changed since it was fetched (guards/words.py)" in finding["message"]
+    # list says the same, and exits 1: the runner refuses the hook (the walk found list silent)
+    listed = hookman("list", "--project", str(project), *VERSION)
+    said = " ".join(listed.output.split())
+    assert listed.exit_code == 1 and "does not load: the store copy of" in said, said
+    assert "(guards/words.py): the hook" in said and "run `hookman install`" in said
+
+
+def test_a_file_only_added_to_the_store_copy_is_a_warning_that_nothing_fails(
+    project: Path, repo: Path
+) -> None:
+    """An `__init__.py` planted beside the fetched modules never runs (the runner imports only
+    what the pinned commit recorded) and the hooks load: a warning, not a predicted deny."""
+    install_repo(project, str(repo))
+    (_tree(project, repo) / "guards" / "__init__.py").write_text("raise SystemExit('planted')\n")
+    finding = codes(project)["hookman-repo-store-changed"]
+    assert finding["severity"] == "warning", finding
+    assert "files were added to the store copy" in finding["message"]
+    assert "(guards/__init__.py)" in finding["message"]
+    assert "the runner never runs a file the pinned commit lacks" in finding["message"]
+    assert hookman("list", "--project", str(project), *VERSION).exit_code == 0
+
+
+def test_a_named_pipe_planted_in_the_store_copy_does_not_stall_doctor(
+    project: Path, repo: Path
+) -> None:
+    install_repo(project, str(repo))
+    words = _tree(project, repo) / "guards" / "words.py"
+    words.unlink()
+    os.mkfifo(words)  # read in blocking mode, this would wait for a writer forever
+    assert store.changed_files(str(repo), _pin_commit(project)) == ["guards/words.py"]
+    assert codes(project)["hookman-repo-store-changed"]["severity"] == "error"
+
+
+def _pin_commit(project: Path) -> str:
+    return json.loads((project / ".claude" / "hookman-pins.json").read_text())["pins"][0]["commit"]
 
 
 def test_a_manifest_gone_from_the_store(project: Path, repo: Path) -> None:
