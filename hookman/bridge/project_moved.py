@@ -82,15 +82,43 @@ class ProjectChange:
     """The files that differ from what install recorded, with their recorded and current
     digests (the key `say_once` remembers)."""
 
-    __slots__ = ("changed", "config_gone", "now", "recorded")
+    __slots__ = ("changed", "config_gone", "config_path", "now", "recorded")
 
     def __init__(
-        self, recorded: dict[str, str | None], now: dict[str, str | None], changed: list[str]
+        self,
+        recorded: dict[str, str | None],
+        now: dict[str, str | None],
+        changed: list[str],
+        config_path: str | None = None,
     ) -> None:
         self.recorded = recorded
         self.now = now
         self.changed = changed  # CONFIG_KEY and/or PINS_KEY
         self.config_gone = CONFIG_KEY in changed and now.get(CONFIG_KEY) is None
+        self.config_path = config_path
+
+    def config_problem(self) -> str | None:
+        """Why the changed hookman.toml cannot be read as TOML now ("Unexpected character:
+        'e' (at line 11, column 1)"), None when it can (or is not what changed): `hookman
+        install` would refuse it, so the fix to name first is the file itself. Parsed only
+        here, on a run that denies or tells anyway."""
+        if CONFIG_KEY not in self.changed or self.config_gone or not self.config_path:
+            return None
+        from hookman.toml_data import toml_parser
+
+        try:
+            parser = toml_parser()
+        except ImportError:  # Python 3.10 under -I -S: tomli is in site-packages
+            return None
+        try:
+            parser.loads(read_regular(self.config_path, follow=True).decode("utf-8"))
+        except OSError:
+            return None
+        except UnicodeDecodeError:
+            return "it is not UTF-8 text"
+        except ValueError as error:
+            return str(error)
+        return None
 
     def key(self) -> str:
         parts = [str(self.recorded.get(name)) + ">" + str(self.now.get(name)) for name in KEYS]
@@ -131,7 +159,7 @@ def project_change(
         now[PINS_KEY] = file_digest(pins)
     changed = [name for name in KEYS if recorded.get(name) != now[name]]
     if changed:
-        return ProjectChange(recorded, now, changed)
+        return ProjectChange(recorded, now, changed, config)
     if checked is not None:
         replace_file(os.path.join(state_dir, CHECKED_NAME), checked)
     return None
@@ -206,6 +234,14 @@ def changed_deny_reason(event: str, change: ProjectChange, project_dir: str) -> 
             f"install` there once {CONFIG_SHOWN} is back, or `hookman uninstall` there if the "
             f"project no longer uses hookman."
         )
+    problem = change.config_problem()
+    if problem is not None:
+        return (
+            f"hookman blocked this {subject} because {CONFIG_SHOWN} changed since `hookman "
+            f"install` last ran in {project_dir} and is not valid TOML now ({problem}), so the "
+            f"guards installed here may not be the ones the project asks for. Fix "
+            f"{CONFIG_SHOWN}, then run `hookman install` in {project_dir}."
+        )
     return (
         f"hookman blocked this {subject} because {change.shown()} changed since `hookman "
         f"install` last ran in {project_dir} (after a git pull, for example), so the guards "
@@ -259,10 +295,16 @@ def changed_notice(
             f"{project_dir}; the hooks installed then still run here and {denied}. Run "
             f"`hookman install` there once it is back, or `hookman uninstall`."
         )
+    problem = change.config_problem()
+    fix = (
+        f"you fix {CONFIG_SHOWN} (it is not valid TOML now: {problem}) and run `hookman "
+        "install` there"
+        if problem is not None
+        else "you run `hookman install` there"
+    )
     return (
         f"hookman: {change.shown()} changed since `hookman install` last ran in {project_dir}; "
-        f"the hooks installed then still run here, and {denied}{unguarded}, until you run "
-        f"`hookman install` there."
+        f"the hooks installed then still run here, and {denied}{unguarded}, until {fix}."
     )
 
 

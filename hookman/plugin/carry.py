@@ -20,9 +20,14 @@ from hookman.errors import HookmanError
 CARRIED_PACKAGES = ("runtime", "bridge")
 ALLOWED_HOOKMAN_MODULES = ("hookman", "hookman.__version__", "hookman.runtime", "hookman.bridge")
 # Carried modules that import hookman's management code lazily, in a function only a full
-# install reaches (a plugin's manifest never opts in to the warm server): (module, import).
-# tests/plugin/test_carry.py fails on any other import of what a plugin does not carry.
-FULL_INSTALL_ONLY = (("hookman.bridge.serve_proof", "hookman.user_dirs"),)
+# install reaches (a plugin's manifest never opts in to the warm server, and records no
+# `installed_from`, so no project change is ever found and hookman.toml never parsed):
+# (module, import). tests/plugin/test_carry.py fails on any other import of what a plugin
+# does not carry.
+FULL_INSTALL_ONLY = (
+    ("hookman.bridge.serve_proof", "hookman.user_dirs"),
+    ("hookman.bridge.project_moved", "hookman.toml_data"),
+)
 
 
 def carried_files() -> Iterator[tuple[str, Path]]:

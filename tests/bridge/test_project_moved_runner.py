@@ -216,3 +216,25 @@ def test_disable_rewrites_what_the_manifest_recorded(project: Path) -> None:
     assert done.returncode == 0, done
 
     assert _claude(project, settings, "PreToolUse", _payload(project)).why == "no rm -rf"
+
+
+def test_a_pulled_hookman_toml_that_is_not_toml_names_the_fix_install_needs_first(
+    project: Path,
+) -> None:
+    """`hookman install` refuses a hookman.toml that is not TOML: the deny and the prompt
+    gate name the file and the line to fix, then install (the walk found them naming
+    install alone, which then refused)."""
+    settings = _install(project, "guard", BASH_GUARD)
+    config = project / ".claude" / "hookman.toml"
+    broken = config.read_text(encoding="utf-8") + "\nenabled = = true\n"
+    config.write_text(broken, encoding="utf-8")
+
+    verdict = _claude(project, settings, "PreToolUse", _payload(project, command="ls"))
+    gate = _claude(project, settings, "UserPromptSubmit", _payload(project, "UserPromptSubmit"))
+
+    for said in (verdict.why, gate.why):
+        assert ".claude/hookman.toml changed since `hookman install`" in said, said
+        assert "is not valid TOML now (" in said and "line " in said, said
+        assert f"Fix .claude/hookman.toml, then run `hookman install` in {project}." in said
+    assert (verdict.decision, gate.decision) == (DENY, STOPPED)
+    assert config.read_text(encoding="utf-8") == broken  # nothing rewrote it
