@@ -13,6 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hookman.json_shapes import FiringRecordJson
 
+
 def served_record(
     project: str | None,
     event: str,
