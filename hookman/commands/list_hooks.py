@@ -153,11 +153,15 @@ def _store_copy_problems(
 
     pins = _pins_of(project_dir)
     found: dict[str, tuple[str, str]] = {}
+    drifts: dict[tuple[str, str], store.StoreDrift | None] = {}  # each entry hashed once
     for hook in hooks:
         pin = pins.get((hook.source.value, hook.source.rev))
         if pin is None:
             continue
-        drift = store.store_drift(store.fetch_url(hook.source.value, project_dir), pin.commit)
+        key = (store.fetch_url(hook.source.value, project_dir), pin.commit)
+        if key not in drifts:
+            drifts[key] = store.store_drift(*key)
+        drift = drifts[key]
         if drift is not None and drift.changed:
             shown = ", ".join(drift.changed[:5]) + (" ..." if len(drift.changed) > 5 else "")
             found[hook.name] = (
