@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from hookman.bridge import lean_json
 from hookman.bridge.manifest_reader import TOOL_CALL
+from hookman.bridge.protocol import MISSING_HOOKS_DIR
 from hookman.runtime import load_hooks
 from hookman.runtime.awaiting import is_awaitable
 from hookman.runtime.js_values import error_class_name, error_message
@@ -155,6 +156,12 @@ def _load_error_text(hook: ManifestHook, error: object, plugin: str | None = Non
     text = str(getattr(error, "error", error))
     if plugin is not None:
         return _plugin_load_error_text(hook, text)
+    if _placeholder(hook.path):
+        return (
+            "its module was not on this machine when `hookman install` last ran (deleted, "
+            "moved, or a registry hook of another machine); put it back, then run `hookman "
+            "install`"
+        )
     if hook.repo is not None and hook.package_root is not None:
         from os.path import isdir
 
@@ -175,6 +182,13 @@ def _load_error_text(hook: ManifestHook, error: object, plugin: str | None = Non
                 "install` to fetch the pinned commit again"
             )
     return text
+
+
+def _placeholder(path: str) -> bool:
+    """Whether `path` is the placeholder install records for a hook it could not find."""
+    from os.path import basename, dirname, exists
+
+    return basename(dirname(path)) == MISSING_HOOKS_DIR and not exists(path)
 
 
 def _plugin_load_error_text(hook: ManifestHook, text: str) -> str:

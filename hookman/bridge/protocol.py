@@ -7,6 +7,9 @@ pays nothing for them. One home: writer and reader both import these."""
 from __future__ import annotations
 
 PRE_TOOL_USE = "PreToolUse"
+# The directory under .claude/ of the placeholder path install records for a hook it could
+# not find (install/resolution.py): loading it fails, and the runner says why (hook_set.py).
+MISSING_HOOKS_DIR = "missing-hooks"
 LAUNCHED_FLAG = "--launched"
 # After the event: an observe-only entry; the runner answers at once and runs the hooks in a
 # child (the launcher then answers nothing for a runner that did not answer).

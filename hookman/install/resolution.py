@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hookman.bridge.protocol import MISSING_HOOKS_DIR
 from hookman.errors import HookmanError
 from hookman.hooks.module_check import load_effect, module_problem
 from hookman.hooks.sources import module_path
@@ -167,11 +168,14 @@ def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
             f"fix its path in .claude/hookman.toml, or take the hook out with "
             f"`hookman remove {hook.name}`.",
         ) from None
-    if not exists and (kind := _not_a_file(path)) is not None:
-        raise HookmanError(
-            f"the module of the hook {hook.name!r} ({path}) is {kind}, not a Python file.",
-            f"put the hook's file back in its place, or take the hook out with "
-            f"`hookman remove {hook.name}`.",
+    if not exists and (kind := _not_a_file(path)) is not None:  # recorded as it is: the
+        raise _MissingModule(  # runner refuses it at once, naming what it is
+            path,
+            HookmanError(
+                f"the module of the hook {hook.name!r} ({path}) is {kind}, not a Python file.",
+                f"put the hook's file back in its place, or take the hook out with "
+                f"`hookman remove {hook.name}`.",
+            ),
         )
     if not exists:
         fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."
@@ -200,4 +204,5 @@ def _not_a_file(path: Path) -> str | None:
 def _unresolved_path(hook: HookSpec, project_dir: Path) -> Path:
     """Where the runner will look for a hook this machine cannot resolve: a path that
     does not exist, so loading it fails and names the hook."""
-    return project_dir / CLAUDE_DIR / "missing-hooks" / f"{hook.source.kind}-{hook.source.value}.py"
+    placeholder = f"{hook.source.kind}-{hook.source.value}.py"
+    return project_dir / CLAUDE_DIR / MISSING_HOOKS_DIR / placeholder

@@ -97,3 +97,26 @@ def test_a_regular_file_reads_whole(tmp_path: Path) -> None:
     path = tmp_path / "guard.py"
     path.write_bytes(b"x = 1\n" * 50_000)
     assert read_file(str(path)) == b"x = 1\n" * 50_000
+
+
+def test_a_hook_install_could_not_find_denies_naming_the_fix_not_a_placeholder(
+    project: Path, hookman_home: Path
+) -> None:
+    """A registry hook of another machine: install records a placeholder path (so that the
+    hook fails closed); the deny the model reads says what happened, not that placeholder."""
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (project / ".claude" / "hookman.toml").write_text(
+        '[[hooks]]\nname = "guard"\nregistry = "team-guard"\nevents = ["tool_call"]\n'
+        'tools = { tool_call = ["Bash"] }\n'
+    )
+    assert _hookman(project, "install", "--claude-version", "2.1.332").returncode == 1
+    fired = " ".join(_hookman(project, "fire", "PreToolUse").stdout.split())
+    assert "its module was not on this machine when `hookman install` last ran" in fired, fired
+    assert "put it back, then run `hookman install`" in fired
+    assert "missing-hooks" not in fired and '"deny"' in fired
+
+
+def test_after_install_the_runner_still_names_the_fifo(project: Path, piped: Path) -> None:
+    assert _hookman(project, "install").returncode == 1
+    fired = _hookman(project, "fire", "PreToolUse").stdout
+    assert f"{piped} is a named pipe (FIFO), not a Python file" in fired, fired
