@@ -7,9 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from hookman.bridge.installed_entries import covers, installed_entries
+from hookman.bridge.installed_entries import covers, installed_entries, matcher_names
 from hookman.bridge.protocol import LAUNCHER_NAME, SENTINEL_STAMP_NAME
+from hookman.project.install_plan import exact_matcher
 
 LAUNCH = f"sh '/state/{LAUNCHER_NAME}'"
 URL = "http://127.0.0.1:41234/v1/hook/"
@@ -80,6 +83,10 @@ def test_the_matcher_is_the_first_hookman_entry_s_group_s(tmp_path: Path) -> Non
         ("Bash|Write", None, False),
         ("mcp__github__.*", ("mcp__github__.*",), True),
         ("Bash", ("Bas",), False),
+        ("^(?:mcp__s\\.t|Bash)$", ("mcp__s.t",), True),
+        ("^(?:mcp__s\\.t|Bash)$", ("Bash", "mcp__s.t"), True),
+        ("^(?:mcp__s\\.t)$", ("Bash",), False),
+        ("^(?:a\\|b)$", ("a|b",), True),
     ],
 )
 def test_an_entry_covers_the_tools_its_matcher_names(
@@ -121,3 +128,14 @@ def test_the_async_query_is_the_one_install_writes() -> None:
 
     assert reader.ASYNC_QUERY == wire.ASYNC_QUERY
     assert wire.hook_url(1, "Stop", run_async=True).endswith("?" + reader.ASYNC_QUERY)
+
+
+@given(st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=5, unique=True))
+def test_the_names_of_every_matcher_install_writes_read_back(names: list[str]) -> None:
+    """matcher_names inverts exact_matcher for any tool names, plain or not (a dot, a `|`,
+    a backslash): list never calls a tool uncovered that install wrote a matcher for."""
+    matcher = exact_matcher(names)
+    if matcher is None:  # `*` among them: every tool
+        return
+    assert matcher_names(matcher) == list(dict.fromkeys(names))
+    assert covers(matcher, tuple(names))

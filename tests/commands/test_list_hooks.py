@@ -100,6 +100,20 @@ def test_an_entry_whose_matcher_leaves_out_a_tool_the_hook_asks_for_is_shown_as_
     assert "installed here for" not in text
 
 
+def test_a_tool_name_install_writes_as_a_regex_is_shown_installed(project: Path) -> None:
+    """A name with a dot gets an anchored, escaped matcher (`^(?:mcp__srv\\.tool|Bash)$`):
+    list reads its names back and does not call the hook's entry narrower than it is."""
+    write_hook(project, "guard", GUARD)
+    write_hook(project, "mcp", GUARD.replace('tools=["Bash"]', 'tools=["mcp__srv.tool"]'))
+    hookman_json("install", "hooks/guard.py", "hooks/mcp.py", "--claude-version", "2.1.332")
+    listed = hookman_json("list", "--claude-version", "2.1.332")
+    assert listed["hooks"][1]["claude_events"]["PreToolUse"]["matcher"].startswith("^(?:")
+    assert not listed["warnings"], listed["warnings"]
+    text = " ".join(hookman("list", "--claude-version", "2.1.332").stdout.split())
+    assert "claude: PreToolUse[mcp__srv.tool] " in text, text
+    assert "installed here for" not in text
+
+
 def test_last_fired_comes_from_this_projects_firing_log_lines(project: Path) -> None:
     write_hook(project, "guard", GUARD)
     hookman_json("install", "hooks/guard.py", "--claude-version", "2.1.328")
