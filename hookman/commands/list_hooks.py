@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.firing_log import last_fired as last_fired_times
-from hookman.bridge.installed_entries import InstalledEntry, covers, installed_entries
+from hookman.bridge.installed_entries import (
+    InstalledEntry,
+    covers,
+    installed_entries,
+    matcher_names,
+)
 from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
@@ -274,12 +279,13 @@ def _codex_unwritten(
     narrower: list[str] = []
     for entry in entries:
         found = written.get((entry.event, entry.is_async))
-        asked = tuple(entry.matcher.split("|")) if entry.matcher else None
+        asked = tuple(matcher_names(entry.matcher)) if entry.matcher else None
         if found is None:
             missing.append(entry.event)
         elif not covers(found.matcher, asked):
-            wanted = entry.matcher or "every tool"
-            narrower.append(f"{entry.event} entry runs hooks for {found.matcher}, not {wanted}")
+            wanted = "|".join(asked) if asked else "every tool"
+            runs = "|".join(matcher_names(found.matcher or ""))
+            narrower.append(f"{entry.event} entry runs hooks for {runs}, not {wanted}")
     said = []
     if missing:
         said.append(
@@ -469,7 +475,8 @@ def _not_wired_here(
                     missing.append(event)
             elif not covers(entry.matcher, tools_at(row["events"], row["tools"], event)):
                 facts["matcher"] = entry.matcher
-                narrower.setdefault(event, (entry.matcher or "", []))[1].append(row["name"])
+                shown = "|".join(matcher_names(entry.matcher or ""))
+                narrower.setdefault(event, (shown, []))[1].append(row["name"])
     if told:
         return []
     said = []
@@ -550,7 +557,7 @@ def _claude_cell(
     shown = "|".join(asked) if asked else facts["matcher"]
     cell = f"{event}[{shown}]" if shown else event
     if not covers(facts["matcher"], asked):  # the installed entry leaves some out
-        cell += f" (installed here for {facts['matcher']} only)"
+        cell += f" (installed here for {'|'.join(matcher_names(facts['matcher']))} only)"
     return cell
 
 
