@@ -45,7 +45,6 @@ if TYPE_CHECKING:
         ListJson,
         PathSourceJson,
     )
-    from hookman.project.pins import Pin
     from hookman.project.settings_entries import HookmanEntry
 
 
@@ -74,7 +73,6 @@ def list_hooks(
     last_fired = _last_fired(project_dir, hooks)
     pins = _pinned_commits(project_dir)
     problems = hook_problems(config, project_dir)
-    problems.update(_store_copy_problems(config, project_dir, problems))
     code_view = _code_view(config, project_dir, problems)
     rows = [
         _hook_row(
@@ -142,50 +140,6 @@ def list_hooks(
         if fix:
             out.print(f"  fix: {escape(fix)}", highlight=False)
     return code
-
-
-def _store_copy_problems(
-    config: ProjectConfigView, project_dir: Path, problems: dict[str, tuple[str, str]]
-) -> dict[str, tuple[str, str]]:
-    """Each enabled repository hook whose store copy has a module that changed since it was
-    fetched: the runner refuses it, so the hook does not load (doctor's
-    `hookman-repo-store-changed`; install fetches the pinned commit again)."""
-    hooks = [h for h in config.hooks if h.enabled and h.source.kind == "repo"]
-    hooks = [h for h in hooks if h.name not in problems]
-    if not hooks:
-        return {}
-    from hookman.hooks import store
-
-    pins = _pins_of(project_dir)
-    found: dict[str, tuple[str, str]] = {}
-    drifts: dict[tuple[str, str], store.StoreDrift | None] = {}  # each entry hashed once
-    for hook in hooks:
-        pin = pins.get((hook.source.value, hook.source.rev))
-        if pin is None:
-            continue
-        key = (store.fetch_url(hook.source.value, project_dir), pin.commit)
-        if key not in drifts:
-            drifts[key] = store.store_drift(*key)
-        drift = drifts[key]
-        if drift is not None and drift.changed:
-            shown = ", ".join(drift.changed[:5]) + (" ..." if len(drift.changed) > 5 else "")
-            found[hook.name] = (
-                f"the store copy of {hook.source.value} at {hook.source.rev} changed since it "
-                f"was fetched ({shown}): the hook {hook.name!r} does not load, so a guard "
-                "denies every call it guards.",
-                "run `hookman install`: it fetches the pinned commit again in its place.",
-            )
-    return found
-
-
-def _pins_of(project_dir: Path) -> dict[tuple[str, str], Pin]:
-    from hookman.errors import HookmanError
-    from hookman.project.pins import read_pins
-
-    try:
-        return read_pins(project_dir)
-    except HookmanError:
-        return {}
 
 
 def _view(others: dict[str, tuple[ListAgentJson, list[str]]], agent: str) -> ListAgentJson | None:
@@ -317,7 +271,13 @@ def _print_codex(codex: ListCodexJson) -> None:
 
 
 def _pinned_commits(project_dir: Path) -> dict[tuple[str, str], str]:
-    return {key: pin.commit for key, pin in _pins_of(project_dir).items()}
+    from hookman.errors import HookmanError
+    from hookman.project.pins import read_pins
+
+    try:
+        return {key: pin.commit for key, pin in read_pins(project_dir).items()}
+    except HookmanError:
+        return {}
 
 
 def _hook_row(

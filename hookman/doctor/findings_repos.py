@@ -160,19 +160,22 @@ def _check_store_copy(ctx: Context, drift: StoreDrift | None, tree: str, where: 
     guards deny); a file added since never runs, and only a hook that imports one fails."""
     if drift is None or not (drift.changed or drift.added):
         return
+    from hookman.hooks import store
+
     fix = (
         "run `hookman install` in the project: it fetches the pinned commit again in its "
         "place (until then the runner refuses the changed modules)."
     )
     if drift.changed:
+        files = store.shown_files(drift.changed + drift.added)
         ctx.add(
             Finding(
                 "hookman-repo-store-changed",
                 "error",
                 tree,
-                f"the store copy of {where} changed since it was fetched "
-                f"({_shown(drift.changed + drift.added)}): the runner does not import a changed "
-                "module, so a hook that uses one does not run (a guard denies its tool calls).",
+                f"the store copy of {where} changed since it was fetched ({files}): the runner "
+                "does not import a changed module, so a hook that uses one does not run (a guard "
+                "denies its tool calls).",
                 fix,
             )
         )
@@ -183,15 +186,11 @@ def _check_store_copy(ctx: Context, drift: StoreDrift | None, tree: str, where: 
             "warning",
             tree,
             f"files were added to the store copy of {where} since it was fetched "
-            f"({_shown(drift.added)}): the runner never runs a file the pinned commit lacks "
-            "(a hook that imports one does not load; the others run as fetched).",
+            f"({store.shown_files(drift.added)}): the runner never runs a file the pinned "
+            "commit lacks (a hook that imports one does not load; the others run as fetched).",
             fix,
         )
     )
-
-
-def _shown(names: list[str]) -> str:
-    return ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
 
 
 def _not_fetched(ctx: Context, hook: HookSpec, pin: Pin, url: str, where: str) -> str:

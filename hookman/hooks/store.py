@@ -524,6 +524,11 @@ class StoreDrift(NamedTuple):
     added: list[str]
 
 
+def shown_files(names: list[str], most: int = 5) -> str:
+    """A store entry's changed files as a sentence names them: the first few, then `...`."""
+    return ", ".join(names[:most]) + (" ..." if len(names) > most else "")
+
+
 def store_drift(url: str, commit: str) -> StoreDrift | None:
     """How the entry differs from what was fetched; None when it is not stored or its
     record is unreadable."""

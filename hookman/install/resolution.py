@@ -67,12 +67,46 @@ def broken_modules(
 
 
 def hook_problems(config: ProjectConfigView, project_dir: Path) -> dict[str, tuple[str, str]]:
-    """Every enabled hook that will not load on this machine (missing or broken module),
-    with what is wrong and how to fix it: what `list` reports and install exits 1 for."""
+    """Every enabled hook that will not load on this machine (missing or broken module, a
+    repository module changed in the store since its fetch), with what is wrong and how to
+    fix it: what `list` reports and install exits 1 for."""
     enabled = [hook for hook in config.hooks if hook.enabled]
-    resolution = resolve_modules(enabled, project_dir, read_pins(project_dir), fetch=False)
+    pins = read_pins(project_dir)
+    resolution = resolve_modules(enabled, project_dir, pins, fetch=False)
     missing = resolution.missing
-    return {**missing, **broken_modules(enabled, resolution.paths, missing)}
+    problems = {**missing, **broken_modules(enabled, resolution.paths, missing)}
+    repo_hooks = [h for h in enabled if h.source.kind == "repo" and h.name not in problems]
+    return {**problems, **_store_copy_problems(repo_hooks, project_dir, pins)}
+
+
+def _store_copy_problems(
+    hooks: list[HookSpec], project_dir: Path, pins: dict[tuple[str, str], Pin]
+) -> dict[str, tuple[str, str]]:
+    """Each repository hook whose store copy has a module that changed since it was fetched:
+    the runner refuses it, so the hook does not load (doctor's `hookman-repo-store-changed`;
+    install fetches the pinned commit again). Each store entry is hashed once."""
+    if not hooks:
+        return {}
+    from hookman.hooks import store
+
+    found: dict[str, tuple[str, str]] = {}
+    drifts: dict[tuple[str, str], store.StoreDrift | None] = {}
+    for hook in hooks:
+        pin = pins.get((hook.source.value, hook.source.rev))
+        if pin is None:
+            continue
+        key = (store.fetch_url(hook.source.value, project_dir), pin.commit)
+        if key not in drifts:
+            drifts[key] = store.store_drift(*key)
+        drift = drifts[key]
+        if drift is not None and drift.changed:
+            found[hook.name] = (
+                f"the store copy of {hook.source.value} at {hook.source.rev} changed since it "
+                f"was fetched ({store.shown_files(drift.changed)}): the hook {hook.name!r} does "
+                "not load, so a guard denies every call it guards.",
+                "run `hookman install`: it fetches the pinned commit again in its place.",
+            )
+    return found
 
 
 def resolve_modules(
