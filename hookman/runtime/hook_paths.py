@@ -68,19 +68,3 @@ def refuse_non_file(path: str) -> None:
     kind = not_a_file(mode)
     if kind is not None:
         raise NotAFile(f"{path} is {kind}, not a Python file")
-
-
-def read_file(path: str) -> bytes:
-    """The bytes of the regular file at `path`, never waiting on a named pipe (it is opened
-    without blocking and refused: NotAFile)."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        kind = not_a_file(os.fstat(descriptor).st_mode)
-        if kind is not None:
-            raise NotAFile(f"{path} is {kind}, not a Python file")
-        handle = open(descriptor, "rb")  # noqa: SIM115 - it owns the descriptor from here
-    except BaseException:
-        os.close(descriptor)
-        raise
-    with handle:
-        return handle.read()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hookman.runtime.hook_paths import NotAFile, read_file
+from hookman.runtime.hook_paths import NotAFile, refuse_non_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -101,7 +101,9 @@ def read_verified(digests: Mapping[str, str], relative: str, path: str) -> bytes
     if expected is None:
         raise StoreCopyChanged(relative, "not a module of the pinned commit")
     try:
-        data = read_file(path)
+        refuse_non_file(path)  # a named pipe would hold the read to the deadline
+        with open(path, "rb") as handle:
+            data = handle.read()
     except NotAFile as error:
         raise StoreCopyChanged(relative, f"cannot be read: {error}") from None
     except OSError as error:
