@@ -134,12 +134,10 @@ def _read_cache(project_dir: Path) -> dict[str, Any]:
 
 
 def file_digest(path: str) -> str | None:
-    """The sha256 of the file's bytes; None when it cannot be read, a named pipe or a device
-    included (never waited on: it would wait for a writer forever)."""
-    from hookman.bridge.state_file import read_regular
-    from hookman.user_dirs import sha256_hex  # the built-in module: no OpenSSL load
+    """The sha256 of the file's bytes (bridge/project_moved.py file_digest: never waiting on
+    a named pipe); None when it cannot be read at all, so no answer is kept for it."""
+    from hookman.bridge.project_moved import UNREADABLE
+    from hookman.bridge.project_moved import file_digest as digest_of
 
-    try:
-        return sha256_hex(read_regular(path, follow=True))
-    except OSError:
-        return None
+    found = digest_of(path)
+    return None if found == UNREADABLE else found
