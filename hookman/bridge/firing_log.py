@@ -33,6 +33,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
 
+    from hookman.json_shapes import FiringRecordJson, HookErrorJson, JsonValue, Outcome
+
 MAX_BYTES = 5 * 1024 * 1024
 KEEP_OLD = 2
 MAX_OUTPUT_CHARS = 4000  # per free-form text of a record (output, each error, each notice)
@@ -45,6 +47,39 @@ MAX_PROJECT_BYTES = 16384
 DIGEST_CHARS = 16
 TAIL_BLOCK = 1 << 16  # bytes read at a time from the end (`hookman log --json`)
 _PLAIN_NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def new_record(
+    project: str | None,
+    session: JsonValue,
+    agent_id: JsonValue,
+    event: str,
+    outcome: Outcome,
+    *,
+    hooks: list[str],
+    duration_ms: float,
+    errors: list[HookErrorJson],
+    output: str,
+    notices: list[str],
+) -> FiringRecordJson:
+    """A line of the firing log with its fields in their order (json_shapes FiringRecordJson),
+    the time now: what the runner writes for a run and the warm server for an answer it gave
+    itself (bridge/served_record.py). The optional fields are the caller's to add."""
+    from hookman.bridge.session_state import now_iso  # on the runner's path already
+
+    return {
+        "time": now_iso(),
+        "project": project,
+        "session": session,
+        "agent_id": agent_id,
+        "event": event,
+        "hooks": hooks,
+        "outcome": outcome,
+        "duration_ms": duration_ms,
+        "errors": errors,
+        "output": output,
+        "notices": notices,
+    }
 
 
 def append_record(log_path: str, record: Mapping[str, object]) -> None:

@@ -36,7 +36,7 @@ from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
 from hookman.bridge.command_start import command_ages
 from hookman.bridge.deadline import Deadline
 from hookman.bridge.entry_timeout import agent_entries_file, deadlines_within, settings_timeout
-from hookman.bridge.firing_log import append_record
+from hookman.bridge.firing_log import append_record, new_record
 from hookman.bridge.manifest_reader import ManifestError, read_manifest
 from hookman.bridge.project_moved import (
     ProjectChange,
@@ -67,7 +67,6 @@ from hookman.bridge.protocol import (
     guarded_subject,
     stop_answer,
 )
-from hookman.bridge.session_state import now_iso
 from hookman.bridge.watchdog import FAILED, STARTED, confirm_watchdog, start_watchdog
 
 TYPE_CHECKING = False
@@ -76,7 +75,7 @@ if TYPE_CHECKING:
     from hookman.bridge.guard_drift import Drift
     from hookman.bridge.hook_set import CallTracker
     from hookman.bridge.manifest_reader import Manifest
-    from hookman.json_shapes import FiringRecordJson, HookErrorJson, Outcome
+    from hookman.json_shapes import HookErrorJson, Outcome
 
 USAGE = "usage: hookman run EVENT [--async] --manifest PATH  (the payload JSON on stdin)"
 # Characters of a guarded event's answer past which its texts are cut: the launcher's `read`
@@ -686,19 +685,18 @@ class _Run:
         log_path = self.manifest.log_path if self.manifest else _fallback_log_path()
         if not log_path:
             return
-        record: FiringRecordJson = {
-            "time": now_iso(),
-            "project": self.manifest.project_dir if self.manifest else None,
-            "session": self.payload.get("session_id"),
-            "agent_id": self.payload.get("agent_id"),
-            "event": self.event,
-            "hooks": hooks,
-            "outcome": outcome,
-            "duration_ms": round((time.monotonic() - self.started) * 1000, 1),
-            "errors": errors,
-            "output": self._captured_text(),
-            "notices": notices,
-        }
+        record = new_record(
+            self.manifest.project_dir if self.manifest else None,
+            self.payload.get("session_id"),
+            self.payload.get("agent_id"),
+            self.event,
+            outcome,
+            hooks=hooks,
+            duration_ms=round((time.monotonic() - self.started) * 1000, 1),
+            errors=errors,
+            output=self._captured_text(),
+            notices=notices,
+        )
         if self.run_async:
             record["async"] = True
         if self.agent is not None:

@@ -6,8 +6,8 @@ a guarded call the keeper denied while no server ran. Shaped as the runner's own
 from __future__ import annotations
 
 from hookman.bridge import lean_json
+from hookman.bridge.firing_log import new_record
 from hookman.bridge.run_command import OUTCOME_ERRORS, OUTCOME_FAILED_CLOSED
-from hookman.bridge.session_state import now_iso
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,19 +25,18 @@ def served_record(
 ) -> FiringRecordJson:
     """The line; `reason` is the deny the model read (None: the event was answered `{}`)."""
     fields = _payload_fields(payload)
-    record: FiringRecordJson = {
-        "time": now_iso(),
-        "project": project,
-        "session": fields.get("session_id"),
-        "agent_id": fields.get("agent_id"),
-        "event": event,
-        "hooks": [],
-        "outcome": OUTCOME_FAILED_CLOSED if reason is not None else OUTCOME_ERRORS,
-        "duration_ms": duration_ms,
-        "errors": [],
-        "output": "",
-        "notices": [notice],
-    }
+    record = new_record(
+        project,
+        fields.get("session_id"),
+        fields.get("agent_id"),
+        event,
+        OUTCOME_FAILED_CLOSED if reason is not None else OUTCOME_ERRORS,
+        hooks=[],
+        duration_ms=duration_ms,
+        errors=[],
+        output="",
+        notices=[notice],
+    )
     if reason is not None:
         record["reason"] = reason
     return record
