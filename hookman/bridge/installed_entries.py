@@ -1,8 +1,8 @@
 """Which events a project's settings.local.json has hookman's entries for, the path each
 takes (the warm server's http entry, or the launcher's command) and the matcher it runs
 for, read as leanly as the runner reads its timeouts (bridge/entry_timeout.py: no urllib,
-no shlex): `hookman list` shows an event no entry serves, or a tool its matcher leaves out,
-as not installed here, on every run."""
+no shlex): `hookman list` shows an event no entry serves, or a tool its matcher leaves out
+(project/install_plan.py `covers`), as not installed here, on every run."""
 
 from __future__ import annotations
 
@@ -48,42 +48,6 @@ def installed_entries(
             if kind is not None:
                 found.setdefault(kind[0], InstalledEntry(kind[1], matcher))
     return found
-
-
-def covers(matcher: str | None, tools: tuple[str, ...] | None) -> bool:
-    """Whether an entry of `matcher` runs a hook for all of `tools` (None: every tool):
-    every tool for none, "" or `*`; else the names the matcher lists (matcher_names)."""
-    if matcher is None or matcher in ("", "*"):
-        return True
-    if tools is None:
-        return False
-    named = matcher_names(matcher)
-    return all(tool in named for tool in tools)
-
-
-def matcher_names(matcher: str) -> list[str]:
-    """The tool names of a matcher install writes (project/install_plan.py exact_matcher):
-    `Bash|Edit`, or, for a name with any other character, `^(?:a\\.b|Edit)$` with each
-    regex character escaped. Another matcher (edited by hand) gives what its `|` parts say."""
-    if not (matcher.startswith(_ANCHORED_START) and matcher.endswith(_ANCHORED_END)):
-        return matcher.split("|")
-    names, current, escaped = [], [], False
-    for char in matcher[len(_ANCHORED_START) : -len(_ANCHORED_END)]:
-        if escaped:
-            current.append(char)
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == "|":
-            names.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    names.append("".join(current))
-    return names
-
-
-_ANCHORED_START, _ANCHORED_END = "^(?:", ")$"
 
 
 def _entry(handler: dict[str, object], event: str) -> tuple[tuple[str, bool], EntryPath] | None:

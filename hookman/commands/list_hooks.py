@@ -8,12 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from hookman import paths
 from hookman.bridge.firing_log import last_fired as last_fired_times
-from hookman.bridge.installed_entries import (
-    InstalledEntry,
-    covers,
-    installed_entries,
-    matcher_names,
-)
+from hookman.bridge.installed_entries import InstalledEntry, installed_entries
 from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
@@ -28,7 +23,7 @@ from hookman.install.report import (
 from hookman.install.resolution import hook_problems
 from hookman.output import console, escape, print_json
 from hookman.project.config import HookSpec, ProjectConfigView, read_project_config
-from hookman.project.install_plan import InstallPlan, plan_install
+from hookman.project.install_plan import InstallPlan, covers, matcher_names, plan_install
 from hookman.project.location import find_project_dir
 
 if TYPE_CHECKING:

@@ -315,6 +315,42 @@ def exact_matcher(tool_names: Iterable[str]) -> str | None:
     return f"^(?:{alternatives})$"
 
 
+def covers(matcher: str | None, tools: tuple[str, ...] | None) -> bool:
+    """Whether an entry of `matcher` runs a hook for all of `tools` (None: every tool):
+    every tool for none, "" or `*`; else the names the matcher lists (matcher_names)."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if tools is None:
+        return False
+    named = matcher_names(matcher)
+    return all(tool in named for tool in tools)
+
+
+def matcher_names(matcher: str) -> list[str]:
+    """The tool names of a matcher install writes (exact_matcher):
+    `Bash|Edit`, or, for a name with any other character, `^(?:a\\.b|Edit)$` with each
+    regex character escaped. Another matcher (edited by hand) gives what its `|` parts say."""
+    if not (matcher.startswith(_ANCHORED_START) and matcher.endswith(_ANCHORED_END)):
+        return matcher.split("|")
+    names, current, escaped = [], [], False
+    for char in matcher[len(_ANCHORED_START) : -len(_ANCHORED_END)]:
+        if escaped:
+            current.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "|":
+            names.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    names.append("".join(current))
+    return names
+
+
+_ANCHORED_START, _ANCHORED_END = "^(?:", ")$"
+
+
 def complement_matcher(tool_names: Iterable[str]) -> str:
     """A matcher for every tool but these: `^(?!(?:Bash|Edit)$).*`, a JavaScript regex that
     Claude Code tests unanchored and Copilot CLI anchors (the trailing `.*` serves it)."""

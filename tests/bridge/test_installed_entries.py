@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.bridge.installed_entries import covers, installed_entries, matcher_names
+from hookman.bridge.installed_entries import installed_entries
 from hookman.bridge.protocol import LAUNCHER_NAME, SENTINEL_STAMP_NAME
-from hookman.project.install_plan import exact_matcher
+from hookman.project.install_plan import covers, exact_matcher, matcher_names
 
 LAUNCH = f"sh '/state/{LAUNCHER_NAME}'"
 URL = "http://127.0.0.1:41234/v1/hook/"
