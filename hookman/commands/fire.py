@@ -192,12 +192,12 @@ def _server_effects(entry: FireEntryJson, event: str) -> list[str]:
     observe-only event's hooks not run, or another process's answer."""
     if entry["path"] != "server" or not isinstance(entry["port"], int):
         return []
-    from hookman.bridge.serve_proof import KEPT, NOTHING, OURS, check_identity, read_secret
+    from hookman.doctor.serve_probe import OTHER, RUNNING, probe
 
-    found = check_identity(entry["port"], read_secret(), timeout=0.5)
-    if found.state == OURS:
+    found = probe(entry["port"])
+    if found.state == RUNNING:
         return []
-    if found.state not in (NOTHING, KEPT):
+    if found.state == OTHER:
         return [
             f"another process holds port {entry['port']}: Claude Code takes its answer, not "
             "the one shown (`hookman doctor` names it)"
@@ -209,7 +209,7 @@ def _server_effects(entry: FireEntryJson, event: str) -> list[str]:
         "the warm hook server is not running now, so Claude Code denies this call, not what the "
         f"answer shown says ({start})"
     )
-    if found.state == KEPT:
+    if found.kept:
         from hookman.serve.answers import stopped_reason
 
         said += f"; hookman's port keeper answers, and the model reads: {stopped_reason(event)}"

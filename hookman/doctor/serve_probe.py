@@ -17,6 +17,7 @@ class ServerState(NamedTuple):
     state: str  # RUNNING, NOT_RUNNING or OTHER
     port: int
     detail: str = ""  # what was wrong with an OTHER answer; the version for RUNNING
+    kept: bool = False  # NOT_RUNNING, and hookman's port keeper answers (serve/keeper.py)
 
 
 def probe(port: int) -> ServerState:
@@ -27,5 +28,5 @@ def probe(port: int) -> ServerState:
     if found.state == OURS:
         return ServerState(RUNNING, port, found.version or "")
     if found.state in (NOTHING, KEPT):  # KEPT: hookman's keeper holds the port, no server
-        return ServerState(NOT_RUNNING, port)
+        return ServerState(NOT_RUNNING, port, kept=found.state == KEPT)
     return ServerState(OTHER, port, found.detail)
