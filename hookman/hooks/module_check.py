@@ -18,8 +18,14 @@ def module_problem(module: Path) -> str | None:
         source = read_regular(str(module), follow=True)
     except FileNotFoundError:
         return f"has no module ({module} does not exist)"
-    except NotRegularFile as error:
-        return f"has a module that cannot be read ({error})"
+    except NotRegularFile:  # named as the runner's loader names it (runtime/hook_paths.py)
+        from hookman.runtime.hook_paths import NotAFile, refuse_non_file
+
+        try:
+            refuse_non_file(str(module))
+        except NotAFile as error:
+            return f"has a module that cannot be read ({error})"
+        return f"has a module that cannot be read ({module} is not a regular file)"
     except OSError as error:
         return f"has a module that cannot be read ({error.strerror or error})"
     try:

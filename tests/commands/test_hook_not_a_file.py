@@ -70,7 +70,7 @@ def test_doctor_list_fire_and_install_name_it_and_return(project: Path, piped: P
     said = f"{piped}) is a named pipe (FIFO), not a Python file"
     doctor = _hookman(project, "doctor")
     assert "hookman-hook-does-not-load" in doctor.stdout, doctor.stdout
-    assert f"{piped} is not a regular file" in doctor.stdout
+    assert f"{piped} is a named pipe (FIFO), not a Python file" in doctor.stdout  # as list
     listed = _hookman(project, "list")
     assert said in listed.stdout + listed.stderr, listed.stdout
     fired = _hookman(project, "fire", "PreToolUse")
