@@ -68,6 +68,11 @@ STOP_GRACE_S = 2.0
 # it (a worker that hangs holds its requests no longer than this), and how many may wait.
 QUEUE_WAIT_S = 0.25
 QUEUE_LIMIT = 256
+# Linux: accept a connection only once its first bytes came (TCP_DEFER_ACCEPT). A client that
+# connects and then writes (Claude Code does) would otherwise wake the loop twice per
+# request: for the connection, then for its data. Every client of the server speaks first;
+# one that sends nothing is accepted after this many seconds, and read as any other.
+DEFER_ACCEPT_S = 5
 
 
 class Tended(Protocol):
@@ -124,6 +129,7 @@ class Connection:
 class Server:
     def __init__(self, listener: socket.socket, secret: bytes, log: object = None) -> None:
         self.listener = listener
+        defer_accept(listener)  # bound here or handed over by the port keeper
         self.port = int(listener.getsockname()[1])  # what the identity proof is bound to
         self.secret = secret
         self.selector = selectors.DefaultSelector()
@@ -923,6 +929,16 @@ def bind_listener(port: int) -> socket.socket:
         listener.close()
         raise
     return listener
+
+
+def defer_accept(listener: socket.socket) -> None:
+    """Wake the loop for a connection only once its request's first bytes came (where the
+    platform can: Linux); elsewhere, and where it fails, as before."""
+    option = getattr(socket, "TCP_DEFER_ACCEPT", None)
+    if option is None:
+        return
+    with contextlib.suppress(OSError):
+        listener.setsockopt(socket.IPPROTO_TCP, option, DEFER_ACCEPT_S)
 
 
 PORT_TAKEN = errno.EADDRINUSE
