@@ -373,7 +373,12 @@ class ClaudeEventJson(_ClaudeEventKeys, total=False):
     via: Literal["server", "command"] | None
 
 
-class CodexHookJson(TypedDict):
+class CodexInstalledJson(TypedDict):
+    not_installed: list[str]  # of `events`: those .codex/hooks.json lacks here
+    installed_for: dict[str, list[str]]  # event -> the tools its narrower installed entry names
+
+
+class CodexHookJson(CodexInstalledJson):
     events: list[str]  # written for Codex
     no_counterpart: list[str]  # subscriptions Codex lacks
 

@@ -29,16 +29,16 @@ class InstalledEntry(NamedTuple):
 
 
 def installed_entries(
-    project_dir: str, relative: str = SETTINGS_FILE
+    project_dir: str, relative: str = SETTINGS_FILE, events_key: str | None = "hooks"
 ) -> dict[tuple[str, bool], InstalledEntry]:
     """(event, async) -> the path and matcher of the first hookman entry for it (the client
-    runs them in order) in settings.local.json, or in another client's hooks file of the
-    same shape (`relative`: Codex's .codex/hooks.json); sentinels left out (always
-    commands, beside a blocking entry). Empty when the file is missing, unreadable or not
-    JSON."""
+    runs them in order) in settings.local.json, or in another agent's hooks file
+    (`relative`: Codex's .codex/hooks.json, Qwen Code's, droid's with its events at the
+    top level: `events_key` None); sentinels left out (always commands, beside a blocking
+    entry). Empty when the file is missing, unreadable or not JSON."""
     try:
         loaded = lean_json.loads(read_regular(os.path.join(project_dir, relative), follow=True))
-        hooks = loaded["hooks"]
+        hooks = loaded if events_key is None else loaded[events_key]
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return {}
     found: dict[tuple[str, bool], InstalledEntry] = {}

@@ -1,7 +1,8 @@
 """`hookman list`'s part for GitHub Copilot CLI, Qwen Code and Factory droid: per hook, the
-events each agent runs it for (what install writes for it), and what it cannot write, in
-words. An agent the project's agents leave out, or that is not installed here, gets none
-(install writes nothing for it then; the latter is said in one line of information)."""
+events each agent runs it for (what install writes for it, marked where this machine's file
+lacks it: commands/agent_installed.py), and what it cannot write, in words. An agent the
+project's agents leave out, or that is not installed here, gets none (install writes
+nothing for it then; the latter is said in one line of information)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman.agents import agent_facts
+from hookman.bridge.installed_entries import installed_entries
+from hookman.commands.agent_installed import event_cell, installed_state, unwritten_sentences
 from hookman.install.report import claude_events_of
 from hookman.output import console, escape
 from hookman.project.config import HookSpec
@@ -29,25 +32,33 @@ def agent_views(
         if agent not in agents or not agent_facts.agent_installed(agent):
             continue
         views[agent] = (
-            _copilot_view(hooks, plan)
+            _copilot_view(project_dir, hooks, plan)
             if agent_facts.hooks_file(agent) is None
             else _file_view(project_dir, agent, hooks, plan)
         )
     return views
 
 
-def _copilot_view(hooks: Sequence[HookSpec], plan: InstallPlan) -> tuple[ListAgentJson, list[str]]:
-    """Copilot CLI runs settings.local.json's entries for the events it knows."""
+def _copilot_view(
+    project_dir: Path, hooks: Sequence[HookSpec], plan: InstallPlan
+) -> tuple[ListAgentJson, list[str]]:
+    """Copilot CLI runs settings.local.json's entries for the events it knows (what that
+    file lacks here is said once, for Claude Code: its hook lines say it too)."""
     agent = agent_facts.COPILOT_AGENT
     version = agent_facts.detect_agent_version(agent)
     known = agent_facts.agent_events(agent, version)
     events = [event for event in [*plan.entries, *plan.async_entries] if event in known]
+    written = installed_entries(str(project_dir))
     per_hook: dict[str, CodexHookJson] = {}
     for hook in hooks:
         if hook.enabled:
             served = [event for event in claude_events_of(hook) if event in known]
             lacking = [event for event in claude_events_of(hook) if event not in known]
-            per_hook[hook.name] = {"events": served, "no_counterpart": lacking}
+            per_hook[hook.name] = {
+                "events": served,
+                "no_counterpart": lacking,
+                **installed_state(hook, served, written),
+            }
     view: ListAgentJson = {
         "version": None if version is None else str(version),
         "path": None,
@@ -66,25 +77,28 @@ def _file_view(
 
     version = agent_facts.detect_agent_version(agent)
     planned = plan_agent(agent, hooks, plan, launcher_path(project_dir), version)
+    where = agent_facts.hooks_file(agent)
+    assert where is not None
+    written = installed_entries(str(project_dir), where.relative, where.events_key)
     per_hook: dict[str, CodexHookJson] = {}
     for hook in hooks:
         if hook.enabled:
             served = [event for event in claude_events_of(hook) if event in planned.events]
             lacking = planned.without_counterpart.get(hook.name, [])
-            per_hook[hook.name] = {"events": served, "no_counterpart": lacking}
+            per_hook[hook.name] = {
+                "events": served,
+                "no_counterpart": lacking,
+                **installed_state(hook, served, written, agent),
+            }
+    path = str(project_dir / where.relative)
     view: ListAgentJson = {
         "version": None if version is None else str(version),
-        "path": str(project_dir / planned_file(agent)),
+        "path": path,
         "events": planned.events,
         "hooks": per_hook,
     }
-    return view, plan_sentences(planned)
-
-
-def planned_file(agent: str) -> str:
-    found = agent_facts.hooks_file(agent)
-    assert found is not None
-    return found.relative
+    name = agent_facts.display_name(agent)
+    return view, plan_sentences(planned) + unwritten_sentences(name, planned.entries, written, path)
 
 
 def print_agents(
@@ -107,7 +121,7 @@ def print_agents(
         target = view["version"] or "unknown"
         out.print(f"{escape(name)} target {escape(target)} ({escape(where)}):", highlight=False)
         for hook, facts in view["hooks"].items():
-            events = ", ".join(facts["events"]) or "-"
+            events = ", ".join(event_cell(event, facts) for event in facts["events"]) or "-"
             missing = facts["no_counterpart"]
             lack = f"  (no {name} counterpart: {', '.join(missing)})" if missing else ""
             out.print(f"  {escape(hook)}: {escape(events)}{escape(lack)}", highlight=False)

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
         ListJson,
         PathSourceJson,
     )
-    from hookman.project.settings_entries import HookmanEntry
 
 
 @cli_command(
@@ -195,6 +194,7 @@ def _codex_view(
     from hookman.agents.codex_files import HOOKS_RELATIVE, codex_hooks_path
     from hookman.agents.codex_sync import plan_codex
     from hookman.catalog.codex_catalog import detect_codex_version
+    from hookman.commands.agent_installed import installed_state, unwritten_sentences
     from hookman.commands.codex_wording import plan_sentences
     from hookman.project.launcher import launcher_path
 
@@ -208,6 +208,7 @@ def _codex_view(
         per_hook[hook.name] = {
             "events": served,
             "no_counterpart": codex.without_counterpart.get(hook.name, []),
+            **installed_state(hook, served, written),
         }
     shown: ListCodexJson = {
         "version": None if codex.version is None else str(codex.version),
@@ -215,36 +216,8 @@ def _codex_view(
         "events": codex.events,
         "hooks": per_hook,
     }
-    return shown, plan_sentences(codex) + _codex_unwritten(codex.entries, written, shown["path"])
-
-
-def _codex_unwritten(
-    entries: list[HookmanEntry], written: dict[tuple[str, bool], InstalledEntry], path: str
-) -> list[str]:
-    """The entries hookman.toml asks Codex for that its hooks file lacks, or has with a
-    matcher that leaves tools out (a pull not installed since, the file deleted): Codex runs
-    no hook there yet."""
-    missing: list[str] = []
-    narrower: list[str] = []
-    for entry in entries:
-        found = written.get((entry.event, entry.is_async))
-        asked = tuple(matcher_names(entry.matcher)) if entry.matcher else None
-        if found is None:
-            missing.append(entry.event)
-        elif not covers(found.matcher, asked):
-            wanted = "|".join(asked) if asked else "every tool"
-            runs = "|".join(matcher_names(found.matcher or ""))
-            narrower.append(f"{entry.event} entry runs hooks for {runs}, not {wanted}")
-    said = []
-    if missing:
-        said.append(
-            f"{path} has no hookman entry for {', '.join(missing)}: Codex runs no hook on "
-            f"{'that event' if len(missing) == 1 else 'those events'} until `hookman install` "
-            "writes the entries."
-        )
-    if narrower:
-        said.append(f"{path}: hookman's {'; '.join(narrower)}: `hookman install` rewrites it.")
-    return said
+    unwritten = unwritten_sentences("Codex", codex.entries, written, shown["path"])
+    return shown, plan_sentences(codex) + unwritten
 
 
 def _codex_absent(agents: tuple[str, ...]) -> bool:
@@ -255,11 +228,13 @@ def _codex_absent(agents: tuple[str, ...]) -> bool:
 
 
 def _print_codex(codex: ListCodexJson) -> None:
+    from hookman.commands.agent_installed import event_cell
+
     out = console()
     target = codex["version"] or "unknown"
     out.print(f"Codex CLI target {escape(target)} ({escape(codex['path'])}):", highlight=False)
     for name, facts in codex["hooks"].items():
-        events = ", ".join(facts["events"]) or "-"
+        events = ", ".join(event_cell(event, facts) for event in facts["events"]) or "-"
         missing = facts["no_counterpart"]
         lack = f"  (no Codex counterpart: {', '.join(missing)})" if missing else ""
         out.print(f"  {escape(name)}: {escape(events)}{escape(lack)}", highlight=False)

@@ -341,3 +341,52 @@ def test_copilot_named_where_it_is_not_installed_is_information(
         "hookman's entries of .claude/settings.local.json in a folder it trusts."
     ) in listed.output.splitlines()
     assert hookman_json("list")["copilot"] is None
+
+
+def test_list_marks_what_an_agents_file_lacks_here_as_it_does_for_claude(
+    project: Path, machine: Path
+) -> None:
+    """A pull not installed since, or an agent's file deleted or edited by hand: each hook's
+    line and the JSON say the agent runs no hook there, and a warning names install."""
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen", "--agent", "droid", "--agent", "copilot")
+    fresh = hookman_json("list")
+    for agent in ("qwen", "droid", "copilot"):
+        assert fresh[agent]["hooks"]["guard"]["not_installed"] == [], fresh[agent]
+        assert fresh[agent]["hooks"]["guard"]["installed_for"] == {}, fresh[agent]
+    assert not _entry_warnings(fresh), fresh["warnings"]
+
+    (project / DROID_FILE).write_text("{}")
+    qwen = project / QWEN_FILE
+    written = qwen.read_text()
+    assert "(?:run_shell_command)" in written  # Qwen Code's name for Bash
+    qwen.write_text(written.replace("(?:run_shell_command)", "(?:read_file)"))
+    listed = hookman_json("list")
+    shown = hookman("list").output
+    said = " ".join(shown.split())
+
+    assert listed["droid"]["hooks"]["guard"]["not_installed"] == ["PreToolUse"]
+    assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {"PreToolUse": ["read_file"]}
+    droid_block = shown.split("Factory droid target", 1)[1]
+    assert "  guard: PreToolUse (not installed here yet)" in droid_block.splitlines()[1]
+    qwen_block = shown.split("Qwen Code target", 1)[1]
+    assert "  guard: PreToolUse (installed here for read_file only)" in qwen_block.splitlines()[1]
+    assert (
+        f"{project / DROID_FILE} has no hookman entry for PreToolUse: Factory droid runs no "
+        "hook on that event until `hookman install` writes the entries."
+    ) in said, said
+    assert (
+        f"{project / QWEN_FILE}: hookman's PreToolUse entry runs hooks for read_file, not "
+        "run_shell_command: "
+        "`hookman install` rewrites it."
+    ) in said, said
+
+    assert hookman("install", *VERSION).exit_code == 0
+    again = hookman_json("list")
+    assert not _entry_warnings(again), again["warnings"]
+    assert again["droid"]["hooks"]["guard"]["not_installed"] == []
+
+
+def _entry_warnings(listed: dict) -> list[str]:
+    return [w for w in listed["warnings"] if "hookman entry" in w or "runs hooks for" in w]

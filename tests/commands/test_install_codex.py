@@ -271,17 +271,26 @@ def test_list_names_codex_entries_this_machine_lacks_or_runs_for_fewer_tools(
     write_hook(project, "guard", GUARD)
     assert hookman("install", "hooks/guard.py", "--agent", "codex").exit_code == 0
     path = project / ".codex" / "hooks.json"
-    quiet = hookman_json("list")["warnings"]
-    assert not [w for w in quiet if str(path) in w], quiet
+    quiet = hookman_json("list")
+    assert not [w for w in quiet["warnings"] if str(path) in w], quiet
+    assert quiet["codex"]["hooks"]["guard"]["not_installed"] == []
+    assert quiet["codex"]["hooks"]["guard"]["installed_for"] == {}
+    assert "  guard: PreToolUse\n" in hookman("list").output
     written = path.read_text()
     path.write_text(written.replace('"matcher": "Bash"', '"matcher": "Read"'))
-    narrower = hookman_json("list")["warnings"]
+    narrower = hookman_json("list")
     assert f"{path}: hookman's PreToolUse entry runs hooks for Read, not Bash" in " ".join(
-        narrower
+        narrower["warnings"]
     ), narrower
+    assert narrower["codex"]["hooks"]["guard"]["installed_for"] == {"PreToolUse": ["Read"]}
+    assert "guard: PreToolUse (installed here for Read only)" in hookman("list").output
     path.write_text("{}")
-    said = " ".join(hookman("list").output.split())
+    listed = hookman("list").output
+    said = " ".join(listed.split())
     assert f"{path} has no hookman entry for PreToolUse: Codex runs no hook on that event" in said
     assert "until `hookman install` writes the entries" in said, said
+    # The hook's own line tells the same: the event it plans is not installed here
+    assert "guard: PreToolUse (not installed here yet)" in listed, listed
+    assert hookman_json("list")["codex"]["hooks"]["guard"]["not_installed"] == ["PreToolUse"]
     assert hookman("install").exit_code == 0
     assert not [w for w in hookman_json("list")["warnings"] if str(path) in w]
