@@ -240,4 +240,20 @@ def test_a_pulled_hookman_toml_that_is_not_toml_names_the_fix_install_needs_firs
         assert "is not valid TOML now (" in said and "line " in said, said
         assert f"Fix .claude/hookman.toml, then run `hookman install` in {project}." in said
     assert (verdict.decision, gate.decision) == (DENY, STOPPED)
+    # The commands the deny sends the user to name the same reason, in the same words
+    if sys.version_info >= (3, 11):
+        reason = verdict.why.split("is not valid TOML now (", 1)[1].split("), so the", 1)[0]
+        assert "(at line " in reason, reason
+        for words in (("list",), ("install",)):
+            done = subprocess.run(
+                [sys.executable, "-m", "hookman", *words],
+                cwd=project,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            assert done.returncode != 0, done
+            said = " ".join(done.stderr.split())
+            assert f"hookman.toml is not valid TOML: {reason}." in said, (reason, said)
     assert config.read_text(encoding="utf-8") == broken  # nothing rewrote it
