@@ -571,9 +571,12 @@ def print_missing(result: SyncResult) -> None:
     them denies), each with how to get it. Their presence makes the command exit 1."""
     out = console()
     for name, (problem, fix) in result.missing.items():
-        out.print(f"[red]missing:[/] {escape(problem)}", highlight=False)
+        there = name in result.not_files  # a named pipe at its path: there, but not a file
+        label = "does not load:" if there else "missing:"
+        out.print(f"[red]{label}[/] {escape(problem)}", highlight=False)
+        until = "until it is a Python file again" if there else "until it is there"
         out.print(
-            f"  until it is there, {escape(name)} fails to load whenever it should run "
+            f"  {until}, {escape(name)} fails to load whenever it should run "
             "(a guard denies its tool calls).",
             highlight=False,
         )

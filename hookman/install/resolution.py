@@ -23,11 +23,13 @@ class Resolution:
     """Each hook's module path, the hooks missing here with what is wrong and how to fix it,
     and for repository hooks their manifest keys, the pins they used and any warnings."""
 
-    __slots__ = ("missing", "origins", "paths", "pins", "repaired", "warnings")
+    __slots__ = ("missing", "not_files", "origins", "paths", "pins", "repaired", "warnings")
 
     def __init__(self) -> None:
         self.paths: dict[str, Path] = {}
         self.missing: dict[str, tuple[str, str]] = {}
+        # of `missing`: the hooks whose module is there but no regular file (a named pipe)
+        self.not_files: set[str] = set()
         # repository hooks: name -> their manifest keys (repo, rev, commit, package_root, trial)
         self.origins: dict[str, dict[str, Any]] = {}
         self.pins: dict[tuple[str, str], Pin] = {}
@@ -142,6 +144,8 @@ def resolve_modules(
         except _MissingModule as gone:
             result.paths[hook.name] = gone.path
             result.missing[hook.name] = (gone.error.message, gone.error.hint or "")
+            if gone.not_a_file:
+                result.not_files.add(hook.name)
         except HookmanError as error:
             result.paths[hook.name] = _unresolved_path(hook, project_dir)
             result.missing[hook.name] = (error.message, error.hint or "")
@@ -185,10 +189,11 @@ def _add_repo_hook(
 
 
 class _MissingModule(Exception):
-    def __init__(self, path: Path, error: HookmanError) -> None:
+    def __init__(self, path: Path, error: HookmanError, *, not_a_file: bool = False) -> None:
         super().__init__(error.message)
         self.path = path
         self.error = error
+        self.not_a_file = not_a_file
 
 
 def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
@@ -210,6 +215,7 @@ def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
                 f"put the hook's file back in its place, or take the hook out with "
                 f"`hookman remove {hook.name}`.",
             ),
+            not_a_file=True,
         )
     if not exists:
         fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."

@@ -117,6 +117,8 @@ class SyncResult:
     repaired: dict[Pin, list[str]] = field(default_factory=dict)
     # Hooks whose module this machine lacks: name -> (what is wrong, how to get it).
     missing: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Of `missing`: those whose module is there but no regular file (a named pipe).
+    not_files: set[str] = field(default_factory=set)
     # Hooks whose module is there but does not compile: name -> (what is wrong, how to fix).
     broken: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Codex CLI (docs/agents.md): its plan (None when the project's agents leave it out and
@@ -568,6 +570,7 @@ def _result(
         repo_warnings=resolution.warnings,
         repaired=resolution.repaired,
         missing=resolution.missing,
+        not_files=resolution.not_files,
         broken=resolved.broken,
         codex=preview.codex,
         codex_change=written.codex_file,

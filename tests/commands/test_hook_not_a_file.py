@@ -77,6 +77,10 @@ def test_doctor_list_fire_and_install_name_it_and_return(project: Path, piped: P
     assert "named pipe (FIFO)" in fired.stdout and '"deny"' in fired.stdout, fired.stdout
     installed = _hookman(project, "install")
     assert installed.returncode == 1 and said in installed.stdout + installed.stderr
+    # Labelled as list labels it: the module is there, it is no file ("missing:" said not)
+    told = [line for line in installed.stdout.splitlines() if str(piped) in line]
+    assert told and told[0].startswith("does not load: "), installed.stdout
+    assert "until it is there" not in installed.stdout, installed.stdout
 
 
 @pytest.mark.parametrize("kind", ["fifo", "directory"])
