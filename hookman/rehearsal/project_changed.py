@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from hookman.bridge.dispatch import OUTCOME_OK
 from hookman.bridge.project_moved import changed_deny_reason, project_change
 from hookman.bridge.protocol import PROMPT_GATE_EVENT, deny_answer, stop_answer
-from hookman.install.guard_wiring import manifest_reaches
+from hookman.install.guard_wiring import entry_reaches, manifest_reaches
 
 if TYPE_CHECKING:
     from hookman.bridge.dispatch import DispatchResult
@@ -39,12 +39,8 @@ def answer_as_changed(
             f"stops every prompt (the model is not asked) until `hookman install`."
         )
     if not manifest.client.is_guarded(event):
-        return (
-            f"{change.shown()} changed since `hookman install` ran in {where}: the hooks above "
-            f"are the ones installed then, and they still run on this event; the user is told "
-            f"once. Run `hookman install` to run what the project says now."
-        )
-    tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else None
+        return _observed_as_changed(manifest, event, result, payload, change.shown())
+    tool = _tool(payload)
     if not manifest_reaches(manifest, event, tool):
         return _not_reached(manifest, event, tool, result, change.shown())
     reason = changed_deny_reason(event, change, where)
@@ -56,6 +52,50 @@ def answer_as_changed(
     )
 
 
+def _observed_as_changed(
+    manifest: Manifest, event: str, result: DispatchResult, payload: dict[str, Any], shown: str
+) -> str:
+    """An observe-only event: the hooks installed then run on it, where an installed entry
+    makes Claude Code call hookman for it (for nothing else) and a hook listens."""
+    where = manifest.project_dir
+    tool = _tool(payload)
+    if not (
+        manifest_reaches(manifest, event, tool)
+        or entry_reaches(manifest.async_entries, event, tool)
+    ):
+        on = f" on {tool}" if tool else ""
+        return (
+            f"{shown} changed since `hookman install` ran in {where}, and "
+            f"{_no_entry(manifest, event)}: Claude Code does not call hookman for this "
+            f"{event}{on}, so no hook runs on it until `hookman install` writes the entries "
+            f"hookman.toml asks for now (if any)."
+        )
+    if not result.hooks:
+        return (
+            f"{shown} changed since `hookman install` ran in {where}: no hook installed then "
+            f"listens to this event, and none will until `hookman install` runs what the "
+            f"project says now; the user is told once."
+        )
+    return (
+        f"{shown} changed since `hookman install` ran in {where}: the hooks above are the ones "
+        f"installed then, and they still run on this event; the user is told once. Run "
+        f"`hookman install` to run what the project says now."
+    )
+
+
+def _tool(payload: dict[str, Any]) -> str | None:
+    tool = payload.get("tool_name")
+    return tool if isinstance(tool, str) else None
+
+
+def _no_entry(manifest: Manifest, event: str) -> str:
+    """Why Claude Code does not call hookman for `event`: no entry, or its matcher."""
+    entry = manifest.entries.get(event) or manifest.async_entries.get(event)
+    if not isinstance(entry, dict):
+        return f"no {event} entry is installed here"
+    return f"the installed {event} entry matches {entry.get('matcher')} only"
+
+
 def _not_reached(
     manifest: Manifest, event: str, tool: str | None, result: DispatchResult, shown: str
 ) -> str:
@@ -64,16 +104,10 @@ def _not_reached(
     result.answer = {}
     result.outcome = OUTCOME_OK
     result.exit_code = 0
-    entry = manifest.entries.get(event)
-    matcher = entry.get("matcher") if isinstance(entry, dict) else None
-    why = (
-        f"no {event} entry is installed here"
-        if entry is None
-        else f"the installed {event} entry matches {matcher} only"
-    )
     on = f" on {tool}" if tool else ""
     return (
-        f"{shown} changed since `hookman install` ran in {manifest.project_dir}, but {why}: "
+        f"{shown} changed since `hookman install` ran in {manifest.project_dir}, but "
+        f"{_no_entry(manifest, event)}: "
         f"Claude Code does not call hookman for this {event}{on}, and runs it without hookman "
         f"(nothing denies it, whatever the project's guards say now) until `hookman install` "
         f"writes the entries hookman.toml asks for; the prompt gate stops the session's next "

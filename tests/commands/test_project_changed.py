@@ -172,3 +172,48 @@ def test_doctor_never_calls_a_hook_only_hookman_toml_names_installed(
 
     assert any("'no-rm-rf' is installed" in message for message in never_fired), never_fired
     assert not any("'second'" in message for message in never_fired), never_fired
+
+
+NOTES = """\
+def hook(pi):
+    pi.on("tool_result", lambda event, ctx: None, tools=["Write"])
+"""
+
+
+@pytest.mark.parametrize(
+    ("event", "tool", "said"),
+    [
+        # an entry and a hook for it: they run as installed
+        ("PostToolUse", "Write", "the hooks above are the ones installed then, and they still"),
+        # an entry whose matcher leaves the tool out: Claude Code does not call hookman
+        ("PostToolUse", "Bash", "the installed PostToolUse entry matches Write only: Claude Code"),
+        # no entry at all: Claude Code does not call hookman
+        ("Stop", None, "and no Stop entry is installed here: Claude Code does not call hookman"),
+    ],
+)
+def test_fire_on_an_observed_event_after_a_pull_says_what_runs(
+    project: Path, monkeypatch: pytest.MonkeyPatch, event: str, tool: str | None, said: str
+) -> None:
+    """`fire` in the changed state spoke of "the hooks above" where none were listed."""
+    from hookman import catalog as hookman_catalog
+
+    from .helpers import write_hook
+
+    monkeypatch.chdir(project)
+    write_hook(project, "notes", NOTES)
+    assert hookman("install", "hooks/notes.py", *VERSION).exit_code == 0
+    config = project / ".claude" / TOML
+    config.write_text(config.read_text() + "\n# pulled\n")
+
+    words = ["fire", event]
+    if tool is not None:
+        sample = Path(hookman_catalog.__file__).parent / "payloads" / f"{event}.json"
+        payload = {**json.loads(sample.read_text()), "tool_name": tool}
+        (project / "payload.json").write_text(json.dumps(payload))
+        words += ["--payload", str(project / "payload.json")]
+    shown = " ".join(hookman(*words).output.split())
+    effects = hookman_json(*words)["effects"]
+
+    assert said in shown, shown
+    assert any(said in " ".join(text.split()) for text in effects), effects
+    assert ("the hooks above" in shown) == (tool == "Write"), shown  # only where hooks ran
