@@ -20,7 +20,7 @@ from hookman.install.report import (
     project_target,
     tools_at,
 )
-from hookman.install.resolution import hook_problems
+from hookman.install.resolution import hook_problems_and_additions
 from hookman.output import console, escape, print_json
 from hookman.project.config import HookSpec, ProjectConfigView, read_project_config
 from hookman.project.install_plan import InstallPlan, covers, matcher_names, plan_install
@@ -66,7 +66,7 @@ def list_hooks(
     plan = plan_install(hooks, target.version, prompt_gate=True)
     last_fired = _last_fired(project_dir, hooks)
     pins = _pinned_commits(project_dir)
-    problems = hook_problems(config, project_dir)
+    problems, added = hook_problems_and_additions(config, project_dir)
     code_view = _code_view(config, project_dir, problems)
     rows = [
         _hook_row(
@@ -85,6 +85,7 @@ def list_hooks(
     version = None if target.version is None else str(target.version)
     warnings = target_warnings(plan, target) + tool_name_warnings(config.hooks)
     warnings += _gap_warnings(code_view)
+    warnings += [f"{said}: `hookman install` fetches the pinned commit again." for said in added]
     warnings += _unwired_warnings(config, project_dir, code_view)
     codex_view = _codex_view(project_dir, config.agents, hooks, plan)
     codex = None if codex_view is None else codex_view[0]

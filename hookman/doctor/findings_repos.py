@@ -185,9 +185,7 @@ def _check_store_copy(ctx: Context, drift: StoreDrift | None, tree: str, where: 
             "hookman-repo-store-changed",
             "warning",
             tree,
-            f"files were added to the store copy of {where} since it was fetched "
-            f"({store.shown_files(drift.added)}): the runner never runs a file the pinned "
-            "commit lacks (a hook that imports one does not load; the others run as fetched).",
+            store.additions_sentence(where, drift.added) + ".",
             fix,
         )
     )

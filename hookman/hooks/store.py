@@ -529,6 +529,16 @@ def shown_files(names: list[str], most: int = 5) -> str:
     return ", ".join(names[:most]) + (" ..." if len(names) > most else "")
 
 
+def additions_sentence(where: str, added: list[str]) -> str:
+    """A store copy (of `where`: "REPO at REV") holding files its pinned commit lacks:
+    doctor's warning and `list`'s say the same."""
+    return (
+        f"files were added to the store copy of {where} since it was fetched "
+        f"({shown_files(added)}): the runner never runs a file the pinned commit lacks (a hook "
+        "that imports one does not load; the others run as fetched)"
+    )
+
+
 def store_drift(url: str, commit: str) -> StoreDrift | None:
     """How the entry differs from what was fetched; None when it is not stored or its
     record is unreadable."""

@@ -72,43 +72,58 @@ def hook_problems(config: ProjectConfigView, project_dir: Path) -> dict[str, tup
     """Every enabled hook that will not load on this machine (missing or broken module, a
     repository module changed in the store since its fetch), with what is wrong and how to
     fix it: what `list` reports and install exits 1 for."""
+    return hook_problems_and_additions(config, project_dir)[0]
+
+
+def hook_problems_and_additions(
+    config: ProjectConfigView, project_dir: Path
+) -> tuple[dict[str, tuple[str, str]], list[str]]:
+    """`hook_problems`, and a sentence for each store copy that only had files added since
+    its fetch (no hook stops loading for that: doctor's warning, which `list` says too)."""
     enabled = [hook for hook in config.hooks if hook.enabled]
     pins = read_pins(project_dir)
     resolution = resolve_modules(enabled, project_dir, pins, fetch=False)
     missing = resolution.missing
     problems = {**missing, **broken_modules(enabled, resolution.paths, missing)}
     repo_hooks = [h for h in enabled if h.source.kind == "repo" and h.name not in problems]
-    return {**problems, **_store_copy_problems(repo_hooks, project_dir, pins)}
+    changed, additions = _store_copies(repo_hooks, project_dir, pins)
+    return {**problems, **changed}, additions
 
 
-def _store_copy_problems(
+def _store_copies(
     hooks: list[HookSpec], project_dir: Path, pins: dict[tuple[str, str], Pin]
-) -> dict[str, tuple[str, str]]:
+) -> tuple[dict[str, tuple[str, str]], list[str]]:
     """Each repository hook whose store copy has a module that changed since it was fetched:
     the runner refuses it, so the hook does not load (doctor's `hookman-repo-store-changed`;
-    install fetches the pinned commit again). Each store entry is hashed once."""
+    install fetches the pinned commit again); and the store copies that only had files
+    added. Each store entry is hashed once."""
     if not hooks:
-        return {}
+        return {}, []
     from hookman.hooks import store
 
     found: dict[str, tuple[str, str]] = {}
+    additions: list[str] = []
     drifts: dict[tuple[str, str], store.StoreDrift | None] = {}
     for hook in hooks:
         pin = pins.get((hook.source.value, hook.source.rev))
         if pin is None:
             continue
         key = (store.fetch_url(hook.source.value, project_dir), pin.commit)
-        if key not in drifts:
+        fresh = key not in drifts
+        if fresh:
             drifts[key] = store.store_drift(*key)
         drift = drifts[key]
+        where = f"{hook.source.value} at {hook.source.rev}"
         if drift is not None and drift.changed:
             found[hook.name] = (
-                f"the store copy of {hook.source.value} at {hook.source.rev} changed since it "
-                f"was fetched ({store.shown_files(drift.changed)}): the hook {hook.name!r} does "
-                "not load, so a guard denies every call it guards.",
+                f"the store copy of {where} changed since it was fetched "
+                f"({store.shown_files(drift.changed)}): the hook {hook.name!r} does not load, "
+                "so a guard denies every call it guards.",
                 "run `hookman install`: it fetches the pinned commit again in its place.",
             )
-    return found
+        elif drift is not None and drift.added and fresh:
+            additions.append(store.additions_sentence(where, drift.added))
+    return found, additions
 
 
 def resolve_modules(

@@ -407,3 +407,28 @@ def test_a_sibling_imported_through_sys_path_is_checked_too(project: Path, tmp_p
     tree = Path(json.loads(paths.manifest_path(project).read_text())["hooks"][0]["package_root"])
     (tree / "guards" / "words.py").write_text(EVIL_WORDS)
     _assert_denied_naming_install(project, SH)
+
+
+def test_list_tells_of_files_only_added_as_doctor_does(project: Path, installed: Path) -> None:
+    """A file the pinned commit lacks never runs, and the guard runs as fetched: no hook
+    stops loading, but list says so as doctor warns, naming install (list said nothing)."""
+    (installed / "guards" / "extra.py").write_text("X = 1\n")
+    listed = hookman_json("list", "--project", str(project), *VERSION)
+    said = [text for text in listed["warnings"] if "were added to the store copy" in text]
+    assert said == [
+        f"files were added to the store copy of {listed['hooks'][0]['source']['value']} at "
+        "v1.0.0 since it was fetched (guards/extra.py): the runner never runs a file the pinned "
+        "commit lacks (a hook that imports one does not load; the others run as fetched): "
+        "`hookman install` fetches the pinned commit again."
+    ], listed["warnings"]
+    assert listed["hooks"][0]["problem"] is None  # it loads and runs
+    shown = hookman("list", "--project", str(project), *VERSION)
+    assert shown.exit_code == 0 and "were added to the store copy" in shown.output
+    doctor = json.loads(hookman("doctor", "--project", str(project), *VERSION, "--json").stdout)
+    [finding] = [f for f in doctor["findings"] if f["code"] == "hookman-repo-store-changed"]
+    assert finding["severity"] == "warning"
+    assert said[0].split(": `hookman install`")[0] + "." == finding["message"]
+    _install(project)
+    assert not (installed / "guards" / "extra.py").exists()
+    again = hookman_json("list", "--project", str(project), *VERSION)
+    assert not [text for text in again["warnings"] if "store copy" in text]
