@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 
+from hookman.bridge import server_death
 from hookman.bridge.manifest_reader import PROJECT_DIR_VARIABLE
 from hookman.bridge.run_command import EXIT_NO_ANSWER, _Run
 
@@ -87,6 +88,7 @@ def _become_own_process(answer_fd: int, server_fds: tuple[int, ...]) -> None:
         number = getattr(signal, name, None)
         if number is not None:
             signal.signal(number, signal.SIG_DFL if name != "SIGPIPE" else signal.SIG_IGN)
+    server_death.arm()  # a server killed outright takes this run's group with it
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(answer_fd, 1)

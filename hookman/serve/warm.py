@@ -54,5 +54,8 @@ def warm_up() -> None:
         sha256_hex(b"")
     except (ImportError, OSError, ValueError):
         pass
+    from hookman.bridge import server_death
+
+    server_death.prepare()  # each child ends with the server (Linux), however it dies
     gc.collect()
     gc.freeze()  # the children's collections leave these objects' pages unwritten

@@ -5,10 +5,12 @@ entries ask. Every assert is on what the client (and so the model) receives."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 import os
 import signal
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -323,3 +325,32 @@ def test_a_stopped_server_ends_the_runs_under_way_and_their_processes(
     [logged] = [r for r in served.log_records() if r.get("reason") == reason]  # `hookman log`
     assert logged["outcome"] == "failed-closed" and logged["project"] == str(served.root)
     assert logged["notices"] == ["the hook server's run was cut off because the server was stopped"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_server_killed_outright_takes_the_runs_under_way_with_it(tmp_path: Path) -> None:
+    """SIGKILL (or the out-of-memory killer) gives the server no chance to end its runs: the
+    guard stuck in its own child far from its deadline, and that child, end with it (they
+    lived on until the run ended). The client's request fails: a guard's entry blocks."""
+    served = Served(tmp_path)
+    served.install({"stuck": STUCK}, STUCK_TOML)
+    served.start()
+    marker = served.root / "hooks" / "stuck.pids"
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            asked = pool.submit(
+                served.post, "PreToolUse", served.bash("PreToolUse", "ls"), timeout=60
+            )
+            _wait_for(marker.exists)
+            pids = [int(word) for word in marker.read_text().split()]
+            assert served.process is not None
+            served.process.send_signal(signal.SIGKILL)
+            with pytest.raises(OSError):  # no answer at all: never an empty allow
+                asked.result()
+        served.process.wait(timeout=30)
+        _wait_for(lambda: all(_gone(pid) for pid in pids))
+    finally:
+        for pid in pids if marker.exists() else ():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        served.stop()
