@@ -34,11 +34,34 @@ def toml_parser() -> Any:
 
 
 def parse_toml_or_none(text: str) -> dict[str, Any] | None:
-    """`text` parsed (plain values, for reading), or None when it is not valid TOML."""
+    """`text` parsed (plain values, for reading), or None when it is not valid TOML (nested
+    past what the parser can follow included)."""
     try:
         return toml_parser().loads(text)  # type: ignore[no-any-return]
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
+
+
+NESTED_TOO_DEEP = "values are nested too deeply to be read"
+_DIGITS_LIMIT = "Exceeds the limit"  # int('9' * 5000): ValueError, with advice for Python code
+
+
+def toml_problem(text: str) -> str | None:
+    """Why `text` is not TOML as hookman reads it (tomllib's reason and place: "Invalid
+    value (at line 11, column 11)"), or None when it is. One sentence for every reader: the
+    commands, the runner's deny and the prompt gate. Raises ImportError where no parser is
+    importable (Python 3.10 under -I -S)."""
+    parser = toml_parser()
+    try:
+        parser.loads(text)
+    except RecursionError:
+        return NESTED_TOO_DEEP
+    except ValueError as error:
+        said = str(error)
+        if said.startswith(_DIGITS_LIMIT):
+            return "an integer has more digits than Python reads (4300 at most)"
+        return said
+    return None
 
 
 def read_toml_file(
@@ -71,7 +94,7 @@ def kept_parse(cache: Path | None, text: str) -> dict[str, Any] | None:
     try:
         with open(cache, encoding="utf-8") as handle:
             kept = json.load(handle)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(kept, dict) or kept.get("text") != text:
         return None
@@ -86,7 +109,7 @@ def keep_parse(cache: Path, text: str, data: dict[str, Any]) -> bool:
         encoded = json.dumps({"text": text, "data": data}, ensure_ascii=False)
         if json.loads(encoded)["data"] != data:  # a date, NaN: JSON would change it
             return False
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return False
     from hookman.atomic_file import write_text_if_changed
 

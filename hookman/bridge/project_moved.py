@@ -104,21 +104,18 @@ class ProjectChange:
         here, on a run that denies or tells anyway."""
         if CONFIG_KEY not in self.changed or self.config_gone or not self.config_path:
             return None
-        from hookman.toml_data import toml_parser
+        from hookman.toml_data import toml_problem
 
         try:
-            parser = toml_parser()
-        except ImportError:  # Python 3.10 under -I -S: tomli is in site-packages
-            return None
-        try:
-            parser.loads(read_regular(self.config_path, follow=True).decode("utf-8"))
+            text = read_regular(self.config_path, follow=True).decode("utf-8")
         except OSError:
             return None
         except UnicodeDecodeError:
             return "it is not UTF-8 text"
-        except ValueError as error:
-            return str(error)
-        return None
+        try:
+            return toml_problem(text)
+        except ImportError:  # Python 3.10 under -I -S: tomli is in site-packages
+            return None
 
     def key(self) -> str:
         parts = [str(self.recorded.get(name)) + ">" + str(self.now.get(name)) for name in KEYS]

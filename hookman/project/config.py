@@ -23,7 +23,13 @@ from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog.agent_catalog import OTHER_AGENTS
 from hookman.errors import HookmanError
 from hookman.project.location import config_path
-from hookman.toml_data import keep_parse, kept_parse, parse_toml_or_none
+from hookman.toml_data import (
+    NESTED_TOO_DEEP,
+    keep_parse,
+    kept_parse,
+    parse_toml_or_none,
+    toml_problem,
+)
 
 if TYPE_CHECKING:
     import tomlkit
@@ -585,37 +591,34 @@ def parse_toml(text: str, display_name: str) -> tomlkit.TOMLDocument:
     import tomlkit
     import tomlkit.exceptions
 
+    fix = f"fix {display_name} by hand; hookman left it untouched."
+    # tomllib (tomli on 3.10) decides what is TOML, for every reader: the runner's deny and
+    # prompt gate read with it, and say its words; tomlkit (TOML 1.1 in places) is the editor.
+    reason = _tomllib_reason(text)
+    if reason is not None:
+        raise HookmanError(f"{display_name} is not valid TOML: {reason}.", fix)
     try:
         return tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as error:
-        reason = _tomllib_reason(text)  # the words the runner's deny and gate use
-        if reason is None:
-            where = f"line {error.line}, column {error.col + 1}"
-            reason = f"{str(error).split(' at line ')[0]} ({where})"
+        where = f"line {error.line}, column {error.col + 1}"
         raise HookmanError(
-            f"{display_name} is not valid TOML: {reason}.",
-            f"fix {display_name} by hand; hookman left it untouched.",
+            f"{display_name} is not valid TOML: {str(error).split(' at line ')[0]} ({where}).",
+            fix,
         ) from None
     except tomlkit.exceptions.TOMLKitError as error:
-        raise HookmanError(
-            f"{display_name} is not valid TOML: {error}.",
-            f"fix {display_name} by hand; hookman left it untouched.",
-        ) from None
+        raise HookmanError(f"{display_name} is not valid TOML: {error}.", fix) from None
+    except RecursionError:
+        raise HookmanError(f"{display_name} is not valid TOML: {NESTED_TOO_DEEP}.", fix) from None
 
 
 def _tomllib_reason(text: str) -> str | None:
     """tomllib's reason a text is not TOML ("Unclosed array (at line 11, column 1)"), as the
     runner's deny and prompt gate name it (bridge/project_moved.py); None when tomllib
-    takes the text (tomlkit is stricter in a few places) or is not there."""
-    from hookman.toml_data import toml_parser
-
+    takes the text or is not there."""
     try:
-        toml_parser().loads(text)
-    except (ImportError, RecursionError):
+        return toml_problem(text)
+    except ImportError:
         return None
-    except ValueError as error:
-        return str(error)
-    return None
 
 
 def save_project_config(config: ProjectConfigView) -> bool:

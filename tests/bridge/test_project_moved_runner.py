@@ -257,3 +257,68 @@ def test_a_pulled_hookman_toml_that_is_not_toml_names_the_fix_install_needs_firs
             said = " ".join(done.stderr.split())
             assert f"hookman.toml is not valid TOML: {reason}." in said, (reason, said)
     assert config.read_text(encoding="utf-8") == broken  # nothing rewrote it
+
+
+def _hookman_words(project: Path, *words: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hookman", *words],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("tail", "reason"),
+    [
+        # nested past what the parser follows: the commands crashed (RecursionError) and the
+        # prompt gate, crashing too, let the prompt through
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "values are nested too deeply to be read"),
+        ("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", "values are nested too deeply"),
+        ("n = " + "9" * 5000 + "\n", "an integer has more digits than Python reads"),
+    ],
+    ids=["deep-array", "deep-table", "long-integer"],
+)
+def test_a_pulled_hookman_toml_no_parser_can_follow_is_one_sentence_everywhere(
+    project: Path, tail: str, reason: str
+) -> None:
+    settings = _install(project, "guard", BASH_GUARD)
+    config = project / ".claude" / "hookman.toml"
+    broken = config.read_text(encoding="utf-8") + tail
+    config.write_text(broken, encoding="utf-8")
+
+    verdict = _claude(project, settings, "PreToolUse", _payload(project, command="ls"))
+    gate = _claude(project, settings, "UserPromptSubmit", _payload(project, "UserPromptSubmit"))
+
+    assert (verdict.decision, gate.decision) == (DENY, STOPPED), (verdict, gate)
+    if sys.version_info >= (3, 11):  # the runner (-I -S) on 3.10 has no tomli: plain notice
+        for said in (verdict.why, gate.why):
+            assert f"is not valid TOML now ({reason}" in said, said
+    for words in (("list",), ("install",), ("doctor",), ("fire", "PreToolUse")):
+        done = _hookman_words(project, *words)
+        said = " ".join((done.stdout + done.stderr).split())
+        assert "Traceback" not in said and "internal error" not in said, (words, said)
+        if words[0] in ("list", "install"):
+            assert done.returncode == 1, (words, said)
+            assert f"hookman.toml is not valid TOML: {reason}" in said, (words, said)
+            assert "hint: fix .claude/hookman.toml by hand" in said, (words, said)
+    assert config.read_text(encoding="utf-8") == broken
+
+
+def test_what_tomllib_refuses_install_refuses_too(project: Path) -> None:
+    """tomlkit takes a few TOML 1.1 forms (a \\x escape) that tomllib, and so the runner's
+    deny and prompt gate, call not TOML: install wrote nothing and said nothing, while the
+    gate said to fix the file. Every command now refuses it in the gate's words."""
+    _install(project, "guard", BASH_GUARD)
+    config = project / ".claude" / "hookman.toml"
+    escaped = config.read_text(encoding="utf-8").replace('guard.py"', 'guard\\x2epy"')
+    assert escaped != config.read_text(encoding="utf-8")
+    config.write_text(escaped, encoding="utf-8")
+    for words in (("install",), ("list",)):
+        done = _hookman_words(project, *words)
+        said = " ".join(done.stderr.split())
+        assert done.returncode == 1, (words, done.stdout, said)
+        assert "hookman.toml is not valid TOML: " in said and "(at line " in said, said
+    assert config.read_text(encoding="utf-8") == escaped
