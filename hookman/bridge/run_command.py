@@ -261,6 +261,9 @@ class _Run:
         self.payload: dict[str, object] = {}
         self.tracker: CallTracker | None = None
         self._drift: list[Drift] = []  # what _drifted found
+        # The prompt gate's checks all passed (the project as installed, no drift, the
+        # server ours): a failure of the runner before that stops the prompt.
+        self._gate_passed = False
         self.deadline: Deadline | None = None
         self.deadline_seconds: float | None = None  # as configured (the timer counts less)
         self._reading_payload = False
@@ -379,6 +382,7 @@ class _Run:
         )
         if self._drifted(result):  # under the deadline still: the check loads the hooks
             return self._guards_drifted(self._drift)
+        self._gate_passed = True
         if self.deadline is not None:
             self.deadline.cancel()
         if change is not None:
@@ -827,7 +831,15 @@ class _Run:
         except BaseException:  # an error whose message cannot be rendered
             details = described
         problem = f"hookman's runner failed ({described})"
-        if self.guarded:
+        if self.gates_prompt and not self._gate_passed:
+            assert self.manifest is not None
+            answer = stop_answer(
+                f"hookman stopped this prompt because its runner failed ({described}) before "
+                "it could check that the guards installed here are the ones the project asks "
+                f"for. Run `hookman doctor` in {self.manifest.project_dir}; `hookman log` shows "
+                "the error."
+            )
+        elif self.guarded:
             plugin = self.manifest.plugin_name if self.manifest else None
             answer = deny_answer(
                 self.event,

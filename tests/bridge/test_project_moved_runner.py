@@ -322,3 +322,27 @@ def test_what_tomllib_refuses_install_refuses_too(project: Path) -> None:
         assert done.returncode == 1, (words, done.stdout, said)
         assert "hookman.toml is not valid TOML: " in said and "(at line " in said, said
     assert config.read_text(encoding="utf-8") == escaped
+
+
+INTERRUPTING_PROMPT_HOOK = """
+def hook(pi):
+    @pi.on("UserPromptSubmit")
+    def interrupted(event, ctx):
+        raise KeyboardInterrupt
+"""
+
+
+def test_a_runner_failure_at_the_prompt_gate_before_its_checks_passed_stops_the_prompt(
+    project: Path,
+) -> None:
+    """The gate could not finish its checks (here: the runner's last line of defence, reached
+    by a raw handler's KeyboardInterrupt before the drift check): the prompt is stopped,
+    naming doctor, not passed on with a notice (a crash while reading hookman.toml let every
+    prompt through)."""
+    settings = _install(project, "prompt", INTERRUPTING_PROMPT_HOOK)
+    gate = _claude(project, settings, "UserPromptSubmit", _payload(project, "UserPromptSubmit"))
+    assert gate.decision == STOPPED, gate
+    assert "hookman stopped this prompt because its runner failed (KeyboardInterrupt" in gate.why
+    assert f"Run `hookman doctor` in {project}" in gate.why
+    records = [json.loads(line) for line in paths.firing_log_path().read_text().splitlines()]
+    assert records[-1]["outcome"] == "internal-error"
