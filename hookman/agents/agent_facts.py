@@ -78,6 +78,11 @@ def own_tool_names(agent: str, claude_name: str) -> list[str]:
     return agent_catalog.native_tool_names(agent, claude_name)
 
 
+def matcher_reads_claude_names(agent: str) -> bool:
+    """Whether a matcher in the agent's file matches a tool by its Claude Code name too."""
+    return agent_catalog.matcher_reads_claude_names(agent)
+
+
 def detect_agent_version(agent: str) -> ClientVersion | None:
     """`PROGRAM --version`, cached per binary like Codex's and Claude Code's."""
     return agent_catalog.detect_agent_version(agent)

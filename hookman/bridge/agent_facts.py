@@ -84,6 +84,12 @@ def writes_own_file(agent: str) -> bool:
     return bool(agent_catalog(agent)["config"]["writes_own_file"])
 
 
+def matcher_reads_claude_names(agent: str) -> bool:
+    """Whether a matcher in the agent's own file matches a tool by its Claude Code name too
+    (Qwen Code 0.24.4: `Bash` matches run_shell_command, measured), not only by its own."""
+    return bool(agent_catalog(agent)["config"].get("matcher_reads_claude_names", False))
+
+
 def carries_agent_flag(agent: str) -> bool:
     """Whether the agent's entries carry `--agent AGENT` (Copilot's are Claude Code's own
     entries: the runner knows Copilot from its environment instead)."""

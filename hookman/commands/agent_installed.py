@@ -6,11 +6,14 @@ deleted or edited by hand: the agent runs no hook there yet)."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hookman.agents import agent_facts
 from hookman.bridge.installed_entries import InstalledEntry
+from hookman.bridge.state_file import read_regular
 from hookman.install.report import tools_at
 from hookman.project.install_plan import covers, matcher_names
 
@@ -35,18 +38,22 @@ def installed_state(
         found = written.get((event, hook.is_async))
         if found is None:
             missing.append(event)
-        elif not covers(found.matcher, _asked(hook, event, agent)):
+        elif not _covered(found.matcher, tools_at(hook.events, hook.tools, event), agent):
             narrower[event] = matcher_names(found.matcher or "")
     return {"not_installed": missing, "installed_for": narrower}
 
 
-def _asked(hook: HookSpec, event: str, agent: str | None) -> tuple[str, ...] | None:
-    """The tools the hook asks for on `event` (None: every tool), in `agent`'s names."""
-    asked = tools_at(hook.events, hook.tools, event)
+def _covered(matcher: str | None, asked: tuple[str, ...] | None, agent: str | None) -> bool:
+    """Whether an entry of `matcher` in `agent`'s file runs the hook for each tool it asks
+    for (`asked`, Claude Code's names; None: every tool): by the agent's own names for it,
+    or by the Claude Code name where the agent reads those too (Qwen Code)."""
     if asked is None or agent is None:
-        return asked
-    return tuple(
-        dict.fromkeys(own for name in asked for own in agent_facts.own_tool_names(agent, name))
+        return covers(matcher, asked)
+    aliases = agent_facts.matcher_reads_claude_names(agent)
+    return all(
+        covers(matcher, tuple(agent_facts.own_tool_names(agent, tool)))
+        or (aliases and covers(matcher, (tool,)))
+        for tool in asked
     )
 
 
@@ -59,10 +66,15 @@ def event_cell(event: str, facts: CodexHookJson) -> str:
 
 
 def unwritten_sentences(
-    agent: str, entries: Sequence[HookmanEntry], written: Written, path: str
+    name: str,
+    entries: Sequence[HookmanEntry],
+    written: Written,
+    path: str,
+    agent: str | None = None,
 ) -> list[str]:
-    """The entries hookman.toml asks `agent` (its display name) for that its hooks file
-    lacks, or has with a matcher that leaves tools out, in words naming `hookman install`."""
+    """The entries hookman.toml asks the agent (`name`: its display name; `agent` its key,
+    for one whose matchers name its own tools) for that its hooks file lacks, or has with a
+    matcher that leaves tools out, in words naming `hookman install`."""
     missing: list[str] = []
     narrower: list[str] = []
     for entry in entries:
@@ -71,17 +83,41 @@ def unwritten_sentences(
         if found is None:
             if entry.event not in missing:
                 missing.append(entry.event)
-        elif not covers(found.matcher, asked):
+        elif not _covered_own(found.matcher, asked, agent):
             wanted = "|".join(asked) if asked else "every tool"
             runs = "|".join(matcher_names(found.matcher or ""))
             narrower.append(f"{entry.event} entry runs hooks for {runs}, not {wanted}")
     said = []
     if missing:
+        events = "that event" if len(missing) == 1 else "those events"
         said.append(
-            f"{path} has no hookman entry for {', '.join(missing)}: {agent} runs no hook on "
-            f"{'that event' if len(missing) == 1 else 'those events'} until `hookman install` "
-            "writes the entries."
+            f"{path} {_lacks(path, written)} {', '.join(missing)}: {name} runs no hook on "
+            f"{events} until `hookman install` writes the entries."
         )
     if narrower:
         said.append(f"{path}: hookman's {'; '.join(narrower)}: `hookman install` rewrites it.")
     return said
+
+
+def _lacks(path: str, written: Written) -> str:
+    """Why the file holds no entry: it is not there, not JSON hookman reads, or lacks it."""
+    if not written:
+        if not os.path.lexists(path):
+            return "does not exist here, so it has no hookman entry for"
+        try:  # never blocking: a named pipe at the name is refused, not waited on
+            json.loads(read_regular(path, follow=True))
+        except (OSError, ValueError, RecursionError):
+            unreadable = "cannot be read as JSON (`hookman doctor` says why)"
+            return f"{unreadable}, so it has no hookman entry for"
+    return "has no hookman entry for"
+
+
+def _covered_own(matcher: str | None, own: tuple[str, ...] | None, agent: str | None) -> bool:
+    """`_covered` for tools given in the agent's own names (a planned entry's matcher)."""
+    if own is None or agent is None or not agent_facts.matcher_reads_claude_names(agent):
+        return covers(matcher, own)
+    claude = agent_facts.claude_tool_names(agent)
+    return all(
+        covers(matcher, (tool,)) or (tool in claude and covers(matcher, (claude[tool],)))
+        for tool in own
+    )

@@ -98,7 +98,8 @@ def _file_view(
         "hooks": per_hook,
     }
     name = agent_facts.display_name(agent)
-    return view, plan_sentences(planned) + unwritten_sentences(name, planned.entries, written, path)
+    unwritten = unwritten_sentences(name, planned.entries, written, path, agent)
+    return view, plan_sentences(planned) + unwritten
 
 
 def print_agents(

@@ -16,7 +16,6 @@ cache: install/subscription_gaps.py).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -25,14 +24,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from hookman import paths
 from hookman.catalog import event_catalog
 from hookman.catalog.client_version import ClientVersion, parse_version
-from hookman.project.install_plan import plan_install
+from hookman.project.install_plan import matcher_matches, plan_install
 
 if TYPE_CHECKING:
     from hookman.bridge.manifest_reader import Manifest
     from hookman.hooks.subscriptions import Subscriptions
     from hookman.project.config import HookSpec, ProjectConfigView
-
-_EXACT_LIST = re.compile(r"[A-Za-z0-9_|]+")
 
 
 class UnwiredGuard(NamedTuple):
@@ -62,29 +59,13 @@ class UnwiredGuard(NamedTuple):
         )
 
 
-def matcher_reaches(matcher: object, tool: str | None) -> bool:
-    """Whether an installed entry's matcher matches `tool` (None: no tool named, as on an
-    event without one). hookman writes exact lists (`Bash|Edit`) or anchored regexes
-    (install_plan.exact_matcher); no matcher, or `*`, is every tool."""
-    if matcher in (None, "", "*"):
-        return True
-    if tool is None or not isinstance(matcher, str):
-        return False
-    if _EXACT_LIST.fullmatch(matcher):
-        return tool in matcher.split("|")
-    try:
-        return re.search(matcher, tool) is not None
-    except re.error:
-        return False
-
-
 def entry_reaches(entries: Mapping[str, Any], event: str, tool: str | None) -> bool:
     """Whether one of `entries` (the manifest's: event -> {"matcher": ...}) makes the client
     call hookman for `event` on `tool`."""
     entry = entries.get(event)
     if not isinstance(entry, dict):
         return False
-    return matcher_reaches(entry.get("matcher"), tool)
+    return matcher_matches(entry.get("matcher"), tool)
 
 
 def manifest_reaches(manifest: Manifest, event: str, tool: str | None) -> bool:
@@ -158,12 +139,12 @@ def _unwired_of(
             found.append(UnwiredGuard(hook.name, event, planned.tools, None, False))
             continue
         matcher = entry.get("matcher")
-        if matcher_reaches(matcher, None):
+        if matcher_matches(matcher, None):
             continue  # every tool
         if planned.tools is None:
             found.append(UnwiredGuard(hook.name, event, None, str(matcher), True))
             continue
-        missing = tuple(tool for tool in planned.tools if not matcher_reaches(matcher, tool))
+        missing = tuple(tool for tool in planned.tools if not matcher_matches(matcher, tool))
         if missing:
             found.append(UnwiredGuard(hook.name, event, missing, str(matcher), True))
     return found

@@ -317,13 +317,38 @@ def exact_matcher(tool_names: Iterable[str]) -> str | None:
 
 def covers(matcher: str | None, tools: tuple[str, ...] | None) -> bool:
     """Whether an entry of `matcher` runs a hook for all of `tools` (None: every tool):
-    every tool for none, "" or `*`; else the names the matcher lists (matcher_names)."""
+    every tool for none, "" or `*`; else each tool the matcher names (matcher_names) or
+    matches as the client reads it (matcher_matches: `.*` edited in by hand covers all)."""
     if matcher is None or matcher in ("", "*"):
         return True
-    if tools is None:
-        return False
+    if tools is None:  # every tool: a regex that matches each known one and an MCP tool
+        probes = [*event_catalog.known_tool_names(), _MCP_PROBE]
+        return not _EXACT_LIST.fullmatch(matcher) and all(
+            matcher_matches(matcher, name) for name in probes
+        )
     named = matcher_names(matcher)
-    return all(tool in named for tool in tools)
+    return all(tool in named or matcher_matches(matcher, tool) for tool in tools)
+
+
+def matcher_matches(matcher: object, tool: str | None) -> bool:
+    """Whether an entry's matcher matches `tool` as Claude Code reads it (None: no tool
+    named, as on an event without one): no matcher, "" or `*`: every tool; plain names
+    joined by `|` (Claude Code's exact list): those names; anything else: a regex, tested
+    unanchored (install writes anchored ones: exact_matcher)."""
+    if matcher in (None, "", "*"):
+        return True
+    if tool is None or not isinstance(matcher, str):
+        return False
+    if _EXACT_LIST.fullmatch(matcher):
+        return tool in matcher.split("|")
+    try:
+        return re.search(matcher, tool) is not None
+    except (re.error, RecursionError):
+        return False
+
+
+_EXACT_LIST = re.compile(r"[A-Za-z0-9_|]+")
+_MCP_PROBE = "mcp__hookman_probe__any_tool"
 
 
 def matcher_names(matcher: str) -> list[str]:

@@ -139,3 +139,24 @@ def test_the_names_of_every_matcher_install_writes_read_back(names: list[str]) -
         return
     assert matcher_names(matcher) == list(dict.fromkeys(names))
     assert covers(matcher, tuple(names))
+
+
+@pytest.mark.parametrize(
+    ("matcher", "tools", "covered"),
+    [
+        # edited by hand: read as the client reads a matcher (a regex, unanchored)
+        (".*", None, True),
+        (".*", ("Bash", "mcp__s__t"), True),
+        ("^.*$", None, True),
+        ("Ba.*", ("Bash",), True),
+        ("Ba.*", None, False),
+        ("Notebook.*", ("Bash",), False),
+        ("Bash|Write", None, False),  # an exact list never covers every tool
+        ("(", ("Bash",), False),  # not a regex: runs for nothing
+    ],
+)
+def test_a_hand_edited_matcher_covers_what_the_client_matches(
+    matcher: str, tools: tuple[str, ...] | None, covered: bool
+) -> None:
+    """list called `.*` narrower than the hook (it read the matcher as the names `.*`)."""
+    assert covers(matcher, tools) is covered

@@ -382,6 +382,19 @@ def test_list_marks_what_an_agents_file_lacks_here_as_it_does_for_claude(
         "`hookman install` rewrites it."
     ) in said, said
 
+    (project / DROID_FILE).unlink()
+    (project / QWEN_FILE).write_text("{ not json")
+    gone = " ".join(hookman("list").output.split())
+    assert (
+        f"{project / DROID_FILE} does not exist here, so it has no hookman entry for PreToolUse: "
+        "Factory droid runs no hook on that event until `hookman install` writes the entries."
+    ) in gone, gone
+    assert (
+        f"{project / QWEN_FILE} cannot be read as JSON (`hookman doctor` says why), so it has no "
+        "hookman entry for PreToolUse: Qwen Code runs no hook"
+    ) in gone, gone
+    (project / QWEN_FILE).unlink()
+
     assert hookman("install", *VERSION).exit_code == 0
     again = hookman_json("list")
     assert not _entry_warnings(again), again["warnings"]
@@ -390,3 +403,26 @@ def test_list_marks_what_an_agents_file_lacks_here_as_it_does_for_claude(
 
 def _entry_warnings(listed: dict) -> list[str]:
     return [w for w in listed["warnings"] if "hookman entry" in w or "runs hooks for" in w]
+
+
+@pytest.mark.parametrize("matcher", [".*", "Bash", "^(?:run_shell_command|read_file)$"])
+def test_a_hand_edited_matcher_the_agent_runs_the_hook_for_is_not_called_narrower(
+    project: Path, machine: Path, matcher: str
+) -> None:
+    """`.*` matches every tool, and Qwen Code reads `Bash` as run_shell_command (measured:
+    the guard ran and denied rm -rf with either): list called both narrower than the hook."""
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    install_guard("--agent", "qwen")
+    qwen = project / QWEN_FILE
+    written = qwen.read_text()
+    qwen.write_text(written.replace("^(?:run_shell_command)$", matcher.replace("\\", "\\\\")))
+    assert qwen.read_text() != written or matcher == "^(?:run_shell_command)$"
+    listed = hookman_json("list")
+    assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {}, listed["qwen"]
+    assert not _entry_warnings(listed), listed["warnings"]
+    settings = project / ".claude" / "settings.local.json"
+    settings.write_text(settings.read_text().replace('"matcher": "Bash"', '"matcher": ".*"', 1))
+    claude = hookman_json("list")
+    assert claude["hooks"][0]["claude_events"]["PreToolUse"]["matcher"] == "Bash"  # as planned
+    assert "installed here for" not in hookman("list").output
