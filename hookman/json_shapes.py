@@ -735,6 +735,9 @@ class FireJson(_FireJsonKeys, total=False):
     """`hookman fire EVENT --json`."""
 
     entry: FireEntryJson  # once installed: which path the installed entry takes
+    # with --agent: why that agent's own entries here do not reach this call (it runs the
+    # call without hookman); the view's effects are then what it gets once they do
+    agent_entry: str
 
     codex: CodexFireJson  # with --agent codex
     copilot: AgentFireJson  # with --agent copilot

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hookman.agents import agent_facts
-from hookman.bridge.installed_entries import InstalledEntry
+from hookman.bridge.installed_entries import InstalledEntry, installed_entries
 from hookman.bridge.state_file import read_regular
 from hookman.install.report import tools_at
-from hookman.project.install_plan import covers, matcher_names
+from hookman.project.install_plan import covers, matcher_matches, matcher_names
 
 if TYPE_CHECKING:
     from hookman.json_shapes import CodexHookJson, CodexInstalledJson
@@ -120,4 +120,41 @@ def _covered_own(matcher: str | None, own: tuple[str, ...] | None, agent: str | 
     return all(
         covers(matcher, (tool,)) or (tool in claude and covers(matcher, (claude[tool],)))
         for tool in own
+    )
+
+
+def unreached_sentence(
+    project_dir: str,
+    agent: str,
+    event: str,
+    own_tool: object,
+    claude_tool: object,
+    *,
+    guarded: bool,
+) -> str | None:
+    """Why `agent` does not call hookman for `event` on this machine (its file lacks the
+    entry, or the entry's matcher leaves the tool out: it runs the call without hookman), in
+    words naming `hookman install`; None when its entry reaches the call. `own_tool` and
+    `claude_tool`: the payload's tool as the agent names it and as hooks see it."""
+    from hookman.bridge.entry_timeout import agent_entries_file
+
+    relative, top_level = agent_entries_file(agent)
+    written = installed_entries(project_dir, relative, None if top_level else "hooks")
+    found = written.get((event, False))
+    path = os.path.join(project_dir, relative)
+    tools = [tool for tool in (own_tool, claude_tool) if isinstance(tool, str)]
+    if found is not None:
+        # the agent's own name; the Claude Code one too where the agent reads those (Qwen)
+        aliases = agent != "codex" and agent_facts.matcher_reads_claude_names(agent)
+        if not tools or any(matcher_matches(found.matcher, t) for t in tools[: 1 + aliases]):
+            return None
+        why = f"its hookman {event} entry matches {found.matcher} only"
+    else:
+        why = f"{_lacks(path, written)} {event}"
+    name = "Codex CLI" if agent == "codex" else agent_facts.display_name(agent)
+    on = f" on {tools[0]}" if tools else ""
+    runs = "runs it without hookman (nothing denies it)" if guarded else "runs no hook on it"
+    return (
+        f"{path} {why}: {name} does not call hookman for this {event}{on} and {runs} until "
+        "`hookman install` writes the entries; below is what it gets once they are there."
     )

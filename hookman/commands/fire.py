@@ -119,6 +119,9 @@ def fire(
     elif agent in OTHER_AGENTS:
         views: dict[str, Any] = report  # type: ignore[assignment]  # the key is the agent's name
         views[agent] = agent_view(agent, event, report["answer"], sent, payload_data)
+    if agent in ("codex", *OTHER_AGENTS) and (report["hooks"] or report["async"]):
+        guarded = manifest.client.is_guarded(event)
+        _agent_reach(project_dir, report, agent, guarded, sent, payload_data)
     if json_output:
         print_json(json_safe(report))
     elif agent == "codex":
@@ -136,6 +139,9 @@ def _print_codex_report(report: Mapping[str, Any]) -> None:
         f"[bold]{escape(report['event'])}[/] under Codex CLI in {escape(report['project'])} "
         f"({escape(report['payload_source'])})"
     )
+    if "agent_entry" in report:
+        said = escape(report["agent_entry"])
+        out.print(f"[yellow]not installed here:[/] {said}", highlight=False)
     if "entry" in report and _says_entry(report["entry"]):
         out.print(escape(entry_sentence(report["entry"])), highlight=False)
     if not report["hooks"] and not report["async"]:
@@ -158,6 +164,9 @@ def _print_agent_report(report: Mapping[str, Any], agent: str) -> None:
         f"[bold]{escape(report['event'])}[/] under {escape(name)} in "
         f"{escape(report['project'])} ({escape(report['payload_source'])})"
     )
+    if "agent_entry" in report:
+        said = escape(report["agent_entry"])
+        out.print(f"[yellow]not installed here:[/] {said}", highlight=False)
     if "entry" in report and _says_entry(report["entry"]):
         out.print(escape(entry_sentence(report["entry"])), highlight=False)
     if not report["hooks"] and not report["async"]:
@@ -171,6 +180,36 @@ def _print_agent_report(report: Mapping[str, Any], agent: str) -> None:
         out.print(f"  {escape(text)}", highlight=False)
     for text in view["effects"]:
         out.print(f"[bold]effect:[/] {escape(text)}", highlight=False)
+
+
+def _agent_reach(
+    project_dir: Path,
+    report: FireJson,
+    agent: str,
+    guarded: bool,
+    sent: Mapping[str, Any],
+    seen: Mapping[str, Any],
+) -> None:
+    """Where the agent's own entries on this machine do not reach this call (a fresh clone,
+    its file deleted, a matcher that leaves the tool out), the agent runs it without hookman:
+    said first, and the view's effects become what it gets once install wrote them (the
+    agent's view said a deny it does not give). `sent`: the payload as the agent sends it;
+    `seen`: as hooks see it (Claude Code's tool names)."""
+    from hookman.commands.agent_installed import unreached_sentence
+
+    said = unreached_sentence(
+        str(project_dir),
+        agent,
+        report["event"],
+        sent.get("tool_name"),
+        seen.get("tool_name"),
+        guarded=guarded,
+    )
+    if said is None:
+        return
+    report["agent_entry"] = said
+    view: dict[str, Any] = report[agent]  # type: ignore[literal-required]
+    view["effects"] = [f"once installed: {effect}" for effect in view["effects"]]
 
 
 def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:

@@ -51,7 +51,10 @@ def test_the_agent_s_shell_call_is_denied_and_its_model_reads_why(
     )
     view = report[agent]
     assert view["answer"]["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert "the tool call does not run" in view["effects"]
+    # only the manifest is written here, none of the agent's entries: it runs the call
+    # without hookman, and the view is what it gets once install wrote them
+    assert "runs it without hookman (nothing denies it)" in report["agent_entry"]
+    assert "once installed: the tool call does not run" in view["effects"]
     if agent == "copilot":
         assert view["answer"]["permissionDecision"] == "deny"
         assert view["model_sees"] == ["Denied by preToolUse hook: no rm -rf"]

@@ -426,3 +426,27 @@ def test_a_hand_edited_matcher_the_agent_runs_the_hook_for_is_not_called_narrowe
     claude = hookman_json("list")
     assert claude["hooks"][0]["claude_events"]["PreToolUse"]["matcher"] == "Bash"  # as planned
     assert "installed here for" not in hookman("list").output
+
+
+@pytest.mark.parametrize(("agent", "file"), [("qwen", QWEN_FILE), ("droid", DROID_FILE)])
+def test_fire_as_an_agent_says_what_it_runs_on_this_machine(
+    project: Path, machine: Path, agent: str, file: Path
+) -> None:
+    """A clone whose agent file is not written (or was deleted): the agent runs the call
+    without hookman (measured: Qwen Code ran `rm -rf` there), so fire says so first, not the
+    deny it would give once installed."""
+    all_agents(machine)
+    write_hook(project, "guard", EDIT_GUARD)  # denies every shell call
+    install_guard("--agent", agent)
+    fired = hookman_json("fire", "PreToolUse", "--agent", agent)
+    assert "agent_entry" not in fired, fired["agent_entry"]
+    assert "the tool call does not run" in fired[agent]["effects"]
+
+    (project / file).unlink()
+    gone = hookman_json("fire", "PreToolUse", "--agent", agent)
+    said = gone["agent_entry"]
+    assert said.startswith(f"{project / file} does not exist here, so it has no hookman entry")
+    assert "runs it without hookman (nothing denies it) until `hookman install`" in said
+    assert "once installed: the tool call does not run" in gone[agent]["effects"]
+    shown = hookman("fire", "PreToolUse", "--agent", agent).output
+    assert shown.splitlines()[1].startswith("not installed here: "), shown
