@@ -26,7 +26,15 @@ def module_problem(module: Path) -> str | None:
         except NotAFile as error:
             return f"has a module that cannot be read ({error})"
         return f"has a module that cannot be read ({module} is not a regular file)"
-    except OSError as error:
+    except OSError as error:  # a socket: ENXIO on open; named as the runner names it
+        from hookman.runtime.hook_paths import NotAFile, refuse_non_file
+
+        try:
+            refuse_non_file(str(module))
+        except NotAFile as what:
+            return f"has a module that cannot be read ({what})"
+        except OSError:
+            pass
         return f"has a module that cannot be read ({error.strerror or error})"
     try:
         compile(source, str(module), "exec", dont_inherit=True)

@@ -6,6 +6,7 @@ list and doctor report the same hooks with the same words (`hook_problems`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -232,6 +233,16 @@ def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
             ),
             not_a_file=True,
         )
+    if not exists and (reason := _unreadable(path)) is not None:  # there, but stat fails:
+        raise _MissingModule(  # a symlink loop (ELOOP), a directory it cannot search
+            path,
+            HookmanError(
+                f"the module of the hook {hook.name!r} ({path}) cannot be read ({reason}).",
+                f"put the hook's file back in its place, or take the hook out with "
+                f"`hookman remove {hook.name}`.",
+            ),
+            not_a_file=True,
+        )
     if not exists:
         fix = f"restore the file, or take the hook out with `hookman remove {hook.name}`."
         if hook.source.kind == "registry":
@@ -244,6 +255,21 @@ def _existing_module(hook: HookSpec, project_dir: Path) -> Path:
             HookmanError(f"the module of the hook {hook.name!r} ({path}) does not exist.", fix),
         )
     return path
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why a name that is there (lstat sees it) cannot be stat'ed, or None."""
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return None  # not there at all
+    try:
+        os.stat(path)
+    except OSError as error:
+        return error.strerror or str(error)
+    except ValueError:
+        return None
+    return None
 
 
 def _not_a_file(path: Path) -> str | None:

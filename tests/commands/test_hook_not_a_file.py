@@ -118,3 +118,46 @@ def test_after_install_the_runner_still_names_the_fifo(project: Path, piped: Pat
     assert _hookman(project, "install").returncode == 1
     fired = _hookman(project, "fire", "PreToolUse").stdout
     assert f"{piped} is a named pipe (FIFO), not a Python file" in fired, fired
+
+
+@pytest.mark.parametrize("kind", ["symlink-loop", "socket"])
+def test_a_module_that_is_there_but_no_file_is_one_story(
+    project: Path, hookman_home: Path, tmp_path: Path, kind: str
+) -> None:
+    """A symlink loop was 'missing: ... does not exist' for install and list, while doctor
+    and the runner named the loop; a socket was 'is a socket' for all but doctor ('No such
+    device or address'). Each command now names what the runner names, and the guard
+    denies."""
+    import socket
+
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    path = write_hook(project, "guard", GUARD)
+    assert (
+        _hookman(project, "install", "hooks/guard.py", "--claude-version", "2.1.332").returncode
+        == 0
+    )
+    path.unlink()
+    held = None
+    if kind == "symlink-loop":
+        path.symlink_to(path.name)
+        said = "cannot be read (Too many levels of symbolic links)"
+    else:
+        short = tmp_path / "s"  # a socket's path must be short
+        held = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        held.bind(str(short))
+        path.symlink_to(short)
+        said = "is a socket, not a Python file"
+    try:
+        installed = _hookman(project, "install")
+        listed = _hookman(project, "list")
+        doctor = _hookman(project, "doctor")
+        fired = _hookman(project, "fire", "PreToolUse")
+    finally:
+        if held is not None:
+            held.close()
+    assert installed.returncode == 1
+    assert said in installed.stdout and "does not exist" not in installed.stdout, installed.stdout
+    assert installed.stdout.count("does not load: ") == 1, installed.stdout
+    assert said in listed.stdout + listed.stderr, listed.stdout
+    assert said in doctor.stdout, doctor.stdout
+    assert '"deny"' in fired.stdout, fired.stdout
