@@ -344,10 +344,11 @@ def _print_report(report: Mapping[str, Any]) -> None:
             highlight=False,
         )
     if report["not_installed"]:
-        names = " ".join(report["not_installed"])
+        names = report["not_installed"]
+        them = "it" if len(names) == 1 else "them"
         out.print(
-            f"[yellow]not installed yet:[/] {escape(names)} (in hookman.toml only; "
-            f"`hookman install {escape(names)}` adds them to what Claude Code runs).",
+            f"[yellow]not installed yet:[/] {escape(', '.join(names))} (in hookman.toml only; "
+            f"`hookman install` adds {them} to what Claude Code runs).",
             highlight=False,
         )
     if "entry" in report and _says_entry(report["entry"]):

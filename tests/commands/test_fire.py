@@ -329,8 +329,8 @@ def test_hooks_in_hookman_toml_but_not_installed_are_named(project: Path) -> Non
 
     assert report["installed"] is True and report["not_installed"] == ["later"]
     assert (
-        "not installed yet: later (in hookman.toml only; `hookman install later` adds them to "
-        "what Claude Code runs)." in shown.stdout.splitlines()
+        "not installed yet: later (in hookman.toml only; `hookman install` adds it to what "
+        "Claude Code runs)." in shown.stdout.splitlines()
     )
 
 
