@@ -261,8 +261,9 @@ class _Run:
         self.payload: dict[str, object] = {}
         self.tracker: CallTracker | None = None
         self._drift: list[Drift] = []  # what _drifted found
-        # The prompt gate's checks all passed (the project as installed, no drift, the
-        # server ours): a failure of the runner before that stops the prompt.
+        # The prompt gate's own checks passed (the project as installed, its own project,
+        # the server ours), so the hooks run: a failure of the runner before that stops the
+        # prompt; one in the hooks (a handler's KeyboardInterrupt) is the hooks' notice.
         self._gate_passed = False
         self.deadline: Deadline | None = None
         self.deadline_seconds: float | None = None  # as configured (the timer counts less)
@@ -372,6 +373,7 @@ class _Run:
             # is replaced by a fork; where that fails too, the guards do not run unwatched.
             self._cannot_watch = True
             return self._refuse_to_start()
+        self._gate_passed = True  # hookman's own checks passed: the hooks' failures are theirs
         result = dispatch_event(
             self.manifest,
             self.event,
@@ -382,7 +384,6 @@ class _Run:
         )
         if self._drifted(result):  # under the deadline still: the check loads the hooks
             return self._guards_drifted(self._drift)
-        self._gate_passed = True
         if self.deadline is not None:
             self.deadline.cancel()
         if change is not None:
@@ -411,13 +412,12 @@ class _Run:
         blocking UserPromptSubmit of Claude Code, which stops the prompt rather than let a
         session start while the project's guards are not what it asks for (a guard a pull
         added may have no entry that reaches it). Codex honours no stop of a prompt."""
-        return (
-            self.event == PROMPT_GATE_EVENT
-            and not self.run_async
-            and self.agent is None
-            and self.manifest is not None
-            and bool(self.manifest.config_path)
-        )
+        return self._gate_entry() and self.manifest is not None and bool(self.manifest.config_path)
+
+    def _gate_entry(self) -> bool:
+        """Whether this is Claude Code's blocking UserPromptSubmit entry, which every installed
+        project has as its prompt gate (before the manifest says so: gates_prompt)."""
+        return self.event == PROMPT_GATE_EVENT and not self.run_async and self.agent is None
 
     def _refuse(self, reason: str, problem: str) -> int:
         """Deny a guarded event, or stop the prompt at the gate, for `reason`."""
@@ -751,6 +751,11 @@ class _Run:
                 f"hookman blocked this {guarded_subject(self.event)} because {problem}, so "
                 f"{whose} guard hooks could not run. {fix}",
             )
+        elif self._gate_entry() and not _in_plugin(self.manifest_path):
+            answer = stop_answer(
+                f"hookman stopped this prompt because {problem}, so it could not check that the "
+                f"guards installed here are the ones the project asks for. {fix}"
+            )
         else:
             answer = {"systemMessage": f"hookman: no hook ran, because {problem}. {fix}"}
         errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
@@ -760,6 +765,9 @@ class _Run:
         """No hook runs when another user could write hookman's state directory (they could
         plant the bytecode the hooks load): a deny on guarded events, a notice elsewhere."""
         note = f"{problem}, so another user could change what the hooks run"
+        if self.gates_prompt:
+            reason = f"hookman stopped this prompt because {note}; no hook ran. {UNSAFE_STATE_FIX}"
+            return self._refuse(reason, problem)
         if self.guarded:
             answer = deny_answer(
                 self.event,
@@ -834,10 +842,10 @@ class _Run:
         if self.gates_prompt and not self._gate_passed:
             assert self.manifest is not None
             answer = stop_answer(
-                f"hookman stopped this prompt because its runner failed ({described}) before "
-                "it could check that the guards installed here are the ones the project asks "
-                f"for. Run `hookman doctor` in {self.manifest.project_dir}; `hookman log` shows "
-                "the error."
+                f"hookman stopped this prompt because its runner failed ({described}) while it "
+                "checked that the guards installed here are the ones the project asks for. "
+                f"`hookman log` in {self.manifest.project_dir} shows the error; `hookman "
+                "install` there writes hookman's state anew."
             )
         elif self.guarded:
             plugin = self.manifest.plugin_name if self.manifest else None

@@ -332,17 +332,80 @@ def hook(pi):
 """
 
 
-def test_a_runner_failure_at_the_prompt_gate_before_its_checks_passed_stops_the_prompt(
-    project: Path,
-) -> None:
-    """The gate could not finish its checks (here: the runner's last line of defence, reached
-    by a raw handler's KeyboardInterrupt before the drift check): the prompt is stopped,
-    naming doctor, not passed on with a notice (a crash while reading hookman.toml let every
-    prompt through)."""
+def test_a_hook_that_fails_at_the_gate_is_a_notice_not_a_stop(project: Path) -> None:
+    """The gate's own checks passed before the hooks ran: a hook's failure (here one that
+    reaches the runner's last line of defence) is told, and the prompt goes on."""
     settings = _install(project, "prompt", INTERRUPTING_PROMPT_HOOK)
     gate = _claude(project, settings, "UserPromptSubmit", _payload(project, "UserPromptSubmit"))
+    assert gate.decision == ALLOW, gate
+    assert "hookman's runner failed (KeyboardInterrupt" in json.dumps(gate.answer)
+
+
+def test_a_failure_of_the_gates_own_checks_stops_the_prompt(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A bug of hookman's while the gate checks the project (a hookman.toml nested past
+    the parser's reach crashed it there, and the prompt went on): the prompt is stopped."""
+    from hookman.bridge import run_command
+
+    _install(project, "guard", BASH_GUARD)
+    manifest = str(paths.manifest_path(project))
+
+    def broken(self: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(run_command._Run, "_project_change", broken)
+    monkeypatch.chdir(project)
+    run = run_command._Run("UserPromptSubmit", manifest)
+    run.raw_payload = json.dumps(_payload(project, "UserPromptSubmit")).encode()
+    capfd.readouterr()
+    run.execute()
+    answer = json.loads(capfd.readouterr().out.strip().splitlines()[-1])
+    assert answer["continue"] is False, answer
+    assert (
+        "hookman stopped this prompt because its runner failed (RecursionError"
+        in (answer["stopReason"])
+    )
+    assert "`hookman log` in" in answer["stopReason"]
+
+
+@pytest.mark.parametrize("state", ["gone", "not-json"])
+def test_a_gate_without_its_manifest_stops_the_prompt(project: Path, state: str) -> None:
+    """hookman's state for the project gone or broken: guards deny, and the gate stops the
+    prompt naming install (it let the prompt through with a notice)."""
+    settings = _install(project, "guard", BASH_GUARD)
+    manifest = paths.manifest_path(project)
+    if state == "gone":
+        manifest.unlink()
+    else:
+        manifest.write_text("{")
+    gate = _claude(project, settings, "UserPromptSubmit", _payload(project, "UserPromptSubmit"))
     assert gate.decision == STOPPED, gate
-    assert "hookman stopped this prompt because its runner failed (KeyboardInterrupt" in gate.why
-    assert f"Run `hookman doctor` in {project}" in gate.why
-    records = [json.loads(line) for line in paths.firing_log_path().read_text().splitlines()]
-    assert records[-1]["outcome"] == "internal-error"
+    assert gate.why.startswith("hookman stopped this prompt because "), gate.why
+    assert "Run `hookman install` in the project" in gate.why, gate.why
+    verdict = _claude(project, settings, "PreToolUse", _payload(project, command="ls"))
+    assert verdict.decision == DENY, verdict
+
+
+def test_a_gate_whose_state_others_could_write_stops_the_prompt(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The runner itself (as the warm server runs it: no launcher, whose own check of the
+    answer file comes first on the command path) refuses a state dir others could write:
+    guards deny, and the gate stops the prompt (it gave a notice)."""
+    from hookman.bridge import run_command
+
+    _install(project, "guard", BASH_GUARD)
+    manifest = paths.manifest_path(project)
+    monkeypatch.chdir(project)
+    manifest.parent.chmod(0o777)
+    try:
+        run = run_command._Run("UserPromptSubmit", str(manifest))
+        run.raw_payload = json.dumps(_payload(project, "UserPromptSubmit")).encode()
+        capfd.readouterr()
+        run.execute()
+    finally:
+        manifest.parent.chmod(0o700)
+    answer = json.loads(capfd.readouterr().out.strip().splitlines()[-1])
+    assert answer["continue"] is False, answer
+    assert "so another user could change what the hooks run; no hook ran" in answer["stopReason"]
