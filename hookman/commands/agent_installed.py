@@ -15,7 +15,7 @@ from hookman.agents import agent_facts
 from hookman.bridge.installed_entries import InstalledEntry, installed_entries
 from hookman.bridge.state_file import read_regular
 from hookman.install.report import tools_at
-from hookman.project.install_plan import covers, matcher_matches, matcher_names
+from hookman.project.install_plan import covers, exact_names, matcher_matches, matcher_names
 
 if TYPE_CHECKING:
     from hookman.json_shapes import CodexHookJson, CodexInstalledJson
@@ -52,9 +52,19 @@ def _covered(matcher: str | None, asked: tuple[str, ...] | None, agent: str | No
     aliases = agent_facts.matcher_reads_claude_names(agent)
     return all(
         covers(matcher, tuple(agent_facts.own_tool_names(agent, tool)))
-        or (aliases and covers(matcher, (tool,)))
+        or (aliases and _alias_covers(matcher, tool))
         for tool in asked
     )
+
+
+def _alias_covers(matcher: str | None, claude_tool: str) -> bool:
+    """Whether a matcher names `claude_tool` itself, the one way Qwen Code matches a Claude
+    Code name (its own names are the ones a regex is tested against: `Bash.*` or `^Bash$`
+    never run a hook for run_shell_command; measured on 0.24.4)."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    names = exact_names(matcher)
+    return names is not None and claude_tool in names
 
 
 def event_cell(event: str, facts: CodexHookJson) -> str:
@@ -118,7 +128,7 @@ def _covered_own(matcher: str | None, own: tuple[str, ...] | None, agent: str | 
         return covers(matcher, own)
     claude = agent_facts.claude_tool_names(agent)
     return all(
-        covers(matcher, (tool,)) or (tool in claude and covers(matcher, (claude[tool],)))
+        covers(matcher, (tool,)) or (tool in claude and _alias_covers(matcher, claude[tool]))
         for tool in own
     )
 
@@ -142,19 +152,36 @@ def unreached_sentence(
     written = installed_entries(project_dir, relative, None if top_level else "hooks")
     found = written.get((event, False))
     path = os.path.join(project_dir, relative)
-    tools = [tool for tool in (own_tool, claude_tool) if isinstance(tool, str)]
+    own = _own_names(agent, own_tool, claude_tool)
     if found is not None:
-        # the agent's own name; the Claude Code one too where the agent reads those (Qwen)
+        if not own or any(matcher_matches(found.matcher, tool) for tool in own):
+            return None
         aliases = agent != "codex" and agent_facts.matcher_reads_claude_names(agent)
-        if not tools or any(matcher_matches(found.matcher, t) for t in tools[: 1 + aliases]):
+        if aliases and isinstance(claude_tool, str) and _alias_covers(found.matcher, claude_tool):
             return None
         why = f"its hookman {event} entry matches {found.matcher} only"
     else:
         why = f"{_lacks(path, written)} {event}"
     name = "Codex CLI" if agent == "codex" else agent_facts.display_name(agent)
-    on = f" on {tools[0]}" if tools else ""
+    on = f" on {own[0]}" if own else ""
     runs = "runs it without hookman (nothing denies it)" if guarded else "runs no hook on it"
     return (
         f"{path} {why}: {name} does not call hookman for this {event}{on} and {runs} until "
         "`hookman install` writes the entries; below is what it gets once they are there."
     )
+
+
+def _own_names(agent: str, own_tool: object, claude_tool: object) -> list[str]:
+    """The agent's names for the payload's tool: the one it sent when that is one of its
+    own, and each of its names for the tool hooks see (a payload written in Claude Code's
+    form, `Bash`, is droid's `Execute`)."""
+    names: list[str] = []
+    mine = agent == "codex" or own_tool in agent_facts.claude_tool_names(agent)
+    if isinstance(own_tool, str) and mine:
+        names.append(own_tool)
+    if isinstance(claude_tool, str):
+        if agent == "codex":
+            names.append(claude_tool)
+        else:
+            names.extend(agent_facts.own_tool_names(agent, claude_tool))
+    return list(dict.fromkeys(names))

@@ -317,8 +317,9 @@ def exact_matcher(tool_names: Iterable[str]) -> str | None:
 
 def covers(matcher: str | None, tools: tuple[str, ...] | None) -> bool:
     """Whether an entry of `matcher` runs a hook for all of `tools` (None: every tool):
-    every tool for none, "" or `*`; else each tool the matcher names (matcher_names) or
-    matches as the client reads it (matcher_matches: `.*` edited in by hand covers all)."""
+    every tool for none, "" or `*`; else each tool install's matcher names (matcher_names)
+    or the matcher matches as the client reads it (matcher_matches: `.*` edited in by hand
+    covers all; `(?i)Bash|Read`, no JavaScript regex, covers nothing)."""
     if matcher is None or matcher in ("", "*"):
         return True
     if tools is None:  # every tool: a regex that matches each known one and an MCP tool
@@ -326,28 +327,46 @@ def covers(matcher: str | None, tools: tuple[str, ...] | None) -> bool:
         return not _EXACT_LIST.fullmatch(matcher) and all(
             matcher_matches(matcher, name) for name in probes
         )
-    named = matcher_names(matcher)
+    written = matcher.startswith(_ANCHORED_START) and matcher.endswith(_ANCHORED_END)
+    named = matcher_names(matcher) if written else []  # install's form, read back exactly
     return all(tool in named or matcher_matches(matcher, tool) for tool in tools)
 
 
 def matcher_matches(matcher: object, tool: str | None) -> bool:
     """Whether an entry's matcher matches `tool` as Claude Code reads it (None: no tool
-    named, as on an event without one): no matcher, "" or `*`: every tool; plain names
-    joined by `|` (Claude Code's exact list): those names; anything else: a regex, tested
-    unanchored (install writes anchored ones: exact_matcher)."""
+    named, as on an event without one; docs/claude-code-facts.md, "Matchers"): no matcher,
+    "" or `*`: every tool; only letters, digits, `_`, `|`, `,`, `-` and spaces: a list of
+    exact names (exact_names); anything else: a JavaScript regex, tested unanchored
+    (install writes anchored ones: exact_matcher). Python's `re` stands in for it; a
+    pattern whose meaning differs there (`(?i)`, `\\A`, `(?P<n>`...) is taken to match
+    nothing, so a hand-edited matcher is never said to cover what the client skips."""
     if matcher in (None, "", "*"):
         return True
     if tool is None or not isinstance(matcher, str):
         return False
-    if _EXACT_LIST.fullmatch(matcher):
-        return tool in matcher.split("|")
+    names = exact_names(matcher)
+    if names is not None:
+        return tool in names
+    if _NOT_JAVASCRIPT.search(matcher):
+        return False
     try:
         return re.search(matcher, tool) is not None
     except (re.error, RecursionError):
         return False
 
 
-_EXACT_LIST = re.compile(r"[A-Za-z0-9_|]+")
+def exact_names(matcher: str) -> list[str] | None:
+    """The names of a matcher Claude Code reads as an exact list (split on `|` or `,`,
+    trimmed), or None when it reads it as a regex."""
+    if not _EXACT_LIST.fullmatch(matcher):
+        return None
+    return [name.strip() for name in re.split(r"[|,]", matcher)]
+
+
+_EXACT_LIST = re.compile(r"[A-Za-z0-9_|, -]+")
+# Python regex syntax JavaScript lacks or reads otherwise: inline flags and other `(?`
+# groups than lookarounds and non-capturing ones, \A \Z, possessive quantifiers
+_NOT_JAVASCRIPT = re.compile(r"\(\?(?![:=!]|<[=!])|\\[AZ]|[*+?}]\+")
 _MCP_PROBE = "mcp__hookman_probe__any_tool"
 
 

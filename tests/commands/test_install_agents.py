@@ -422,10 +422,14 @@ def test_a_hand_edited_matcher_the_agent_runs_the_hook_for_is_not_called_narrowe
     assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {}, listed["qwen"]
     assert not _entry_warnings(listed), listed["warnings"]
     settings = project / ".claude" / "settings.local.json"
-    settings.write_text(settings.read_text().replace('"matcher": "Bash"', '"matcher": ".*"', 1))
+    written = settings.read_text()
+    settings.write_text(written.replace('"matcher": "Bash"', '"matcher": ".*"', 1))
     claude = hookman_json("list")
     assert claude["hooks"][0]["claude_events"]["PreToolUse"]["matcher"] == "Bash"  # as planned
     assert "installed here for" not in hookman("list").output
+    for python_only in ("(?i)bash", "\\\\ABash", "(?P<x>Bash)"):  # no JavaScript regex
+        settings.write_text(written.replace('"matcher": "Bash"', f'"matcher": "{python_only}"', 1))
+        assert "installed here for" in hookman("list").output, python_only
 
 
 @pytest.mark.parametrize(("agent", "file"), [("qwen", QWEN_FILE), ("droid", DROID_FILE)])
@@ -450,3 +454,42 @@ def test_fire_as_an_agent_says_what_it_runs_on_this_machine(
     assert "once installed: the tool call does not run" in gone[agent]["effects"]
     shown = hookman("fire", "PreToolUse", "--agent", agent).output
     assert shown.splitlines()[1].startswith("not installed here: "), shown
+
+
+@pytest.mark.parametrize("matcher", ["Bash.*", "(Bash)", "^Bash$"])
+def test_a_qwen_regex_on_claude_s_name_is_not_said_to_cover_its_shell(
+    project: Path, machine: Path, matcher: str
+) -> None:
+    """Qwen Code tests a regex against its own names only (measured: with these matchers it
+    ran `rm -rf`, no guard): list and fire must not claim the guard runs."""
+    all_agents(machine)
+    write_hook(project, "guard", EDIT_GUARD)
+    install_guard("--agent", "qwen")
+    qwen = project / QWEN_FILE
+    qwen.write_text(qwen.read_text().replace("^(?:run_shell_command|write_file)$", matcher))
+    listed = hookman_json("list")
+    assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {"PreToolUse": [matcher]}
+    fired = hookman_json("fire", "PreToolUse", "--agent", "qwen")
+    assert "runs it without hookman" in fired["agent_entry"], fired
+
+
+def test_fire_as_droid_reads_a_claude_form_payload_in_droid_s_names(
+    project: Path, machine: Path
+) -> None:
+    """A payload written as Claude Code's (`Bash`) is droid's `Execute`: right after install
+    fire said droid's entry left it out; with the matcher edited to `Bash` (droid then ran
+    `rm -rf`: measured) it said the call was denied."""
+    all_agents(machine)
+    write_hook(project, "guard", EDIT_GUARD)
+    install_guard("--agent", "droid")
+    payload = project / "claude-form.json"
+    payload.write_text(
+        json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                    "tool_input": {"command": "rm -rf x"}, "session_id": "s",
+                    "cwd": str(project)})
+    )  # fmt: skip
+    words = ("fire", "PreToolUse", "--agent", "droid", "--payload", str(payload))
+    assert "agent_entry" not in hookman_json(*words)
+    droid = project / DROID_FILE
+    droid.write_text(droid.read_text().replace("^(?:Execute|Create)$", "Bash"))
+    assert "runs it without hookman" in hookman_json(*words)["agent_entry"]
