@@ -35,14 +35,38 @@ def toml_parser() -> Any:
 
 def parse_toml_or_none(text: str) -> dict[str, Any] | None:
     """`text` parsed (plain values, for reading), or None when it is not valid TOML (nested
-    past what the parser can follow included)."""
+    past NESTING_LIMIT included)."""
     try:
-        return toml_parser().loads(text)  # type: ignore[no-any-return]
+        data = toml_parser().loads(text)
     except (ValueError, RecursionError):
         return None
+    return None if _too_deep(data) else data  # type: ignore[no-any-return]
 
 
-NESTED_TOO_DEEP = "values are nested too deeply to be read"
+# tomlkit, which edits the file, refuses values nested deeper than this, and tomllib's
+# recursion gives out a few hundred levels further (where depends on the stack in use):
+# every reader refuses past the same depth, in the same words.
+NESTING_LIMIT = 100
+NESTED_TOO_DEEP = f"values are nested more than {NESTING_LIMIT} levels deep"
+
+
+def _too_deep(data: object) -> bool:
+    """Whether tables and arrays in `data` nest deeper than NESTING_LIMIT (no recursion)."""
+    pending = [(data, 0)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > NESTING_LIMIT:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 _DIGITS_LIMIT = "Exceeds the limit"  # int('9' * 5000): ValueError, with advice for Python code
 
 
@@ -53,7 +77,7 @@ def toml_problem(text: str) -> str | None:
     importable (Python 3.10 under -I -S)."""
     parser = toml_parser()
     try:
-        parser.loads(text)
+        data = parser.loads(text)
     except RecursionError:
         return NESTED_TOO_DEEP
     except ValueError as error:
@@ -61,7 +85,7 @@ def toml_problem(text: str) -> str | None:
         if said.startswith(_DIGITS_LIMIT):
             return "an integer has more digits than Python reads (4300 at most)"
         return said
-    return None
+    return NESTED_TOO_DEEP if _too_deep(data) else None
 
 
 def read_toml_file(

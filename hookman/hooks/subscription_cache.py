@@ -125,7 +125,7 @@ def _read_cache(project_dir: Path) -> dict[str, Any]:
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # planted nesting: read as no cache
         return {}
     if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
         return {}

@@ -265,6 +265,8 @@ def _unreadable(path: Path) -> str | None:
         return None  # not there at all
     try:
         os.stat(path)
+    except FileNotFoundError:
+        return None  # a dangling symlink: nothing is there, as doctor and the runner say
     except OSError as error:
         return error.strerror or str(error)
     except ValueError:

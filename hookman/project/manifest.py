@@ -192,7 +192,7 @@ def remembered_versions(project_dir: Path) -> tuple[str | None, str | None]:
     try:
         with paths.manifest_path(project_dir).open(encoding="utf-8") as handle:
             manifest = json.load(handle)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None, None
     version = manifest.get("claude_version") if isinstance(manifest, dict) else None
     if not isinstance(version, str):

@@ -55,7 +55,7 @@ def read_pins(project_dir: Path) -> dict[tuple[str, str], Pin]:
         data = json.loads(text)
         records = data["pins"] if data.get("format") == PINS_FORMAT else None
         pins = [_pin(record) for record in records]  # type: ignore[union-attr]
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise HookmanError(
             f"{_DISPLAY} is not a hookman pins file.",
             f"restore it from git (`git checkout -- {_DISPLAY}`), or delete it and run "

@@ -6,6 +6,7 @@ installed and says so once, an unchanged project answers as before."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -275,11 +276,13 @@ def _hookman_words(project: Path, *words: str) -> subprocess.CompletedProcess[st
     [
         # nested past what the parser follows: the commands crashed (RecursionError) and the
         # prompt gate, crashing too, let the prompt through
-        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "values are nested too deeply to be read"),
-        ("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", "values are nested too deeply"),
+        ("x = " + "[" * 5000 + "]" * 5000 + "\n", "values are nested more than 100 levels"),
+        ("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n", "values are nested more than 100"),
+        # tomllib follows this far, tomlkit (the editor) does not: one answer everywhere
+        ("x = " + "[" * 150 + "]" * 150 + "\n", "values are nested more than 100 levels"),
         ("n = " + "9" * 5000 + "\n", "an integer has more digits than Python reads"),
     ],
-    ids=["deep-array", "deep-table", "long-integer"],
+    ids=["deep-array", "deep-table", "150-levels", "long-integer"],
 )
 def test_a_pulled_hookman_toml_no_parser_can_follow_is_one_sentence_everywhere(
     project: Path, tail: str, reason: str
@@ -296,11 +299,17 @@ def test_a_pulled_hookman_toml_no_parser_can_follow_is_one_sentence_everywhere(
     if sys.version_info >= (3, 11):  # the runner (-I -S) on 3.10 has no tomli: plain notice
         for said in (verdict.why, gate.why):
             assert f"is not valid TOML now ({reason}" in said, said
-    for words in (("list",), ("install",), ("doctor",), ("fire", "PreToolUse")):
+    for words in (
+        ("list",),
+        ("install",),
+        ("doctor",),
+        ("fire", "PreToolUse"),
+        ("disable", "guard"),
+    ):
         done = _hookman_words(project, *words)
         said = " ".join((done.stdout + done.stderr).split())
         assert "Traceback" not in said and "internal error" not in said, (words, said)
-        if words[0] in ("list", "install"):
+        if words[0] in ("list", "install", "disable"):
             assert done.returncode == 1, (words, said)
             assert f"hookman.toml is not valid TOML: {reason}" in said, (words, said)
             assert "hint: fix .claude/hookman.toml by hand" in said, (words, said)
@@ -341,26 +350,47 @@ def test_a_hook_that_fails_at_the_gate_is_a_notice_not_a_stop(project: Path) -> 
     assert "hookman's runner failed (KeyboardInterrupt" in json.dumps(gate.answer)
 
 
-def test_a_failure_of_the_gates_own_checks_stops_the_prompt(
-    project: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
+def _gate_in_a_child(project: Path, prepare: Any = None) -> dict[str, Any]:
+    """The runner's answer to the gate, run in a forked child (its deadline timer and
+    signal handlers never reach the test process), with `prepare()` run first there."""
+    from hookman.bridge import run_command
+
+    manifest = str(paths.manifest_path(project))
+    payload = json.dumps(_payload(project, "UserPromptSubmit")).encode()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        try:
+            os.chdir(project)
+            os.dup2(write_end, 1)
+            if prepare is not None:
+                prepare()
+            run = run_command._Run("UserPromptSubmit", manifest)
+            run.raw_payload = payload
+            run.execute()
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as out:
+        said = out.read().decode()
+    os.waitpid(pid, 0)
+    return json.loads(said.strip().splitlines()[-1])
+
+
+def test_a_failure_of_the_gates_own_checks_stops_the_prompt(project: Path) -> None:
     """A bug of hookman's while the gate checks the project (a hookman.toml nested past
     the parser's reach crashed it there, and the prompt went on): the prompt is stopped."""
     from hookman.bridge import run_command
 
     _install(project, "guard", BASH_GUARD)
-    manifest = str(paths.manifest_path(project))
 
     def broken(self: object) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(run_command._Run, "_project_change", broken)
-    monkeypatch.chdir(project)
-    run = run_command._Run("UserPromptSubmit", manifest)
-    run.raw_payload = json.dumps(_payload(project, "UserPromptSubmit")).encode()
-    capfd.readouterr()
-    run.execute()
-    answer = json.loads(capfd.readouterr().out.strip().splitlines()[-1])
+    def prepare() -> None:
+        run_command._Run._project_change = broken  # type: ignore[method-assign]
+
+    answer = _gate_in_a_child(project, prepare)
     assert answer["continue"] is False, answer
     assert (
         "hookman stopped this prompt because its runner failed (RecursionError"
@@ -387,25 +417,34 @@ def test_a_gate_without_its_manifest_stops_the_prompt(project: Path, state: str)
     assert verdict.decision == DENY, verdict
 
 
-def test_a_gate_whose_state_others_could_write_stops_the_prompt(
-    project: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> None:
+def test_a_gate_whose_state_others_could_write_stops_the_prompt(project: Path) -> None:
     """The runner itself (as the warm server runs it: no launcher, whose own check of the
     answer file comes first on the command path) refuses a state dir others could write:
     guards deny, and the gate stops the prompt (it gave a notice)."""
-    from hookman.bridge import run_command
-
     _install(project, "guard", BASH_GUARD)
-    manifest = paths.manifest_path(project)
-    monkeypatch.chdir(project)
-    manifest.parent.chmod(0o777)
+    state = paths.manifest_path(project).parent
+    state.chmod(0o777)
     try:
-        run = run_command._Run("UserPromptSubmit", str(manifest))
-        run.raw_payload = json.dumps(_payload(project, "UserPromptSubmit")).encode()
-        capfd.readouterr()
-        run.execute()
+        answer = _gate_in_a_child(project)
     finally:
-        manifest.parent.chmod(0o700)
-    answer = json.loads(capfd.readouterr().out.strip().splitlines()[-1])
+        state.chmod(0o700)
     assert answer["continue"] is False, answer
     assert "so another user could change what the hooks run; no hook ran" in answer["stopReason"]
+
+
+def test_a_deeply_nested_subscriptions_cache_is_read_as_none(project: Path) -> None:
+    """A subscriptions cache nested past the parser's reach (planted in the state dir):
+    doctor crashed (RecursionError), and the gate and guards refused every call with no
+    fix that worked; it is read as no cache, and install writes it anew."""
+    settings = _install(project, "guard", BASH_GUARD)
+    cache = paths.manifest_path(project).parent / "subscriptions.json"
+    cache.write_text("[" * 100_000 + "]" * 100_000)
+    doctor = _hookman_words(project, "doctor")
+    said = doctor.stdout + doctor.stderr
+    assert "internal error" not in said and "Traceback" not in said, said
+    assert _hookman_words(project, "install").returncode == 0
+    verdict = _claude(project, settings, "PreToolUse", _payload(project, command="rm -rf x"))
+    assert (verdict.decision, verdict.why) == (DENY, "no rm -rf"), verdict
+    assert (
+        _claude(project, settings, "PreToolUse", _payload(project, command="ls")).decision == ALLOW
+    )

@@ -120,7 +120,7 @@ def test_after_install_the_runner_still_names_the_fifo(project: Path, piped: Pat
     assert f"{piped} is a named pipe (FIFO), not a Python file" in fired, fired
 
 
-@pytest.mark.parametrize("kind", ["symlink-loop", "socket"])
+@pytest.mark.parametrize("kind", ["symlink-loop", "socket", "dangling-symlink"])
 def test_a_module_that_is_there_but_no_file_is_one_story(
     project: Path, hookman_home: Path, tmp_path: Path, kind: str
 ) -> None:
@@ -141,6 +141,9 @@ def test_a_module_that_is_there_but_no_file_is_one_story(
     if kind == "symlink-loop":
         path.symlink_to(path.name)
         said = "cannot be read (Too many levels of symbolic links)"
+    elif kind == "dangling-symlink":
+        path.symlink_to("gone.py")
+        said = "does not exist"
     else:
         short = tmp_path / "s"  # a socket's path must be short
         held = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -156,8 +159,11 @@ def test_a_module_that_is_there_but_no_file_is_one_story(
         if held is not None:
             held.close()
     assert installed.returncode == 1
-    assert said in installed.stdout and "does not exist" not in installed.stdout, installed.stdout
-    assert installed.stdout.count("does not load: ") == 1, installed.stdout
+    assert said in installed.stdout, installed.stdout
+    label = "missing: " if kind == "dangling-symlink" else "does not load: "  # as list says
+    assert installed.stdout.count(label) == 1, installed.stdout
+    if kind != "dangling-symlink":
+        assert "does not exist" not in installed.stdout, installed.stdout
     assert said in listed.stdout + listed.stderr, listed.stdout
     assert said in doctor.stdout, doctor.stdout
     assert '"deny"' in fired.stdout, fired.stdout
