@@ -6,7 +6,7 @@ client was answered anyway: a request to a dead server fails, and a guard's entr
 `hookman serve stop` and SIGTERM end the runs themselves (serve/server.py, STOP_GRACE_S).
 
 Elsewhere (macOS has no such call), and where libc cannot be reached, nothing is armed: a
-hung run lives on until it ends. A hook that replaces the SIGTERM handler, or hangs in C code
+hung run lives on until it ends. A hook that replaces or ignores SIGTERM, or hangs in C code
 that never lets Python run a handler, is not ended either."""
 
 from __future__ import annotations
