@@ -124,7 +124,7 @@ def _cached_sources(state_dir: str) -> dict[str, list[str]]:
     cache is missing or not the expected shape."""
     try:
         data = lean_json.loads(read_regular(os.path.join(state_dir, CACHE_FILE_NAME)))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # a planted nesting: read as no cache
         return {}
     modules = data.get("modules") if isinstance(data, dict) else None
     if not isinstance(modules, dict):

@@ -26,15 +26,7 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def loads(data: str | bytes | bytearray) -> object:
-    """As `json.loads(data)`; a text nested deeper than the parser follows is a ValueError
-    (json raises RecursionError), which every reader of a state file already handles."""
-    try:
-        return _loads(data)
-    except RecursionError:
-        raise ValueError("JSON nested too deeply to be read") from None
-
-
-def _loads(data: str | bytes | bytearray) -> object:
+    """As `json.loads(data)`."""
     if isinstance(data, (bytes, bytearray)):
         if not _plain_utf8(data):
             return _json_package().loads(data)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from hookman.agents import agent_facts
 from hookman.bridge.installed_entries import InstalledEntry, installed_entries
+from hookman.bridge.protocol import CODEX_AGENT
 from hookman.bridge.state_file import read_regular
 from hookman.install.report import tools_at
 from hookman.project.install_plan import covers, exact_names, matcher_matches, matcher_names
@@ -156,13 +157,13 @@ def unreached_sentence(
     if found is not None:
         if not own or any(matcher_matches(found.matcher, tool) for tool in own):
             return None
-        aliases = agent != "codex" and agent_facts.matcher_reads_claude_names(agent)
+        aliases = agent != CODEX_AGENT and agent_facts.matcher_reads_claude_names(agent)
         if aliases and isinstance(claude_tool, str) and _alias_covers(found.matcher, claude_tool):
             return None
         why = f"its hookman {event} entry matches {found.matcher} only"
     else:
         why = f"{_lacks(path, written)} {event}"
-    name = "Codex CLI" if agent == "codex" else agent_facts.display_name(agent)
+    name = "Codex CLI" if agent == CODEX_AGENT else agent_facts.display_name(agent)
     on = f" on {own[0]}" if own else ""
     runs = "runs it without hookman (nothing denies it)" if guarded else "runs no hook on it"
     return (
@@ -176,11 +177,11 @@ def _own_names(agent: str, own_tool: object, claude_tool: object) -> list[str]:
     own, and each of its names for the tool hooks see (a payload written in Claude Code's
     form, `Bash`, is droid's `Execute`)."""
     names: list[str] = []
-    mine = agent == "codex" or own_tool in agent_facts.claude_tool_names(agent)
+    mine = agent == CODEX_AGENT or own_tool in agent_facts.claude_tool_names(agent)
     if isinstance(own_tool, str) and mine:
         names.append(own_tool)
     if isinstance(claude_tool, str):
-        if agent == "codex":
+        if agent == CODEX_AGENT:
             names.append(claude_tool)
         else:
             names.extend(agent_facts.own_tool_names(agent, claude_tool))
