@@ -763,7 +763,8 @@ class _Run:
 
     def _unsafe_state(self, problem: str) -> int:
         """No hook runs when another user could write hookman's state directory (they could
-        plant the bytecode the hooks load): a deny on guarded events, a notice elsewhere."""
+        plant the bytecode the hooks load): a deny on guarded events, the prompt stopped at
+        the gate, a notice elsewhere."""
         note = f"{problem}, so another user could change what the hooks run"
         if self.gates_prompt:
             reason = f"hookman stopped this prompt because {note}; no hook ran. {UNSAFE_STATE_FIX}"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from hookman import paths
 from hookman.bridge.agent_facts import OTHER_AGENTS, display_name
 from hookman.bridge.agent_payload import claude_payload
+from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import event_catalog
 from hookman.commands.agent_fire_view import agent_view, captured_payload
 from hookman.commands.options import JSON, PROJECT, Argument, Option, cli_command
@@ -119,7 +120,7 @@ def fire(
     elif agent in OTHER_AGENTS:
         views: dict[str, Any] = report  # type: ignore[assignment]  # the key is the agent's name
         views[agent] = agent_view(agent, event, report["answer"], sent, payload_data)
-    if agent in ("codex", *OTHER_AGENTS) and (report["hooks"] or report["async"]):
+    if agent in (CODEX_AGENT, *OTHER_AGENTS) and (report["hooks"] or report["async"]):
         guarded = manifest.client.is_guarded(event)
         _agent_reach(project_dir, report, agent, guarded, sent, payload_data)
     if json_output:
@@ -139,9 +140,7 @@ def _print_codex_report(report: Mapping[str, Any]) -> None:
         f"[bold]{escape(report['event'])}[/] under Codex CLI in {escape(report['project'])} "
         f"({escape(report['payload_source'])})"
     )
-    if "agent_entry" in report:
-        said = escape(report["agent_entry"])
-        out.print(f"[yellow]not installed here:[/] {said}", highlight=False)
+    _print_agent_entry(report)
     if "entry" in report and _says_entry(report["entry"]):
         out.print(escape(entry_sentence(report["entry"])), highlight=False)
     if not report["hooks"] and not report["async"]:
@@ -164,9 +163,7 @@ def _print_agent_report(report: Mapping[str, Any], agent: str) -> None:
         f"[bold]{escape(report['event'])}[/] under {escape(name)} in "
         f"{escape(report['project'])} ({escape(report['payload_source'])})"
     )
-    if "agent_entry" in report:
-        said = escape(report["agent_entry"])
-        out.print(f"[yellow]not installed here:[/] {said}", highlight=False)
+    _print_agent_entry(report)
     if "entry" in report and _says_entry(report["entry"]):
         out.print(escape(entry_sentence(report["entry"])), highlight=False)
     if not report["hooks"] and not report["async"]:
@@ -180,6 +177,13 @@ def _print_agent_report(report: Mapping[str, Any], agent: str) -> None:
         out.print(f"  {escape(text)}", highlight=False)
     for text in view["effects"]:
         out.print(f"[bold]effect:[/] {escape(text)}", highlight=False)
+
+
+def _print_agent_entry(report: Mapping[str, Any]) -> None:
+    """The line saying the agent's own entries here do not reach this call (`_agent_reach`)."""
+    if "agent_entry" in report:
+        said = escape(report["agent_entry"])
+        console().print(f"[yellow]not installed here:[/] {said}", highlight=False)
 
 
 def _agent_reach(
