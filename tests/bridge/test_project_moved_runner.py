@@ -325,11 +325,15 @@ def test_what_tomllib_refuses_install_refuses_too(project: Path) -> None:
     escaped = config.read_text(encoding="utf-8").replace('guard.py"', 'guard\\x2epy"')
     assert escaped != config.read_text(encoding="utf-8")
     config.write_text(escaped, encoding="utf-8")
+    from hookman.toml_data import toml_problem
+
+    refused = toml_problem(escaped) is not None  # tomli 2.5 (Python 3.10) reads TOML 1.1
     for words in (("install",), ("list",)):
         done = _hookman_words(project, *words)
         said = " ".join(done.stderr.split())
-        assert done.returncode == 1, (words, done.stdout, said)
-        assert "hookman.toml is not valid TOML: " in said and "(at line " in said, said
+        assert done.returncode == (1 if refused else 0), (words, done.stdout, said)
+        assert ("hookman.toml is not valid TOML: " in said) is refused, said
+        assert ("(at line " in said) is refused, said
     assert config.read_text(encoding="utf-8") == escaped
 
 
