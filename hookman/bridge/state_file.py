@@ -15,23 +15,50 @@ READ_LIMIT = 64 << 20  # bytes: more is not a file hookman wrote
 
 
 class NotRegularFile(OSError):
-    """The name holds something that is not a regular file (a FIFO, a device, a directory)."""
+    """The name holds something that is not a regular file (a FIFO, a device, a directory);
+    `kind` says what, as the runner's loader names it ("a named pipe (FIFO)")."""
+
+    def __init__(self, path: str, mode: int) -> None:
+        from hookman.runtime.hook_paths import not_a_file  # only when one is refused
+
+        super().__init__(f"{path} is not a regular file")
+        self.kind = not_a_file(mode) or "not a regular file"
 
 
 def open_regular(path: str, flags: int, mode: int = 0o600, *, follow: bool = False) -> int:
     """os.open that cannot block on a FIFO or (unless `follow`) follow a symlink at `path`,
-    and refuses anything but a regular file; the descriptor is left blocking, as usual."""
+    and refuses anything but a regular file (a socket too, which cannot be opened at all);
+    the descriptor is left blocking, as usual."""
     extra = _NONBLOCK | _CLOEXEC | (0 if follow else _NOFOLLOW)
-    descriptor = os.open(path, flags | extra, mode)
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise NotRegularFile(f"{path} is not a regular file")
+        descriptor = os.open(path, flags | extra, mode)
+    except OSError as error:
+        _refuse_socket(path, error, follow)
+        raise
+    try:
+        found = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(found):
+            raise NotRegularFile(path, found)
         if _NONBLOCK:
             os.set_blocking(descriptor, True)
     except BaseException:
         os.close(descriptor)
         raise
     return descriptor
+
+
+def _refuse_socket(path: str, error: OSError, follow: bool) -> None:
+    """A socket at the name fails os.open with ENXIO: NotRegularFile, as for a FIFO."""
+    import errno
+
+    if error.errno != errno.ENXIO:
+        return
+    try:
+        found = (os.stat if follow else os.lstat)(path).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(found):
+        raise NotRegularFile(path, found) from None
 
 
 def read_regular(path: str, *, follow: bool = False) -> bytes:

@@ -18,23 +18,9 @@ def module_problem(module: Path) -> str | None:
         source = read_regular(str(module), follow=True)
     except FileNotFoundError:
         return f"has no module ({module} does not exist)"
-    except NotRegularFile:  # named as the runner's loader names it (runtime/hook_paths.py)
-        from hookman.runtime.hook_paths import NotAFile, refuse_non_file
-
-        try:
-            refuse_non_file(str(module))
-        except NotAFile as error:
-            return f"has a module that cannot be read ({error})"
-        return f"has a module that cannot be read ({module} is not a regular file)"
-    except OSError as error:  # a socket: ENXIO on open; named as the runner names it
-        from hookman.runtime.hook_paths import NotAFile, refuse_non_file
-
-        try:
-            refuse_non_file(str(module))
-        except NotAFile as what:
-            return f"has a module that cannot be read ({what})"
-        except OSError:
-            pass
+    except NotRegularFile as error:  # named as the runner's loader names it
+        return f"has a module that cannot be read ({module} is {error.kind}, not a Python file)"
+    except OSError as error:
         return f"has a module that cannot be read ({error.strerror or error})"
     try:
         compile(source, str(module), "exec", dont_inherit=True)
