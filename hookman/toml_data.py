@@ -36,11 +36,18 @@ def toml_parser() -> Any:
 def parse_toml_or_none(text: str) -> dict[str, Any] | None:
     """`text` parsed (plain values, for reading), or None when it is not valid TOML (nested
     past NESTING_LIMIT included)."""
+    return _read(text)[0]
+
+
+def toml_problem(text: str) -> str | None:
+    """Why `text` is not TOML as hookman reads it (tomllib's reason and place: "Invalid
+    value (at line 11, column 11)"), or None when it is, or when no parser is importable
+    (Python 3.10 under -I -S). One sentence for every reader: the commands, the runner's
+    deny and the prompt gate."""
     try:
-        data = toml_parser().loads(text)
-    except (ValueError, RecursionError):
+        return _read(text)[1]
+    except ImportError:
         return None
-    return None if _too_deep(data) else data  # type: ignore[no-any-return]
 
 
 # tomlkit, which edits the file, refuses values nested deeper than this, and tomllib's
@@ -48,6 +55,23 @@ def parse_toml_or_none(text: str) -> dict[str, Any] | None:
 # every reader refuses past the same depth, in the same words.
 NESTING_LIMIT = 100
 NESTED_TOO_DEEP = f"values are nested more than {NESTING_LIMIT} levels deep"
+_DIGITS_LIMIT = "Exceeds the limit"  # int('9' * 5000): ValueError, with advice for Python code
+
+
+def _read(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """(the values, None), or (None, why `text` is not TOML as hookman reads it)."""
+    try:
+        data = toml_parser().loads(text)
+    except RecursionError:
+        return None, NESTED_TOO_DEEP
+    except ValueError as error:
+        said = str(error)
+        if said.startswith(_DIGITS_LIMIT):
+            return None, "an integer has more digits than Python reads (4300 at most)"
+        return None, said
+    if _too_deep(data):
+        return None, NESTED_TOO_DEEP
+    return data, None
 
 
 def _too_deep(data: object) -> bool:
@@ -65,27 +89,6 @@ def _too_deep(data: object) -> bool:
             return True
         pending.extend((child, depth + 1) for child in children)
     return False
-
-
-_DIGITS_LIMIT = "Exceeds the limit"  # int('9' * 5000): ValueError, with advice for Python code
-
-
-def toml_problem(text: str) -> str | None:
-    """Why `text` is not TOML as hookman reads it (tomllib's reason and place: "Invalid
-    value (at line 11, column 11)"), or None when it is. One sentence for every reader: the
-    commands, the runner's deny and the prompt gate. Raises ImportError where no parser is
-    importable (Python 3.10 under -I -S)."""
-    parser = toml_parser()
-    try:
-        data = parser.loads(text)
-    except RecursionError:
-        return NESTED_TOO_DEEP
-    except ValueError as error:
-        said = str(error)
-        if said.startswith(_DIGITS_LIMIT):
-            return "an integer has more digits than Python reads (4300 at most)"
-        return said
-    return NESTED_TOO_DEEP if _too_deep(data) else None
 
 
 def read_toml_file(

@@ -112,10 +112,7 @@ class ProjectChange:
             return None
         except UnicodeDecodeError:
             return "it is not UTF-8 text"
-        try:
-            return toml_problem(text)
-        except ImportError:  # Python 3.10 under -I -S: tomli is in site-packages
-            return None
+        return toml_problem(text)  # None on Python 3.10 under -I -S: tomli is in site-packages
 
     def key(self) -> str:
         parts = [str(self.recorded.get(name)) + ">" + str(self.now.get(name)) for name in KEYS]

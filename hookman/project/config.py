@@ -594,7 +594,7 @@ def parse_toml(text: str, display_name: str) -> tomlkit.TOMLDocument:
     fix = f"fix {display_name} by hand; hookman left it untouched."
     # tomllib (tomli on 3.10) decides what is TOML, for every reader: the runner's deny and
     # prompt gate read with it, and say its words; tomlkit (TOML 1.1 in places) is the editor.
-    reason = _tomllib_reason(text)
+    reason = toml_problem(text)
     if reason is not None:
         raise HookmanError(f"{display_name} is not valid TOML: {reason}.", fix)
     try:
@@ -609,16 +609,6 @@ def parse_toml(text: str, display_name: str) -> tomlkit.TOMLDocument:
         raise HookmanError(f"{display_name} is not valid TOML: {error}.", fix) from None
     except RecursionError:
         raise HookmanError(f"{display_name} is not valid TOML: {NESTED_TOO_DEEP}.", fix) from None
-
-
-def _tomllib_reason(text: str) -> str | None:
-    """tomllib's reason a text is not TOML ("Unclosed array (at line 11, column 1)"), as the
-    runner's deny and prompt gate name it (bridge/project_moved.py); None when tomllib
-    takes the text or is not there."""
-    try:
-        return toml_problem(text)
-    except ImportError:
-        return None
 
 
 def save_project_config(config: ProjectConfigView) -> bool:
