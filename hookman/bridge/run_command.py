@@ -419,6 +419,16 @@ class _Run:
         project has as its prompt gate (before the manifest says so: gates_prompt)."""
         return self.event == PROMPT_GATE_EVENT and not self.run_async and self.agent is None
 
+    @property
+    def _gate_unchecked(self) -> bool:
+        """Whether this run is (or, with no manifest to say so, may be) a project's prompt
+        gate whose own checks have not passed: a failure now stops the prompt."""
+        if self._gate_passed or not self._gate_entry():
+            return False
+        if self.manifest is None:  # a plugin's runner is never a gate
+            return not _in_plugin(self.manifest_path)
+        return bool(self.manifest.config_path)
+
     def _refuse(self, reason: str, problem: str) -> int:
         """Deny a guarded event, or stop the prompt at the gate, for `reason`."""
         errors: list[HookErrorJson] = [{"hook": "hookman", "event": self.event, "error": problem}]
@@ -751,7 +761,7 @@ class _Run:
                 f"hookman blocked this {guarded_subject(self.event)} because {problem}, so "
                 f"{whose} guard hooks could not run. {fix}",
             )
-        elif self._gate_entry() and not _in_plugin(self.manifest_path):
+        elif self._gate_unchecked:
             answer = stop_answer(
                 f"hookman stopped this prompt because {problem}, so it could not check that the "
                 f"guards installed here are the ones the project asks for. {fix}"
@@ -766,7 +776,7 @@ class _Run:
         plant the bytecode the hooks load): a deny on guarded events, the prompt stopped at
         the gate, a notice elsewhere."""
         note = f"{problem}, so another user could change what the hooks run"
-        if self.gates_prompt:
+        if self._gate_unchecked:
             reason = f"hookman stopped this prompt because {note}; no hook ran. {UNSAFE_STATE_FIX}"
             return self._refuse(reason, problem)
         if self.guarded:
@@ -840,8 +850,7 @@ class _Run:
         except BaseException:  # an error whose message cannot be rendered
             details = described
         problem = f"hookman's runner failed ({described})"
-        if self.gates_prompt and not self._gate_passed:
-            assert self.manifest is not None
+        if self._gate_unchecked and self.manifest is not None:
             answer = stop_answer(
                 f"hookman stopped this prompt because its runner failed ({described}) while it "
                 "checked that the guards installed here are the ones the project asks for. "
