@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple
 from hookman.bridge import lean_json
 from hookman.bridge.entry_timeout import (
     SETTINGS_FILE,
+    agent_entries_file,
     matched_handlers_in,
     runs_launcher_for,
     serves_event,
@@ -48,6 +49,15 @@ def installed_entries(
             if kind is not None:
                 found.setdefault(kind[0], InstalledEntry(kind[1], matcher))
     return found
+
+
+def agent_installed_entries(
+    project_dir: str, agent: str | None
+) -> dict[tuple[str, bool], InstalledEntry]:
+    """`installed_entries` of the file `agent` runs its entries from (None: Claude Code's
+    settings.local.json; Copilot CLI runs those too; Codex, Qwen Code, droid their own)."""
+    relative, top_level = agent_entries_file(agent)
+    return installed_entries(project_dir, relative, None if top_level else "hooks")
 
 
 def _entry(handler: dict[str, object], event: str) -> tuple[tuple[str, bool], EntryPath] | None:

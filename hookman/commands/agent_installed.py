@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hookman.agents import agent_facts
-from hookman.bridge.installed_entries import InstalledEntry, installed_entries
+from hookman.bridge.installed_entries import InstalledEntry, agent_installed_entries
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.bridge.state_file import read_regular
 from hookman.install.report import tools_at
@@ -149,10 +149,9 @@ def unreached_sentence(
     `claude_tool`: the payload's tool as the agent names it and as hooks see it."""
     from hookman.bridge.entry_timeout import agent_entries_file
 
-    relative, top_level = agent_entries_file(agent)
-    written = installed_entries(project_dir, relative, None if top_level else "hooks")
+    written = agent_installed_entries(project_dir, agent)
     found = written.get((event, False))
-    path = os.path.join(project_dir, relative)
+    path = os.path.join(project_dir, agent_entries_file(agent)[0])
     own = _own_names(agent, own_tool, claude_tool)
     if found is not None:
         if not own or any(matcher_matches(found.matcher, tool) for tool in own):

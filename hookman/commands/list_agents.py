@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hookman.agents import agent_facts
-from hookman.bridge.installed_entries import installed_entries
+from hookman.bridge.installed_entries import agent_installed_entries
 from hookman.commands.agent_installed import event_cell, installed_state, unwritten_sentences
 from hookman.install.report import claude_events_of
 from hookman.output import console, escape
@@ -48,7 +48,7 @@ def _copilot_view(
     version = agent_facts.detect_agent_version(agent)
     known = agent_facts.agent_events(agent, version)
     events = [event for event in [*plan.entries, *plan.async_entries] if event in known]
-    written = installed_entries(str(project_dir))
+    written = agent_installed_entries(str(project_dir), agent)
     per_hook: dict[str, CodexHookJson] = {}
     for hook in hooks:
         if hook.enabled:
@@ -79,7 +79,7 @@ def _file_view(
     planned = plan_agent(agent, hooks, plan, launcher_path(project_dir), version)
     where = agent_facts.hooks_file(agent)
     assert where is not None
-    written = installed_entries(str(project_dir), where.relative, where.events_key)
+    written = agent_installed_entries(str(project_dir), agent)
     per_hook: dict[str, CodexHookJson] = {}
     for hook in hooks:
         if hook.enabled:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from hookman import paths
 from hookman.bridge.firing_log import last_fired as last_fired_times
 from hookman.bridge.installed_entries import InstalledEntry, installed_entries
+from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog.agent_catalog import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 from hookman.commands.options import CLAUDE_VERSION, JSON, PROJECT, cli_command
 from hookman.commands.plan_wording import target_warnings, tool_name_warnings
@@ -192,15 +193,16 @@ def _codex_view(
     nothing for it then)."""
     if "codex" not in agents or _codex_absent(agents):
         return None
-    from hookman.agents.codex_files import HOOKS_RELATIVE, codex_hooks_path
+    from hookman.agents.codex_files import codex_hooks_path
     from hookman.agents.codex_sync import plan_codex
+    from hookman.bridge.installed_entries import agent_installed_entries
     from hookman.catalog.codex_catalog import detect_codex_version
     from hookman.commands.agent_installed import installed_state, unwritten_sentences
     from hookman.commands.codex_wording import plan_sentences
     from hookman.project.launcher import launcher_path
 
     codex = plan_codex(hooks, plan, launcher_path(project_dir), detect_codex_version())
-    written = installed_entries(str(project_dir), HOOKS_RELATIVE)
+    written = agent_installed_entries(str(project_dir), CODEX_AGENT)
     per_hook: dict[str, CodexHookJson] = {}
     for hook in hooks:
         if not hook.enabled:
