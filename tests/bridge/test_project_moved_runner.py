@@ -246,14 +246,7 @@ def test_a_pulled_hookman_toml_that_is_not_toml_names_the_fix_install_needs_firs
         reason = verdict.why.split("is not valid TOML now (", 1)[1].split("), so the", 1)[0]
         assert "(at line " in reason, reason
         for words in (("list",), ("install",)):
-            done = subprocess.run(
-                [sys.executable, "-m", "hookman", *words],
-                cwd=project,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
+            done = _hookman_words(project, *words)
             assert done.returncode != 0, done
             said = " ".join(done.stderr.split())
             assert f"hookman.toml is not valid TOML: {reason}." in said, (reason, said)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -70,15 +69,6 @@ def test_a_connection_is_not_taken_before_its_first_bytes() -> None:
                 assert taken.recv(64).startswith(b"GET / ")
     finally:
         listener.close()
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    project = Served(tmp_path_factory.mktemp("deferred"))
-    project.install()
-    project.start()
-    yield project
-    project.stop()
 
 
 def test_a_client_that_connects_then_writes_later_is_answered(served: Served) -> None:

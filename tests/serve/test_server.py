@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,15 +22,6 @@ from hookman.bridge.serve_proof import OURS, identity_proof
 from hookman.serve import wire
 
 from .served import Served, deny_reason
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    project = Served(tmp_path_factory.mktemp("served"))
-    project.install()
-    project.start()
-    yield project
-    project.stop()
 
 
 def test_a_guard_denies_and_the_model_reads_its_reason(served: Served) -> None:
@@ -293,6 +285,26 @@ def _gone(pid: int) -> bool:
         return True
 
 
+def _stuck_server(tmp_path: Path) -> Served:
+    served = Served(tmp_path)
+    served.install({"stuck": STUCK}, STUCK_TOML)
+    served.start()
+    return served
+
+
+@contextlib.contextmanager
+def _stuck_request(
+    served: Served,
+) -> Iterator[tuple[concurrent.futures.Future[tuple[int, Any]], list[int]]]:
+    """A guarded request whose guard is stuck in its own child: (its answer to come, the
+    run's pid and the child's), once the guard says it is stuck."""
+    marker = served.root / "hooks" / "stuck.pids"
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        asked = pool.submit(served.post, "PreToolUse", served.bash("PreToolUse", "ls"), timeout=60)
+        _wait_for(marker.exists)
+        yield asked, [int(word) for word in marker.read_text().split()]
+
+
 def test_a_stopped_server_ends_the_runs_under_way_and_their_processes(
     tmp_path: Path,
 ) -> None:
@@ -300,17 +312,9 @@ def test_a_stopped_server_ends_the_runs_under_way_and_their_processes(
     as `hookman serve stop` sends before it kills the server 5 s later) denies the call
     saying why, ends the run's process group (the hook's child too) and the server itself
     within its grace: nothing of the run outlives it."""
-    served = Served(tmp_path)
-    served.install({"stuck": STUCK}, STUCK_TOML)
-    served.start()
-    marker = served.root / "hooks" / "stuck.pids"
+    served = _stuck_server(tmp_path)
     try:
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            asked = pool.submit(
-                served.post, "PreToolUse", served.bash("PreToolUse", "ls"), timeout=60
-            )
-            _wait_for(marker.exists)
-            pids = [int(word) for word in marker.read_text().split()]
+        with _stuck_request(served) as (asked, pids):
             assert served.process is not None
             served.process.send_signal(signal.SIGTERM)
             status, body = asked.result()
@@ -332,17 +336,10 @@ def test_a_server_killed_outright_takes_the_runs_under_way_with_it(tmp_path: Pat
     """SIGKILL (or the out-of-memory killer) gives the server no chance to end its runs: the
     guard stuck in its own child far from its deadline, and that child, end with it (they
     lived on until the run ended). The client's request fails: a guard's entry blocks."""
-    served = Served(tmp_path)
-    served.install({"stuck": STUCK}, STUCK_TOML)
-    served.start()
+    served = _stuck_server(tmp_path)
     marker = served.root / "hooks" / "stuck.pids"
     try:
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            asked = pool.submit(
-                served.post, "PreToolUse", served.bash("PreToolUse", "ls"), timeout=60
-            )
-            _wait_for(marker.exists)
-            pids = [int(word) for word in marker.read_text().split()]
+        with _stuck_request(served) as (asked, pids):
             assert served.process is not None
             served.process.send_signal(signal.SIGKILL)
             with pytest.raises(OSError):  # no answer at all: never an empty allow
@@ -350,7 +347,7 @@ def test_a_server_killed_outright_takes_the_runs_under_way_with_it(tmp_path: Pat
         served.process.wait(timeout=30)
         _wait_for(lambda: all(_gone(pid) for pid in pids))
     finally:
-        for pid in pids if marker.exists() else ():
+        for pid in map(int, marker.read_text().split() if marker.exists() else ()):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         served.stop()
