@@ -310,7 +310,16 @@ def test_a_guard_that_writes_or_forks_still_denies(served: Served, command: str)
 
 
 @pytest.mark.parametrize(
-    "command", ["flood rm -rf", "flood ls", "closefds rm -rf", "killpg rm -rf", "closefds ls"]
+    "command",
+    [
+        "flood rm -rf",
+        "flood ls",
+        "closefds rm -rf",
+        "killpg rm -rf",
+        "closefds ls",
+        "closehigh rm -rf",
+        "closehigh ls",
+    ],
 )
 def test_a_guard_that_breaks_its_own_process_denies(served: Served, command: str) -> None:
     status, body = served.post("PreToolUse", served.bash("PreToolUse", command), timeout=30)

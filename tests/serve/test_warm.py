@@ -45,6 +45,11 @@ def check(event, ctx):
         os.kill(os.getpid(), signal.SIGSTOP)
     if command == "crash":
         os.kill(os.getpid(), signal.SIGKILL)
+    if command == "fork-allow":  # the fork denies, and ends before this process allows
+        pid = os.fork()
+        if pid == 0:
+            return {"block": True, "reason": "the fork's answer"}
+        os.waitpid(pid, 0)
     return None
 
 
@@ -275,6 +280,13 @@ def test_a_hooks_fork_that_returns_into_the_worker_never_answers_for_it(warm: Se
             assert deny_reason(body) == "blocked: rm -rf"
     finally:
         state.write_text(original, encoding="utf-8")
+
+
+def test_a_fork_that_answers_first_is_not_heard(warm: Served) -> None:
+    """The fork's runner gives its answer (a deny) before the worker's own (it allows):
+    only the worker's reaches the client."""
+    for _ in range(2):
+        assert warm.post("PreToolUse", warm.bash("PreToolUse", "fork-allow")) == (200, {})
 
 
 def test_without_workers_every_event_runs_in_a_child_of_its_own(
