@@ -538,6 +538,7 @@ class Server:
             return False
         worker.idle_since = None
         worker.answered_at = None
+        worker.deadline = connection.received_at + seconds
         worker.connection = connection
         connection.worker = worker
         self._wait_on(connection, worker.pid, read_end, seconds)
@@ -759,6 +760,9 @@ class Server:
             self._cut_off_runs()
         for worker in self.workers.idle_past(now):
             self._drop_worker(worker)
+        for worker in self.workers.unwaited_past_deadline(now):
+            self._say("a warm worker's run went on past its deadline after its answer: ended")
+            self._drop_worker(worker, kill=True)
         for connection in list(self.connections.values()):
             if connection.deadline > now:
                 continue

@@ -31,6 +31,7 @@ class Worker:
     __slots__ = (
         "answered_at",
         "connection",
+        "deadline",
         "idle_since",
         "inbox",
         "manifest",
@@ -46,6 +47,7 @@ class Worker:
         self.connection: object = None  # the connection waiting for this worker's run's end
         self.idle_since: float | None = now  # None: running an event
         self.answered_at: float | None = None  # its run's answer went out; it logs and ends it
+        self.deadline = 0.0  # its run's hard deadline (time.monotonic()), answered or not
         self.inbox = bytearray()
         # Registered with the server's selector. Not once its run's answer went out: the end
         # of that run is collected when the project's next request comes, or at the loop's
@@ -109,6 +111,16 @@ class Workers:
             del self.by_fd[descriptor]
         with contextlib.suppress(OSError):
             worker.sock.close()
+
+    def unwaited_past_deadline(self, now: float) -> list[Worker]:
+        """The workers whose run still runs past its hard deadline while no request waits
+        for it (it gave its answer, or its client left): a hook's code that hangs after the
+        answer (a replaced stream's flush, a finalizer) would hold the worker for ever."""
+        return [
+            worker
+            for worker in self.by_fd.values()
+            if worker.busy and worker.connection is None and worker.deadline < now
+        ]
 
     def idle_past(self, now: float, seconds: float = IDLE_S) -> list[Worker]:
         return [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -34,8 +35,18 @@ finally:
     sys.path.pop(0)
 
 
+class _Hanging:
+    def write(self, text):
+        return len(text)
+
+    def flush(self):  # the runner flushes the hook's stdout after its answer went out
+        time.sleep(3600)
+
+
 def check(event, ctx):
     command = event["input"].get("command", "")
+    if command == "hang-after-answer":
+        sys.stdout = _Hanging()
     if words.BLOCKED in command:
         return {"block": True, "reason": "blocked: " + words.BLOCKED}
     if command == "hang":
@@ -287,6 +298,27 @@ def test_a_fork_that_answers_first_is_not_heard(warm: Served) -> None:
     only the worker's reaches the client."""
     for _ in range(2):
         assert warm.post("PreToolUse", warm.bash("PreToolUse", "fork-allow")) == (200, {})
+
+
+@pytest.mark.waits  # the entry's whole deadline
+def test_a_worker_that_hangs_after_its_answer_is_ended_at_its_deadline(warm: Served) -> None:
+    """Its answer went out at once; nothing waits for the rest of its run, which would hold
+    the worker (one of the project's) for ever: past the run's deadline it is killed."""
+    stuck = _seen(warm, "x")["pid"]  # the project's one worker
+    assert warm.post("PreToolUse", warm.bash("PreToolUse", "hang-after-answer")) == (200, {})
+    wait_for(lambda: "past its deadline after its answer" in warm.server_log(), 60)
+    wait_for(lambda: not _alive(stuck))
+    assert _seen(warm, "x")["pid"] != stuck
+    _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "rm -rf /"))
+    assert deny_reason(body) == "blocked: rm -rf"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def test_without_workers_every_event_runs_in_a_child_of_its_own(

@@ -1,6 +1,7 @@
 """serve/workers.py's choice of a worker, without a server: a worker that has given its
 run's answer and only logs is waited for (by as many requests as there are such workers),
-for FINISHING_S at most; one still running its hooks, or idle, is not "finishing"."""
+for FINISHING_S at most; one still running its hooks, or idle, is not "finishing". A run
+nothing waits for any more (answered) that goes on past its deadline is the server's to end."""
 
 from __future__ import annotations
 
@@ -65,3 +66,22 @@ def test_an_idle_worker_is_not_finishing(workers: Workers) -> None:
 def test_another_projects_worker_is_not_waited_for(workers: Workers) -> None:
     _worker(workers, 1, busy=True, answered_at=NOW - 0.001)
     assert not workers.finishing("/state/projects/q/manifest.json", NOW, waiting=0)
+
+
+def test_a_run_nothing_waits_for_is_past_its_deadline_once_it_passed(workers: Workers) -> None:
+    answered = _worker(workers, 1, busy=True, answered_at=NOW - 40)
+    answered.deadline = NOW - 0.001
+    assert workers.unwaited_past_deadline(NOW) == [answered]
+
+
+def test_a_run_within_its_deadline_a_waited_run_and_an_idle_worker_are_not(
+    workers: Workers,
+) -> None:
+    within = _worker(workers, 1, busy=True, answered_at=NOW - 1)
+    within.deadline = NOW + 0.001
+    waited = _worker(workers, 2, busy=True, answered_at=None)
+    waited.deadline = NOW - 1
+    waited.connection = object()  # its request waits: the server's own deadline answers it
+    idle = _worker(workers, 3, busy=False, answered_at=None)
+    idle.deadline = NOW - 1
+    assert workers.unwaited_past_deadline(NOW) == []
