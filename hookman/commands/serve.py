@@ -100,16 +100,22 @@ def stop() -> int:
 
 
 def _say_kept(out: Console, port: int | None) -> None:
-    """The port keeper's line, when one holds the stopped server's port (serve/keeper.py)."""
-    from hookman.serve.lifecycle import keeper_of, serve_port
+    """Who holds the stopped server's port: hookman's keeper (serve/keeper.py, proven by the
+    identity check), another process, or nothing."""
+    from hookman.serve.lifecycle import port_keeper, serve_port
 
     kept = port or serve_port()
-    pid = keeper_of(kept)
-    if pid is not None:
+    keeper = port_keeper(kept)
+    if keeper.kept:
+        shown = f" (pid {keeper.pid})" if keeper.pid is not None else ""
         out.print(
-            f"hookman keeps port {kept} (pid {pid}) so that no other process "
-            "answers for the server: guarded calls are denied until it runs again "
-            "(`hookman serve disable` lets the port go)"
+            f"hookman keeps port {kept}{shown} so that no other process answers for the "
+            "server: guarded calls are denied until it runs again"
+        )
+    elif keeper.detail:
+        out.print(
+            f"port {kept} is not hookman's: {escape(keeper.detail)}; a project whose entries "
+            "post there gets that process's answers: run `hookman install` in it"
         )
 
 
@@ -235,14 +241,25 @@ def _move(out: Console, old: int | None, new: int) -> None:
 )
 def disable() -> int:
     from hookman.serve.lifecycle import disable as disable_server
+    from hookman.serve.lifecycle import running_pid
 
-    was_on = disable_server()
+    disabled = disable_server()
     out = console()
+    off = "the hook server is off for your projects"
+    out.print(off if disabled.was_on else "the hook server was not on")
+    stop = "; then `hookman serve stop`" if running_pid() is not None else ""
+    if not disabled.posting:
+        out.print(f"no project's entries post to port {disabled.port}: hookman lets it go")
+        if stop:
+            out.print("next: `hookman serve stop`")
+        return 0
+    count = len(disabled.posting)
     out.print(
-        "the hook server is off for your projects" if was_on else "the hook server was not on"
+        f"{count} {'project' if count == 1 else 'projects'} still "
+        f"{'posts' if count == 1 else 'post'} to port {disabled.port}: hookman keeps the port, "
+        "so that no other process answers their guarded calls, until each is installed again:"
     )
-    out.print(
-        "next: run `hookman install` in each project so its entries are commands again; "
-        "then `hookman serve stop` (hookman no longer keeps the server's port)"
-    )
+    for project in disabled.posting:
+        out.print(f"  {escape(project)}")
+    out.print(f"next: run `hookman install` in each so its entries are commands again{stop}")
     return 0

@@ -270,6 +270,6 @@ def _check_server(
                 f"for {answered} (a guard it answers with {{}} lets the tool run; hookman's "
                 "prompt gate stops prompts while it holds the port), and it reads every payload.",
                 f"stop that process (`ss -ltnp 'sport = :{port}'` or `lsof -i :{port}` names it), "
-                "then `hookman serve start`.",
+                + ("then `hookman serve start`." if opted_in else f"then {OPTED_OUT_FIX}"),
             )
         )

@@ -81,6 +81,23 @@ def stopped_reason(event: str) -> str:
     )
 
 
+def turned_off_body(event: str) -> bytes:
+    """The port keeper's answer to a guarded event once the user opted out (`hookman serve
+    disable`) while the project's entries still post to the port."""
+    return _deny(event, turned_off_reason(event))
+
+
+def turned_off_reason(event: str) -> str:
+    """The reason of that deny, as the model reads it."""
+    return (
+        f"hookman blocked this {guarded_subject(event)} because its hook server was turned off "
+        f"(`hookman serve disable`) while this project's hook entries still post to it, so the "
+        f"project's guards could not check it; hookman holds the server's port so that no "
+        f"other process answers for them. Run `hookman install` in the project to make its "
+        f"entries commands again (or `hookman serve start` to run the server)."
+    )
+
+
 def moved_body(event: str, port: int, recorded: int) -> bytes:
     """The port keeper's answer to a guarded event on a port the server no longer uses: the
     project's entries were written for `port`, the server now listens on `recorded`."""

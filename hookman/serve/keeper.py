@@ -20,8 +20,11 @@ SIGKILL), the pipe closes and the keeper answers on the port itself:
   the keeper. The port is never free in between.
 
 The server tends its keeper: one that ended (`hookman serve disable`, killed on its own) is
-forked anew once the user opts in again. The keeper leaves when the user opts out
-(`hookman serve disable`, or the `use` file removed: it looks once a second) and on SIGTERM.
+forked anew once the port is needed again. The port is needed while the user opts in, and
+after the user opted out (`hookman serve disable`, or the `use` file removed) for as long as a
+project's entries still post to it (serve/posting.py: a project installed before the opt-out
+and not since), whose guarded calls it then denies naming `hookman install`. The keeper leaves
+once the port is not needed (it looks once a second) and on SIGTERM.
 The newest keeper's pid is in `keeper.pid`."""
 
 from __future__ import annotations
@@ -36,7 +39,15 @@ import stat
 import struct
 
 from hookman.serve import wire
-from hookman.serve.answers import EMPTY, moved_body, moved_reason, stopped_body, stopped_reason
+from hookman.serve.answers import (
+    EMPTY,
+    moved_body,
+    moved_reason,
+    stopped_body,
+    stopped_reason,
+    turned_off_body,
+    turned_off_reason,
+)
 from hookman.serve.server import Connection, Server
 
 KEPT_NOTICE = "the hook server was not running: hookman's port keeper denied"
@@ -74,7 +85,7 @@ class Keeper:
         if self.pid and _reader_gone(self.alive):
             os.close(self.alive)
             self.alive, self.pid = -1, 0  # (its zombie is reaped by the server's waitpid(-1))
-        if not self.pid and wire.opted_in():
+        if not self.pid and port_needed(int(self.listener.getsockname()[1])):
             with contextlib.suppress(OSError):
                 self.fork()
 
@@ -194,9 +205,19 @@ def _keeper_process(listener: socket.socket, pipe: int) -> None:
         except InterruptedError:
             continue
     os.close(pipe)
-    if not wire.opted_in():
+    if not port_needed(int(listener.getsockname()[1])):
         return
     keep_port(listener)
+
+
+def port_needed(port: int) -> bool:
+    """Whether the port must stay this user's: the user opts in, or a project's entries
+    still post to it (serve/posting.py)."""
+    if wire.opted_in():
+        return True
+    from hookman.serve.posting import posting_projects
+
+    return bool(posting_projects(port))
 
 
 def _own_descriptors(keep: tuple[int, ...]) -> None:
@@ -264,6 +285,9 @@ class KeptServer(Server):
         if recorded is not None and recorded != self.port:  # the server moved to another port
             self._log_answer(connection, KEPT_NOTICE, moved_reason(event, self.port, recorded))
             self._respond(connection, 200, moved_body(event, self.port, recorded))
+        elif not wire.opted_in():  # kept for the projects whose entries still post here
+            self._log_answer(connection, KEPT_NOTICE, turned_off_reason(event))
+            self._respond(connection, 200, turned_off_body(event))
         else:
             self._log_answer(connection, KEPT_NOTICE, stopped_reason(event))
             self._respond(connection, 200, stopped_body(event))
@@ -280,8 +304,8 @@ class KeptServer(Server):
         super()._tick(now)
         if self.stopping:
             return
-        if not wire.opted_in():
-            self._say(f"you opted out: hookman lets port {self.port} go")
+        if not port_needed(self.port):
+            self._say(f"you opted out and no project posts to port {self.port}: hookman lets it go")
             self.stop()
             return
         if _superseded(self.listener):

@@ -143,6 +143,24 @@ class Enabled(NamedTuple):
     must_move: bool  # a server runs, not on the recorded port (or it does not say where)
 
 
+class PortKeeper(NamedTuple):
+    kept: bool  # hookman's keeper holds the port (it proved it with this user's secret)
+    pid: int | None  # the keeper's pid
+    detail: str  # what holds the port instead ("" when nothing listens)
+
+
+def port_keeper(port: int) -> PortKeeper:
+    """Who holds `port` while the server does not run: hookman's keeper, proven by the
+    identity check (whoever listens first is not proof), or another process."""
+    identity = check_identity(port, wire.read_secret())
+    if identity.state == KEPT:
+        return PortKeeper(True, keeper_of(port), "")
+    if identity.state == OURS or not identity.detail:
+        return PortKeeper(False, None, "")
+    holder = port_holder(port)
+    return PortKeeper(False, None, f"{holder or 'another process'} holds it: {identity.detail}")
+
+
 def keeper_of(port: int) -> int | None:
     """The pid of the keeper holding `port`: `keeper.pid` names the newest keeper, which may
     keep another port (the one the server moved to); /proc tells which holds this one."""
@@ -197,15 +215,28 @@ def _wait_for_listening(wait: float = START_WAIT_S) -> int | None:
     return None
 
 
-def disable() -> bool:
-    """Opt out (the `use` file goes; the secret and the port stay; a keeper lets the port
-    go). Whether it was on."""
+class Disabled(NamedTuple):
+    was_on: bool
+    port: int  # the recorded port
+    posting: list[str]  # the projects whose entries still post to it (the port stays kept)
+
+
+def disable() -> Disabled:
+    """Opt out (the `use` file goes; the secret and the port stay). The keeper lets the port
+    go unless a project's entries still post to it (serve/posting.py): then it stays, and
+    leaves once every such project is installed again."""
+    from hookman.serve.posting import posting_projects
+
+    port = serve_port()
     try:
         os.unlink(path_of(wire.USE_NAME))
+        was_on = True
     except FileNotFoundError:
-        return False
-    end_keeper()
-    return True
+        was_on = False
+    posting = posting_projects(port)
+    if not posting:
+        end_keeper()
+    return Disabled(was_on, port, posting)
 
 
 def end_keeper() -> int | None:

@@ -101,6 +101,19 @@ def test_another_process_on_the_port_is_an_error(project: Path, mode: str) -> No
     assert "another process" in finding.message and f"holds port {port}" in finding.message
     assert f"pid {os.getpid()} (" in finding.message  # this test process holds it
     assert "hookman-serve-not-running" not in codes(ctx)
+    assert finding.fix.endswith("then `hookman serve start`.")
+
+
+def test_another_process_on_the_port_once_opted_out_names_install(project: Path) -> None:
+    with fake_server(NOT_HOOKMAN) as port:
+        opt_in(port)
+        _install(project)
+        opt_out()
+        finding = the(diagnose(project, "2.1.332"), "hookman-serve-impostor")
+    assert finding.fix.endswith(
+        "then run `hookman install` in the project (the hook server is turned off)."
+    )
+    assert "hookman serve start" not in finding.fix
 
 
 def test_opted_in_but_command_entries_says_install(project: Path) -> None:

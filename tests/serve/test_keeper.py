@@ -488,3 +488,81 @@ def test_a_keeper_whose_pid_a_worker_took_is_forked_again(tmp_path: Path) -> Non
             _bind(project.port)
     finally:
         project.stop()
+
+
+@pytest.fixture
+def posting(tmp_path: Path) -> Iterator[Served]:
+    """A project installed while the user opted in (its guards' entries post to the server),
+    its server running."""
+    project = Served(tmp_path)
+    project.root.mkdir(parents=True)
+    project.hookman("serve", "enable", "--port", str(project.port))
+    project.install()
+    settings = (project.root / ".claude" / "settings.local.json").read_text(encoding="utf-8")
+    assert f"http://127.0.0.1:{project.port}/v1/hook/" in settings
+    project.start()
+    yield project
+    project.stop()
+    project.hookman("serve", "disable", check=False)
+    project.end_keeper()
+
+
+def test_an_opt_out_keeps_the_port_while_a_projects_entries_post_to_it(posting: Served) -> None:
+    """`serve disable`, then the server stops (the walk: a running session's guarded call
+    went to whatever took the free port): the keeper stays and denies, naming install."""
+    done = posting.hookman("serve", "disable")
+    assert done.stdout.splitlines() == [
+        "the hook server is off for your projects",
+        f"1 project still posts to port {posting.port}: hookman keeps the port, so that no "
+        "other process answers their guarded calls, until each is installed again:",
+        f"  {posting.root}",
+        "next: run `hookman install` in each so its entries are commands again; then "
+        "`hookman serve stop`",
+    ]
+    posting.stop(keep_port=True)
+    wait_for(lambda: posting.identity() == KEPT)
+    with pytest.raises(OSError):
+        _bind(posting.port).close()
+    status, body = posting.post("PreToolUse", posting.bash("PreToolUse", "rm -rf /"))
+    reason = deny_reason(body)
+    assert status == 200 and reason is not None, body
+    assert "hook server was turned off (`hookman serve disable`)" in reason
+    assert "Run `hookman install` in the project" in reason
+    time.sleep(1.5)  # past the keeper's tick: it still holds the port
+    assert posting.identity() == KEPT
+
+    posting.hookman("install")  # opted out: command entries, and the manifest forgets the port
+    settings = (posting.root / ".claude" / "settings.local.json").read_text(encoding="utf-8")
+    assert f"http://127.0.0.1:{posting.port}/" not in settings
+    wait_for(lambda: posting.identity() == NOTHING)
+    _bind(posting.port).close()
+
+
+def test_a_server_ending_opted_out_leaves_the_port_to_its_keeper_for_posting_projects(
+    posting: Served,
+) -> None:
+    """The opt-out by hand (the `use` file removed), then the server ends: the keeper it
+    forked at start holds the port since the project still posts to it."""
+    (_serve_dir(posting) / "use").unlink()
+    posting.stop(keep_port=True)
+    wait_for(lambda: posting.identity() == KEPT)
+
+
+def test_only_a_keeper_that_proves_itself_is_named_as_hookmans(
+    kept: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hookman.serve.lifecycle import port_keeper
+
+    for name, value in kept.environment.items():
+        monkeypatch.setenv(name, value)
+    found = port_keeper(kept.port)
+    assert found.kept and found.pid == kept.keeper_pid() and found.detail == ""
+    kept.hookman("serve", "disable")
+    wait_for(lambda: kept.identity() == NOTHING)
+    impostor = _bind(kept.port)
+    try:
+        found = port_keeper(kept.port)
+    finally:
+        impostor.close()
+    assert not found.kept and found.pid is None
+    assert found.detail.startswith(("another process holds it: ", "pid ")), found.detail

@@ -49,10 +49,13 @@ def test_start_status_stop(port: int, hookman_home: Path) -> None:
     assert after["running"] is False and after["pid"] is None
 
 
-def test_disable_removes_the_opt_in_and_names_the_next_step(port: int) -> None:
+def test_disable_removes_the_opt_in_and_lets_a_port_no_project_posts_to_go(port: int) -> None:
     done = _hookman("serve", "disable")
     assert done.returncode == 0
-    assert "hookman install" in done.stdout
+    assert done.stdout.splitlines() == [
+        "the hook server is off for your projects",
+        f"no project's entries post to port {port}: hookman lets it go",
+    ]
     assert json.loads(_hookman("serve", "status", "--json").stdout)["opted_in"] is False
 
 
