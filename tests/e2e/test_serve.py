@@ -402,15 +402,16 @@ def test_a_client_without_on_failure_keeps_command_guards_that_need_no_server(
     assert victim.is_dir()
 
 
-@pytest.mark.parametrize("ending", ["stop", "kill"])
+@pytest.mark.parametrize("ending", ["stop", "kill", "opt-out"])
 @versions(NEWEST)
 def test_an_impostor_cannot_take_the_port_of_a_server_that_ended_mid_session(
     served: tuple[E2EProject, HookServer], ending: str
 ) -> None:
-    """The server is stopped (`hookman serve stop`) or killed (SIGKILL) during a session and
-    another process tries to take its port before the next prompt's gate can look: hookman's
-    port keeper holds the port, and the guarded call is denied with the reason the model
-    reads, never answered `{}` by the impostor."""
+    """The server is stopped (`hookman serve stop`), killed (SIGKILL), or turned off and
+    stopped (`hookman serve disable`, then stop, this project not installed since) during a
+    session and another process tries to take its port before the next prompt's gate can
+    look: hookman's port keeper holds the port, and the guarded call is denied with the
+    reason the model reads, never answered `{}` by the impostor."""
     e2e, server = served
     e2e.hookman("install", e2e.write_hook("guard", GUARD))
     server.start()
@@ -419,6 +420,7 @@ def test_an_impostor_cannot_take_the_port_of_a_server_that_ended_mid_session(
     end = {
         "stop": hookman_cli("serve", "stop"),
         "kill": f"kill -9 $(cat {server.directory / 'pid'})",
+        "opt-out": hookman_cli("serve", "disable") + " && " + hookman_cli("serve", "stop"),
     }[ending]
 
     with ImpostorOnceFree(server.port) as impostor:
@@ -429,7 +431,11 @@ def test_an_impostor_cannot_take_the_port_of_a_server_that_ended_mid_session(
 
     assert victim.is_dir(), run.describe()
     text = denied(run, 1)
-    assert KEPT_REASON in text and "hookman serve start" in text, text
+    if ending == "opt-out":
+        assert "hook server was turned off (`hookman serve disable`)" in text, text
+        assert "Run `hookman install` in the project" in text, text
+    else:
+        assert KEPT_REASON in text and "hookman serve start" in text, text
     assert impostor.requests == [], impostor.requests
     assert server.keeper_pid() is not None
     assert "hookman keeps the port" in e2e.hookman("serve", "status", check=False).stdout
