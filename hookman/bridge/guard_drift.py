@@ -110,7 +110,7 @@ def _unwired_tools(
 
 def _checked_key(manifest: Manifest, hooks: list[ManifestHook], state_dir: str) -> str:
     """The manifest's stat, and each path hook's module's and helpers', as one line."""
-    sources = _cached_sources(state_dir)
+    sources = cached_sources(state_dir)
     files = [manifest.path]
     for hook in hooks:
         path = os.path.join(manifest.project_dir, hook.path)
@@ -119,7 +119,7 @@ def _checked_key(manifest: Manifest, hooks: list[ManifestHook], state_dir: str) 
     return "\n".join(f"{path} {stat_text(path)}" for path in dict.fromkeys(files))
 
 
-def _cached_sources(state_dir: str) -> dict[str, list[str]]:
+def cached_sources(state_dir: str) -> dict[str, list[str]]:
     """module path -> the files the subscriptions cache says its loading read; {} when the
     cache is missing or not the expected shape."""
     try:

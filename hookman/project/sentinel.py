@@ -3,8 +3,9 @@
 A guarded event's sentinel entry reaches the tools its blocking entry does not
 (install_plan._sentinels). Its command compares, with the shell's built-in `[ A -nt B ]`,
 the stamp in the project's state directory against each file install read: hookman.toml,
-the pins (where a repository hook is enabled), each path hook's module and the directories
-that hold them (watched_files). While the stamp
+the pins (where a repository hook is enabled), each path hook's module, the helper modules
+it imported when install learned it (a `sys.path` entry of its own outside its directory
+included), and the directories that hold them (watched_files). While the stamp
 is newer than all of them, nothing changed since install and the tool runs with no process
 but the shell; anything else runs the guarded command, whose runner denies naming `hookman
 install` when the project moved on (or a path hook guards what install did not wire), and
@@ -29,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hookman import paths
+from hookman.bridge.guard_drift import cached_sources
 from hookman.bridge.protocol import SENTINEL_STAMP_NAME
 from hookman.project.config import HookSpec
 from hookman.project.location import config_path
@@ -45,10 +47,11 @@ def stamp_path(project_dir: Path) -> Path:
 
 def watched_files(project_dir: Path, hooks: Sequence[HookSpec]) -> list[Path]:
     """What a sentinel watches: hookman.toml, the pins where an enabled hook comes from a
-    repository, each enabled path hook's module (up to MAX_WATCHED_MODULES), and the
-    directories that hold them. A pull writes a file by making it anew, which changes its
-    directory too: that is how a hook's sibling module or data file, or a symlink pointed
-    elsewhere (whose target may be older than the stamp), is seen."""
+    repository, each enabled path hook's module and the helper modules it imported when
+    install learned it, wherever they lie (subscriptions.json; up to MAX_WATCHED_MODULES
+    files in all), and the directories that hold them. A pull writes a file by making it
+    anew, which changes its directory too: that is how a hook's sibling module or data file,
+    or a symlink pointed elsewhere (whose target may be older than the stamp), is seen."""
     enabled = [hook for hook in hooks if hook.enabled]
     config = config_path(project_dir)
     files = [config]
@@ -59,10 +62,27 @@ def watched_files(project_dir: Path, hooks: Sequence[HookSpec]) -> list[Path]:
         for hook in enabled
         if hook.source.kind == "path"
     ]
-    directories = [config.parent, *(module.parent for module in modules)]
+    helpers = _imported_files(project_dir, modules)
+    if len(modules) + len(helpers) > MAX_WATCHED_MODULES:
+        helpers = []  # (the prompt gate and the wired entries' runner still see them)
+    directories = [config.parent, *(path.parent for path in [*modules, *helpers])]
     if len(modules) <= MAX_WATCHED_MODULES:
-        files += modules
+        files += [*modules, *helpers]
     return list(dict.fromkeys([*files, *directories]))
+
+
+def _imported_files(project_dir: Path, modules: Sequence[Path]) -> list[Path]:
+    """The files beyond the hook modules themselves that they imported when install last
+    learned them (the subscriptions cache's "sources"), in order."""
+    sources = cached_sources(str(paths.project_state_dir(project_dir)))
+    own = {str(module) for module in modules}
+    found = {
+        path: None
+        for module in modules
+        for path in sources.get(str(module), ())
+        if os.path.isabs(path) and path not in own
+    }
+    return [Path(path) for path in found]
 
 
 def stamp_time(watched: Sequence[Path], now: float) -> float | None:

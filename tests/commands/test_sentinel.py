@@ -233,6 +233,40 @@ def test_a_path_hook_that_grew_a_guard_on_an_unwired_tool_is_denied(
     assert "'g' now guards Write" in verdict.why and "hookman install" in verdict.why
 
 
+HELPER_GUARD = """\
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "lib"))
+from rules import TOOLS
+
+
+def hook(pi):
+    pi.on("tool_call", lambda event, ctx: {"block": True, "reason": "by the rules"}, tools=TOOLS)
+"""
+
+
+def test_a_helper_module_outside_the_hooks_directory_that_widened_a_guard_is_denied(
+    project: Path, tmp_path: Path
+) -> None:
+    """The walk: a guard's tools come from a helper in a directory of its own (on sys.path
+    by the hook), a pull widens them: the sentinel watches the helper install learned."""
+    rules = project / "lib" / "rules.py"
+    rules.parent.mkdir()
+    rules.write_text('TOOLS = ["Bash"]\n', encoding="utf-8")
+    write_hook(project, "g", HELPER_GUARD)
+    _install(project, "hooks/g.py")
+    assert str(rules) in _sentinel(project)["command"]
+    _assert_quiet(project, tmp_path, "Write")
+
+    rules.write_text('TOOLS = ["Bash", "Write"]\n', encoding="utf-8")  # pulled
+    pulled_after_install(project, rules)
+    verdict = _sentinel_verdict(project, "Write")
+
+    assert verdict.decision == DENY, verdict
+    assert "'g' now guards Write" in verdict.why and "hookman install" in verdict.why
+
+
 def test_install_wires_the_pulled_guard_and_quiets_the_sentinel(
     project: Path, tmp_path: Path
 ) -> None:
