@@ -378,9 +378,15 @@ class CodexInstalledJson(TypedDict):
     installed_for: dict[str, list[str]]  # event -> the tools its narrower installed entry names
 
 
-class CodexHookJson(CodexInstalledJson):
+class _CodexHookKeys(CodexInstalledJson):
     events: list[str]  # written for Codex
     no_counterpart: list[str]  # subscriptions Codex lacks
+
+
+class CodexHookJson(_CodexHookKeys, total=False):
+    # Codex's view only: the tools the hook asks for that Codex never names in a hook
+    # payload (Write, Edit: catalog codex_events.json "hook_tools")
+    never_sent: list[str]
 
 
 class ListCodexJson(TypedDict):
@@ -738,6 +744,9 @@ class FireJson(_FireJsonKeys, total=False):
     # with --agent: why that agent's own entries here do not reach this call (it runs the
     # call without hookman); the view's effects are then what it gets once they do
     agent_entry: str
+    # with --agent codex: the payload names a tool Codex never names in a hook payload
+    # (Write, Edit): no Codex call is this one; the view's effects are what would follow
+    agent_tool: str
 
     codex: CodexFireJson  # with --agent codex
     copilot: AgentFireJson  # with --agent copilot

@@ -54,6 +54,33 @@ class VersionFacts(Enum):
 
 
 @dataclass(frozen=True)
+class UnsentTools:
+    """A subscription asking for tools Codex never names in a hook payload."""
+
+    subscription: str  # the runtime (or Claude Code) event the hook listens to
+    tools: tuple[str, ...]  # the tools it asks for that Codex never sends
+    runs_for: tuple[str, ...]  # the other tools it asks for (empty: never runs for it)
+
+    def sentence(self, hook: str, never_runs: bool) -> str:
+        """What install, list and doctor say about it (`never_runs`: Codex runs the hook for
+        none of its subscriptions)."""
+        tools = ", ".join(repr(tool) for tool in self.tools)
+        one = len(self.tools) == 1
+        why = (
+            f"{'a tool' if one else 'tools'} Codex never names in its hooks' payloads (it has "
+            f"no tool by {'that name' if one else 'those names'}; its shell tool reaches hooks "
+            f"as {SHELL_TOOL!r})"
+        )
+        asked = f"the hook {hook!r} asks for {tools} on {self.subscription!r}, {why}"
+        if never_runs:
+            return f"{asked}: it never runs under Codex."
+        if not self.runs_for:
+            return f"{asked}: it never runs under Codex for {self.subscription!r}."
+        rest = ", ".join(repr(tool) for tool in self.runs_for)
+        return f"{asked}: under Codex it runs for {rest} only."
+
+
+@dataclass(frozen=True)
 class CodexPlan:
     """The entries for Codex and what could not be written for it."""
 
@@ -70,6 +97,12 @@ class CodexPlan:
     shell_guards: list[str] = field(default_factory=list)
     # hook name -> [(the Codex tool name it asks for, the name Codex's hooks see instead)]
     codex_tool_names: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # hook name -> the subscriptions whose tools name some Codex never sends in a hook
+    # payload (Write, Edit: catalog "hook_tools"), so it never runs for them under Codex
+    never_sent: dict[str, list[UnsentTools]] = field(default_factory=dict)
+    # hooks all of whose subscriptions Codex never runs (no counterpart, or only tools it
+    # never sends)
+    never_run: list[str] = field(default_factory=list)
 
     @property
     def events(self) -> list[str]:
@@ -127,7 +160,39 @@ def plan_codex(
             guards = PRE_TOOL_USE in served and PRE_TOOL_USE in known and not hook.is_async
             if guards and shell and hook.name not in shell_guards:
                 shell_guards.append(hook.name)
-    return CodexPlan(version, entries, not_in_codex, without, rewriters, shell_guards, named)
+    unsent = {hook.name: _unsent_of(hook, known) for hook in hooks if hook.enabled}
+    unsent = {name: found for name, found in unsent.items() if found}
+    never_run = [hook.name for hook in hooks if hook.enabled and _never_runs(hook, without, unsent)]
+    return CodexPlan(
+        version, entries, not_in_codex, without, rewriters, shell_guards, named, unsent, never_run
+    )
+
+
+def _unsent_of(hook: HookSpec, known: Sequence[str]) -> list[UnsentTools]:
+    """The hook's subscriptions a Codex event serves whose tools name some Codex never
+    sends in a hook payload (catalog "hook_tools")."""
+    found: list[UnsentTools] = []
+    for subscription in hook.events:
+        tools = hook.tools.get(subscription)
+        if not tools or event_catalog.ALL_TOOLS in tools:
+            continue
+        served = event_catalog.claude_events_for(subscription, tools)
+        if not any(event in known for event in served):
+            continue
+        unsent = codex_catalog.never_sent_tools(tools)
+        if unsent:
+            rest = tuple(tool for tool in dict.fromkeys(tools) if tool not in unsent)
+            found.append(UnsentTools(subscription, tuple(unsent), rest))
+    return found
+
+
+def _never_runs(
+    hook: HookSpec, without: dict[str, list[str]], unsent: dict[str, list[UnsentTools]]
+) -> bool:
+    """Whether Codex runs the hook for none of its subscriptions."""
+    silent = set(without.get(hook.name, []))
+    silent |= {found.subscription for found in unsent.get(hook.name, []) if not found.runs_for}
+    return bool(hook.events) and all(subscription in silent for subscription in hook.events)
 
 
 def _capped(event: str, timeout: int | float | None) -> int | float | None:

@@ -8,6 +8,7 @@ it. Standard library only.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -83,3 +84,21 @@ def codex_installed() -> bool:
     import shutil
 
     return shutil.which("codex") is not None
+
+
+def hook_tool_names() -> list[str]:
+    """The tool names Codex's hooks were measured to receive in their payloads (`Bash` for
+    its shell tool, exec_command; its other tools under their own names)."""
+    return list(dict.fromkeys(codex_catalog()["hook_tools"]["sent"].values()))
+
+
+def never_sent_tools(tools: Iterable[str]) -> list[str]:
+    """Of `tools` (names a hook asks for), Claude Code's built-in tools that Codex names in
+    no hook payload: it offers no tool by that name (catalog "hook_tools"), so a hook that
+    asks only for them never runs under Codex. Names hookman has no facts for (MCP tools,
+    a misspelling) are never counted."""
+    from hookman.catalog.event_catalog import known_tool_names
+
+    claude = set(known_tool_names())
+    sent = set(hook_tool_names())
+    return [name for name in dict.fromkeys(tools) if name in claude and name not in sent]

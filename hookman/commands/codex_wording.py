@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookman.agents.codex_files import codex_hooks_path
-from hookman.agents.codex_sync import CodexPlan, CodexTrust, TrustTodo, VersionFacts
+from hookman.agents.codex_sync import (
+    SHELL_TOOL,
+    CodexPlan,
+    CodexTrust,
+    TrustTodo,
+    VersionFacts,
+)
 from hookman.catalog import codex_catalog
 
 _MANUAL_TRUST = (
@@ -53,6 +59,8 @@ def plan_sentences(codex: CodexPlan) -> list[str]:
                 f"Code): ask for {seen!r} in the hook (or in hookman.toml) and run "
                 "`hookman install`."
             )
+    for name, found in codex.never_sent.items():
+        sentences.extend(unsent.sentence(name, name in codex.never_run) for unsent in found)
     for name in codex.shell_guards:
         sentences.append(
             f"the hook {name!r} guards shell commands: under Codex it sees each command the "
@@ -68,6 +76,16 @@ def plan_sentences(codex: CodexPlan) -> list[str]:
             "never runs under Codex for it."
         )
     return sentences
+
+
+def never_sent_tool_sentence(tool: str) -> str:
+    """`fire --agent codex` on a payload naming a tool Codex never sends."""
+    return (
+        f"Codex never names the tool {tool!r} in its hooks' payloads (it has no tool by that "
+        f"name; its shell tool reaches hooks as {SHELL_TOOL!r}), so no Codex call reaches the "
+        "hooks as this one and Codex denies nothing here; below is what they answer were Codex "
+        "to send it."
+    )
 
 
 def _facts_sentences(codex: CodexPlan) -> list[str]:

@@ -120,7 +120,9 @@ def fire(
     elif agent in OTHER_AGENTS:
         views: dict[str, Any] = report  # type: ignore[assignment]  # the key is the agent's name
         views[agent] = agent_view(agent, event, report["answer"], sent, payload_data)
-    if agent in (CODEX_AGENT, *OTHER_AGENTS) and (report["hooks"] or report["async"]):
+    if agent == CODEX_AGENT and _codex_never_sends(report, payload_data):
+        pass  # no Codex call is this one: whether an entry reaches it does not matter
+    elif agent in (CODEX_AGENT, *OTHER_AGENTS) and (report["hooks"] or report["async"]):
         guarded = manifest.client.is_guarded(event)
         _agent_reach(project_dir, report, agent, guarded, sent, payload_data)
     if json_output:
@@ -181,6 +183,9 @@ def _print_agent_report(report: Mapping[str, Any], agent: str) -> None:
 
 def _print_agent_entry(report: Mapping[str, Any]) -> None:
     """The line saying the agent's own entries here do not reach this call (`_agent_reach`)."""
+    if "agent_tool" in report:
+        said = escape(report["agent_tool"])
+        console().print(f"[yellow]never sent by Codex:[/] {said}", highlight=False)
     if "agent_entry" in report:
         said = escape(report["agent_entry"])
         console().print(f"[yellow]not installed here:[/] {said}", highlight=False)
@@ -214,6 +219,22 @@ def _agent_reach(
     report["agent_entry"] = said
     view: dict[str, Any] = report[agent]  # type: ignore[literal-required]
     view["effects"] = [f"once installed: {effect}" for effect in view["effects"]]
+
+
+def _codex_never_sends(report: FireJson, payload: Mapping[str, Any]) -> bool:
+    """Where the payload names a tool Codex never names in a hook payload (`Write`: catalog
+    codex_events.json "hook_tools"), say so first, and make the view's effects what the
+    hooks would do were Codex to send it (it never does, so it never denies such a call)."""
+    from hookman.catalog.codex_catalog import never_sent_tools
+    from hookman.commands.codex_wording import never_sent_tool_sentence
+
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or not never_sent_tools([tool]):
+        return False
+    report["agent_tool"] = never_sent_tool_sentence(tool)
+    view = report["codex"]
+    view["effects"] = [f"were Codex to send it: {effect}" for effect in view["effects"]]
+    return True
 
 
 def _not_installed_hooks(project_dir: Path, manifest: Manifest) -> list[str]:

@@ -30,6 +30,7 @@ from hookman.project.location import find_project_dir
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from hookman.agents.codex_sync import UnsentTools
     from hookman.install.subscription_gaps import CodeView
     from hookman.json_shapes import (
         ClaudeEventJson,
@@ -212,6 +213,7 @@ def _codex_view(
             "events": served,
             "no_counterpart": codex.without_counterpart.get(hook.name, []),
             **installed_state(hook, served, written),
+            "never_sent": _never_sent(codex.never_sent.get(hook.name, [])),
         }
     shown: ListCodexJson = {
         "version": None if codex.version is None else str(codex.version),
@@ -221,6 +223,11 @@ def _codex_view(
     }
     unwritten = unwritten_sentences("Codex", codex.entries, written, shown["path"])
     return shown, plan_sentences(codex) + unwritten
+
+
+def _never_sent(found: Sequence[UnsentTools]) -> list[str]:
+    """The tools a hook asks for that Codex never names in a hook payload."""
+    return list(dict.fromkeys(tool for unsent in found for tool in unsent.tools))
 
 
 def _codex_absent(agents: tuple[str, ...]) -> bool:
@@ -240,6 +247,8 @@ def _print_codex(codex: ListCodexJson) -> None:
         events = ", ".join(event_cell(event, facts) for event in facts["events"]) or "-"
         missing = facts["no_counterpart"]
         lack = f"  (no Codex counterpart: {', '.join(missing)})" if missing else ""
+        unsent = facts.get("never_sent", [])
+        lack += f"  (Codex never sends: {', '.join(unsent)})" if unsent else ""
         out.print(f"  {escape(name)}: {escape(events)}{escape(lack)}", highlight=False)
 
 

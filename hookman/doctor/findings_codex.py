@@ -30,6 +30,7 @@ from hookman.doctor.codex_sources import (
 )
 from hookman.doctor.context import Context
 from hookman.doctor.facts import doctor_facts
+from hookman.doctor.findings_codex_tools import check_tools_never_sent
 from hookman.doctor.findings_commands import script_path
 from hookman.doctor.handlers import key_path
 from hookman.doctor.locate import json_line
@@ -72,6 +73,7 @@ def check_codex(ctx: Context) -> None:
     if listed is not None:
         _check_hook_trust(ctx, handlers, listed)
     _check_stale(ctx, files, version)
+    check_tools_never_sent(ctx, version)
 
 
 def _not_installed(ctx: Context, handlers: list[Handler]) -> None:

@@ -588,3 +588,40 @@ def test_a_guard_denies_past_a_hostile_bash_env(
     monkeypatch.setattr(e2e, "env", lambda: {**environment(), "BASH_ENV": str(bash_env)})
     run = e2e.run_codex("note", turns=[shell("echo BLOCK-ME > blocked.txt"), say("done")])
     assert not (e2e.root / "blocked.txt").exists(), run.describe()
+
+
+WRITE_GUARD = """
+def hook(pi):
+    pi.on("tool_call", lambda event, ctx: {"block": True, "reason": "GUARD-E2E: no writes"},
+          tools=["Write", "Edit"])
+"""
+
+
+def test_fact_the_tool_names_codex_s_hooks_receive(codex_e2e: CodexProject) -> None:
+    """The tools Codex offers its model and the name each reaches hooks under, as the
+    catalog records them (codex_events.json "hook_tools"): exec_command as `Bash`, the
+    others under their own names; none of Claude Code's file tools, so a guard hookman
+    wired for `Write|Edit` never runs while Codex writes a file (through its shell)."""
+    from hookman.catalog.codex_catalog import codex_catalog, never_sent_tools
+
+    facts = codex_catalog()["hook_tools"]
+    e2e = codex_e2e
+    install(e2e, e2e.write_hook("wguard", WRITE_GUARD))
+    kept = e2e.root / "payloads.jsonl"
+    command = f"cat >> {kept}; echo >> {kept}; printf '{{}}\\n'"
+    hooks = json.loads(e2e.hooks_path.read_text())
+    hooks["hooks"]["PreToolUse"].append({"hooks": [{"type": "command", "command": command}]})
+    e2e.hooks_path.write_text(json.dumps(hooks))
+    calls = [ToolUse("view_image", {"path": str(e2e.root / "a.txt")}), ToolUse("get_goal", {})]
+    run = e2e.run_codex(
+        "note",
+        turns=[shell("echo secret > a.txt"), *[[call] for call in calls], say("done")],
+        extra_args=["--dangerously-bypass-hook-trust"],
+    )
+    offered = [str(tool.get("name") or tool.get("type")) for tool in run.requests[0].body["tools"]]
+    assert offered == facts["offered"][e2e.codex.version]
+    names = [json.loads(line)["tool_name"] for line in kept.read_text().split("\n") if line]
+    assert names == list(facts["sent"].values()), run.describe()
+    assert (e2e.root / "a.txt").read_text() == "secret\n", run.describe()
+    assert never_sent_tools(["Write", "Edit"]) == ["Write", "Edit"]
+    assert not set(never_sent_tools(offered + names))
