@@ -122,7 +122,7 @@ def fire(
         views[agent] = agent_view(agent, event, report["answer"], sent, payload_data)
     if agent == CODEX_AGENT and _codex_never_sends(report, payload_data):
         pass  # no Codex call is this one: whether an entry reaches it does not matter
-    elif agent in (CODEX_AGENT, *OTHER_AGENTS) and (report["hooks"] or report["async"]):
+    elif agent in (CODEX_AGENT, *OTHER_AGENTS) and _wanted(project_dir, report):
         guarded = manifest.client.is_guarded(event)
         _agent_reach(project_dir, report, agent, guarded, sent, payload_data)
     if json_output:
@@ -219,6 +219,24 @@ def _agent_reach(
     report["agent_entry"] = said
     view: dict[str, Any] = report[agent]  # type: ignore[literal-required]
     view["effects"] = [f"once installed: {effect}" for effect in view["effects"]]
+
+
+def _wanted(project_dir: Path, report: FireJson) -> bool:
+    """Whether hookman has anything for the event: a hook the installed manifest runs on it,
+    an answer the runner gives (a project that changed since install denies a guarded call
+    with no hook of its own), or a hook hookman.toml now plans an entry for (a pull not
+    installed since): then an agent whose file lacks the entry runs the call without it."""
+    if report["hooks"] or report["async"] or report["answer"]:
+        return True
+    from hookman.errors import HookmanError
+    from hookman.project.config import read_project_config
+    from hookman.project.install_plan import plan_install
+
+    try:
+        plan = plan_install(read_project_config(project_dir).hooks, None)
+    except HookmanError:
+        return False
+    return report["event"] in plan.entries or report["event"] in plan.async_entries
 
 
 def _codex_never_sends(report: FireJson, payload: Mapping[str, Any]) -> bool:
