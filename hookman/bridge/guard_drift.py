@@ -9,8 +9,9 @@ Only path hooks: a repository hook's code is pinned and verified by digest (a ne
 comes with new pins, which bridge/project_moved.py notices). Each path hook is loaded here
 the way the runner loads it (its factory is called again by the dispatch that follows; its
 module is imported once per process), and what it registers is compared with its record:
-only a guarded subscription (`tool_call`, or a raw guarded event) the record lacks, or a
-tool it now asks for that the record does not, counts. A hook that does not load is left
+only a guarding subscription (`tool_call`; `tool_result`, whose handler may redact what the
+model reads; or a raw guarded event) the record lacks, or a tool it now asks for that the
+record does not, counts. A hook that does not load is left
 to the dispatch, which reports it where it is wired.
 
 A comparison that found no drift is remembered in the state directory (`code-checked`)
@@ -29,6 +30,11 @@ from hookman.bridge.project_moved import stat_text
 from hookman.bridge.protocol import guarded_subject
 from hookman.bridge.state_file import read_regular, read_text, replace_file
 
+# The subscriptions whose handlers decide what runs or what the model reads: a guard, and a
+# handler of a tool's result (it may redact what the model reads: unwired, the secret goes
+# through).
+TOOL_RESULT = "tool_result"
+GUARDING = (TOOL_CALL, TOOL_RESULT)
 CHECKED_NAME = "code-checked"
 CACHE_FILE_NAME = "subscriptions.json"  # the subscriptions cache (hooks/subscription_cache.py)
 ALL_TOOLS = "*"
@@ -52,6 +58,8 @@ class Drift:
 
     def shown(self) -> str:
         what = "every tool" if self.tools is None else ", ".join(self.tools)
+        if self.subscription == TOOL_RESULT:
+            return f"{self.hook!r} now handles what {what} returns ({self.subscription})"
         return f"{self.hook!r} now guards {what} ({self.subscription})"
 
 
@@ -85,7 +93,7 @@ def _drift(
         loaded = load_hooks([hook.path], manifest.project_dir).hooks
         for now in loaded:
             for subscription in now.handlers:
-                if subscription != TOOL_CALL and not is_guarded(subscription):
+                if subscription not in GUARDING and not is_guarded(subscription):
                     continue
                 missing = _unwired_tools(hook, subscription, now.tool_filters.get(subscription))
                 if missing != ():

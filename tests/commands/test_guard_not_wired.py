@@ -225,6 +225,45 @@ def test_a_path_hook_that_grew_a_guard_after_install(project: Path) -> None:
     assert _client_denies_naming_install(project, "Bash") == [DENY]
 
 
+# A guard that lets the payloads' `rm -rf victim` through: only the drift check can deny it.
+LENIENT_GUARD = """
+def hook(pi):
+    @pi.on("tool_call", tools=["Bash"])
+    def guard(event, ctx):
+        if "shutdown" in str(event["input"]):
+            return {"block": True, "reason": "no shutdown"}
+"""
+GREW_A_REDACTION = (
+    LENIENT_GUARD
+    + """
+    @pi.on("tool_result", tools=["Bash"])
+    def redact(event, ctx):
+        return {"content": "[REDACTED]"}
+"""
+)
+
+
+def test_a_guard_that_grew_a_redaction_after_install_denies_until_install(
+    project: Path,
+) -> None:
+    """The walk: a pull added a `tool_result` handler (a redaction) to a guard's code,
+    hookman.toml unchanged; unwired, what the tool prints reaches the model. The guard's
+    wired entry denies the call (nothing runs, nothing leaks), and the prompt gate stops."""
+    _write_hook(project, "g", LENIENT_GUARD)
+    hookman_install(project, "hooks/g.py", *VERSION)
+    module = _write_hook(project, "g", GREW_A_REDACTION)
+    pulled_after_install(project, module)
+
+    report = _fire(project, "Bash")
+
+    assert _denies(report), report["answer"]
+    assert "'g' now handles what Bash returns (tool_result)" in _deny_reason(report)
+    assert "hookman install" in _deny_reason(report)
+    assert _client_denies_naming_install(project, "Bash") == [DENY]
+    hookman_install(project, *VERSION)
+    assert not _denies(_fire(project, "Bash"))
+
+
 @pytest.mark.parametrize("pulled", ["a guard on Bash", "a guard on Write"])
 def test_an_install_by_an_older_hookman_without_sentinels(project: Path, pulled: str) -> None:
     if pulled == "a guard on Bash":
