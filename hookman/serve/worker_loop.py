@@ -5,7 +5,8 @@ code (bridge/serve_child.run_event: the same `_Run` a per-event child runs).
 Each event is run as a fresh process would run it: a fresh `_Run` reads the manifest, the
 project-changed and drift checks and the hooks as they are now; every module the event
 imported is forgotten afterwards (serve/leftovers.py), so an edited hook or sibling module
-is imported anew at the next event. After each event the worker checks what the event may
+is imported anew at the next event, and its garbage is collected (the hooks' finalizers run
+then, after the answer, never inside the next event). Then the worker checks what the event may
 have left behind (leftovers.py) and ends when anything differs, after a number of events,
 or when the server closes its socket (idle, stopping): the next event then gets a fresh
 worker. The answer goes to the pipe the server sent with the request; the end of the run
@@ -13,6 +14,7 @@ worker. The answer goes to the pipe the server sent with the request; the end of
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 
@@ -44,6 +46,7 @@ def serve_worker(
         control.setblocking(True)
         _register_capture_fork_hook()
         baseline = Baseline()
+        gc.freeze()  # kept for the worker's life: each event's collect walks only its own
         for count in range(1, event_limit + 1):
             request = _receive(control)
             if request is None:
@@ -97,14 +100,24 @@ def _run(
     finally:
         os.dup2(null, 1)  # the pipe's last copy here: the server reads the answer's end
     baseline.restore_runner_state()
-    problem = baseline.problem(environ, cwd)
     baseline.drop_new_modules()
+    collect_garbage()  # before the check: a finalizer may leave something behind too
+    problem = baseline.problem(environ, cwd)
     if problem is None:
         try:
             os.chdir(baseline.cwd)
         except OSError:
             problem = "the server's working directory is gone"
     return code, problem
+
+
+def collect_garbage() -> None:
+    """Collect what the event's dropped modules leave (a module, its functions and their
+    globals form cycles): any finalizer of the hooks' objects runs now, after the answer
+    went out and before the run's end is said, under the server's deadline for this run
+    (serve/workers.py kills a worker still running past it), never inside the next event,
+    whose answer it would delay."""
+    gc.collect()
 
 
 def _register_capture_fork_hook() -> None:

@@ -76,6 +76,17 @@ import signal
 import threading
 import time
 
+_armed = []
+
+
+class _SetsEnvironment:  # kept by the module: collected once the worker dropped it
+    def __del__(self):
+        if _armed:
+            os.environ["HOOKMAN_TEST_LEAK"] = "1"
+
+
+_kept = _SetsEnvironment()
+
 
 def after(event, ctx):
     command = event.get("tool_input", {}).get("command", "")
@@ -99,6 +110,8 @@ def after(event, ctx):
         signal.signal(signal.SIGUSR1, lambda *_: None)
     elif command == "leak-fd":
         os.open(os.devnull, os.O_RDONLY)
+    elif command == "leak-by-finalizer":
+        _armed.append(True)
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse",
                                    "additionalContext": json.dumps(seen)}}
 
@@ -171,6 +184,7 @@ def test_events_run_warm_in_a_worker_that_outlives_them(warm: Served) -> None:
         ("leak-patch", "replaced a name in a module"),
         ("leak-signal", "changed a signal handler"),
         ("leak-fd", "left a file descriptor open"),
+        ("leak-by-finalizer", "changed the environment"),
     ],
 )
 def test_what_an_event_leaves_behind_never_reaches_the_next(
@@ -347,5 +361,55 @@ def test_back_to_back_events_wait_for_the_worker_that_only_logs(
     try:
         pids = {_seen(project, "probe")["pid"] for _ in range(20)}
         assert len(pids) == 1, pids
+    finally:
+        project.stop()
+
+
+# A guard whose module keeps an object whose finalizer never returns (tests/serve: the
+# hostile tester's module). A process that ends with os._exit never runs it; a warm worker
+# drops the module after each event, and its cycle is collected some time later.
+STUCK_FINALIZER = """
+import time
+
+
+class Stuck:
+    def __del__(self):
+        time.sleep(10**6)
+
+
+_keep = Stuck()
+
+
+def check(event, ctx):
+    scratch = [[] for _ in range(2000)]  # garbage, as any hook makes: the collector runs
+    if "rm -rf" in event["input"].get("command", ""):
+        return {"block": True, "reason": "blocked: rm -rf"}
+    return None
+
+
+def hook(pi):
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+
+def test_a_finalizer_that_never_returns_holds_up_no_later_event(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The worker collects each event's garbage after its answer went out, so the hook's
+    finalizer runs then (the worker is ended at that run's deadline), never inside a
+    later event, whose guard it would make miss its deadline."""
+    project = Served(tmp_path_factory.mktemp("finalizer"))
+    project.install(
+        {"guard": STUCK_FINALIZER},
+        f'[[hooks]]\nname = "guard"\npath = "hooks/guard.py"\ntimeout = {GUARD_TIMEOUT}\n',
+    )
+    project.start(**{WORKERS_VARIABLE: "1"})
+    try:
+        for _ in range(12):
+            started = time.monotonic()
+            assert project.post("PreToolUse", project.bash("PreToolUse", "ls")) == (200, {})
+            assert time.monotonic() - started < 2.0
+        _, body = project.post("PreToolUse", project.bash("PreToolUse", "rm -rf /"))
+        assert deny_reason(body) == "blocked: rm -rf"
     finally:
         project.stop()
