@@ -223,11 +223,58 @@ def fail_closed_reason(
             f"plugin {plugin!r} {problem}, and a guard that cannot decide must not let it "
             f"through. {plugin_fix(plugin)}"
         )
+    switch_off = (
+        f" or switch it off in the project's hookman.toml with `hookman disable {hook}`"
+        if _is_hook_name(hook)
+        else ""
+    )
     return (
         f"hookman blocked this {guarded_subject(event)} because the hook {hook!r} {problem}, "
         f"and a guard that cannot decide must not let it through. Fix the hook (`hookman fire "
-        f"{event}` shows what happens, `hookman log` the error) or switch it off in the project's "
-        f"hookman.toml with `hookman disable {hook if _is_hook_name(hook) else 'NAME'}`."
+        f"{event}` shows what happens, `hookman log` the error){switch_off}."
+    )
+
+
+def deadline_problem(seconds: float) -> str:
+    """What a hook that ran past hookman's deadline did."""
+    return f"did not finish within hookman's deadline of {seconds:g} s"
+
+
+def deadline_outside_hooks(seconds: float, hooks_started: bool) -> str:
+    """What happened when hookman's deadline passed while no hook was loading or running:
+    before the project's hooks started loading (`hooks_started` False), or after."""
+    when = (
+        "while hookman was loading the project's hooks or between them, outside any one hook"
+        if hooks_started
+        else "before the project's hooks started loading, while hookman itself was starting "
+        "(its manifest and checks, the Python site's start-up code)"
+    )
+    return f"hookman's deadline of {seconds:g} s passed {when}"
+
+
+def deadline_reason(
+    hook: str | None,
+    seconds: float,
+    event: str = PRE_TOOL_USE,
+    plugin: str | None = None,
+    *,
+    hooks_started: bool = True,
+) -> str:
+    """The deny reason when hookman's deadline passed on a guarded event: naming the hook
+    that was loading or running (`hook`), else where hookman was (no hook to name)."""
+    if hook is not None:
+        return fail_closed_reason(hook, deadline_problem(seconds), event, plugin)
+    passed = deadline_outside_hooks(seconds, hooks_started)
+    if plugin is not None:
+        passed, fix = f"{passed} (the plugin {plugin!r})", plugin_fix(plugin)
+    else:
+        fix = (
+            f"`hookman fire {event}` runs the project's hooks as this call did; `hookman log` "
+            f"shows this run."
+        )
+    return (
+        f"hookman blocked this {guarded_subject(event)} because {passed}, so the guards could "
+        f"not decide and it must not go through. {fix}"
     )
 
 
@@ -255,5 +302,5 @@ def unusable_payload_reason(event: str, problem: str, plugin: str | None = None)
 
 
 def _is_hook_name(text: str) -> bool:
-    # Hook names are letters, digits, '_', '.', '-'; anything else ("(loading)") is no name.
+    # Hook names are letters, digits, '_', '.', '-'; anything else is no name.
     return bool(text) and all(char.isalnum() or char in "_.-" for char in text)

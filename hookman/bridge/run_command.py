@@ -29,7 +29,12 @@ import sys
 import time
 
 from hookman.bridge import lean_json
-from hookman.bridge.answer import fail_closed_reason
+from hookman.bridge.answer import (
+    deadline_outside_hooks,
+    deadline_problem,
+    deadline_reason,
+    fail_closed_reason,
+)
 from hookman.bridge.answer_frame import framed_line
 from hookman.bridge.capture import OutputCapture
 from hookman.bridge.client_facts import GUARDED_WITHOUT_MANIFEST
@@ -799,11 +804,9 @@ class _Run:
         just now, or the other timer came first and is exiting)."""
         if not self._answer_token.acquire(False):
             return
-        hook = (self.tracker.current_hook if self.tracker else None) or "(loading)"
+        running = self.tracker.current_hook if self.tracker else None
         seconds = self.deadline_seconds or 0
-        problem = f"did not finish within hookman's deadline of {seconds:g} s"
-        if self._reading_payload:
-            hook, problem = "hookman", f"read no end of the payload within {seconds:g} s"
+        hook, problem = self._deadline_problem(running, seconds)
         answer: dict[str, object]
         if self.run_async:
             answer = {}
@@ -816,7 +819,12 @@ class _Run:
             )
         elif self.guarded:
             plugin = self.manifest.plugin_name if self.manifest else None
-            answer = deny_answer(self.event, fail_closed_reason(hook, problem, self.event, plugin))
+            reason = deadline_reason(
+                running, seconds, self.event, plugin, hooks_started=self.tracker is not None
+            )
+            answer = deny_answer(self.event, reason)
+        elif running is None:
+            answer = {"systemMessage": f"hookman: {problem} on {self.event}; no result was kept."}
         else:
             answer = {
                 "systemMessage": f"hookman: hook {hook!r} {problem} on {self.event}; "
@@ -836,6 +844,15 @@ class _Run:
             self._log(OUTCOME_TIMEOUT, hooks=hooks, errors=errors, notices=[])
         finally:
             os._exit(0)
+
+    def _deadline_problem(self, running: str | None, seconds: float) -> tuple[str, str]:
+        """(whose, what) for the log when the deadline passed: the hook that was loading or
+        running, else hookman itself (reading the payload, or outside any hook)."""
+        if self._reading_payload:
+            return "hookman", f"read no end of the payload within {seconds:g} s"
+        if running is None:
+            return "hookman", deadline_outside_hooks(seconds, self.tracker is not None)
+        return running, deadline_problem(seconds)
 
     def _internal_error(self, error: BaseException) -> int:
         if self.deadline is not None:

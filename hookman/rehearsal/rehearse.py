@@ -185,7 +185,6 @@ def _dispatch_once(
     )
     capture = OutputCapture(scratch)
     result: DispatchResult | None = None
-    timed_out_hook: str | None = None
     capture.start()
     try:
         deadline.start()
@@ -199,7 +198,7 @@ def _dispatch_once(
                 run_async=run_async,
             )
         except _FireTimeout:
-            timed_out_hook = tracker.current_hook or "(loading)"
+            pass  # no result: cut at the deadline, while the tracker's hook loaded or ran
         finally:
             deadline.cancel()
         output = capture.captured_text()
@@ -207,7 +206,7 @@ def _dispatch_once(
         capture.stop()
     if result is None:
         result = _timeout_result(
-            manifest, event, timed_out_hook or "?", deadline.seconds or 0, run_async
+            manifest, event, tracker.current_hook, deadline.seconds or 0, run_async
         )
     return result, tracker, output
 
@@ -217,22 +216,28 @@ def _raise_timeout() -> None:
 
 
 def _timeout_result(
-    manifest: Manifest, event: str, hook: str, seconds: float, run_async: bool
+    manifest: Manifest, event: str, hook: str | None, seconds: float, run_async: bool
 ) -> DispatchResult:
-    from hookman.bridge.answer import fail_closed_reason
+    """The run cut at the deadline while `hook` loaded or ran (None: outside any hook)."""
+    from hookman.bridge.answer import deadline_outside_hooks, deadline_problem, deadline_reason
     from hookman.bridge.protocol import deny_answer
 
-    problem = f"did not finish within hookman's deadline of {seconds:g} s"
     result = DispatchResult()
     result.hooks = [h.name for h in manifest.hooks_for(event, run_async)]
     result.outcome = "timeout"
-    result.errors = [{"hook": hook, "event": event, "error": problem}]
+    if hook is None:
+        problem = deadline_outside_hooks(seconds, hooks_started=True)
+        notice = f"hookman: {problem} on {event}."
+    else:
+        problem = deadline_problem(seconds)
+        notice = f"hookman: hook {hook!r} {problem} on {event}."
+    result.errors = [{"hook": hook or "hookman", "event": event, "error": problem}]
     if run_async:
         pass  # an async run always answers {}
     elif manifest.client.is_guarded(event):
-        result.answer = deny_answer(event, fail_closed_reason(hook, problem, event))
+        result.answer = deny_answer(event, deadline_reason(hook, seconds, event))
     else:
-        result.answer = {"systemMessage": f"hookman: hook {hook!r} {problem} on {event}."}
+        result.answer = {"systemMessage": notice}
     return result
 
 

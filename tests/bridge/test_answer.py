@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookman.bridge.answer import AnswerBuilder, fail_closed_reason
+from hookman.bridge.answer import AnswerBuilder, deadline_reason, fail_closed_reason
 
 
 def _deny(reason: str) -> dict:
@@ -81,7 +81,25 @@ def test_fail_closed_reason_names_hook_and_fix() -> None:
     reason = fail_closed_reason("guard", "raised an error (boom)")
     assert "'guard' raised an error (boom)" in reason
     assert "hookman fire PreToolUse" in reason and "`hookman disable guard`" in reason
-    assert "`hookman disable NAME`" in fail_closed_reason("(loading)", "timed out")
+    assert "hookman disable" not in fail_closed_reason("(x)", "timed out")  # no placeholder
+
+
+def test_a_deadline_reason_names_the_hook_or_where_hookman_was() -> None:
+    named = deadline_reason("guard", 27)
+    assert "the hook 'guard' did not finish within hookman's deadline of 27 s" in named
+    assert "`hookman disable guard`" in named
+    between = deadline_reason(None, 27, "PreToolUse")
+    assert "hookman's deadline of 27 s passed while hookman was loading the project's" in between
+    assert "outside any one hook" in between
+    assert "`hookman fire PreToolUse`" in between and "`hookman log`" in between
+    starting = deadline_reason(None, 27, hooks_started=False)
+    assert "before the project's hooks started loading" in starting
+    in_plugin = deadline_reason(None, 27, "PreToolUse", "team-guards")
+    assert "`claude plugin update team-guards@MARKETPLACE`" in in_plugin
+    assert "the plugin 'team-guards'" in in_plugin and "(loading)" not in in_plugin
+    assert "hookman fire" not in in_plugin and "hookman log" not in in_plugin
+    for reason in (between, starting):
+        assert "(loading)" not in reason and "NAME" not in reason and "disable " not in reason
 
 
 def test_a_plugins_fail_closed_reason_names_the_plugin_and_claude_plugin_commands() -> None:

@@ -164,6 +164,53 @@ def test_a_hung_guard_is_denied_at_the_deadline(
     assert record["outcome"] == "timeout"
 
 
+SLOW_IMPORT = """
+import time
+time.sleep(60)
+def hook(pi):
+    pi.on("tool_call", lambda event, ctx: None)
+"""
+
+
+def test_a_guard_whose_import_passes_the_deadline_is_named(runner_project: RunnerProject) -> None:
+    runner_project.add_hook("slow-load", SLOW_IMPORT, ["tool_call"], ["PreToolUse"])
+    runner_project.entries["PreToolUse"]["deadline"] = 0.5
+    runner_project.write_manifest()
+
+    reason = _deny_reason(runner_project.answer("PreToolUse", runner_project.payload("PreToolUse")))
+
+    assert "the hook 'slow-load' did not finish within hookman's deadline of 0.5 s" in reason
+    assert "`hookman disable slow-load`" in reason
+    assert "(loading)" not in reason and "NAME" not in reason
+
+
+def test_a_deadline_passed_before_any_hook_loaded_names_no_hook(
+    runner_project: RunnerProject, tmp_path: Path
+) -> None:
+    """The site's start-up code runs under the runner's clock, before any hook loads: the
+    deny says where hookman was, and names commands that work (no placeholder)."""
+    runner_project.add_hook("guard", GUARD, ["tool_call"], ["PreToolUse"])
+    runner_project.entries["PreToolUse"]["deadline"] = 0.5
+    runner_project.write_manifest()
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text("import time\ntime.sleep(60)\n", encoding="utf-8")
+
+    answer = runner_project.answer_installed(
+        "PreToolUse", runner_project.payload("PreToolUse"), env={"PYTHONPATH": str(site)}
+    )
+
+    reason = _deny_reason(answer)
+    assert "hookman's deadline of 0.5 s passed before the project's hooks started loading" in (
+        reason
+    )
+    assert "`hookman fire PreToolUse`" in reason and "`hookman log`" in reason
+    assert "(loading)" not in reason and "NAME" not in reason and "disable" not in reason
+    (record,) = runner_project.wait_for_log_records(1)
+    assert record["outcome"] == "timeout"
+    assert record["errors"][0]["hook"] == "hookman"
+
+
 def test_a_missing_manifest_denies_on_pre_tool_use(runner_project: RunnerProject) -> None:
     done = runner_project.run(
         "PreToolUse", runner_project.payload("PreToolUse"), manifest=runner_project.root / "nope"
