@@ -15,6 +15,27 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    code = _command(argv)
+    return code if argv is not None else _ended(code)
+
+
+def _ended(code: int) -> int:
+    """In hookman's own process: a command that ran the project's hooks in it (`fire`,
+    `doctor --probe`) ends once its output is written, as the runner does. The interpreter's
+    own exit would run the hooks' finalizers and atexit jobs, which may never return."""
+    rehearsal = sys.modules.get("hookman.rehearsal.rehearse")
+    if rehearsal is None or not rehearsal.hooks_ran_here():
+        return code
+    import contextlib
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader that left, a closed stream
+            stream.flush()
+    os._exit(code)
+
+
+def _command(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     first = args[0] if args else None
     if first == "run" and args[1:] not in (["--help"], ["-h"]):

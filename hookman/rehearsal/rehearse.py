@@ -36,6 +36,15 @@ if TYPE_CHECKING:
         RehearsalJson,
     )
 
+# Whether this process ran a project's hooks (their modules, finalizers and atexit jobs
+# are in it): the command then ends as the runner does (hookman/__main__.py).
+_ran_hooks = [False]
+
+
+def hooks_ran_here() -> bool:
+    return _ran_hooks[0]
+
+
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "catalog" / "payloads"
 SAMPLE_PROJECT = "<WORK>/proj"
 SAMPLE_WORK = "<WORK>"
@@ -185,6 +194,7 @@ def _dispatch_once(
     )
     capture = OutputCapture(scratch)
     result: DispatchResult | None = None
+    _ran_hooks[0] = True
     capture.start()
     try:
         deadline.start()

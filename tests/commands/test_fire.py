@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -85,6 +87,38 @@ def test_fire_shows_results_answer_and_model_text(project: Path) -> None:
     assert "checking rm -rf /" in done.output
     assert '"permissionDecision": "deny"' in done.output
     assert "the model sees\n  PreToolUse:Bash hook error: no rm -rf" in done.output
+
+
+STUCK_FINALIZER = (
+    GUARD
+    + """
+
+import time
+
+
+class Stuck:
+    def __del__(self):
+        time.sleep(10**6)
+
+
+_keep = Stuck()
+"""
+)
+
+
+def test_fire_ends_once_its_output_is_written_whatever_the_hooks_left(project: Path) -> None:
+    """A hook module's finalizer that never returns: fire prints its answer and ends, as
+    the runner does (the interpreter's exit would run the finalizer)."""
+    install_manifest(project, STUCK_FINALIZER)
+    payload = str(rm_rf_payload(project))
+    command = [sys.executable, "-m", "hookman", "fire", "PreToolUse", "--payload", payload]
+
+    done = subprocess.run(
+        [*command, "--project", str(project)], capture_output=True, text=True, timeout=30
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert '"permissionDecision": "deny"' in done.stdout
 
 
 @pytest.mark.parametrize(
