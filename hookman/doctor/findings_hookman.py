@@ -292,6 +292,13 @@ def _check_fired(ctx: Context, config: ProjectConfigView, plan: InstallPlan) -> 
             )
 
 
+def _matcher_words(matcher: str | None) -> str:
+    """A settings entry's matcher as the sentence says it (none, empty or `*`: every tool)."""
+    if matcher is None:
+        return "no matcher (every tool)"
+    return f"matcher {matcher!r}" + (" (every tool)" if matcher in ("", "*") else "")
+
+
 def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan) -> None:
     """hookman.toml (the plan), the manifest and settings.local.json must say the same.
     Not compared while settings.local.json cannot be read: that is already an error, and
@@ -315,7 +322,8 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
             problems.append((f"{label} is missing from {LOCAL_SETTINGS_NAME}", True))
         elif handler.matcher != entry.matcher:
             text = (
-                f"{label} has matcher {handler.matcher!r}, hookman.toml asks for {entry.matcher!r}"
+                f"{label} has {_matcher_words(handler.matcher)}, hookman.toml asks for "
+                f"{_matcher_words(entry.matcher)}"
             )
             problems.append((text, True))
         elif handler.type != HTTP_TYPE and handler.command != _wanted_command(

@@ -111,6 +111,23 @@ def test_a_hand_edited_matcher_is_stale(project: Path) -> None:
     assert "matcher 'Bash|Edit'" in found.message and "hookman install" in found.fix
 
 
+EVERY_TOOL_GUARD = GUARD.replace(', tools=["Bash"]', "")
+
+
+def test_a_matcher_on_an_entry_for_every_tool_is_said_in_words(project: Path) -> None:
+    install(project, EVERY_TOOL_GUARD)
+    path = local_path(project)
+    settings = json.loads(path.read_text())
+    [group] = [g for g in settings["hooks"]["PreToolUse"] if "matcher" not in g]
+    group["matcher"] = "Bash|Read"
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+
+    message = the(diagnose(project), "hookman-stale").message
+
+    assert "has matcher 'Bash|Read', hookman.toml asks for no matcher (every tool)" in message
+    assert "None" not in message
+
+
 def test_a_different_target_version_than_the_one_written_is_a_warning(project: Path) -> None:
     install(project)
     # 2.1.330 knows the same events as 2.1.328: only the target differs, nothing is missing.
