@@ -6,8 +6,9 @@ server's image as a per-event child is).
 
 Checked: threads still alive, child processes, the working directory, os.environ, sys.path
 and the import machinery, every signal handler and the interval timer, the umask, open
-file descriptors, sys's hooks and streams, gc and atexit, and a replaced or added name in
-the namespace of hookman's modules and of the standard library modules the runner relies on
+file descriptors, sys's hooks and streams, gc and atexit, a module imported once the event's
+were dropped (by a finalizer the worker's collect ran), and a replaced or added name in the
+namespace of hookman's modules and of the standard library modules the runner relies on
 (a monkeypatch), classes of hookman's modules included. Not seen: in-place changes inside
 objects, audit hooks (sys.addaudithook cannot be undone or listed), os.register_at_fork
 callbacks, environment changes made in C (putenv without os.environ)."""
@@ -263,6 +264,8 @@ class Baseline:
         modules = sys.modules
         if [modules.get(name) for name in self.module_names] != self.module_objects:
             return "it replaced or removed a module"
+        if len(modules) != len(self.module_names):  # dropped, then imported again (by a
+            return "a module was imported again after the event (a finalizer imported it)"
         for container, size in self.containers:
             if len(container) != size:  # type: ignore[arg-type]
                 return "it added to or took from a table of hookman's modules"

@@ -81,8 +81,10 @@ _armed = []
 
 class _SetsEnvironment:  # kept by the module: collected once the worker dropped it
     def __del__(self):
-        if _armed:
+        if "env" in _armed:
             os.environ["HOOKMAN_TEST_LEAK"] = "1"
+        if "import" in _armed:  # a module the next event would find imported, as it was
+            import colorsys  # noqa: F401
 
 
 _kept = _SetsEnvironment()
@@ -111,7 +113,9 @@ def after(event, ctx):
     elif command == "leak-fd":
         os.open(os.devnull, os.O_RDONLY)
     elif command == "leak-by-finalizer":
-        _armed.append(True)
+        _armed.append("env")
+    elif command == "import-by-finalizer":
+        _armed.append("import")
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse",
                                    "additionalContext": json.dumps(seen)}}
 
@@ -185,6 +189,7 @@ def test_events_run_warm_in_a_worker_that_outlives_them(warm: Served) -> None:
         ("leak-signal", "changed a signal handler"),
         ("leak-fd", "left a file descriptor open"),
         ("leak-by-finalizer", "changed the environment"),
+        ("import-by-finalizer", "a module was imported again after the event"),
     ],
 )
 def test_what_an_event_leaves_behind_never_reaches_the_next(
