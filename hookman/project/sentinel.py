@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import stat
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,10 +49,12 @@ def stamp_path(project_dir: Path) -> Path:
 def watched_files(project_dir: Path, hooks: Sequence[HookSpec]) -> list[Path]:
     """What a sentinel watches: hookman.toml, the pins where an enabled hook comes from a
     repository, each enabled path hook's module and the helper modules it imported when
-    install learned it, wherever they lie (subscriptions.json; up to MAX_WATCHED_MODULES
-    files in all), and the directories that hold them. A pull writes a file by making it
+    install learned it, wherever they lie (subscriptions.json; past MAX_WATCHED_MODULES
+    files in all, the hook modules alone), the directories that hold every one of them, and
+    the directory holding each symlink on their paths. A pull writes a file by making it
     anew, which changes its directory too: that is how a hook's sibling module or data file,
-    or a symlink pointed elsewhere (whose target may be older than the stamp), is seen."""
+    a helper past the cap, or a symlink pointed elsewhere (whose target may be older than
+    the stamp: a link at the end of the path, or a linked directory on the way) is seen."""
     enabled = [hook for hook in hooks if hook.enabled]
     config = config_path(project_dir)
     files = [config]
@@ -63,26 +66,40 @@ def watched_files(project_dir: Path, hooks: Sequence[HookSpec]) -> list[Path]:
         if hook.source.kind == "path"
     ]
     helpers = _imported_files(project_dir, modules)
-    if len(modules) + len(helpers) > MAX_WATCHED_MODULES:
-        helpers = []  # (the prompt gate and the wired entries' runner still see them)
-    directories = [config.parent, *(path.parent for path in [*modules, *helpers])]
-    if len(modules) <= MAX_WATCHED_MODULES:
-        files += [*modules, *helpers]
+    code = [*modules, *helpers]
+    directories = [config.parent, *(path.parent for path in code)]
+    directories += [link for path in code for link in _symlink_homes(path)]
+    if len(code) <= MAX_WATCHED_MODULES:
+        files += code
+    elif len(modules) <= MAX_WATCHED_MODULES:
+        files += modules  # the helpers by their directories (the gate sees the rest)
     return list(dict.fromkeys([*files, *directories]))
 
 
 def _imported_files(project_dir: Path, modules: Sequence[Path]) -> list[Path]:
     """The files beyond the hook modules themselves that they imported when install last
-    learned them (the subscriptions cache's "sources"), in order."""
+    learned them (the subscriptions cache's "sources"), normalised, in order."""
     sources = cached_sources(str(paths.project_state_dir(project_dir)))
     own = {str(module) for module in modules}
-    found = {
-        path: None
-        for module in modules
-        for path in sources.get(str(module), ())
-        if os.path.isabs(path) and path not in own
-    }
+    found: dict[str, None] = {}
+    for module in modules:
+        for path in sources.get(str(module), ()):
+            if os.path.isabs(path) and os.path.normpath(path) not in own:
+                found[os.path.normpath(path)] = None
     return [Path(path) for path in found]
+
+
+def _symlink_homes(path: Path) -> list[Path]:
+    """The directories holding a symlink on the way to `path` (its last part included):
+    pointing such a link elsewhere changes its directory, not the files it led to."""
+    homes = []
+    current = Path(path.anchor)
+    for part in path.parts[1:]:
+        current = current / part
+        with contextlib.suppress(OSError):
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                homes.append(current.parent)
+    return homes
 
 
 def stamp_time(watched: Sequence[Path], now: float) -> float | None:

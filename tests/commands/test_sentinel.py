@@ -32,7 +32,13 @@ from tests.bridge.attack_support import (
     sentinel_handlers,
 )
 
-from .helpers import local_settings, pulled_after_install, tool_payload, write_hook
+from .helpers import (
+    local_settings,
+    pulled_after_install,
+    tool_payload,
+    wait_past_stamp,
+    write_hook,
+)
 
 VERSION = ("--claude-version", "2.1.332")
 BASH_GUARD = """\
@@ -265,6 +271,60 @@ def test_a_helper_module_outside_the_hooks_directory_that_widened_a_guard_is_den
 
     assert verdict.decision == DENY, verdict
     assert "'g' now guards Write" in verdict.why and "hookman install" in verdict.why
+
+
+def test_a_helper_reached_through_a_directory_link_repointed_is_denied(
+    project: Path, tmp_path: Path
+) -> None:
+    """The walk: `lib -> vendor/v1`, then `ln -sfn vendor/v2 lib` (both older than the
+    stamp): the link's own directory changed, and the sentinel watches it."""
+    for version, tools in (("v1", '["Bash"]'), ("v2", '["Bash", "Write"]')):
+        (project / "vendor" / version).mkdir(parents=True)
+        (project / "vendor" / version / "rules.py").write_text(f"TOOLS = {tools}\n")
+    (project / "lib").symlink_to(Path("vendor") / "v1")
+    write_hook(project, "g", HELPER_GUARD)
+    _install(project, "hooks/g.py")
+    _assert_quiet(project, tmp_path, "Write")
+
+    wait_past_stamp(project)
+    (project / "lib.new").symlink_to(Path("vendor") / "v2")
+    os.replace(project / "lib.new", project / "lib")  # what `ln -sfn` does
+    verdict = _sentinel_verdict(project, "Write")
+
+    assert verdict.decision == DENY, verdict
+    assert "'g' now guards Write" in verdict.why
+
+
+def test_helpers_past_the_cap_are_still_watched_by_their_directories(
+    project: Path, tmp_path: Path
+) -> None:
+    """More helper modules than the sentinel names one by one: a pull that writes one of
+    them anew still changes its directory, which the sentinel watches."""
+    rules = project / "lib" / "rules.py"
+    rules.parent.mkdir()
+    rules.write_text('TOOLS = ["Bash"]\n', encoding="utf-8")
+    package = project / "hooks" / "bulk"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "".join(f"from . import m{n}\n" for n in range(70)), encoding="utf-8"
+    )
+    for n in range(70):
+        (package / f"m{n}.py").write_text(f"N = {n}\n", encoding="utf-8")
+    bulk = "sys.path.insert(0, os.path.dirname(__file__))\nimport bulk\nfrom rules import"
+    write_hook(project, "g", HELPER_GUARD.replace("from rules import", bulk))
+    _install(project, "hooks/g.py")
+    command = _sentinel(project)["command"]
+    assert str(rules) not in command and f"{rules.parent} ]" in command
+    _assert_quiet(project, tmp_path, "Write")
+
+    wait_past_stamp(project)
+    pulled = rules.with_suffix(".tmp")
+    pulled.write_text('TOOLS = ["Bash", "Write"]\n', encoding="utf-8")
+    os.replace(pulled, rules)  # git writes a pulled file anew
+    verdict = _sentinel_verdict(project, "Write")
+
+    assert verdict.decision == DENY, verdict
+    assert "'g' now guards Write" in verdict.why
 
 
 def test_install_wires_the_pulled_guard_and_quiets_the_sentinel(
