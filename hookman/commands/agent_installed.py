@@ -159,7 +159,7 @@ def unreached_sentence(
         aliases = agent != CODEX_AGENT and agent_facts.matcher_reads_claude_names(agent)
         if aliases and isinstance(claude_tool, str) and _alias_covers(found.matcher, claude_tool):
             return None
-        why = f"its hookman {event} entry matches {found.matcher} only"
+        why = f"has its hookman {event} entry for {found.matcher} only"
     else:
         why = f"{_lacks(path, written)} {event}"
     name = "Codex CLI" if agent == CODEX_AGENT else agent_facts.display_name(agent)

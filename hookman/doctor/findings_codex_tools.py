@@ -14,8 +14,9 @@ from hookman.errors import HookmanError
 
 CODE = "codex-tool-never-sent"
 FIX = (
-    "to act on what Codex does, ask for 'Bash' (Codex's shell tool, through which it also "
-    "writes files) in the hook, then `hookman install`; the hook still runs under Claude Code."
+    "to act on what Codex does, ask for 'Bash' (Codex's shell tool) and 'apply_patch' (the name "
+    "of its file-edit tool in hook payloads upstream, where the model has that tool; not "
+    "measured here) in the hook, then `hookman install`; the hook still runs under Claude Code."
 )
 
 

@@ -471,6 +471,10 @@ def test_a_qwen_regex_on_claude_s_name_is_not_said_to_cover_its_shell(
     assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {"PreToolUse": [matcher]}
     fired = hookman_json("fire", "PreToolUse", "--agent", "qwen")
     assert "runs it without hookman" in fired["agent_entry"], fired
+    assert (
+        f"{QWEN_FILE} has its hookman PreToolUse entry for {matcher} only: "
+        in (fired["agent_entry"])
+    )
 
 
 def test_fire_as_droid_reads_a_claude_form_payload_in_droid_s_names(
