@@ -278,6 +278,16 @@ def deadline_reason(
     )
 
 
+def runner_failed_reason(event: str, described: str, plugin: str | None = None) -> str:
+    """The deny reason when hookman's runner itself failed on a guarded event (no hook to
+    name, nothing to switch off): the error, and where to read it."""
+    fix = plugin_fix(plugin) if plugin is not None else "`hookman log` shows the error."
+    return (
+        f"hookman blocked this {guarded_subject(event)} because its runner failed "
+        f"({described}), so the project's guards could not check it. {fix}"
+    )
+
+
 def plugin_fix(plugin: str) -> str:
     """What a plugin's user can do about a plugin whose guard cannot decide."""
     return (

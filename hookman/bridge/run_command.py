@@ -33,7 +33,7 @@ from hookman.bridge.answer import (
     deadline_outside_hooks,
     deadline_problem,
     deadline_reason,
-    fail_closed_reason,
+    runner_failed_reason,
 )
 from hookman.bridge.answer_frame import framed_line
 from hookman.bridge.capture import OutputCapture
@@ -876,10 +876,7 @@ class _Run:
             )
         elif self.guarded:
             plugin = self.manifest.plugin_name if self.manifest else None
-            answer = deny_answer(
-                self.event,
-                fail_closed_reason("hookman", f"could not run: {problem}", self.event, plugin),
-            )
+            answer = deny_answer(self.event, runner_failed_reason(self.event, described, plugin))
         else:
             plugin = self.manifest is not None and self.manifest.plugin_name is not None
             where = self.manifest.log_path if plugin and self.manifest else "`hookman log`"

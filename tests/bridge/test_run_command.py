@@ -1380,7 +1380,9 @@ def hook(pi):
 
     reason = _installed_deny_reason(runner_project)
 
-    assert "hookman's runner failed (KeyboardInterrupt" in reason
+    assert reason.startswith("hookman blocked this tool call because its runner failed ")
+    assert "(KeyboardInterrupt" in reason and reason.endswith("`hookman log` shows the error.")
+    assert "hookman disable" not in reason and "the hook 'hookman'" not in reason
     assert runner_project.log_records()[0]["outcome"] == "internal-error"
 
 
