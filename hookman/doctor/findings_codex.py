@@ -15,7 +15,7 @@ import os
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookman.agents.codex_app_server import CodexAppServerError, CodexHook, find_codex, list_hooks
 from hookman.catalog import codex_catalog
@@ -39,6 +39,13 @@ from hookman.doctor.names import slip_of
 from hookman.doctor.script_text import HookText, has_guard_words, hook_text
 from hookman.errors import HookmanError
 from hookman.project.settings_entries import is_hookman_command
+
+if TYPE_CHECKING:
+    from hookman.agents.codex_sync import CodexPlan
+    from hookman.project.config import ProjectConfigView
+
+    # hookman.toml, and the plan install would write for Codex (None: it cannot be made)
+    Planned = tuple[ProjectConfigView, CodexPlan | None]
 
 CODEX_KIND = "codex"
 INSTALL_TRUST_FIX = (
@@ -72,8 +79,10 @@ def check_codex(ctx: Context) -> None:
     _check_project_trust(ctx, files, handlers, listed, version)
     if listed is not None:
         _check_hook_trust(ctx, handlers, listed)
-    _check_stale(ctx, files, version)
-    check_tools_never_sent(ctx, version)
+    planned = _planned(ctx, version)
+    _check_stale(ctx, files, planned)
+    if planned is not None:
+        check_tools_never_sent(ctx, *planned)
 
 
 def _not_installed(ctx: Context, handlers: list[Handler]) -> None:
@@ -418,17 +427,13 @@ def _check_project_trust(
 # --- hookman's Codex entries --------------------------------------------------------------
 
 
-def _check_stale(ctx: Context, files: list[CodexFile], version: ClientVersion | None) -> None:
+def _check_stale(ctx: Context, files: list[CodexFile], planned: Planned | None) -> None:
     from hookman.agents import codex_files
-    from hookman.project.config import read_project_config
 
     hooks_file = next(f for f in files if f.layer == "project" and f.form == "json")
-    if hooks_file.error is not None:
-        return  # reported; install refuses such a file too
-    try:
-        config = read_project_config(ctx.project_dir)
-    except HookmanError:
-        return  # findings_hookman reports it
+    if hooks_file.error is not None or planned is None:
+        return  # reported (findings_hookman: the config); install refuses such a file too
+    config, codex = planned
     written = codex_files.written_events(ctx.project_dir)
     if CODEX_KIND not in config.agents:
         if written:
@@ -445,9 +450,9 @@ def _check_stale(ctx: Context, files: list[CodexFile], version: ClientVersion | 
                 )
             )
         return
-    wanted = _wanted_entries(ctx, config, version)
-    if wanted is None:
+    if codex is None:
         return
+    wanted = codex.entries
     try:
         change = codex_files.update_codex_hooks(ctx.project_dir, wanted, dry_run=True)
     except HookmanError:
@@ -478,16 +483,23 @@ def _check_stale(ctx: Context, files: list[CodexFile], version: ClientVersion | 
     )
 
 
-def _wanted_entries(ctx: Context, config: Any, version: ClientVersion | None) -> list[Any] | None:
-    """The entries `hookman install` would write for Codex now (codex_sync's own plan)."""
+def _planned(ctx: Context, version: ClientVersion | None) -> Planned | None:
+    """hookman.toml, and the plan `hookman install` would write for Codex now (codex_sync's
+    own, trial hooks included; None where it cannot be made); None when the config cannot
+    be read (findings_hookman reports it)."""
     from hookman.agents.codex_sync import plan_codex
     from hookman.install.report import installed_trial_hooks
+    from hookman.project.config import read_project_config
     from hookman.project.install_plan import plan_install
     from hookman.project.launcher import launcher_path
 
+    try:
+        config = read_project_config(ctx.project_dir)
+    except HookmanError:
+        return None
     hooks = config.hooks + installed_trial_hooks(ctx.project_dir)
     try:
         plan = plan_install(hooks, ctx.version)
-        return plan_codex(hooks, plan, launcher_path(ctx.project_dir), version).entries
+        return config, plan_codex(hooks, plan, launcher_path(ctx.project_dir), version)
     except HookmanError:
-        return None
+        return config, None

@@ -6,11 +6,15 @@ warning: the hook still runs under Claude Code, and nothing in the files can fix
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hookman.bridge.protocol import CODEX_AGENT
-from hookman.catalog.client_version import ClientVersion
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding
-from hookman.errors import HookmanError
+
+if TYPE_CHECKING:
+    from hookman.agents.codex_sync import CodexPlan
+    from hookman.project.config import ProjectConfigView
 
 CODE = "codex-tool-never-sent"
 FIX = (
@@ -20,23 +24,19 @@ FIX = (
 )
 
 
-def check_tools_never_sent(ctx: Context, version: ClientVersion | None) -> None:
+def check_tools_never_sent(
+    ctx: Context, config: ProjectConfigView, codex: CodexPlan | None
+) -> None:
+    """`codex`: the plan install would write for Codex now (findings_codex makes it once)."""
     from hookman.agents.codex_files import codex_hooks_path
-    from hookman.agents.codex_sync import plan_codex
-    from hookman.project.config import read_project_config
-    from hookman.project.install_plan import plan_install
-    from hookman.project.launcher import launcher_path
 
-    try:
-        config = read_project_config(ctx.project_dir)
-        plan = plan_install(config.hooks, ctx.version)
-        codex = plan_codex(config.hooks, plan, launcher_path(ctx.project_dir), version)
-    except HookmanError:
-        return  # findings_hookman reports it
-    if CODEX_AGENT not in config.agents:
+    if codex is None or CODEX_AGENT not in config.agents:
         return
     where = str(codex_hooks_path(ctx.project_dir))
+    own = {hook.name for hook in config.hooks}  # (not a trial hook's)
     for name, found in codex.never_sent.items():
+        if name not in own:
+            continue
         for unsent in found:
             said = unsent.sentence(name, name in codex.never_run)
             ctx.add(Finding(CODE, "warning", where, said[0].upper() + said[1:], FIX))
