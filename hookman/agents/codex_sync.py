@@ -53,6 +53,12 @@ class VersionFacts(Enum):
         return cls.NEWEST if version > newest else cls.CHECKED
 
 
+def no_such_tool(one: bool = True) -> str:
+    """Why Codex never names a Claude Code tool in a hook payload (catalog "hook_tools")."""
+    name = "that name" if one else "those names"
+    return f"(it has no tool by {name}; its shell tool reaches hooks as {SHELL_TOOL!r})"
+
+
 @dataclass(frozen=True)
 class UnsentTools:
     """A subscription asking for tools Codex never names in a hook payload."""
@@ -66,10 +72,8 @@ class UnsentTools:
         none of its subscriptions)."""
         tools = ", ".join(repr(tool) for tool in self.tools)
         one = len(self.tools) == 1
-        why = (
-            f"{'a tool' if one else 'tools'} Codex never names in its hooks' payloads (it has "
-            f"no tool by {'that name' if one else 'those names'}; its shell tool reaches hooks "
-            f"as {SHELL_TOOL!r})"
+        why = f"{'a tool' if one else 'tools'} Codex never names in its hooks' payloads " + (
+            no_such_tool(one)
         )
         asked = f"the hook {hook!r} asks for {tools} on {self.subscription!r}, {why}"
         if never_runs:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from hookman.agents.codex_files import codex_hooks_path
 from hookman.agents.codex_sync import (
-    SHELL_TOOL,
     CodexPlan,
     CodexTrust,
     TrustTodo,
     VersionFacts,
+    no_such_tool,
 )
 from hookman.catalog import codex_catalog
 
@@ -81,10 +81,9 @@ def plan_sentences(codex: CodexPlan) -> list[str]:
 def never_sent_tool_sentence(tool: str) -> str:
     """`fire --agent codex` on a payload naming a tool Codex never sends."""
     return (
-        f"Codex never names the tool {tool!r} in its hooks' payloads (it has no tool by that "
-        f"name; its shell tool reaches hooks as {SHELL_TOOL!r}), so no Codex call reaches the "
-        "hooks as this one and Codex denies nothing here; below is what they answer were Codex "
-        "to send it."
+        f"Codex never names the tool {tool!r} in its hooks' payloads {no_such_tool()}, so no "
+        "Codex call reaches the hooks as this one and Codex denies nothing here; below is what "
+        "they answer were Codex to send it."
     )
 
 
