@@ -233,10 +233,15 @@ def test_a_path_hook_that_grew_a_guard_on_an_unwired_tool_is_denied(
     module.write_text(GREW_A_WRITE_GUARD, encoding="utf-8")  # pulled: hookman.toml as it was
     pulled_after_install(project, module)
 
-    verdict = _sentinel_verdict(project, "Write")
+    assert "hookman install" in _assert_write_denied_for_g(project).why
 
+
+def _assert_write_denied_for_g(project: Path) -> Any:
+    """The sentinel's verdict on a Write call: denied, naming the guard 'g' now guards it."""
+    verdict = _sentinel_verdict(project, "Write")
     assert verdict.decision == DENY, verdict
-    assert "'g' now guards Write" in verdict.why and "hookman install" in verdict.why
+    assert "'g' now guards Write" in verdict.why
+    return verdict
 
 
 HELPER_GUARD = """\
@@ -267,10 +272,7 @@ def test_a_helper_module_outside_the_hooks_directory_that_widened_a_guard_is_den
 
     rules.write_text('TOOLS = ["Bash", "Write"]\n', encoding="utf-8")  # pulled
     pulled_after_install(project, rules)
-    verdict = _sentinel_verdict(project, "Write")
-
-    assert verdict.decision == DENY, verdict
-    assert "'g' now guards Write" in verdict.why and "hookman install" in verdict.why
+    assert "hookman install" in _assert_write_denied_for_g(project).why
 
 
 def test_a_helper_reached_through_a_directory_link_repointed_is_denied(
@@ -289,10 +291,7 @@ def test_a_helper_reached_through_a_directory_link_repointed_is_denied(
     wait_past_stamp(project)
     (project / "lib.new").symlink_to(Path("vendor") / "v2")
     os.replace(project / "lib.new", project / "lib")  # what `ln -sfn` does
-    verdict = _sentinel_verdict(project, "Write")
-
-    assert verdict.decision == DENY, verdict
-    assert "'g' now guards Write" in verdict.why
+    _assert_write_denied_for_g(project)
 
 
 def test_helpers_past_the_cap_are_still_watched_by_their_directories(
@@ -321,10 +320,7 @@ def test_helpers_past_the_cap_are_still_watched_by_their_directories(
     pulled = rules.with_suffix(".tmp")
     pulled.write_text('TOOLS = ["Bash", "Write"]\n', encoding="utf-8")
     os.replace(pulled, rules)  # git writes a pulled file anew
-    verdict = _sentinel_verdict(project, "Write")
-
-    assert verdict.decision == DENY, verdict
-    assert "'g' now guards Write" in verdict.why
+    _assert_write_denied_for_g(project)
 
 
 def test_install_wires_the_pulled_guard_and_quiets_the_sentinel(
