@@ -5,23 +5,29 @@ state of one event reaches the next (the next event gets a fresh worker, forked 
 server's image as a per-event child is).
 
 Checked: threads still alive, child processes, the working directory, os.environ, sys.path
-and the import machinery, every signal handler and the interval timer, the umask, open
-file descriptors, sys's hooks and streams, gc and atexit, a module imported once the event's
-were dropped (by a finalizer the worker's collect ran), and a replaced or added name in the
-namespace of hookman's modules and of the standard library modules the runner relies on
-(a monkeypatch), classes of hookman's modules included. Not seen: in-place changes inside
-objects, audit hooks (sys.addaudithook cannot be undone or listed), os.register_at_fork
-callbacks, environment changes made in C (putenv without os.environ)."""
+and the import machinery, every signal handler, the blocked signals and the interval timer,
+the umask, the resource limits, open file descriptors, sys's hooks and streams, gc and
+atexit, a module imported once the event's were dropped (by a finalizer the worker's collect
+ran), a replaced or added name in the namespace of hookman's modules and of the standard
+library modules the runner relies on (a monkeypatch), classes of hookman's modules included,
+and copyreg's tables. What cannot be listed afterwards is noted when it is done (tripwires
+armed with the baseline): an audit hook added (sys.addaudithook), a codec search function
+registered. Not seen: in-place changes inside objects, os.register_at_fork callbacks,
+environment changes made in C (putenv without os.environ)."""
 
 from __future__ import annotations
 
 import _signal
 import _thread
 import atexit
+import codecs
+import copyreg
 import gc
 import os
+import resource
 import signal
 import sys
+from typing import Any
 
 _FD_DIR = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
 _TASK_DIR = "/proc/self/task"
@@ -77,9 +83,58 @@ _SYS_HOOKS = (
 )
 
 
+# Process-wide tables a module keeps that an event may add to (pickling's reducers and
+# extension codes): compared as namespaces are.
+_WATCHED_TABLES = (
+    ("copyreg.dispatch_table", copyreg.dispatch_table),
+    ("copyreg._extension_registry", copyreg._extension_registry),  # type: ignore[attr-defined]
+    ("copyreg._inverted_registry", copyreg._inverted_registry),  # type: ignore[attr-defined]
+)
+_LIMITS = tuple(
+    sorted(
+        {
+            value
+            for name, value in vars(resource).items()
+            if name.startswith("RLIMIT_") and isinstance(value, int)
+        }
+    )
+)
+# Calls whose effect lasts for the process and cannot be listed or undone afterwards: the
+# baseline replaces each (module, name) with a wrapper that notes the call (_TRIPPED).
+_TRIPWIRES = (
+    (sys, "addaudithook", "it added an audit hook (sys.addaudithook)"),
+    (codecs, "register", "it registered a codec search function (codecs.register)"),
+)
+_TRIPPED: list[str] = []
+
+
+def _arm_tripwires() -> None:
+    """Once per process: each _TRIPWIRES call notes itself in _TRIPPED, then runs."""
+    import _codecs
+
+    for owner, name, said in _TRIPWIRES:
+        original = getattr(owner, name)
+        if getattr(original, "_hookman_tripwire", False):
+            continue
+        wrapper = _tripwire(original, said)
+        setattr(owner, name, wrapper)
+        if owner is codecs and getattr(_codecs, name, None) is original:
+            setattr(_codecs, name, wrapper)
+
+
+def _tripwire(original: Any, said: str) -> Any:
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        _TRIPPED.append(said)
+        return original(*args, **kwargs)
+
+    noted._hookman_tripwire = True  # type: ignore[attr-defined]
+    noted.__wrapped__ = original  # type: ignore[attr-defined]
+    return noted
+
+
 def _namespaces() -> list[tuple[str, dict[str, object]]]:
-    """(whose, namespace) of the watched modules and of hookman's classes."""
-    spaces: list[tuple[str, dict[str, object]]] = []
+    """(whose, namespace) of the watched modules and tables and of hookman's classes."""
+    spaces: list[tuple[str, dict[str, object]]] = list(_WATCHED_TABLES)
     for name, module in list(sys.modules.items()):
         if module is None:
             continue
@@ -127,6 +182,28 @@ def _umask() -> int:
 
 
 _SIGNALS = tuple(signal.valid_signals())
+
+
+def _blocked() -> object:
+    """The signals blocked in this thread (None where the platform cannot say)."""
+    try:
+        return frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, ()))
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _limits() -> tuple[object, ...]:
+    try:
+        return tuple(map(resource.getrlimit, _LIMITS))
+    except (OSError, ValueError):
+        return tuple(_limit(number) for number in _LIMITS)
+
+
+def _limit(number: int) -> object:
+    try:
+        return resource.getrlimit(number)
+    except (OSError, ValueError):
+        return None
 
 
 def _handlers() -> tuple[object, ...]:
@@ -203,8 +280,12 @@ class Baseline:
     """The worker's state between events, taken once when it starts."""
 
     def __init__(self) -> None:
+        _arm_tripwires()
+        self.tripped = len(_TRIPPED)
         self.cwd = os.getcwd()
         self.umask = _umask()
+        self.limits = _limits()
+        self.blocked = _blocked()
         self.fds = _open_fds()
         self.threads = _thread._count()
         self.tasks = _task_count()
@@ -255,10 +336,16 @@ class Baseline:
             return "it changed the environment"
         if _umask() != self.umask:
             return "it changed the umask"
+        if len(_TRIPPED) != self.tripped:
+            return _TRIPPED[-1]
+        if _limits() != self.limits:
+            return "it changed a resource limit (resource.setrlimit)"
         if _open_fds() != self.fds:
             return "it left a file descriptor open (or closed one)"
         if signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0) or _handlers() != self.handlers:
             return "it changed a signal handler or the interval timer"
+        if _blocked() != self.blocked:
+            return "it changed which signals are blocked"
         if _sys_state() != self.sys_state:
             return "it changed sys.path, the import machinery or a hook of sys"
         modules = sys.modules

@@ -64,6 +64,24 @@ def _problem(action: str) -> str:
         ("sys.modules['json'] = type(sys)('json')", "replaced or removed a module"),
         ("hookman.bridge.run_command._own_path_entry.append('/x')", "a table of hookman"),
         ("os.fork() or time.sleep(0.2)\nif os.getpid() != 0: pass", "a process it started"),
+        ("sys.addaudithook(lambda *a: None)", "it added an audit hook (sys.addaudithook)"),
+        ("import codecs; codecs.register(lambda name: None)", "registered a codec search"),
+        ("import _codecs; _codecs.register(lambda name: None)", "registered a codec search"),
+        (
+            "import copyreg; copyreg.pickle(type('K', (), {}), lambda o: (object, ()))",
+            "(copyreg.dispatch_table)",
+        ),
+        ("import copyreg; copyreg.add_extension('m', 'n', 9999)", "(copyreg._extension_regi"),
+        (
+            "import resource\n"
+            "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+            "resource.setrlimit(resource.RLIMIT_NOFILE, (soft - 1, hard))",
+            "it changed a resource limit",
+        ),
+        (
+            "signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR2])",
+            "it changed which signals are blocked",
+        ),
     ],
 )
 def test_a_leftover_is_seen(action: str, said: str) -> None:
@@ -73,6 +91,35 @@ def test_a_leftover_is_seen(action: str, said: str) -> None:
 
 def test_an_event_that_leaves_nothing_is_clean() -> None:
     assert _problem("x = [1, 2, 3]") == "None"
+
+
+def test_an_event_that_looks_things_up_is_clean() -> None:
+    """Reading what the tripwires and the new checks watch changes nothing of it."""
+    action = """
+    import codecs, copyreg, pickle, resource
+    codecs.lookup("utf-8"); "x".encode("latin-1")
+    pickle.loads(pickle.dumps({1: [2]}))
+    resource.getrlimit(resource.RLIMIT_NOFILE)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    baseline.drop_new_modules()
+    """
+    assert _problem(action) == "None"
+
+
+def test_tripwires_are_armed_once() -> None:
+    """A second baseline (a worker's, after the image's) wraps nothing twice: a call is
+    noted once, and the wrapped call still does what it did."""
+    script = """
+    import codecs, sys
+    from hookman.serve import leftovers
+    leftovers.Baseline(); leftovers.Baseline()
+    found = codecs.register(lambda name: None)
+    print(len(leftovers._TRIPPED), found, codecs.register.__wrapped__.__name__)
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["1", "None", "register"], done.stderr
 
 
 def test_what_the_runner_keeps_per_process_is_put_back() -> None:

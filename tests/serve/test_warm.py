@@ -70,8 +70,10 @@ def hook(pi):
 
 # Reports what the process looks like, then (by the command) leaves something behind.
 STATE = """
+import codecs
 import json
 import os
+import resource
 import signal
 import threading
 import time
@@ -90,6 +92,14 @@ class _SetsEnvironment:  # kept by the module: collected once the worker dropped
 _kept = _SetsEnvironment()
 
 
+def _has_codec():
+    try:
+        codecs.lookup("leaked")
+    except LookupError:
+        return False
+    return True
+
+
 def after(event, ctx):
     command = event.get("tool_input", {}).get("command", "")
     seen = {
@@ -99,6 +109,8 @@ def after(event, ctx):
         "threads": threading.active_count(),
         "system": getattr(os.system, "__name__", "?"),
         "usr1": str(signal.getsignal(signal.SIGUSR1)),
+        "codec": _has_codec(),
+        "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
     }
     if command == "leak-env":
         os.environ["HOOKMAN_TEST_LEAK"] = "1"
@@ -112,6 +124,11 @@ def after(event, ctx):
         signal.signal(signal.SIGUSR1, lambda *_: None)
     elif command == "leak-fd":
         os.open(os.devnull, os.O_RDONLY)
+    elif command == "leak-codec":
+        codecs.register(lambda name: codecs.lookup("utf-8") if name == "leaked" else None)
+    elif command == "leak-limit":
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft - 1, hard))
     elif command == "leak-by-finalizer":
         _armed.append("env")
     elif command == "import-by-finalizer":
@@ -188,6 +205,8 @@ def test_events_run_warm_in_a_worker_that_outlives_them(warm: Served) -> None:
         ("leak-patch", "replaced a name in a module"),
         ("leak-signal", "changed a signal handler"),
         ("leak-fd", "left a file descriptor open"),
+        ("leak-codec", "registered a codec search function"),
+        ("leak-limit", "changed a resource limit"),
         ("leak-by-finalizer", "changed the environment"),
         ("import-by-finalizer", "a module was imported again after the event"),
     ],
@@ -214,6 +233,8 @@ def test_what_an_event_leaves_behind_never_reaches_the_next(
     assert after["threads"] == 1
     assert after["system"] == "system"
     assert after["usr1"] == fresh["usr1"]
+    assert after["codec"] is False
+    assert after["nofile"] == fresh["nofile"]
 
 
 def test_edits_to_a_guard_and_its_sibling_module_reach_a_warm_worker(warm: Served) -> None:
