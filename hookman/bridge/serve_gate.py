@@ -34,17 +34,32 @@ from hookman.bridge.serve_proof import (
 IDENTITY_TIMEOUT_S = 1.0
 LOG_NAME = "server.log"
 # The lean entry the background server runs (hookman/serve/daemon.py; the same code
-# `hookman serve start` runs), importing hookman from where the runner found it.
+# `hookman serve start` and `hookman serve run` run), importing hookman from where the
+# runner found it.
 DAEMON_CODE = (
     "import sys; sys.path.append({root!r}); from hookman.serve.daemon import main; sys.exit(main())"
 )
+# Isolated and without the site, as the launcher starts the runner: neither the starting
+# session's working directory (`-c` puts it first on sys.path) nor its PYTHONPATH can hold
+# the `hookman` the server imports (a project's own `hookman/` package would be the server
+# of every project). The server reads the site once its own modules are in (serve/lifecycle).
+DAEMON_FLAGS = ("-I", "-S")
+
+
+def own_root() -> str:
+    """The directory this process imported hookman from (the server's sys.path entry)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def daemon_code() -> str:
     """`python -c` code that runs the server, importing hookman from where this process
     found it (as the launcher does)."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return DAEMON_CODE.format(root=root)
+    return DAEMON_CODE.format(root=own_root())
+
+
+def daemon_argv(*words: str) -> list[str]:
+    """The server's command line: this interpreter, isolated, the lean entry, `words`."""
+    return [sys.executable, *DAEMON_FLAGS, "-c", daemon_code(), *words]
 
 
 def serve_problem(port: int) -> tuple[str, str] | None:
@@ -123,7 +138,7 @@ def start_server() -> bool:
     try:
         os.posix_spawn(
             sys.executable,
-            [sys.executable, "-c", daemon_code()],
+            daemon_argv(),
             environment,
             file_actions=[
                 (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),

@@ -14,18 +14,24 @@ from __future__ import annotations
 import os
 import sys
 
+_read: list[bool] = []  # the site was read in this process (the warm server's image: once)
 
-def start_site(own_entry: str | None = None) -> None:
-    """Read the site now, when the interpreter was started without it (-S); else nothing.
-    `own_entry`, the sys.path entry the launcher added for hookman, moves to where the site
-    puts it (an editable install's .pth, or site-packages itself), else it stays last."""
-    if not sys.flags.no_site:
+
+def start_site(own_entry: str | None = None, *, read_pythonpath: bool = True) -> None:
+    """Read the site now, when the interpreter was started without it (-S) and it was not
+    read yet; else nothing. `own_entry`, the sys.path entry the launcher added for hookman,
+    moves to where the site puts it (an editable install's .pth, or site-packages itself),
+    else it stays last. `read_pythonpath`: put PYTHONPATH's entries first, as the
+    interpreter's own start would have (the warm server does not: it answers every project,
+    whichever session started it)."""
+    if not sys.flags.no_site or _read:
         return
+    _read.append(True)
     if own_entry in sys.path:
         sys.path.remove(own_entry)
     else:
         own_entry = None
-    if sys.flags.ignore_environment:
+    if sys.flags.ignore_environment and read_pythonpath:
         extra = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
         sys.path[0:0] = [os.path.abspath(entry) for entry in extra]
     import site

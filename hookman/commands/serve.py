@@ -45,12 +45,12 @@ def run(*, port: int | None = None) -> int:
     import os
     import sys
 
-    from hookman.bridge.serve_gate import daemon_code
+    from hookman.bridge.serve_gate import daemon_argv
     from hookman.serve.daemon import foreground_words
 
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execv(sys.executable, [sys.executable, "-c", daemon_code(), *foreground_words(port)])
+    os.execv(sys.executable, daemon_argv(*foreground_words(port)))
 
 
 @cli_command(

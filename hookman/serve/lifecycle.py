@@ -11,12 +11,11 @@ import contextlib
 import errno
 import os
 import signal
-import sys
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman.bridge.port_holder import port_holder
-from hookman.bridge.serve_gate import daemon_code
+from hookman.bridge.serve_gate import daemon_argv
 from hookman.bridge.serve_proof import KEPT, OURS, check_identity
 from hookman.errors import HookmanError
 from hookman.serve import wire
@@ -281,7 +280,7 @@ def start(wait: float = START_WAIT_S) -> tuple[int | None, int, bool]:
     log = _open_log()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-c", daemon_code()],
+            daemon_argv(),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
@@ -398,7 +397,7 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
     _write_pid()
     from hookman.serve.keeper import Keeper
     from hookman.serve.server import Server
-    from hookman.serve.warm import warm_up
+    from hookman.serve.warm import read_site, warm_up
 
     server = Server(listener, secret, log=True)
     server.keeper = Keeper(listener)  # holds the port once this process ends (serve/keeper.py)
@@ -406,6 +405,7 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
         handoff.confirm()  # the earlier keeper leaves: this process and its keeper hold the port
     server.extra_fds = (lock,)
     warm_up()
+    read_site()
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     signal.signal(signal.SIGINT, lambda *_: server.stop())
     signal.signal(signal.SIGHUP, signal.SIG_IGN)

@@ -59,3 +59,15 @@ def warm_up() -> None:
     server_death.prepare()  # each child ends with the server (Linux), however it dies
     gc.collect()
     gc.freeze()  # the children's collections leave these objects' pages unwritten
+
+
+def read_site() -> None:
+    """The site the hooks of the server's children import from (site-packages with their
+    .pth files, sitecustomize, the user site), read once the server's own modules are in:
+    the server starts isolated and without it (bridge/serve_gate.DAEMON_FLAGS), as the runner
+    does, which reads it per event. PYTHONPATH is not read: the server answers every project,
+    whichever session's environment started it."""
+    from hookman.bridge.serve_gate import own_root
+    from hookman.bridge.site_start import start_site
+
+    start_site(own_root(), read_pythonpath=False)
