@@ -17,16 +17,20 @@ environment changes made in C (putenv without os.environ)."""
 
 from __future__ import annotations
 
+import _locale
 import _signal
 import _thread
 import atexit
+import builtins
 import codecs
 import copyreg
 import gc
 import os
 import resource
 import signal
+import socket
 import sys
+import warnings
 from typing import Any
 
 _FD_DIR = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
@@ -243,6 +247,38 @@ def _sys_state() -> tuple[object, ...]:
     )
 
 
+def _settings() -> tuple[object, ...]:
+    """Process-wide settings an event may change in passing."""
+    return (
+        tuple(sys.argv),
+        sys.get_asyncgen_hooks(),
+        sys.getdlopenflags(),
+        _int_max_str_digits(),
+        _thread.stack_size(),
+        gc.get_debug(),
+        tuple(warnings.filters),
+        socket.getdefaulttimeout(),
+        _locale.setlocale(_locale.LC_ALL),
+    )
+
+
+def _int_max_str_digits() -> object:
+    read = getattr(sys, "get_int_max_str_digits", None)  # Python 3.11+
+    return read() if read is not None else None
+
+
+def _process_state() -> tuple[object, ...]:
+    """Who the process runs as, its priority and its root directory."""
+    root = os.stat("/")
+    return (
+        os.getresuid(),
+        os.getresgid(),
+        tuple(os.getgroups()),
+        os.getpriority(os.PRIO_PROCESS, 0),
+        (root.st_dev, root.st_ino),
+    )
+
+
 def _runner_state() -> list[tuple[dict[str, object], str, object, object]]:
     kept: list[tuple[dict[str, object], str, object, object]] = []
     for module_name, names in RUNNER_STATE.items():
@@ -264,16 +300,27 @@ def _runner_state() -> list[tuple[dict[str, object], str, object, object]]:
     return kept
 
 
-def _containers() -> list[tuple[object, int]]:
-    """The tables (dict, list, set) at the top of hookman's modules, and their sizes."""
-    found: list[tuple[object, int]] = []
+def _containers() -> list[tuple[object, object]]:
+    """The tables (dict, list, set) at the top of hookman's modules, each with a copy of
+    what it holds (the builtins' namespace, which every module holds, is a watched one)."""
+    found: dict[int, tuple[object, object]] = {}
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith("hookman"):
             continue
+        skipped = (vars(module), vars(builtins))
         for value in list(vars(module).values()):
-            if isinstance(value, (dict, list, set)) and value is not vars(module):
-                found.append((value, len(value)))
-    return found
+            if isinstance(value, (dict, list, set)) and not any(value is s for s in skipped):
+                found[id(value)] = (value, _content(value))
+    return list(found.values())
+
+
+def _content(table: dict[object, object] | list[object] | set[object]) -> object:
+    """What a table holds, compared by identity first (a value replaced in place shows)."""
+    if isinstance(table, dict):
+        return list(table.items())
+    if isinstance(table, list):
+        return list(table)
+    return set(table)
 
 
 class Baseline:
@@ -285,6 +332,8 @@ class Baseline:
         self.cwd = os.getcwd()
         self.umask = _umask()
         self.limits = _limits()
+        self.process = _process_state()
+        self.settings = _settings()
         self.blocked = _blocked()
         self.fds = _open_fds()
         self.threads = _thread._count()
@@ -340,6 +389,8 @@ class Baseline:
             return _TRIPPED[-1]
         if _limits() != self.limits:
             return "it changed a resource limit (resource.setrlimit)"
+        if _process_state() != self.process:
+            return "it changed the process's user, group, priority or root directory"
         if _open_fds() != self.fds:
             return "it left a file descriptor open (or closed one)"
         if signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0) or _handlers() != self.handlers:
@@ -348,14 +399,19 @@ class Baseline:
             return "it changed which signals are blocked"
         if _sys_state() != self.sys_state:
             return "it changed sys.path, the import machinery or a hook of sys"
+        if _settings() != self.settings:
+            return (
+                "it changed a process-wide setting (sys.argv, the warnings filters, the locale, "
+                "socket's default timeout, gc's debugging or the threads' stack size)"
+            )
         modules = sys.modules
         if [modules.get(name) for name in self.module_names] != self.module_objects:
             return "it replaced or removed a module"
         if len(modules) != len(self.module_names):  # dropped, then imported again (by a
             return "a module was imported again after the event (a finalizer imported it)"
-        for container, size in self.containers:
-            if len(container) != size:  # type: ignore[arg-type]
-                return "it added to or took from a table of hookman's modules"
+        for container, content in self.containers:
+            if _content(container) != content:  # type: ignore[arg-type]
+                return "it changed a table of hookman's modules"
         for whose, space, kept in self.namespaces:
             # Values compared in order (identity first): an added, removed or replaced name
             if list(space.values()) != kept:

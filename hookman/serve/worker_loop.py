@@ -14,6 +14,7 @@ worker. The answer goes to the pipe the server sent with the request; the end of
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import socket
@@ -45,6 +46,7 @@ def serve_worker(
         null = become_own_process(server_fds, keep=control.fileno())
         control.setblocking(True)
         _register_capture_fork_hook()
+        _close_in_forks(control.fileno())
         baseline = Baseline()
         gc.freeze()  # kept for the worker's life: each event's collect walks only its own
         for count in range(1, event_limit + 1):
@@ -118,6 +120,22 @@ def collect_garbage() -> None:
     (serve/workers.py kills a worker still running past it), never inside the next event,
     whose answer it would delay."""
     gc.collect()
+
+
+def _close_in_forks(descriptor: int) -> None:
+    """A process a hook forks without exec (a daemon it leaves, however it detaches) never
+    holds the worker's socket to the server, on which it could take a later event's request
+    and answer it. Exec'd programs never get it (not inheritable); a grandchild's descriptor
+    of the same number is another file, so only the worker's own children close it."""
+    worker = os.getpid()
+
+    def close_in_child() -> None:
+        if os.getppid() == worker:
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=close_in_child)
 
 
 def _register_capture_fork_hook() -> None:

@@ -11,10 +11,11 @@ import textwrap
 import pytest
 
 SCRIPT = """
-import os, signal, sys, threading, time, json
+import gc, os, signal, sys, threading, time, json
 import hookman.bridge.run_command
 import hookman.bridge.capture
 import hookman.runtime.loader
+import hookman.bridge.runtime_events
 from hookman.serve.leftovers import Baseline, environment
 baseline = Baseline()
 environ, cwd = environment(), os.getcwd()
@@ -82,6 +83,18 @@ def _problem(action: str) -> str:
             "signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR2])",
             "it changed which signals are blocked",
         ),
+        (
+            "events = hookman.bridge.runtime_events._BUILDERS\n"
+            "events['PreToolUse'] = events['Stop']",
+            "it changed a table of hookman's modules",
+        ),
+        ("import warnings; warnings.simplefilter('ignore')", "the warnings filters"),
+        ("import socket; socket.setdefaulttimeout(0.01)", "socket's default timeout"),
+        ("import locale; locale.setlocale(locale.LC_ALL, 'C.UTF-8')", "the locale"),
+        ("sys.argv.append('--more')", "sys.argv"),
+        ("gc.set_debug(gc.DEBUG_STATS)", "gc's debugging"),
+        ("import threading; threading.stack_size(1 << 20)", "the threads' stack size"),
+        ("os.nice(1)", "the process's user, group, priority or root directory"),
     ],
 )
 def test_a_leftover_is_seen(action: str, said: str) -> None:
