@@ -29,6 +29,7 @@ START_WAIT_S = 10.0
 STOP_WAIT_S = 5.0
 KILL_WAIT_S = 2.0  # how long `stop` waits for a server it killed to be gone
 KEEPER_WAIT_S = 3.0  # how long a starting server asks the keeper for the port
+UNLIMITED_DESCRIPTORS = 65536  # the soft limit taken when the hard one is unlimited
 POLL_S = 0.02
 LOG_LIMIT = 1 << 20  # the server's own log is started afresh past this size
 STATUS_HINT = "`hookman serve status` shows the server; `hookman serve stop` stops it."
@@ -390,6 +391,7 @@ def run(port: int | None = None, *, quiet_when_running: bool = False) -> int:
             f"a hookman server already runs{f' (pid {pid})' if pid else ''}.", STATUS_HINT
         )
     chosen = port or serve_port()
+    _raise_descriptor_limit()
     listener, handoff = _listen(chosen)
     # Its port first: a live pid always names a server whose `listening` file is its own
     # (the prompt gate reads them without the lock).
@@ -438,6 +440,21 @@ def _take_lock() -> int | None:
         os.close(descriptor)
         return None
     return descriptor
+
+
+def _raise_descriptor_limit() -> None:
+    """The soft limit on open descriptors raised to the hard one, as Node (which runs Claude
+    Code) does for itself and the command hooks it starts (measured: a child of `node`
+    started with a soft limit of 256 reads the hard limit): a low soft limit (256 on macOS)
+    would leave the server without descriptors for its connections long before its own
+    limit of them."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = UNLIMITED_DESCRIPTORS if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _listen(port: int) -> tuple[Any, Handoff | None]:

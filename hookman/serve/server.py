@@ -151,6 +151,7 @@ class Server:
         self._reap_due = False  # SIGCHLD woke the loop: a child or worker may have ended
         self._stop_by: float | None = None  # stopping: when the runs under way are cut off
         self._last_tick = time.monotonic()
+        self._accept_paused = False  # no descriptor left: the listener rests until a tick
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -255,7 +256,7 @@ class Server:
             except OSError as error:  # EMFILE and the like
                 if error.errno in (errno.EMFILE, errno.ENFILE) and self._make_room():
                     continue  # an idle connection without a head let go of its descriptor
-                self._say(f"accept failed: {error}")
+                self._pause_accepting(error)
                 return
             if len(self.connections) >= CONNECTION_LIMIT and not self._make_room():
                 sock.close()
@@ -264,6 +265,22 @@ class Server:
             connection = Connection(sock, time.monotonic())
             self.connections[sock.fileno()] = connection
             self._first_read(connection)
+
+    def _pause_accepting(self, error: OSError) -> None:
+        """Accepting failed with every connection a request under way (no descriptor left):
+        the listener would stay readable and the loop spin on it, so new connections wait
+        in the kernel's queue until the next tick (TICK_S) tries again."""
+        if self._accept_paused:
+            return
+        with contextlib.suppress(KeyError, ValueError):
+            self.selector.unregister(self.listener)
+        self._accept_paused = True
+        self._say(f"accept failed: {error}; new connections wait for the next second")
+
+    def _resume_accepting(self) -> None:
+        if self._accept_paused and not self.stopping:
+            self._accept_paused = False
+            self.selector.register(self.listener, selectors.EVENT_READ, "listen")
 
     def _first_read(self, connection: Connection) -> None:
         """Read what the client sent with its connection (an agent writes its request at
@@ -302,6 +319,9 @@ class Server:
         state = connection.reader.feed(data)
         if not connection.head_checked and connection.reader.request is not None:
             connection.head_checked = True
+            if not _is_hook_request(connection.reader.request):
+                self._handle(connection)  # answered from its head, its body never waited for
+                return
             if not self._may_ask(connection.reader.request):
                 self._refuse_token(connection)  # before its body is read, however large
                 return
@@ -312,8 +332,8 @@ class Server:
 
     def _may_ask(self, request: Request) -> bool:
         """Whether a hook request carries its project's token (the identity check and
-        paths the server does not serve need none: they are answered without a project)."""
-        if request.method != "POST" or _hook_event(request.path) is None:
+        paths the server does not serve need none: they are answered from their head)."""
+        if not _is_hook_request(request):
             return True
         self._refresh_secret()
         manifest_path = request.header(wire.MANIFEST_HEADER)
@@ -582,6 +602,7 @@ class Server:
     def _tick(self, now: float) -> None:
         """Once a TICK_S: tend the port keeper; collect the ends of the runs whose answers
         went out (one that has not ended yet is watched from now on)."""
+        self._resume_accepting()
         if self.keeper is not None and not self.stopping:
             self.keeper.tend()
         for worker in self.workers.unwatched():
@@ -877,6 +898,12 @@ class Server:
             os.write(2, f"{stamp} hookman serve: {text}\n".encode("utf-8", "replace"))
         except OSError:
             pass
+
+
+def _is_hook_request(request: Request) -> bool:
+    """A hook request (a POST to a hook path): the only kind whose body the server reads,
+    and only once its head carried the project's token."""
+    return request.method == "POST" and _hook_event(request.path) is not None
 
 
 def _hook_event(path: str) -> str | None:

@@ -111,20 +111,23 @@ def server_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def start_limited(served: Served, nofile: int) -> None:
-    """served.start with the server's descriptor limit lowered (RLIMIT_NOFILE soft)."""
+def start_limited(served: Served, nofile: int, *, hard: bool = True) -> None:
+    """served.start with the server's descriptor limit lowered: the soft limit, and the hard
+    one too unless `hard` is False (the server raises its soft limit to the hard one). Its
+    log goes to served.server_log()."""
 
     def lower() -> None:
-        _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, hard))
+        _soft, hard_limit = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile if hard else hard_limit))
 
-    served.process = subprocess.Popen(
-        [*HOOKMAN, "serve", "run", "--port", str(served.port)],
-        env=served.environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        preexec_fn=lower,
-    )
+    with open(served.base / "server.err", "ab") as log:
+        served.process = subprocess.Popen(
+            [*HOOKMAN, "serve", "run", "--port", str(served.port)],
+            env=served.environment,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            preexec_fn=lower,
+        )
     deadline = time.monotonic() + START_WAIT_S
     while time.monotonic() < deadline:
         if served.identity() == OURS:

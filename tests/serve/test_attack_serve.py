@@ -361,6 +361,61 @@ def test_descriptor_exhaustion_at_a_request_does_not_kill_the_server(own: Served
     assert not isinstance(answer, str) and deny_reason(answer[1]) is not None, answer
 
 
+def test_a_low_soft_descriptor_limit_is_raised_to_the_hard_one(own: Served) -> None:
+    start_limited(own, 64, hard=False)
+    assert own.process is not None
+    limits = Path(f"/proc/{own.process.pid}/limits").read_text(encoding="ascii")
+    soft, hard = next(
+        line.split()[3:5] for line in limits.splitlines() if line.startswith("Max open files")
+    )
+    assert soft == hard != "64"
+
+
+def test_requests_that_are_no_hooks_are_answered_from_their_head(served: Served) -> None:
+    """More connections than the server keeps, each with a whole head that promises a body
+    it never sends (no token needed: no hook path): each is answered at once, and a real
+    request is answered as ever."""
+    flood = []
+    try:
+        for index in range(600):
+            sock = socket.create_connection(("127.0.0.1", served.port), timeout=10)
+            path = "/nothing" if index % 2 else wire.IDENTITY_PATH + "?nonce=00"
+            sock.sendall(f"POST {path} HTTP/1.1\r\nContent-Length: 10000000\r\n\r\n{{".encode())
+            flood.append(sock)
+        _, body = served.post("PreToolUse", served.bash("PreToolUse", "rm -rf /"), timeout=20)
+        answered = flood[1].recv(64)
+    finally:
+        for sock in flood:
+            sock.close()
+    assert deny_reason(body) == "no rm -rf in this project"
+    assert answered.startswith(b"HTTP/1.1 404")
+
+
+def test_no_descriptor_left_rests_the_listener_instead_of_spinning(own: Served) -> None:
+    """Every descriptor held by a request under way (each with the project's token, its body
+    still coming): accepting fails, and the server waits for the next second instead of
+    trying again at once, round after round (a loop that spun wrote its log without end)."""
+    start_limited(own, 48)
+    assert own.process is not None
+    pid = own.process.pid
+    assert own.post("PreToolUse", own.bash("PreToolUse", "ls")) == (200, {})
+    held: list[socket.socket] = []
+    try:
+        for _ in range(60):
+            sock = socket.create_connection(("127.0.0.1", own.port), timeout=10)
+            sock.sendall(hook_head(own, "PreToolUse", 1000) + b"{")
+            held.append(sock)
+        wait_for(lambda: "accept failed" in own.server_log(), 10)
+        time.sleep(2.5)  # the ticks of 2.5 s: each tries once
+        failures = own.server_log().count("accept failed")
+    finally:
+        for sock in held:
+            sock.close()
+    assert 1 <= failures <= 5, own.server_log()[-2000:]
+    assert wait_for(lambda: server_fds(pid) <= 40)
+    assert deny_reason(own.post("PreToolUse", own.bash("PreToolUse", "rm -rf /"))[1])
+
+
 @pytest.mark.parametrize(
     "planted",
     [
