@@ -22,11 +22,14 @@ from hookman.bridge.serve_proof import (
     KEPT,
     NOTHING,
     OTHER,
+    UNRESPONSIVE_FIX,
     check_identity,
+    own_holder,
     read_port,
     read_secret,
     serve_dir,
     server_elsewhere,
+    unresponsive_problem,
 )
 
 # Seconds the gate waits for the identity answer: hookman's server answers without a fork
@@ -75,6 +78,14 @@ def serve_problem(port: int) -> tuple[str, str] | None:
         return None
     if identity.state != OTHER:
         return None
+    own = own_holder(port)
+    if own is not None:
+        problem = unresponsive_problem(own, port)
+        return problem, (
+            f"hookman stopped this prompt because {problem}; until it answers, this project's "
+            f"guarded tool calls are denied and its other hooks do not run. Run "
+            f"{UNRESPONSIVE_FIX}; `hookman serve status` says more."
+        )
     from hookman.bridge.port_holder import port_holder
 
     holder = port_holder(port)

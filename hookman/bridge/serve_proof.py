@@ -23,7 +23,11 @@ HOOK_PATH_PREFIX = "/v1/hook/"  # + EVENT: where an http entry POSTs
 # run on in the server's child).
 ASYNC_QUERY = "async=1"
 SECRET_NAME = "secret"
-SERVER_PID_NAME = "pid"  # the running server's pid (the keeper's: keeper.pid)
+SERVER_PID_NAME = "pid"  # the running server's pid
+KEEPER_PID_NAME = "keeper.pid"  # the port keeper's pid (serve/keeper.py)
+KEEPER_WORDS = "hookman's port keeper"
+# What to do when hookman's own server holds the port without answering (own_holder).
+UNRESPONSIVE_FIX = "`hookman serve stop`, then `hookman serve start`"
 LISTENING_NAME = "listening"  # the port the running server listens on
 PORT_NAME = "port"  # the recorded per-user port (`hookman serve enable --port N`)
 SECRET_BYTES = 32
@@ -86,6 +90,28 @@ def server_elsewhere(port: int) -> tuple[int, int | None] | None:
     on `port`, or does not say where (one of an older hookman); None otherwise."""
     found = server_listening()
     return None if found is None or found[1] == port else found
+
+
+def own_holder(port: int) -> str | None:
+    """ "hookman's server (pid N)" or "hookman's port keeper (pid N)" when a process that
+    holds `port` is the one this user's pid file names: it holds the port yet did not prove
+    itself (stopped, or too busy to answer in time), and is no impostor. None otherwise."""
+    from hookman.bridge.port_holder import port_holders
+
+    holders = port_holders(port)
+    for name, who in ((SERVER_PID_NAME, "hookman's server"), (KEEPER_PID_NAME, KEEPER_WORDS)):
+        pid = live_pid(name)
+        if pid is not None and pid in holders:
+            return f"{who} (pid {pid})"
+    return None
+
+
+def unresponsive_problem(holder: str, port: int) -> str:
+    """The sentence for hookman's own process holding `port` without proving itself."""
+    return (
+        f"{holder} holds port {port} but did not prove itself in time: it is stopped, or too "
+        "busy to answer"
+    )
 
 
 def live_pid(name: str) -> int | None:

@@ -274,7 +274,7 @@ def _server_effects(entry: FireEntryJson, event: str) -> list[str]:
     observe-only event's hooks not run, or another process's answer."""
     if entry["path"] != "server" or not isinstance(entry["port"], int):
         return []
-    from hookman.doctor.serve_probe import OTHER, RUNNING, probe
+    from hookman.doctor.serve_probe import OTHER, RUNNING, UNRESPONSIVE, probe
 
     found = probe(entry["port"])
     if found.state == RUNNING:
@@ -285,12 +285,14 @@ def _server_effects(entry: FireEntryJson, event: str) -> list[str]:
             "the one shown (`hookman doctor` names it)"
         ]
     start = "`hookman serve start`, or the next prompt, starts it"
+    down = "the warm hook server is not running now"
+    if found.state == UNRESPONSIVE:
+        from hookman.bridge.serve_proof import UNRESPONSIVE_FIX
+
+        down, start = f"{found.holder} does not answer now", f"run {UNRESPONSIVE_FIX}"
     if entry["on_failure"] != "block":
-        return [f"the warm hook server is not running now, so no hook runs on this event ({start})"]
-    said = (
-        "the warm hook server is not running now, so Claude Code denies this call, not what the "
-        f"answer shown says ({start})"
-    )
+        return [f"{down}, so no hook runs on this event ({start})"]
+    said = f"{down}, so Claude Code denies this call, not what the answer shown says ({start})"
     if found.kept:
         from hookman.serve.answers import stopped_reason
 

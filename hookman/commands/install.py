@@ -533,9 +533,16 @@ def print_serve_paths(result: SyncResult, out: Any = None) -> bool:
     out.print(escape(paths_sentence(serve, result.target.version)), highlight=False)
     state = None if result.dry_run else _server_state(serve)
     if state is not None and state.state != RUNNING:
-        sentence = not_running_sentence(serve, state.state, state.detail)
+        sentence = not_running_sentence(serve, state.state, _state_detail(state))
         out.print(f"[yellow]warning:[/] {escape(sentence)}", highlight=False)
     return state is not None
+
+
+def _state_detail(state: ServerState) -> str:
+    """What not_running_sentence says of the state: hookman's own unanswering server named."""
+    from hookman.doctor.serve_probe import UNRESPONSIVE, unresponsive_sentence
+
+    return unresponsive_sentence(state) if state.state == UNRESPONSIVE else state.detail
 
 
 def _server_state(serve: ServePlan) -> ServerState | None:

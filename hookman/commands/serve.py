@@ -127,6 +127,7 @@ def _say_kept(out: Console, port: int | None) -> None:
 )
 def status(*, json_output: bool = False) -> int:
     """Exit 0 when the server runs, 1 when it does not (or another process holds its port)."""
+    from hookman.bridge.serve_proof import UNRESPONSIVE_FIX
     from hookman.serve.lifecycle import status as server_status
 
     found = server_status()
@@ -138,7 +139,9 @@ def status(*, json_output: bool = False) -> int:
             "port": found.port,
             "version": found.version,
             "opted_in": found.opted_in,
-            "problem": said.message if said is not None else found.detail or None,
+            "problem": (
+                said.message if said is not None else found.unresponsive or found.detail or None
+            ),
             "kept": found.kept,  # hookman's port keeper holds the port (serve/keeper.py)
         }
         print_json(shown)
@@ -151,6 +154,9 @@ def status(*, json_output: bool = False) -> int:
     elif said is not None:
         out.print(escape(said.message))
         out.print(escape(said.hint or ""))
+    elif found.unresponsive:
+        out.print(f"the hook server does not answer: {escape(found.unresponsive)}")
+        out.print(f"run {UNRESPONSIVE_FIX}")
     elif found.detail:
         out.print(f"the hook server is not running: {escape(found.detail)}")
         out.print(

@@ -52,7 +52,8 @@ def paths_sentence(plan: ServePlan, version: ClientVersion | None) -> str:
 
 def not_running_sentence(plan: ServePlan, state: str, detail: str = "") -> str:
     """The server the entries reach does not answer as hookman's: what that means now."""
-    from hookman.doctor.serve_probe import OTHER
+    from hookman.bridge.serve_proof import UNRESPONSIVE_FIX
+    from hookman.doctor.serve_probe import OTHER, UNRESPONSIVE
 
     guarded = [e for e, p in plan.paths.items() if p.server and p.on_failure is not None]
     observed = [e for e, p in plan.paths.items() if p.server and p.on_failure is None]
@@ -66,6 +67,8 @@ def not_running_sentence(plan: ServePlan, state: str, detail: str = "") -> str:
     if state == OTHER:
         why = f"another process holds port {plan.port}" + (f" ({detail})" if detail else "")
         return f"{why}: until it is gone {effect}."
+    if state == UNRESPONSIVE:
+        return f"{detail}; until it answers, {effect} ({UNRESPONSIVE_FIX})."
     return (
         f"the warm hook server is not running: start it with `{START_HINT}`; until it runs, "
         f"{effect}."

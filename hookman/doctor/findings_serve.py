@@ -231,7 +231,13 @@ def _headers_of(handler: Handler) -> dict[str, object] | None:
 def _check_server(
     ctx: Context, http: list[Handler], port: int, local: str, *, opted_in: bool
 ) -> None:
-    from hookman.doctor.serve_probe import NOT_RUNNING, OTHER, probe
+    from hookman.doctor.serve_probe import (
+        NOT_RUNNING,
+        OTHER,
+        UNRESPONSIVE,
+        probe,
+        unresponsive_sentence,
+    )
 
     state = probe(port)
     guarded = _guarded_events()
@@ -252,6 +258,18 @@ def _check_server(
                 f"hookman's entries reach the warm hook server on port {port}, which is not "
                 f"running: until it runs, {effect}.",
                 START_FIX if opted_in else OPTED_OUT_FIX,
+            )
+        )
+    elif state.state == UNRESPONSIVE:
+        from hookman.bridge.serve_proof import UNRESPONSIVE_FIX
+
+        ctx.add(
+            Finding(
+                "hookman-serve-unresponsive",
+                "error",
+                local,
+                f"{unresponsive_sentence(state)}. Until it answers, {effect}.",
+                f"{UNRESPONSIVE_FIX}.",
             )
         )
     elif state.state == OTHER:

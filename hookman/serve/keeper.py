@@ -52,7 +52,7 @@ from hookman.serve.server import Connection, Server
 
 KEPT_NOTICE = "the hook server was not running: hookman's port keeper denied"
 HANDOFF_PREFIX = "handoff-"  # + PORT: the Unix socket a starting server takes the port through
-PID_NAME = "keeper.pid"
+PID_NAME = wire.KEEPER_PID_NAME
 LOG_NAME = "server.log"
 HANDOFF_TIMEOUT_S = 2.0  # for each step of a handoff but the last
 CONFIRM_TIMEOUT_S = 10.0  # how long a keeper waits for the server to say it took the port

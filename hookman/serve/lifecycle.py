@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hookman.bridge.port_holder import port_holder
 from hookman.bridge.serve_gate import daemon_argv
-from hookman.bridge.serve_proof import KEPT, OURS, check_identity
+from hookman.bridge.serve_proof import (
+    KEPT,
+    OURS,
+    check_identity,
+    own_holder,
+    unresponsive_problem,
+)
 from hookman.errors import HookmanError
 from hookman.serve import wire
 
@@ -100,6 +106,7 @@ class Status:
         "pid",
         "port",
         "running",
+        "unresponsive",
         "unusable",
         "version",
     )
@@ -112,6 +119,7 @@ class Status:
         self.version: str | None = None
         self.opted_in = wire.opted_in()
         self.detail = ""  # what holds the port when it is not hookman's server
+        self.unresponsive = ""  # hookman's own server or keeper holds it, and did not answer
         self.elsewhere: HookmanError | None = None  # it runs on another port (elsewhere_problem)
         self.unusable: HookmanError | None = None  # the secret cannot be used: nothing is proven
 
@@ -130,7 +138,10 @@ def status() -> Status:
         found.kept = True
         found.pid = keeper_of(found.port)
     elif identity.detail:
-        holder = port_holder(found.port)
+        own = own_holder(found.port)
+        if own is not None:
+            found.unresponsive = unresponsive_problem(own, found.port)
+        holder = own or port_holder(found.port)
         found.detail = f"{holder or 'another process'} holds the port: {identity.detail}"
     if not found.running:
         found.elsewhere = elsewhere_problem()
