@@ -93,9 +93,10 @@ def server_elsewhere(port: int) -> tuple[int, int | None] | None:
 
 
 def own_holder(port: int) -> str | None:
-    """ "hookman's server (pid N)" or "hookman's port keeper (pid N)" when a process that
-    holds `port` is the one this user's pid file names: it holds the port yet did not prove
-    itself (stopped, or too busy to answer in time), and is no impostor. None otherwise."""
+    """The words naming hookman's server or port keeper ("hookman's server (pid N)") when
+    a process that holds `port` is the one this user's pid file names: it holds the port yet
+    did not prove itself (stopped, or too busy to answer in time), and is no impostor. None
+    otherwise."""
     from hookman.bridge.port_holder import port_holders
 
     holders = port_holders(port)
