@@ -12,7 +12,10 @@ hookSpecificOutput):
   deny; an ask or changed input, which hookman does not pass on to an agent not measured to
   honour them; `continue: false`; a `decision: "block"`, which Copilot and droid ignore on
   PreToolUse), with the reason as a string. Anything else lets the tool run, with the
-  context only.
+  context only. For Qwen Code the deny also says `continue: false` with the reason as
+  `stopReason`: Qwen lets a later hook's `permissionDecision` replace hookman's but keeps
+  any hook's `continue: false`, which blocks the call and goes on with the session
+  (measured, catalog/agent_hook_merge.json).
 - other events: the honoured fields only (additionalContext; Stop's `decision: "block"` and
   its reason). Everything else, systemMessage included, is dropped.
 
@@ -21,7 +24,13 @@ Standard library only; imported only on an agent's path.
 
 from __future__ import annotations
 
-from hookman.bridge.agent_facts import OTHER_AGENTS, answer_fields, deny_channels, display_name
+from hookman.bridge.agent_facts import (
+    OTHER_AGENTS,
+    answer_fields,
+    deny_also_stops,
+    deny_channels,
+    display_name,
+)
 from hookman.bridge.protocol import PRE_TOOL_USE
 
 SPECIFIC = "hookSpecificOutput"
@@ -95,10 +104,14 @@ def deny_reason_of(agent: str, answer: dict[str, object]) -> str | None:
 def _pre_tool_use(
     agent: str, answer: dict[str, object], allowed: dict[str, list[str]]
 ) -> dict[str, object]:
+    stops = deny_also_stops(agent)  # read now: a deadline's deny must not read files
     why = deny_reason_of(agent, answer)
     result: dict[str, object] = {}
     context = _text(_specific(answer).get(CONTEXT))
     if why is not None:
+        if stops:  # Qwen Code: a later hook's allow cannot undo this (agent_hook_merge.json)
+            result["continue"] = False
+            result["stopReason"] = why
         channels = deny_channels(agent)
         if channels.get("specific", True) or not channels.get("top"):
             result[SPECIFIC] = {

@@ -31,6 +31,8 @@ SHAPE_CLAUDE_SETTINGS = "claude_settings"  # Claude Code's own file: nothing of 
 SHAPE_HOOKS_KEY = "hooks_key"  # {"hooks": {"PreToolUse": [groups]}, ...other keys}
 SHAPE_TOP_LEVEL = "top_level"  # {"PreToolUse": [groups]}: no "hooks" wrapper
 
+MERGE_FACTS = "agent_hook_merge"  # how each agent merges several hooks' answers
+
 _loaded: dict[str, dict[str, Any]] = {}
 
 
@@ -151,6 +153,24 @@ def deny_channels(agent: str) -> dict[str, bool]:
     """Where a deny must stand for the agent's model to read it: `specific`
     (hookSpecificOutput) and `top` (top-level permissionDecision)."""
     return {str(key): bool(value) for key, value in agent_catalog(agent)["deny"].items()}
+
+
+def deny_also_stops(agent: str) -> bool:
+    """Whether hookman's PreToolUse deny for the agent also says `continue: false`: Qwen Code
+    lets a later hook's permissionDecision replace a deny but keeps any hook's
+    `continue: false`, which blocks the call there (catalog/agent_hook_merge.json)."""
+    facts = _merge_facts().get(agent)
+    return isinstance(facts, dict) and facts.get("deny_also_stops") is True
+
+
+def _merge_facts() -> dict[str, Any]:
+    facts = _loaded.get(MERGE_FACTS)
+    if facts is None:
+        with open(os.path.join(CATALOG_DIR, MERGE_FACTS + ".json"), "rb") as handle:
+            loaded = lean_json.loads(handle.read())
+        assert isinstance(loaded, dict)
+        facts = _loaded[MERGE_FACTS] = loaded
+    return facts
 
 
 def stops_on(agent: str, wish: str) -> str:

@@ -19,7 +19,7 @@ from hookman.bridge.agent_answer import (
     STOPPED_REASON,
     agent_answer,
 )
-from hookman.bridge.agent_facts import OTHER_AGENTS, answer_fields
+from hookman.bridge.agent_facts import OTHER_AGENTS, answer_fields, deny_also_stops
 
 REASON = "Blocked by the bash guard: rm -rf deletes without asking."
 
@@ -50,7 +50,9 @@ DENIES = {
         "permissionDecision": "deny",
         "permissionDecisionReason": REASON,
     },
-    "qwen": _deny(),
+    # Qwen Code keeps any hook's continue: false but lets a later hook's permissionDecision
+    # replace hookman's deny (catalog/agent_hook_merge.json, measured)
+    "qwen": {**_deny(), "continue": False, "stopReason": REASON},
     "droid": _deny(),
 }
 
@@ -64,7 +66,22 @@ def test_a_guard_s_deny_is_the_deny_the_agent_hears(agent: str) -> None:
 @pytest.mark.parametrize("agent", ["qwen", "droid"])
 def test_qwen_and_droid_never_get_the_top_level_deny_they_ignore(agent: str) -> None:
     answer = agent_answer(agent, "PreToolUse", _deny())
-    assert set(answer) == {"hookSpecificOutput"}
+    assert set(answer) == {"hookSpecificOutput", *_stop_keys(agent)}
+
+
+def _stop_keys(agent: str) -> set[str]:
+    """What a deny adds for an agent that keeps any hook's continue: false (Qwen Code)."""
+    return {"continue", "stopReason"} if deny_also_stops(agent) else set()
+
+
+def test_only_qwen_s_deny_also_stops_the_call() -> None:
+    """Qwen Code lets a later hook's permissionDecision replace hookman's deny but keeps any
+    hook's continue: false (measured: tests/e2e/test_agent_merge.py); droid's continue:
+    false is read as stopping the session, Copilot's merge is not read."""
+    assert [agent for agent in OTHER_AGENTS if deny_also_stops(agent)] == ["qwen"]
+    answer = agent_answer("qwen", "PreToolUse", _deny())
+    assert answer["continue"] is False and answer["stopReason"] == REASON
+    assert "continue" not in agent_answer("qwen", "PreToolUse", {})
 
 
 @pytest.mark.parametrize("agent", OTHER_AGENTS)
@@ -229,9 +246,12 @@ def test_pre_tool_use_answers_deny_exactly_when_claude_code_s_would_stop(
         assert isinstance(specific["permissionDecisionReason"], str)
         assert specific["permissionDecisionReason"].strip()
     allowed = answer_fields(agent)["PreToolUse"]
-    assert set(answer) <= {"hookSpecificOutput", *allowed["top"]}
+    stops = _stop_keys(agent) if denied else set()
+    assert set(answer) <= {"hookSpecificOutput", *allowed["top"], *stops}
     assert set(specific) <= set(allowed["specific"])
-    assert "decision" not in answer and "continue" not in answer
+    assert "decision" not in answer
+    assert answer.get("continue") is (False if stops else None)
+    assert answer.get("stopReason") == (specific["permissionDecisionReason"] if stops else None)
 
 
 @given(

@@ -1,0 +1,88 @@
+"""Another PreToolUse hook that answers "allow" beside hookman's guard, in each agent's real
+binary (catalog/agent_hook_merge.json): Qwen Code 0.24.4 lets a later hook's
+permissionDecision replace an earlier one's deny (project hooks run before the user's), so
+hookman's Qwen deny also says `continue: false`, which Qwen keeps whatever the others answer.
+Here the allow hook stands after hookman's entry in the project's file, in the user's
+settings, and before hookman's entry; the `rm -rf` must not run and the model must read the
+guard's reason, and the session must go on (the next command runs).
+
+droid 0.225.2 takes the first answer holding a permissionDecision: an allow before hookman's
+entry wins there, and that case proves the limit rather than the guard."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .agents_harness import AgentProject
+from .mock_anthropic import say
+
+pytestmark = pytest.mark.e2e
+
+GUARD = """
+def guard(event, ctx):
+    if "rm -rf" in event["input"].get("command", ""):
+        return {"block": True, "reason": "GUARD-MERGE: rm -rf is not allowed here"}
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+REASON = "GUARD-MERGE: rm -rf is not allowed here"
+ALLOW = {
+    "hookSpecificOutput": {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "allow",
+        "permissionDecisionReason": "auto-approved by another hook",
+    }
+}
+# The user-level file each agent reads (droid's events are top-level keys).
+USER_FILES = {"qwen": ".qwen/settings.json", "droid": ".factory/hooks.json"}
+USER_FILES["copilot"] = ".copilot/settings.json"
+
+
+def _allow_group(e2e: AgentProject) -> dict[str, Any]:
+    command = "printf '%s' '" + json.dumps(ALLOW) + "'"
+    matcher = "Bash" if e2e.agent == "copilot" else e2e.agent_client.facts.shell_tool
+    return {"matcher": matcher, "hooks": [{"type": "command", "command": command, "timeout": 10}]}
+
+
+def _add_allow(e2e: AgentProject, where: str) -> None:
+    group = _allow_group(e2e)
+    if where == "user":
+        path = e2e.home / USER_FILES[e2e.agent]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        events = {"PreToolUse": [group]}
+        path.write_text(json.dumps(events if e2e.agent == "droid" else {"hooks": events}))
+        return
+
+    def add(document: dict[str, Any]) -> None:
+        events = document if e2e.agent == "droid" else document["hooks"]
+        groups = events["PreToolUse"]
+        groups.insert(len(groups) if where == "after" else 0, group)
+
+    e2e.edit_hooks_file(add)
+
+
+@pytest.mark.parametrize("where", ["after", "user", "before"])
+@pytest.mark.parametrize("agent_client", ["qwen", "droid", "copilot"], indirect=True)
+def test_another_hook_s_allow_does_not_undo_the_guard_s_deny(
+    agent_e2e: AgentProject, where: str
+) -> None:
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", GUARD))
+    _add_allow(e2e, where)
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent(
+        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
+    )
+    if (e2e.agent, where) == ("droid", "before"):  # the limit doctor reports (droid-hook-first)
+        assert not (victim / "keep.txt").exists(), "droid now holds the deny: " + run.describe()
+        return
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert e2e.denied(REASON) in run.tool_results()[0], run.describe()
+    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
