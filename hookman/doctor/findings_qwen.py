@@ -10,10 +10,11 @@ settings file with hooks (wants_qwen reads files only).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import AgentFile, read_agent_files, wants_agent
+from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files, wants_agent
 from hookman.doctor.context import Context
 from hookman.doctor.model import Finding, Handler
 from hookman.doctor.qwen_sources import folder_trust_on, project_trusted, trust_file
@@ -38,6 +39,7 @@ def check_qwen(ctx: Context) -> None:
         if file.error is not None:
             agents.check_invalid(ctx, AGENT, file, "qwen-source-invalid")
     agents.check_switched_off(ctx, AGENT, files, handlers, "qwen-hooks-disabled")
+    _check_off_env(ctx, handlers)
     _check_folder_trust(ctx, files, handlers)
     memo: dict[Path, str | None] = {}
     for handler in handlers:
@@ -46,6 +48,37 @@ def check_qwen(ctx: Context) -> None:
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
     project = next((f for f in files if f.layer == "project"), None)
     agents.check_stale(ctx, AGENT, project, "qwen-hookman-stale")
+
+
+def off_env_switches() -> list[dict[str, str]]:
+    """The switches of Qwen Code set truthy in this environment (doctor_facts.json, qwen
+    "off_env"): each turns off every hook of a Qwen Code started from it."""
+    facts = doctor_facts_of(AGENT)
+    truthy = set(facts["off_env_truthy"])
+    return [
+        switch
+        for switch in facts["off_env"]
+        if (os.environ.get(switch["variable"]) or "").strip().lower() in truthy
+    ]
+
+
+def _check_off_env(ctx: Context, handlers: list[Handler]) -> None:
+    """As hooks-off-bare-mode for Claude Code (findings_switches): information about where
+    doctor runs, since the agent may start elsewhere; an error-free report must not hide
+    that a Qwen Code started here runs no hook at all."""
+    ours = any(h.hookman for h in handlers)
+    for switch in off_env_switches():
+        name, flag = switch["variable"], switch["flag"]
+        ctx.add(
+            Finding(
+                "qwen-hooks-off-env",
+                "info",
+                None,
+                f"{name} is set in this environment: a Qwen Code started from it is in "
+                f"{switch['effect']}" + (", hookman's guards included." if ours else "."),
+                f"unset {name}, and start Qwen Code without {flag}, where hooks should run.",
+            )
+        )
 
 
 def _check_folder_trust(ctx: Context, files: list[AgentFile], handlers: list[Handler]) -> None:

@@ -500,3 +500,44 @@ def test_an_anchored_matcher_naming_bash_is_read_too(project: Path) -> None:
 def test_another_regex_is_not_guessed(project: Path) -> None:
     droid_hooks(project, {"PreToolUse": [group(command("./check.sh"), matcher="Ba.*")]})
     assert "droid-matcher-claude-tool" not in codes(diagnose(project))
+
+
+# --- qwen-hooks-off-env --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("QWEN_CODE_SIMPLE", "1", "bare mode (what `qwen --bare` sets)"),
+        ("QWEN_CODE_SAFE_MODE", " True", "safe mode (as with `qwen --safe-mode`)"),
+        ("QWEN_CODE_SIMPLE", "0", None),
+        ("QWEN_CODE_SAFE_MODE", "", None),
+    ],
+)
+def test_a_qwen_off_switch_in_this_environment_is_said(
+    project: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, said: str | None
+) -> None:
+    for name in ("QWEN_CODE_SIMPLE", "QWEN_CODE_SAFE_MODE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv(variable, value)
+    entry = command(hookman_command(project, agent="qwen"))
+    qwen_settings(project, {"PreToolUse": [group(entry, matcher="^(?:run_shell_command)$")]})
+    ctx = diagnose(project)
+    if said is None:
+        assert "qwen-hooks-off-env" not in codes(ctx)
+        return
+    found = the(ctx, "qwen-hooks-off-env")
+    assert found.severity == "info"
+    assert found.message == (
+        f"{variable} is set in this environment: a Qwen Code started from it is in {said}"
+        + (
+            " and loads no settings file, so it runs none of their hooks"
+            if variable == "QWEN_CODE_SIMPLE"
+            else ", which turns off its hooks, extensions, skills, MCP servers and context files"
+        )
+        + ", hookman's guards included."
+    )
+    assert found.fix == (
+        f"unset {variable}, and start Qwen Code without "
+        f"{'--bare' if variable == 'QWEN_CODE_SIMPLE' else '--safe-mode'}, where hooks should run."
+    )
