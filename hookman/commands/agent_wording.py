@@ -95,6 +95,25 @@ def absent_sentences(agent: str, project_dir: Path) -> list[str]:
     return lines
 
 
+def switched_off_sentences(agent: str, project_dir: Path) -> list[str]:
+    """The agent's own off switch, set in its user or project settings (the file doctor's
+    <agent>-hooks-disabled names): a warning for install and list, since every entry
+    hookman writes there then runs for nothing."""
+    from hookman.doctor.agent_files import read_agent_files
+    from hookman.doctor.findings_agents import disable_key, switch_owner
+
+    if agent_facts.hooks_file(agent) is None:
+        return []  # Copilot: its switch is not one of its own files'
+    owner = switch_owner(agent, read_agent_files(agent, project_dir))
+    if owner is None:
+        return []
+    name, key = agent_facts.display_name(agent), disable_key(agent)
+    return [
+        f'`"{key}": true` in {owner.path}: {name} runs none of its hooks, hookman\'s '
+        f"included; remove `{key}` from {owner.path} (or set it to false)."
+    ]
+
+
 def plan_sentences(plan: AgentPlan) -> list[str]:
     """Plain sentences about what the agent will not run (install, list)."""
     agent = plan.agent

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hookman.agents import codex_files
+from hookman.commands.agent_wording import switched_off_sentences
 from hookman.commands.git_wording import exclusion_sentence
 from hookman.commands.plan_wording import plan_warnings, target_warnings, tool_name_warnings
 from hookman.commands.subscription_wording import change_sentences, changes_json
@@ -25,6 +26,9 @@ def sync_warnings(result: SyncResult) -> list[str]:
     """What the target, the plan and the store mean for hooks that will not run as written."""
     warnings = target_warnings(result.plan, result.target) + plan_warnings(result.plan)
     warnings += tool_name_warnings(result.hooks) + result.repo_warnings
+    for agent, sync in result.agents.items():
+        if sync.plan is not None and sync.plan.events and not sync.absent:
+            warnings += switched_off_sentences(agent, result.project_dir)
     return warnings + repaired_sentences(result)
 
 

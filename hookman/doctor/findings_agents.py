@@ -187,6 +187,20 @@ def check_event(
     add(ctx, finding)
 
 
+def switch_owner(agent: str, files: list[AgentFile]) -> AgentFile | None:
+    """The file whose off switch (`disableAllHooks`, `hooksDisabled`) turns every hook of the
+    agent off (None: hooks run): the project's file wins over the user's, as the agents
+    merge their settings. install and list say it too (commands/agent_wording.py)."""
+    key = disable_key(agent)
+    setting: AgentFile | None = None
+    value = False
+    for file in files:  # user first, then project: the last one that sets it wins
+        for holder in (file.data, file.hooks):
+            if isinstance(holder, dict) and isinstance(holder.get(key), bool):
+                setting, value = file, holder[key]
+    return setting if value is True else None
+
+
 def check_switched_off(
     ctx: Context,
     agent: str,
@@ -197,13 +211,8 @@ def check_switched_off(
     """The agent's off switch (`disableAllHooks`, `hooksDisabled`): the project's file wins
     over the user's, as the agents merge their settings."""
     key = disable_key(agent)
-    setting: AgentFile | None = None
-    value = False
-    for file in files:  # user first, then project: the last one that sets it wins
-        for holder in (file.data, file.hooks):
-            if isinstance(holder, dict) and isinstance(holder.get(key), bool):
-                setting, value = file, holder[key]
-    if setting is None or value is not True:
+    setting = switch_owner(agent, files)
+    if setting is None:
         return
     for handler in handlers:
         handler.silence(code)

@@ -497,3 +497,29 @@ def test_fire_as_droid_reads_a_claude_form_payload_in_droid_s_names(
     droid = project / DROID_FILE
     droid.write_text(droid.read_text().replace("^(?:Execute|Create)$", "Bash"))
     assert "runs it without hookman" in hookman_json(*words)["agent_entry"]
+
+
+def test_install_and_list_warn_when_qwen_s_hooks_are_switched_off(
+    project: Path, machine: Path
+) -> None:
+    """`"disableAllHooks": true` in ~/.qwen/settings.json (doctor: qwen-hooks-disabled):
+    every entry written runs for nothing, which install and list say with the fix."""
+    all_agents(machine)
+    write_hook(project, "guard", GUARD)
+    user = Path.home() / ".qwen" / "settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text('{"disableAllHooks": true}\n', encoding="utf-8")
+    said = (
+        f'warning: `"disableAllHooks": true` in {user}: Qwen Code runs none of its hooks, '
+        f"hookman's included; remove `disableAllHooks` from {user} (or set it to false)."
+    )
+
+    result = hookman("install", "hooks/guard.py", *VERSION, "--agent", "qwen")
+    listed = hookman("list")
+
+    assert result.exit_code == 0, result.output
+    assert said in " ".join(result.output.split()), result.output
+    assert said.removeprefix("warning: ") in hookman_json("install")["warnings"]
+    assert said in " ".join(listed.output.split()), listed.output
+    user.write_text('{"disableAllHooks": false}\n', encoding="utf-8")
+    assert "disableAllHooks" not in hookman("install").output
