@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from hookman.agents import agent_facts
+from hookman.catalog.agent_catalog import hookman_first_events
 from hookman.errors import HookmanError
 from hookman.project.git_exclude import Excluded, GitExclusion, ensure_git_ignored, is_tracked
 from hookman.project.settings_entries import (
     HookmanEntry,
     apply_hookman_entries,
     find_hookman_entries,
+    is_hookman_handler,
 )
 from hookman.project.settings_file import SettingsChange, json_kind, read_settings, update_settings
 
@@ -79,11 +81,13 @@ def _edit(
     agent: str, path: Path, entries: Sequence[HookmanEntry]
 ) -> Callable[[dict[str, Any]], None]:
     key = _file(agent).events_key
+    first = hookman_first_events(agent)
 
     def edit(document: dict[str, Any]) -> None:
         if key is None:  # the events are the file's own keys: edit the file as `hooks`
             _check_events(agent, path, document)
             apply_hookman_entries({"hooks": document}, entries)
+            _put_hookman_first(document, first)
             return
         if key in document:
             _check_events(agent, path, document[key], f"{key}.")
@@ -92,12 +96,33 @@ def _edit(
             apply_hookman_entries(wrapped, entries)
             if "hooks" in wrapped:
                 document[key] = wrapped["hooks"]
+                _put_hookman_first(document[key], first)
             else:
                 document.pop(key, None)
             return
         apply_hookman_entries(document, entries)
+        if isinstance(document.get("hooks"), dict):
+            _put_hookman_first(document["hooks"], first)
 
     return edit
+
+
+def _put_hookman_first(events: dict[str, Any], names: Sequence[str]) -> None:
+    """Move the matcher groups that hold only hookman's handlers before the others of each
+    event in `names`, in their order: an agent that takes the first hook's answer
+    (droid's permissionDecision, catalog/agent_hook_merge.json) then reads hookman's
+    first. A group mixing hookman's handlers with others stays where it is."""
+    for name in names:
+        groups = events.get(name)
+        if not isinstance(groups, list):
+            continue
+        ours = [group for group in groups if _only_hookman(group)]
+        events[name] = ours + [group for group in groups if not _only_hookman(group)]
+
+
+def _only_hookman(group: Any) -> bool:
+    handlers = group.get("hooks") if isinstance(group, dict) else None
+    return bool(handlers) and all(is_hookman_handler(handler) for handler in handlers)
 
 
 def _check_events(agent: str, path: Path, events: Any, prefix: str = "") -> None:

@@ -163,6 +163,15 @@ def deny_also_stops(agent: str) -> bool:
     return isinstance(facts, dict) and facts.get("deny_also_stops") is True
 
 
+def hookman_first_events(agent: str) -> list[str]:
+    """Events whose hookman groups install puts before the others in the agent's file: droid
+    takes the first answer holding a permissionDecision, so an allow before hookman's deny
+    wins there (catalog/agent_hook_merge.json, measured)."""
+    facts = _merge_facts().get(agent)
+    first = facts.get("hookman_first") if isinstance(facts, dict) else None
+    return [str(event) for event in first] if isinstance(first, list) else []
+
+
 def _merge_facts() -> dict[str, Any]:
     facts = _loaded.get(MERGE_FACTS)
     if facts is None:

@@ -416,6 +416,12 @@ def check_stale(ctx: Context, agent: str, file: AgentFile | None, code: str) -> 
         parts.append(f"missing: {', '.join(missing)}")
     if extra := [e for e in written if e not in wanted_events]:
         parts.append(f"no enabled hook needs: {', '.join(extra)}")
+    if behind := _behind_another(agent, file):
+        parts.append(
+            f"another hook's {', '.join(behind)} group stands before hookman's, and "
+            f"{agent_name(agent)} takes the first hook's permissionDecision, so an allow "
+            "there undoes hookman's deny"
+        )
     if not parts:
         parts.append("matchers, commands or timeouts differ")
     add(
@@ -430,6 +436,26 @@ def check_stale(ctx: Context, agent: str, file: AgentFile | None, code: str) -> 
             "run `hookman install`.",
         ),
     )
+
+
+def _behind_another(agent: str, file: AgentFile) -> list[str]:
+    """The events (catalog/agent_hook_merge.json "hookman_first": droid's PreToolUse) where
+    a group of another hook comes before one of hookman's in the file; install puts
+    hookman's first there."""
+    from hookman.catalog.agent_catalog import hookman_first_events
+    from hookman.project.settings_entries import is_hookman_handler
+
+    found = []
+    for event in hookman_first_events(agent):
+        groups = (file.hooks or {}).get(event)
+        owners = [
+            all(is_hookman_handler(h) for h in g["hooks"]) and bool(g["hooks"])
+            for g in groups or []
+            if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+        ]
+        if False in owners and True in owners[owners.index(False) + 1 :]:
+            found.append(event)
+    return found
 
 
 def _left_over(agent: str, file: AgentFile, written: list[str], code: str) -> Finding:

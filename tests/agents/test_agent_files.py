@@ -73,9 +73,30 @@ def test_removing_leaves_foreign_entries_and_layout(tmp_path: Path, agent: str) 
     path = write(tmp_path, agent, text)
     agent_files.update_agent_hooks(tmp_path, agent, [entry(agent)], dry_run=False)
     groups = events_of(agent, json.loads(path.read_text()))["PreToolUse"]
-    assert groups[0] == FOREIGN and len(groups) == 2
+    # droid reads the first permissionDecision: hookman's group goes first there
+    assert groups[1 if agent == DROID_AGENT else 0] == FOREIGN and len(groups) == 2
     agent_files.update_agent_hooks(tmp_path, agent, [], dry_run=False)
     assert path.read_text() == text
+
+
+def test_droid_s_pre_tool_use_groups_of_hookman_go_before_the_others(tmp_path: Path) -> None:
+    """droid 0.225.2 takes the first answer holding a permissionDecision, so another
+    hook's allow listed before hookman's deny let the call run (measured,
+    tests/e2e/test_agent_merge.py): install writes hookman's PreToolUse group first, and
+    moves it there when a group was put before it by hand; Qwen's order is kept."""
+    path = write(tmp_path, DROID_AGENT, json.dumps({"PreToolUse": [FOREIGN]}))
+    agent_files.update_agent_hooks(tmp_path, DROID_AGENT, [entry(DROID_AGENT)], dry_run=False)
+    groups = json.loads(path.read_text())["PreToolUse"]
+    assert groups[1] == FOREIGN and groups[0]["matcher"] != FOREIGN["matcher"]
+    path.write_text(json.dumps({"PreToolUse": [FOREIGN, groups[0]]}))
+    change = agent_files.update_agent_hooks(
+        tmp_path, DROID_AGENT, [entry(DROID_AGENT)], dry_run=False
+    )
+    assert change.changed
+    assert json.loads(path.read_text())["PreToolUse"] == groups
+    qwen = write(tmp_path, QWEN_AGENT, json.dumps({"hooks": {"PreToolUse": [FOREIGN]}}))
+    agent_files.update_agent_hooks(tmp_path, QWEN_AGENT, [entry(QWEN_AGENT)], dry_run=False)
+    assert json.loads(qwen.read_text())["hooks"]["PreToolUse"][0] == FOREIGN
 
 
 @pytest.mark.parametrize("agent", AGENTS)

@@ -435,6 +435,40 @@ def test_an_entry_edited_by_hand_is_stale(project: Path, agent: str) -> None:
     assert found.fix == "run `hookman install`."
 
 
+def test_another_droid_hook_before_hookman_s_guard_is_an_error_install_fixes(
+    project: Path,
+) -> None:
+    """droid takes the first hook's permissionDecision: an allow listed before hookman's
+    deny let rm -rf run (tests/e2e/test_agent_merge.py). install puts hookman's group
+    first again; Qwen Code, which keeps hookman's continue: false, is not told."""
+    install_for(project, "droid")
+    path = project / ".factory" / "hooks.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["PreToolUse"].insert(0, group(command("./allow.sh"), matcher="Execute"))
+    path.write_text(json.dumps(document), encoding="utf-8")
+    found = the(diagnose(project), "droid-hookman-stale")
+    assert found.severity == "error"
+    assert found.message == (
+        "hookman's Factory droid entries differ from what `hookman install` writes now "
+        "(edited by hand, a pull, or another Factory droid version): another hook's "
+        "PreToolUse group stands before hookman's, and Factory droid takes the first hook's "
+        "permissionDecision, so an allow there undoes hookman's deny. Factory droid runs "
+        "the old ones, or none."
+    )
+    assert found.fix == "run `hookman install`."
+    from .conftest import hookman_cli
+
+    done = hookman_cli("install", "--project", str(project), "--droid-version", "0.225.2")
+    assert done.exit_code == 0, done.output
+    assert "droid-hookman-stale" not in codes(diagnose(project))
+    install_for(project, "qwen")
+    qwen = project / ".qwen" / "settings.json"
+    document = json.loads(qwen.read_text(encoding="utf-8"))
+    document["hooks"]["PreToolUse"].insert(0, group(command("./allow.sh"), matcher="Bash"))
+    qwen.write_text(json.dumps(document), encoding="utf-8")
+    assert "qwen-hookman-stale" not in codes(diagnose(project))
+
+
 def test_entries_left_after_agents_dropped_the_agent(project: Path) -> None:
     install_for(project, "qwen")
     config = project / ".claude" / "hookman.toml"

@@ -6,8 +6,10 @@ Here the allow hook stands after hookman's entry in the project's file, in the u
 settings, and before hookman's entry; the `rm -rf` must not run and the model must read the
 guard's reason, and the session must go on (the next command runs).
 
-droid 0.225.2 takes the first answer holding a permissionDecision: an allow before hookman's
-entry wins there, and that case proves the limit rather than the guard."""
+droid 0.225.2 takes the first answer holding a permissionDecision: an allow listed before
+hookman's entry won there (measured before this test's fix), so install puts hookman's
+PreToolUse group first, and doctor says droid-hookman-stale while another hook's stands
+before it; the droid "before" case proves both."""
 
 from __future__ import annotations
 
@@ -74,15 +76,18 @@ def test_another_hook_s_allow_does_not_undo_the_guard_s_deny(
     e2e = agent_e2e
     e2e.install(e2e.write_hook("guard", GUARD))
     _add_allow(e2e, where)
+    if (e2e.agent, where) == ("droid", "before"):  # doctor says it; install's fix is proven
+        doctor = e2e.hookman("doctor", check=False)
+        assert "error droid-hookman-stale" in doctor.stdout, doctor.stdout
+        assert "stands before hookman's" in " ".join(doctor.stdout.split()), doctor.stdout
+        e2e.hookman("install")
+        assert e2e.hookman_entries("PreToolUse") == e2e.hook_groups("PreToolUse")[0]["hooks"]
     victim = e2e.root / "victim"
     victim.mkdir()
     (victim / "keep.txt").write_text("keep\n")
     run = e2e.run_agent(
         "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
     )
-    if (e2e.agent, where) == ("droid", "before"):  # the limit doctor reports (droid-hook-first)
-        assert not (victim / "keep.txt").exists(), "droid now holds the deny: " + run.describe()
-        return
     assert (victim / "keep.txt").exists(), run.describe()
     assert e2e.denied(REASON) in run.tool_results()[0], run.describe()
     assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
