@@ -13,11 +13,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from hookman.catalog.agent_catalog import claude_tool_name, tool_map
 from hookman.doctor import findings_agents as agents
 from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files, wants_agent
 from hookman.doctor.context import Context
+from hookman.doctor.findings_commands import script_path
 from hookman.doctor.model import Finding, Handler
 from hookman.doctor.qwen_sources import folder_trust_on, project_trusted, trust_file
+from hookman.doctor.script_text import hook_text
 
 AGENT = "qwen"
 
@@ -46,6 +49,7 @@ def check_qwen(ctx: Context) -> None:
         agents.check_event(ctx, AGENT, handler, "hooks", "qwen-unknown-event")
         agents.check_agent_flag(ctx, AGENT, handler, "qwen-hookman-wrong-agent")
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
+    _check_ask_after_hookman(ctx, handlers, memo)
     project = next((f for f in files if f.layer == "project"), None)
     agents.check_stale(ctx, AGENT, project, "qwen-hookman-stale")
 
@@ -79,6 +83,73 @@ def _check_off_env(ctx: Context, handlers: list[Handler]) -> None:
                 f"unset {name}, and start Qwen Code without {flag}, where hooks should run.",
             )
         )
+
+
+def _check_ask_after_hookman(
+    ctx: Context, handlers: list[Handler], memo: dict[Path, str | None]
+) -> None:
+    """A foreign PreToolUse hook that runs after one of hookman's for a tool both cover and
+    answers `ask`: Qwen Code reads the last hook's permissionDecision before the
+    `continue: false` hookman's deny adds, so its deny becomes a question (doctor_facts.json,
+    qwen "ask_note"). An `allow` no longer undoes it; an `ask` before hookman's is read
+    first and loses to the deny."""
+    ours = [h for h in _in_run_order(handlers) if h.hookman and h.event == "PreToolUse"]
+    if not ours:
+        return
+    order = _in_run_order(handlers)
+    for handler in order[order.index(ours[0]) + 1 :]:
+        if handler.hookman or handler.event != "PreToolUse" or handler.command is None:
+            continue
+        tools = [t for t in tool_map(AGENT) if _covers(ours, t) and _covers([handler], t)]
+        if not tools or not handler.loaded:
+            continue
+        text = hook_text(handler.command, script_path(ctx, handler), memo)
+        pattern = agents.first(text, list(doctor_facts_of(AGENT)["ask_patterns"]))
+        if pattern is None:
+            continue
+        user = not _is_project(handler)
+        where = "in the user's settings, which run after the project's" if user else "after it"
+        agents.add(
+            ctx,
+            Finding.about(
+                handler,
+                "qwen-ask-after-hookman",
+                "warning",
+                f"this PreToolUse hook runs {where} for {', '.join(tools)} and answers "
+                f'permissionDecision "ask" ({text.where(pattern)}): Qwen Code reads the last '
+                "hook's permissionDecision first, so where it asks, an interactive session "
+                "asks the user instead of hookman's guards denying (with -p the call is "
+                "blocked with this hook's reason).",
+                (
+                    "move the hook into the project's .qwen/settings.json before hookman's "
+                    "entry (a user hook always runs after the project's), or have it answer "
+                    "nothing where it would ask."
+                    if user
+                    else "move its group before hookman's entry in .qwen/settings.json, "
+                    "where hookman's deny, read last, wins; or have it answer nothing where "
+                    "it would ask."
+                ),
+            ),
+        )
+
+
+def _is_project(handler: Handler) -> bool:
+    return bool(handler.source.label and handler.source.label.startswith("project"))
+
+
+def _in_run_order(handlers: list[Handler]) -> list[Handler]:
+    """Qwen Code's order: the project's hooks, then the user's, each file in its own order
+    (catalog/agent_hook_merge.json, qwen "order")."""
+    return [h for h in handlers if _is_project(h)] + [h for h in handlers if not _is_project(h)]
+
+
+def _covers(handlers: list[Handler], native: str) -> bool:
+    """Whether a matcher of `handlers` covers Qwen's tool `native`, by its own name or its
+    Claude Code alias (Qwen matches both: matcher_note)."""
+    from hookman.project.install_plan import matcher_matches
+
+    names = (native, claude_tool_name(AGENT, native))
+    return any(matcher_matches(h.matcher, name) for h in handlers for name in names)
 
 
 def _check_folder_trust(ctx: Context, files: list[AgentFile], handlers: list[Handler]) -> None:

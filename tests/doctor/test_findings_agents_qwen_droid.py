@@ -575,3 +575,65 @@ def test_a_qwen_off_switch_in_this_environment_is_said(
         f"unset {variable}, and start Qwen Code without "
         f"{'--bare' if variable == 'QWEN_CODE_SIMPLE' else '--safe-mode'}, where hooks should run."
     )
+
+
+# --- qwen-ask-after-hookman --------------------------------------------------------------------
+
+ASK = (
+    'printf \'%s\' \'{"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+    '"permissionDecision": "ask"}}\''
+)
+ALLOW = ASK.replace('"ask"', '"allow"')
+
+
+def _with_foreign(project: Path, foreign: str, matcher: str, *, first: bool = False) -> None:
+    ours = group(command(hookman_command(project, agent="qwen")), matcher="^(?:run_shell_command)$")
+    theirs = group(command(foreign), matcher=matcher)
+    qwen_settings(project, {"PreToolUse": [theirs, ours] if first else [ours, theirs]})
+
+
+def test_a_later_qwen_hook_that_asks_is_a_warning(project: Path) -> None:
+    """Qwen Code reads the last permissionDecision before hookman's continue: false: an ask
+    after hookman's deny turns it into a question (catalog/agent_hook_merge.json)."""
+    _with_foreign(project, ASK, "Bash")
+    found = the(diagnose(project), "qwen-ask-after-hookman")
+    assert found.severity == "warning" and found.path == "hooks.PreToolUse[1].hooks[0]"
+    assert found.message == (
+        "this PreToolUse hook runs after it for run_shell_command and answers "
+        'permissionDecision "ask" (in the command): Qwen Code reads the last hook\'s '
+        "permissionDecision first, so where it asks, an interactive session asks the user "
+        "instead of hookman's guards denying (with -p the call is blocked with this hook's "
+        "reason)."
+    )
+    assert found.fix.startswith("move its group before hookman's entry in .qwen/settings.json")
+
+
+def test_a_user_qwen_hook_that_asks_runs_after_the_project_s(
+    project: Path, isolated_user: Path
+) -> None:
+    qwen_settings(
+        project,
+        {"PreToolUse": [group(command(hookman_command(project, agent="qwen")), matcher="Bash")]},
+    )
+    write_json(
+        isolated_user / ".qwen" / "settings.json",
+        {"hooks": {"PreToolUse": [group(command(ASK), matcher="run_shell_command")]}},
+    )
+    found = the(diagnose(project), "qwen-ask-after-hookman")
+    assert "in the user's settings, which run after the project's" in found.message
+    assert found.fix.startswith("move the hook into the project's .qwen/settings.json")
+
+
+@pytest.mark.parametrize(
+    ("foreign", "matcher", "first"),
+    [
+        (ASK, "Bash", True),  # before hookman's: the deny is read last and wins
+        (ASK, "write_file", False),  # another tool: never runs beside hookman's
+        (ALLOW, "Bash", False),  # an allow no longer undoes the deny (continue: false)
+    ],
+)
+def test_near_misses_of_ask_after_hookman(
+    project: Path, foreign: str, matcher: str, first: bool
+) -> None:
+    _with_foreign(project, foreign, matcher, first=first)
+    assert "qwen-ask-after-hookman" not in codes(diagnose(project))

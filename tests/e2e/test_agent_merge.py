@@ -91,3 +91,27 @@ def test_another_hook_s_allow_does_not_undo_the_guard_s_deny(
     assert (victim / "keep.txt").exists(), run.describe()
     assert e2e.denied(REASON) in run.tool_results()[0], run.describe()
     assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+
+
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_a_later_qwen_hook_s_ask_is_read_first_and_doctor_warns(agent_e2e: AgentProject) -> None:
+    """The limit left in Qwen Code 0.24.4: a later hook's permissionDecision "ask" is read
+    before the continue: false hookman adds. With -p the call is still blocked (with that
+    hook's reason); interactively the user would be asked. doctor says so."""
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", GUARD))
+    ask = {"hookSpecificOutput": {**ALLOW["hookSpecificOutput"], "permissionDecision": "ask"}}
+    ask["hookSpecificOutput"]["permissionDecisionReason"] = "ASK-MERGE: confirm this"
+    command = "printf '%s' '" + json.dumps(ask) + "'"
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
+    e2e.edit_hooks_file(lambda document: document["hooks"]["PreToolUse"].append(group))
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent("tidy", turns=[e2e.shell("rm -rf victim"), say("ok")])
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert "ASK-MERGE: confirm this" in run.tool_results()[0], run.describe()
+    doctor = e2e.hookman("doctor", check=False)
+    assert "warning qwen-ask-after-hookman" in doctor.stdout, doctor.stdout
+    flat = " ".join(doctor.stdout.split())
+    assert 'answers permissionDecision "ask" (in the command)' in flat, doctor.stdout
