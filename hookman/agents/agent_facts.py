@@ -78,9 +78,9 @@ def own_tool_names(agent: str, claude_name: str) -> list[str]:
     return agent_catalog.native_tool_names(agent, claude_name)
 
 
-def matcher_reads_claude_names(agent: str) -> bool:
-    """Whether a matcher in the agent's file matches a tool by its Claude Code name too."""
-    return agent_catalog.matcher_reads_claude_names(agent)
+def matcher_alias(agent: str, native: str) -> str | None:
+    """The Claude Code name by which a matcher in the agent's file also matches `native`."""
+    return agent_catalog.matcher_alias(agent, native)
 
 
 def detect_agent_version(agent: str) -> ClientVersion | None:

@@ -92,6 +92,18 @@ def matcher_reads_claude_names(agent: str) -> bool:
     return bool(agent_catalog(agent)["config"].get("matcher_reads_claude_names", False))
 
 
+def matcher_alias(agent: str, native: str) -> str | None:
+    """The Claude Code name by which a matcher in the agent's own file also matches the
+    agent's tool `native` (Qwen Code 0.24.4: `Bash` matches run_shell_command, measured; its
+    monitor, which hooks see as Bash too, only by `Monitor`: config "matcher_aliases");
+    None where its matchers read its own names only."""
+    config = agent_catalog(agent)["config"]
+    if not config.get("matcher_reads_claude_names", False):
+        return None
+    aliases = config.get("matcher_aliases") or {}
+    return str(aliases.get(native) or claude_tool_name(agent, native))
+
+
 def carries_agent_flag(agent: str) -> bool:
     """Whether the agent's entries carry `--agent AGENT` (Copilot's are Claude Code's own
     entries: the runner knows Copilot from its environment instead)."""

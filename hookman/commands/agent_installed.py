@@ -46,15 +46,15 @@ def installed_state(
 
 def _covered(matcher: str | None, asked: tuple[str, ...] | None, agent: str | None) -> bool:
     """Whether an entry of `matcher` in `agent`'s file runs the hook for each tool it asks
-    for (`asked`, Claude Code's names; None: every tool): by the agent's own names for it,
-    or by the Claude Code name where the agent reads those too (Qwen Code)."""
+    for (`asked`, Claude Code's names; None: every tool): for each of the agent's names for
+    it, by that name or by the Claude Code name the agent's matchers read it by (Qwen Code's
+    `Bash` for run_shell_command, not for monitor)."""
     if asked is None or agent is None:
         return covers(matcher, asked)
-    aliases = agent_facts.matcher_reads_claude_names(agent)
-    return all(
-        covers(matcher, tuple(agent_facts.own_tool_names(agent, tool)))
-        or (aliases and _alias_covers(matcher, tool))
-        for tool in asked
+    return _covered_own(
+        matcher,
+        tuple(own for tool in asked for own in agent_facts.own_tool_names(agent, tool)),
+        agent,
     )
 
 
@@ -125,13 +125,16 @@ def _lacks(path: str, written: Written) -> str:
 
 def _covered_own(matcher: str | None, own: tuple[str, ...] | None, agent: str | None) -> bool:
     """`_covered` for tools given in the agent's own names (a planned entry's matcher)."""
-    if own is None or agent is None or not agent_facts.matcher_reads_claude_names(agent):
+    if own is None or agent is None or agent == CODEX_AGENT:
         return covers(matcher, own)
-    claude = agent_facts.claude_tool_names(agent)
-    return all(
-        covers(matcher, (tool,)) or (tool in claude and _alias_covers(matcher, claude[tool]))
-        for tool in own
-    )
+    return all(covers(matcher, (tool,)) or _alias_reaches(agent, matcher, tool) for tool in own)
+
+
+def _alias_reaches(agent: str, matcher: str | None, own: str) -> bool:
+    """Whether `matcher` names the Claude Code name the agent's matchers read its tool `own`
+    by (none for most agents)."""
+    alias = agent_facts.matcher_alias(agent, own)
+    return alias is not None and _alias_covers(matcher, alias)
 
 
 def unreached_sentence(
@@ -156,8 +159,7 @@ def unreached_sentence(
     if found is not None:
         if not own or any(matcher_matches(found.matcher, tool) for tool in own):
             return None
-        aliases = agent != CODEX_AGENT and agent_facts.matcher_reads_claude_names(agent)
-        if aliases and isinstance(claude_tool, str) and _alias_covers(found.matcher, claude_tool):
+        if agent != CODEX_AGENT and any(_alias_reaches(agent, found.matcher, t) for t in own):
             return None
         why = f"has its hookman {event} entry for {found.matcher} only"
     else:
@@ -173,15 +175,14 @@ def unreached_sentence(
 
 def _own_names(agent: str, own_tool: object, claude_tool: object) -> list[str]:
     """The agent's names for the payload's tool: the one it sent when that is one of its
-    own, and each of its names for the tool hooks see (a payload written in Claude Code's
-    form, `Bash`, is droid's `Execute`)."""
-    names: list[str] = []
-    mine = agent == CODEX_AGENT or own_tool in agent_facts.claude_tool_names(agent)
-    if isinstance(own_tool, str) and mine:
-        names.append(own_tool)
+    own (Qwen's monitor, not its run_shell_command, though hooks see both as Bash); else
+    each of its names for the tool hooks see (a payload written in Claude Code's form,
+    `Bash`, is droid's `Execute`)."""
+    if agent == CODEX_AGENT:
+        names = [name for name in (own_tool, claude_tool) if isinstance(name, str)]
+        return list(dict.fromkeys(names))
+    if isinstance(own_tool, str) and own_tool in agent_facts.claude_tool_names(agent):
+        return [own_tool]
     if isinstance(claude_tool, str):
-        if agent == CODEX_AGENT:
-            names.append(claude_tool)
-        else:
-            names.extend(agent_facts.own_tool_names(agent, claude_tool))
-    return list(dict.fromkeys(names))
+        return agent_facts.own_tool_names(agent, claude_tool)
+    return []

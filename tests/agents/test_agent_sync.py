@@ -46,9 +46,11 @@ def test_droid_matchers_name_droids_tools_and_commands_carry_the_flag() -> None:
 
 
 def test_qwen_matchers_name_qwens_tools() -> None:
-    assert agent_matcher(QWEN_AGENT, ("Bash",), "Bash") == "^(?:run_shell_command)$"
+    # monitor runs a shell command too (hooks see it as Bash): a guard on Bash covers it
+    assert agent_matcher(QWEN_AGENT, ("Bash",), "Bash") == "^(?:run_shell_command|monitor)$"
     assert (
-        agent_matcher(QWEN_AGENT, ("Bash", "Edit"), "Bash|Edit") == "^(?:run_shell_command|edit)$"
+        agent_matcher(QWEN_AGENT, ("Bash", "Edit"), "Bash|Edit")
+        == "^(?:run_shell_command|monitor|edit)$"
     )
     assert agent_matcher(DROID_AGENT, ("WebFetch",), "WebFetch") == "^(?:FetchUrl)$"
 

@@ -83,6 +83,14 @@ def test_droid_s_multi_edit_renames_each_change() -> None:
     }
 
 
+def test_qwen_s_monitor_reaches_hooks_as_bash_with_its_command() -> None:
+    """Qwen Code's monitor runs its command in a shell (measured on 0.24.4: its PreToolUse
+    payload named `monitor`, and a guard on Bash never saw it)."""
+    sent = {"command": "rm -rf victim", "description": "x", "max_events": 5}
+    payload = {"tool_name": "monitor", "tool_input": sent}
+    assert claude_payload("qwen", payload) == {"tool_name": "Bash", "tool_input": sent}
+
+
 @pytest.mark.parametrize(
     ("agent", "native", "claude"),
     [

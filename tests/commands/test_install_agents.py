@@ -74,7 +74,7 @@ def test_install_agent_writes_each_agents_file_as_it_reads_it(project: Path, mac
     qwen = json.loads((project / QWEN_FILE).read_text())
     assert qwen["model"] == {"name": "qwen3-coder"}
     (group,) = qwen["hooks"]["PreToolUse"]
-    assert group["matcher"] == "^(?:run_shell_command|write_file)$"
+    assert group["matcher"] == "^(?:run_shell_command|monitor|write_file)$"
     assert " PreToolUse --agent qwen " in group["hooks"][0]["command"]
     droid = json.loads((project / DROID_FILE).read_text())
     assert "hooks" not in droid
@@ -360,8 +360,8 @@ def test_list_marks_what_an_agents_file_lacks_here_as_it_does_for_claude(
     (project / DROID_FILE).write_text("{}")
     qwen = project / QWEN_FILE
     written = qwen.read_text()
-    assert "(?:run_shell_command)" in written  # Qwen Code's name for Bash
-    qwen.write_text(written.replace("(?:run_shell_command)", "(?:read_file)"))
+    assert "(?:run_shell_command|monitor)" in written  # Qwen Code's names for Bash
+    qwen.write_text(written.replace("(?:run_shell_command|monitor)", "(?:read_file)"))
     listed = hookman_json("list")
     shown = hookman("list").output
     said = " ".join(shown.split())
@@ -378,7 +378,7 @@ def test_list_marks_what_an_agents_file_lacks_here_as_it_does_for_claude(
     ) in said, said
     assert (
         f"{project / QWEN_FILE}: hookman's PreToolUse entry runs hooks for read_file, not "
-        "run_shell_command: "
+        "run_shell_command|monitor: "
         "`hookman install` rewrites it."
     ) in said, said
 
@@ -405,19 +405,23 @@ def _entry_warnings(listed: dict) -> list[str]:
     return [w for w in listed["warnings"] if "hookman entry" in w or "runs hooks for" in w]
 
 
-@pytest.mark.parametrize("matcher", [".*", "Bash", "^(?:run_shell_command|read_file)$"])
+@pytest.mark.parametrize(
+    "matcher", [".*", "Bash|Monitor", "^(?:run_shell_command|monitor|read_file)$"]
+)
 def test_a_hand_edited_matcher_the_agent_runs_the_hook_for_is_not_called_narrower(
     project: Path, machine: Path, matcher: str
 ) -> None:
     """`.*` matches every tool, and Qwen Code reads `Bash` as run_shell_command (measured:
-    the guard ran and denied rm -rf with either): list called both narrower than the hook."""
+    the guard ran and denied rm -rf with either) and `Monitor` as monitor (its aliases):
+    list called both narrower than the hook."""
     all_agents(machine)
     write_hook(project, "guard", GUARD)
     install_guard("--agent", "qwen")
     qwen = project / QWEN_FILE
     written = qwen.read_text()
-    qwen.write_text(written.replace("^(?:run_shell_command)$", matcher.replace("\\", "\\\\")))
-    assert qwen.read_text() != written or matcher == "^(?:run_shell_command)$"
+    installed = "^(?:run_shell_command|monitor)$"
+    qwen.write_text(written.replace(installed, matcher.replace("\\", "\\\\")))
+    assert qwen.read_text() != written
     listed = hookman_json("list")
     assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {}, listed["qwen"]
     assert not _entry_warnings(listed), listed["warnings"]
@@ -466,7 +470,8 @@ def test_a_qwen_regex_on_claude_s_name_is_not_said_to_cover_its_shell(
     write_hook(project, "guard", EDIT_GUARD)
     install_guard("--agent", "qwen")
     qwen = project / QWEN_FILE
-    qwen.write_text(qwen.read_text().replace("^(?:run_shell_command|write_file)$", matcher))
+    installed = "^(?:run_shell_command|monitor|write_file)$"
+    qwen.write_text(qwen.read_text().replace(installed, matcher))
     listed = hookman_json("list")
     assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {"PreToolUse": [matcher]}
     fired = hookman_json("fire", "PreToolUse", "--agent", "qwen")
@@ -523,3 +528,53 @@ def test_install_and_list_warn_when_qwen_s_hooks_are_switched_off(
     assert said in " ".join(listed.output.split()), listed.output
     user.write_text('{"disableAllHooks": false}\n', encoding="utf-8")
     assert "disableAllHooks" not in hookman("install").output
+
+
+RM_RF_GUARD = """\
+def hook(pi):
+    def check(event, ctx):
+        if "rm -rf" in event["input"].get("command", ""):
+            return {"block": True, "reason": "no rm -rf"}
+    pi.on("tool_call", check, tools=["Bash"])
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "runs_for"), [("^(?:run_shell_command)$", "run_shell_command"), ("Bash", "Bash")]
+)
+def test_a_guard_on_bash_covers_qwen_s_monitor_in_install_list_and_fire(
+    project: Path, machine: Path, old: str, runs_for: str
+) -> None:
+    """Qwen Code's monitor runs its command in a shell (measured on 0.24.4: `monitor
+    {command: "rm -rf victim"}` ran under a guard on Bash whose entry named
+    run_shell_command only). install names monitor in the matcher; the hooks see it as Bash
+    with its command; an entry without it (an older install's, or a hand-written `Bash`,
+    which Qwen reads as run_shell_command only) is what list and fire say it is."""
+    all_agents(machine)
+    write_hook(project, "guard", RM_RF_GUARD)
+    install_guard("--agent", "qwen")
+    qwen = project / QWEN_FILE
+    written = qwen.read_text()
+    assert '"matcher": "^(?:run_shell_command|monitor)$"' in written
+    payload = project / "monitor.json"
+    payload.write_text(
+        json.dumps({"hook_event_name": "PreToolUse", "tool_name": "monitor",
+                    "tool_input": {"command": "rm -rf victim; echo gone", "description": "x"},
+                    "session_id": "s", "cwd": str(project)})
+    )  # fmt: skip
+    words = ("fire", "PreToolUse", "--agent", "qwen", "--payload", str(payload))
+    fired = hookman_json(*words)
+    assert "agent_entry" not in fired, fired["agent_entry"]
+    assert fired["qwen"]["model_sees"] == ["no rm -rf"], fired["qwen"]
+    assert (
+        "the hooks saw the tool 'Bash' (Qwen Code calls it 'monitor')" in (fired["qwen"]["effects"])
+    )
+    listed = hookman_json("list")
+    assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {}, listed["qwen"]
+
+    qwen.write_text(written.replace("^(?:run_shell_command|monitor)$", old))
+    listed = hookman_json("list")
+    assert listed["qwen"]["hooks"]["guard"]["installed_for"] == {"PreToolUse": [runs_for]}
+    said = hookman_json(*words)["agent_entry"]
+    assert f"has its hookman PreToolUse entry for {old} only" in said, said
+    assert "on monitor and runs it without hookman (nothing denies it)" in said, said

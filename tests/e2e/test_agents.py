@@ -21,7 +21,7 @@ from . import notes
 from .agents_harness import AGENTS, AgentProject, AgentRun
 from .conftest import _client, _installed_or_skip, agent_client_or_skip
 from .harness import DEFAULT_CLIENT_VERSIONS, NetworkIsolation
-from .mock_anthropic import MockAnthropic, say
+from .mock_anthropic import MockAnthropic, ToolUse, say
 from .mock_openai import MockOpenAI
 
 pytestmark = pytest.mark.e2e
@@ -162,6 +162,42 @@ def test_a_guard_past_its_deadline_denies_before_the_agent_s_timeout(
     assert results[0].startswith(e2e.denied("")), run.describe()
     assert "deadline of 4 s" in results[0], run.describe()
     assert (e2e.root / "after.txt").read_text() == "after\n", run.describe()
+
+
+SHELL_GUARD = """
+def guard(event, ctx):
+    command = event["input"].get("command", "")
+    if "rm -rf" in command:
+        return {"block": True, "reason": f"GUARD-E2E: no rm -rf ({event['tool_name']}: {command})"}
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_a_guard_on_bash_denies_qwen_s_monitor(agent_e2e: AgentProject) -> None:
+    """Qwen Code's monitor tool runs its command in a shell: with an entry for
+    run_shell_command only, `monitor {command: "rm -rf victim"}` ran (0.24.4). install names
+    monitor in the matcher and the hook sees it as Bash with its command: denied, and the
+    model reads why."""
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", SHELL_GUARD))
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    command = "rm -rf victim; echo gone"
+
+    run = e2e.run_agent(
+        "tidy-e2e",
+        turns=[[ToolUse("monitor", {"command": command, "description": "watch"})], say("done")],
+    )
+
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert run.tool_results() == [e2e.denied(f"GUARD-E2E: no rm -rf (Bash: {command})")], (
+        run.describe()
+    )
 
 
 TEAM_AGENTS = 'agents = ["claude", "codex", "copilot", "qwen", "droid"]\n'
