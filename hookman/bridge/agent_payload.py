@@ -1,9 +1,11 @@
 """The payload an agent sent, as Claude Code would have sent it: what hooks see.
 
 Qwen Code and Factory droid speak Claude Code's hook protocol but name their tools their
-own way (`run_shell_command`, `Execute`), and some tool inputs carry other keys (droid's
-Edit: `old_str`, `new_str`). hookman's hooks and guards know Claude Code's names: a guard
-asking `tool_name == "Bash"` let `rm -rf` run under both (measured). So the runner renames
+own way (`run_shell_command`, Qwen's `monitor`, `Execute`), and some tool inputs carry other
+keys (droid's Edit: `old_str`, `new_str`; Copilot CLI names its file tools as Claude Code
+does but sends `path`, `old_str`, `file_text`). hookman's hooks and guards know Claude
+Code's names: a guard asking `tool_name == "Bash"` let `rm -rf` run under Qwen and droid, one
+reading `file_path` let Copilot edit `.env` (measured). So the runner renames
 the tool and its input keys (hookman/catalog/<agent>_events.json "tools" and "inputs")
 before any hook sees the payload; a name the agent has no Claude Code tool for stays as the
 agent sent it. Standard library only; imported on an agent's path alone.

@@ -83,6 +83,26 @@ def test_droid_s_multi_edit_renames_each_change() -> None:
     }
 
 
+# What Copilot CLI 1.0.102 sent a .claude/settings entry for its view, edit and create
+# (measured, tests/e2e/test_agents_full.py): Claude Code's tool names, its own input keys.
+COPILOT_FILE_CALLS = [
+    ("Read", {"path": "/p/.env", "view_range": [1, 1]},
+     {"file_path": "/p/.env", "view_range": [1, 1]}),
+    ("Edit", {"path": "/p/.env", "old_str": "A=1", "new_str": "A=2"},
+     {"file_path": "/p/.env", "old_string": "A=1", "new_string": "A=2"}),
+    ("Write", {"path": "/p/.env", "file_text": "X=1\n"},
+     {"file_path": "/p/.env", "content": "X=1\n"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tool", "sent", "seen"), COPILOT_FILE_CALLS)
+def test_copilot_s_file_inputs_get_claude_code_s_keys(
+    tool: str, sent: dict[str, Any], seen: dict[str, Any]
+) -> None:
+    payload = {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": sent}
+    assert claude_payload("copilot", payload) == {**payload, "tool_input": seen}
+
+
 def test_qwen_s_monitor_reaches_hooks_as_bash_with_its_command() -> None:
     """Qwen Code's monitor runs its command in a shell (measured on 0.24.4: its PreToolUse
     payload named `monitor`, and a guard on Bash never saw it)."""

@@ -100,3 +100,33 @@ def test_an_unknown_agent_is_refused_naming_the_known_ones(project: Path) -> Non
     done = fire(project, "PreToolUse", "--agent", "gemini")
     assert done.exit_code == 2
     assert "pass claude, codex, copilot, qwen or droid." in " ".join(done.output.split())
+
+
+FILE_GUARD = """
+def hook(pi):
+    def guard(event, ctx):
+        if event["input"].get("file_path", "").endswith(".env"):
+            return {"block": True, "reason": "no .env"}
+    pi.on("tool_call", guard)
+"""
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        ("Read", {"path": "/p/.env"}),
+        ("Edit", {"path": "/p/.env", "old_str": "A", "new_str": "B"}),
+        ("Write", {"path": "/p/.env", "file_text": "A"}),
+    ],
+)
+def test_copilot_s_file_call_reaches_a_guard_with_claude_code_s_keys(
+    project: Path, tool: str, tool_input: dict[str, Any]
+) -> None:
+    """Copilot CLI sends its own input keys under Claude Code's tool names (measured on
+    1.0.102): the guard reads `file_path` and denies."""
+    install_manifest(project, FILE_GUARD)
+    payload = project / "copilot.json"
+    sent = {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input}
+    payload.write_text(json.dumps({**sent, "session_id": "s", "cwd": str(project)}))
+    report = _report(project, "PreToolUse", "--agent", "copilot", "--payload", str(payload))
+    assert report["copilot"]["model_sees"] == ["Denied by preToolUse hook: no .env"], report

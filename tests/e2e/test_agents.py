@@ -200,6 +200,48 @@ def test_a_guard_on_bash_denies_qwen_s_monitor(agent_e2e: AgentProject) -> None:
     )
 
 
+FILE_GUARD = """
+def guard(event, ctx):
+    path = event["input"].get("file_path", "")
+    if path.endswith(".env"):
+        return {"block": True, "reason": f"GUARD-E2E: {event['tool_name']} of {path} is off limits"}
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Read", "Edit", "Write"])
+"""
+
+
+@pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
+def test_a_claude_shaped_file_guard_denies_copilot_s_file_tools(agent_e2e: AgentProject) -> None:
+    """Copilot CLI names its file tools as Claude Code does in the payload but keeps its own
+    input keys (`path`, `old_str`, `file_text`: measured on 1.0.102), so a guard reading
+    Claude Code's `file_path` let .env be read and edited. The runner renames the keys: each
+    call is denied and the model reads why."""
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", FILE_GUARD))
+    env = e2e.root / ".env"
+    env.write_text("TOKEN=old\n")
+    created = e2e.root / "new.env"
+
+    run = e2e.run_agent(
+        "edit-e2e",
+        turns=[
+            [ToolUse("view", {"path": str(env)})],
+            [ToolUse("edit", {"path": str(env), "old_str": "TOKEN=old", "new_str": "TOKEN=x"})],
+            [ToolUse("create", {"path": str(created), "file_text": "X=1\n"})],
+            say("done"),
+        ],
+    )
+
+    assert env.read_text() == "TOKEN=old\n", run.describe()
+    assert not created.exists(), run.describe()
+    assert run.tool_results() == [
+        e2e.denied(f"GUARD-E2E: {tool} of {path} is off limits")
+        for tool, path in (("Read", env), ("Edit", env), ("Write", created))
+    ], run.describe()
+
+
 TEAM_AGENTS = 'agents = ["claude", "codex", "copilot", "qwen", "droid"]\n'
 
 
