@@ -18,7 +18,7 @@ from .agents_harness import AGENTS, AgentProject
 from .codex_harness import CodexProject
 from .conftest import _client, _codex, _installed_or_skip, agent_client_or_skip
 from .harness import DEFAULT_CLIENT_VERSIONS, NetworkIsolation
-from .mock_anthropic import MockAnthropic, bash, say
+from .mock_anthropic import MockAnthropic, ToolUse, bash, say
 from .mock_openai import MockOpenAI, shell
 
 pytestmark = [
@@ -194,6 +194,61 @@ def test_fact_what_each_agent_sends_a_hook(agent_e2e: AgentProject) -> None:
     marker = {"copilot": "COPILOT_CLI=1", "qwen": "QWEN_CODE_CLI=", "droid": "DROID_PROJECT_DIR="}
     assert marker[e2e.agent] in environment
     assert f"CLAUDE_PROJECT_DIR={e2e.root}" in environment.splitlines()
+
+
+def _dump_every_pre_tool_use(e2e: AgentProject) -> Path:
+    """A raw PreToolUse hook on every tool, appending each payload to the returned file."""
+    dumps = e2e.scratch / "pre_tool_use.jsonl"
+    command = f"cat >> {dumps}; echo >> {dumps}"
+    handler = {"type": "command", "command": command, "timeout": 10}
+    e2e.write_raw_hooks({"PreToolUse": [{"hooks": [handler]}]})
+    return dumps
+
+
+def _sent(dumps: Path) -> list[tuple[str, dict[str, Any]]]:
+    payloads = [json.loads(line) for line in dumps.read_text().splitlines() if line.strip()]
+    return [(payload["tool_name"], payload["tool_input"]) for payload in payloads]
+
+
+@pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
+def test_fact_copilot_names_its_file_tools_as_claude_code_with_its_own_input_keys(
+    agent_e2e: AgentProject,
+) -> None:
+    """What a .claude/settings entry gets for Copilot's view, edit and create: Claude Code's
+    tool names, Copilot's own input keys (catalog copilot_events.json "inputs"); its grep
+    and glob as Claude Code's, with Claude Code's keys."""
+    e2e = agent_e2e
+    dumps = _dump_every_pre_tool_use(e2e)
+    file = e2e.root / "f.txt"
+    file.write_text("A=1\n")
+    made = e2e.root / "g.txt"
+    calls = [
+        ("view", {"path": str(file), "view_range": [1, 1]}),
+        ("edit", {"path": str(file), "old_str": "A=1", "new_str": "A=2"}),
+        ("create", {"path": str(made), "file_text": "X=1\n"}),
+        ("grep", {"pattern": "A", "path": str(e2e.root)}),
+        ("glob", {"pattern": "*.txt", "path": str(e2e.root)}),
+    ]
+
+    run = e2e.run_agent("note", turns=[*([ToolUse(*call)] for call in calls), say("done")])
+
+    names = ["Read", "Edit", "Write", "Grep", "Glob"]
+    assert _sent(dumps) == [(name, call[1]) for name, call in zip(names, calls, strict=True)], (
+        run.describe()
+    )
+
+
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_fact_qwen_s_monitor_sends_its_shell_command(agent_e2e: AgentProject) -> None:
+    """Qwen Code's monitor runs `command` in a shell; its PreToolUse payload names the tool
+    `monitor`, its input `{command, description, max_events}` (catalog qwen_events.json)."""
+    e2e = agent_e2e
+    dumps = _dump_every_pre_tool_use(e2e)
+    sent = {"command": "echo ran > ran.txt", "description": "d", "max_events": 5}
+
+    run = e2e.run_agent("note", turns=[[ToolUse("monitor", sent)], say("done")])
+
+    assert _sent(dumps) == [("monitor", sent)], run.describe()
 
 
 CONTEXT = """
