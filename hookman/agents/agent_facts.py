@@ -83,6 +83,23 @@ def matcher_alias(agent: str, native: str) -> str | None:
     return agent_catalog.matcher_alias(agent, native)
 
 
+class UnguardedTool(NamedTuple):
+    """One of the agent's tools a hook asking for `asked` does not guard: `seen_as`, the
+    name hooks get for it, and `effect`, what follows (catalog "unguarded_tools")."""
+
+    tool: str
+    asked: tuple[str, ...]
+    seen_as: str
+    effect: str
+
+
+def unguarded_tools(agent: str) -> list[UnguardedTool]:
+    return [
+        UnguardedTool(tool, tuple(facts["asked"]), str(facts["seen_as"]), str(facts["effect"]))
+        for tool, facts in agent_catalog.unguarded_tools(agent).items()
+    ]
+
+
 def detect_agent_version(agent: str) -> ClientVersion | None:
     """`PROGRAM --version`, cached per binary like Codex's and Claude Code's."""
     return agent_catalog.detect_agent_version(agent)

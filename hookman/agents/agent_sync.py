@@ -106,6 +106,37 @@ def agent_matcher(
     return "^(?:" + "|".join(_REGEX_SYNTAX.sub(r"\\\g<0>", name) for name in names) + ")$"
 
 
+def unguarded_by(
+    agent: str, hooks: Sequence[HookSpec]
+) -> dict[str, list[agent_facts.UnguardedTool]]:
+    """Per enabled hook, the agent's tools that run commands or write files which a hook
+    asking for the tools it names does not guard (catalog "unguarded_tools": Copilot's
+    write_bash, droid's ApplyPatch...), each with `asked` narrowed to the tools the hook
+    names; a hook that also asks for the name hooks get for one (droid's `ApplyPatch`) is
+    not said to miss it."""
+    tools = agent_facts.unguarded_tools(agent)
+    found: dict[str, list[agent_facts.UnguardedTool]] = {}
+    for hook in hooks:
+        if not hook.enabled:
+            continue
+        asked = {name for names in hook.tools.values() if names for name in names}
+        if event_catalog.ALL_TOOLS in asked:
+            continue
+        for tool in tools:
+            opted_in = tool.seen_as in asked and tool.seen_as not in tool.asked
+            named = tuple(name for name in tool.asked if name in asked)
+            if named and not opted_in:
+                found.setdefault(hook.name, []).append(tool._replace(asked=named))
+    return found
+
+
+def unguarded_sentence(agent: str, hook: str, tool: agent_facts.UnguardedTool) -> str:
+    """What install, list and doctor say of one (unguarded_by)."""
+    asked = ", ".join(repr(name) for name in tool.asked)
+    name = agent_facts.display_name(agent)
+    return f"the hook {hook!r} asks for {asked}: {name}'s {tool.tool} tool {tool.effect}."
+
+
 def detect_version(agent: str, version_flag: str | None) -> ClientVersion | None:
     """The version to plan for: `--AGENT-version V`, else `PROGRAM --version` (raises a
     HookmanError, exit 2, for a flag that is not a version)."""

@@ -41,6 +41,8 @@ from hookman.bridge.protocol import COPILOT_AGENT, DROID_AGENT, QWEN_AGENT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from hookman.catalog.client_version import ClientVersion
 
 VERSION_CACHE_NAME = "{agent}-version.json"
@@ -80,6 +82,7 @@ __all__ = [
     "stops_on",
     "timeout_unit",
     "tool_map",
+    "unguarded_tools",
     "writes_own_file",
 ]
 
@@ -110,6 +113,14 @@ def hookman_agent_events(agent: str, version: ClientVersion | None = None) -> li
     facts = agent_catalog(agent)["events"]
     events = agent_events(agent, version)
     return [event for event in events if facts[event].get("claude_code", True)]
+
+
+def unguarded_tools(agent: str) -> dict[str, dict[str, Any]]:
+    """The agent's tools that run commands or write files where no rename hands hooks
+    Claude Code's shape (catalog "unguarded_tools"): native name -> {asked: the Claude Code
+    tools whose hooks miss it, seen_as: the name hooks get, effect: what follows, in words}."""
+    tools = agent_catalog(agent).get("unguarded_tools") or {}
+    return {str(name): dict(facts) for name, facts in tools.items()}
 
 
 def agent_installed(agent: str) -> bool:

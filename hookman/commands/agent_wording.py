@@ -4,7 +4,7 @@ does for Codex CLI."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from hookman.install.agent_step import AgentSync
     from hookman.install.sync import SyncResult
     from hookman.json_shapes import AgentSyncJson
+    from hookman.project.config import HookSpec
 
 COPILOT_TRUST = (
     "GitHub Copilot CLI runs hookman's entries of .claude/settings.local.json (nothing of "
@@ -27,16 +28,32 @@ COPILOT_TRUST = (
 
 
 def agent_sentences(result: SyncResult) -> list[str]:
-    """Copilot's trust step, then each agent's file: what was written, what could not be."""
+    """Copilot's trust step, then each agent's file: what was written, what could not be;
+    for each, the tools its hooks do not guard."""
     lines = []
     if result.copilot:  # nothing of its own is written: where it is absent, say only that
-        installed = agent_facts.agent_installed(COPILOT_AGENT)
-        lines += (
-            [COPILOT_TRUST] if installed else absent_sentences(COPILOT_AGENT, result.project_dir)
-        )
+        if agent_facts.agent_installed(COPILOT_AGENT):
+            lines += [COPILOT_TRUST, *unguarded_sentences(COPILOT_AGENT, result.hooks)]
+        else:
+            lines += absent_sentences(COPILOT_AGENT, result.project_dir)
     for sync in result.agents.values():
         lines += sync_sentences(sync, result.project_dir, dry_run=result.dry_run)
+        if not sync.absent and sync.plan is not None:
+            lines += unguarded_sentences(sync.agent, result.hooks)
     return lines
+
+
+def unguarded_sentences(agent: str, hooks: Sequence[HookSpec]) -> list[str]:
+    """Per hook, each of the agent's tools it asks to guard but does not see in Claude Code's
+    shape (agents/agent_sync.unguarded_by; install, list, and doctor's
+    `AGENT-tool-unguarded`)."""
+    from hookman.agents.agent_sync import unguarded_by, unguarded_sentence
+
+    return [
+        unguarded_sentence(agent, hook, tool)
+        for hook, tools in unguarded_by(agent, hooks).items()
+        for tool in tools
+    ]
 
 
 def sync_sentences(sync: AgentSync, project_dir: Path, *, dry_run: bool) -> list[str]:

@@ -65,14 +65,20 @@ def _copilot_view(
         "events": list(dict.fromkeys(events)),
         "hooks": per_hook,
     }
-    return view, []
+    from hookman.commands.agent_wording import unguarded_sentences
+
+    return view, unguarded_sentences(agent, hooks)
 
 
 def _file_view(
     project_dir: Path, agent: str, hooks: Sequence[HookSpec], plan: InstallPlan
 ) -> tuple[ListAgentJson, list[str]]:
     from hookman.agents.agent_sync import plan_agent
-    from hookman.commands.agent_wording import plan_sentences, switched_off_sentences
+    from hookman.commands.agent_wording import (
+        plan_sentences,
+        switched_off_sentences,
+        unguarded_sentences,
+    )
     from hookman.project.launcher import launcher_path
 
     version = agent_facts.detect_agent_version(agent)
@@ -100,7 +106,8 @@ def _file_view(
     name = agent_facts.display_name(agent)
     unwritten = unwritten_sentences(name, planned.entries, written, path, agent)
     switched_off = switched_off_sentences(agent, project_dir) if planned.events else []
-    return view, plan_sentences(planned) + unwritten + switched_off
+    unguarded = unguarded_sentences(agent, hooks)
+    return view, plan_sentences(planned) + unguarded + unwritten + switched_off
 
 
 def print_agents(

@@ -485,3 +485,29 @@ def _wanted_entries(ctx: Context, config: Any, agent: str) -> list[Any] | None:
         return plan_agent(agent, hooks, plan, launcher_path(ctx.project_dir), version).entries
     except HookmanError:
         return None
+
+
+def check_unguarded(ctx: Context, agent: str, code: str) -> None:
+    """A hookman hook (`agents` names the agent) asking for tools the agent also reaches
+    under another name or shape that no rename hands hooks as Claude Code's (catalog
+    "unguarded_tools": Copilot's write_bash and apply_patch, droid's ApplyPatch): install
+    and list say the same sentence. A warning: nothing in the files can fix it."""
+    from hookman.agents.agent_sync import unguarded_by, unguarded_sentence
+    from hookman.project.config import read_project_config
+
+    try:
+        config = read_project_config(ctx.project_dir)
+    except HookmanError:
+        return  # findings_hookman reports it
+    if agent not in config.agents:
+        return
+    where = str(ctx.project_dir / agent_catalog.config_file(agent))
+    fix = (
+        f"nothing hookman writes can hand such a call to the hook in Claude Code's shape: ask "
+        f"for the name {agent_name(agent)} gives it too and read its input, or keep the "
+        f"model from it in {agent_name(agent)}'s own settings."
+    )
+    for hook, tools in unguarded_by(agent, config.hooks).items():
+        for tool in tools:
+            said = unguarded_sentence(agent, hook, tool)
+            add(ctx, Finding(code, "warning", where, said[0].upper() + said[1:], fix))

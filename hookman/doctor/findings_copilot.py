@@ -68,6 +68,7 @@ def check_copilot(ctx: Context) -> None:
         _check_answers(ctx, handler, memo)
     for handler in handlers:
         _check_twice(ctx, handler)
+    agents.check_unguarded(ctx, AGENT, "copilot-tool-unguarded")
 
 
 def _claude_sources(ctx: Context) -> list[Source]:

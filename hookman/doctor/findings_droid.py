@@ -57,6 +57,7 @@ def check_droid(ctx: Context) -> None:
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
     hooks_json = next((f for f in files if f.layer == "project" and f.hooks_key is None), None)
     agents.check_stale(ctx, AGENT, hooks_json, "droid-hookman-stale")
+    agents.check_unguarded(ctx, AGENT, "droid-tool-unguarded")
 
 
 def _of(handlers: list[Handler], file: AgentFile) -> list[Handler]:

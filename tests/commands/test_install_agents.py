@@ -152,7 +152,12 @@ def test_copilot_gets_no_file_and_claude_matchers_it_reads(project: Path, machin
         True,
     ]
     said = [line for line in result.output.splitlines() if "Copilot" in line]
-    assert len(said) == 1 and "--trust-folder" in said[0] and "trust" in said[0]
+    assert "--trust-folder" in said[0] and "trust" in said[0]
+    # then what a guard on Bash and Write does not see there (catalog "unguarded_tools")
+    assert [line.split("tool ")[0] for line in said[1:]] == [
+        "the hook 'guard' asks for 'Bash': GitHub Copilot CLI's write_bash ",
+        "the hook 'guard' asks for 'Write': GitHub Copilot CLI's apply_patch ",
+    ]
 
 
 def test_list_shows_each_agents_events(project: Path, machine: Path) -> None:
@@ -578,3 +583,58 @@ def test_a_guard_on_bash_covers_qwen_s_monitor_in_install_list_and_fire(
     said = hookman_json(*words)["agent_entry"]
     assert f"has its hookman PreToolUse entry for {old} only" in said, said
     assert "on monitor and runs it without hookman (nothing denies it)" in said, said
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("agent", "tools", "unguarded", "code"),
+    [
+        ("copilot", ["Bash"], ["write_bash"], "copilot-tool-unguarded"),
+        ("copilot", ["Edit"], ["apply_patch"], "copilot-tool-unguarded"),
+        ("copilot", ["Bash", "write_bash", "Write"], ["apply_patch"], "copilot-tool-unguarded"),
+        ("droid", ["Write"], ["ApplyPatch"], "droid-tool-unguarded"),
+        ("droid", ["Edit", "ApplyPatch"], [], "droid-tool-unguarded"),
+        ("qwen", ["Bash", "Write"], [], "qwen-tool-unguarded"),
+    ],
+)
+def test_install_list_and_doctor_name_the_agent_s_tools_a_guard_does_not_see(
+    project: Path,
+    machine: Path,
+    agent: str,
+    tools: list[str],
+    unguarded: list[str],
+    code: str,
+) -> None:
+    """Copilot's write_bash (text typed into a background shell: `write_bash`) and apply_patch
+    (`Edit` with the patch in `input`, no `file_path`), droid's ApplyPatch: no rename hands
+    them to a guard in Claude Code's shape (catalog "unguarded_tools"), so install, list and
+    doctor say so, as they say Codex's write_stdin; a hook that asks for the agent's name
+    too is not told."""
+    all_agents(machine)
+    source = EDIT_GUARD.replace('tools=["Bash", "Write"]', f"tools={tools!r}")
+    write_hook(project, "guard", source)
+    installed = hookman("install", "hooks/guard.py", *VERSION, "--agent", agent)
+    assert installed.exit_code == 0, installed.output
+    listed = hookman("list").output
+    report = hookman_json("doctor")
+    found = [f for f in report["findings"] if f["code"] == code]
+    assert len(found) == len(unguarded), found
+    name = {"copilot": "GitHub Copilot CLI", "droid": "Factory droid"}.get(agent, "")
+    for tool, finding in zip(unguarded, found, strict=True):
+        asked = ", ".join(repr(name) for name in tools if name in _asked(agent, tool))
+        said = f"the hook 'guard' asks for {asked}: {name}'s {tool} tool "
+        assert said in _flat(installed.output), installed.output
+        assert said in _flat(listed), listed
+        assert said[1:] in finding["message"], finding
+        assert finding["severity"] == "warning"
+    if not unguarded:
+        assert "asks for" not in _flat(installed.output + listed)
+
+
+def _asked(agent: str, tool: str) -> list[str]:
+    from hookman.catalog.agent_catalog import unguarded_tools
+
+    return list(unguarded_tools(agent)[tool]["asked"])

@@ -297,7 +297,9 @@ def test_hookman_s_install_is_clean_in_copilot_once_trusted(
     assert "copilot-folder-untrusted" in codes(diagnose(project))
     trust(isolated_user, project)
     ctx = diagnose(project)
-    assert not copilot_codes(ctx), [f.json() for f in ctx.findings]
+    # what no file can fix: the guard on Bash does not see Copilot's write_bash
+    # (test_install_agents.py, test_install_list_and_doctor_name_the_agent_s_tools...)
+    assert copilot_codes(ctx) == ["copilot-tool-unguarded"], [f.json() for f in ctx.findings]
 
 
 def test_human_output_names_the_finding_and_its_fix(

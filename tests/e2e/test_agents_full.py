@@ -238,6 +238,28 @@ def test_fact_copilot_names_its_file_tools_as_claude_code_with_its_own_input_key
     )
 
 
+@pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
+def test_fact_copilot_s_write_bash_and_apply_patch_reach_hooks_in_no_claude_shape(
+    agent_e2e: AgentProject,
+) -> None:
+    """Copilot runs PreToolUse before it checks the tool is offered (`copilot -p` offers
+    neither here): write_bash reaches a hook as `write_bash` {shellId, input}, apply_patch
+    as `Edit` with the patch in `input` and no path (catalog copilot_events.json
+    "unguarded_tools": install, list and doctor name them)."""
+    e2e = agent_e2e
+    dumps = _dump_every_pre_tool_use(e2e)
+    patch = "*** Begin Patch\n*** Update File: f.txt\n@@\n-A=1\n+A=2\n*** End Patch"
+    calls = [
+        ("write_bash", {"shellId": "s1", "input": "rm -rf victim\n"}),
+        ("apply_patch", {"input": patch}),
+    ]
+
+    run = e2e.run_agent("note", turns=[*([ToolUse(*call)] for call in calls), say("done")])
+
+    assert _sent(dumps) == [("write_bash", calls[0][1]), ("Edit", calls[1][1])], run.describe()
+    assert all("does not exist" in result for result in run.tool_results()), run.describe()
+
+
 @pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
 def test_fact_qwen_s_monitor_sends_its_shell_command(agent_e2e: AgentProject) -> None:
     """Qwen Code's monitor runs `command` in a shell; its PreToolUse payload names the tool
