@@ -55,6 +55,28 @@ def test_droid_gets_its_events_at_the_top_level_without_a_hooks_wrapper(tmp_path
     assert handler["timeout"] == 30 and "async" not in handler
 
 
+@pytest.mark.parametrize("switch", ["true", "false"])
+def test_droid_s_off_switch_among_its_events_is_kept_where_it_stands(
+    tmp_path: Path, switch: str
+) -> None:
+    """`hooksDisabled` stands beside droid's events at the top level of its hooks.json
+    (measured: `true` runs no hook of the file): install writes hookman's entries and keeps
+    it, in its place (install and list then warn that droid runs none of them), and a
+    removal leaves it alone; any other non-array there is still refused."""
+    text = f'{{"hooksDisabled": {switch}, "SessionStart": []}}'
+    path = write(tmp_path, DROID_AGENT, text)
+    agent_files.update_agent_hooks(tmp_path, DROID_AGENT, [entry(DROID_AGENT)], dry_run=False)
+    data = json.loads(path.read_text())
+    assert list(data)[:2] == ["hooksDisabled", "SessionStart"]
+    assert data["hooksDisabled"] is (switch == "true")
+    assert agent_files.written_events(tmp_path, DROID_AGENT) == ["PreToolUse"]
+    agent_files.update_agent_hooks(tmp_path, DROID_AGENT, [], dry_run=False)
+    assert json.loads(path.read_text()) == json.loads(text)
+    write(tmp_path, DROID_AGENT, '{"hooksDisabled": "yes"}')
+    with pytest.raises(HookmanError, match="hooksDisabled"):
+        agent_files.update_agent_hooks(tmp_path, DROID_AGENT, [entry(DROID_AGENT)], dry_run=False)
+
+
 def test_qwen_gets_its_events_under_hooks_beside_its_other_settings(tmp_path: Path) -> None:
     path = write(tmp_path, QWEN_AGENT, '{"model": {"name": "qwen3"}, "tools": {"sandbox": true}}')
     agent_files.update_agent_hooks(tmp_path, QWEN_AGENT, [entry(QWEN_AGENT)], dry_run=False)

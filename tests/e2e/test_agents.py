@@ -12,6 +12,7 @@ HOOKMAN_E2E_AGENTS_FULL=1)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +199,38 @@ def test_a_guard_on_bash_denies_qwen_s_monitor(agent_e2e: AgentProject) -> None:
     assert run.tool_results() == [e2e.denied(f"GUARD-E2E: no rm -rf (Bash: {command})")], (
         run.describe()
     )
+
+
+@pytest.mark.parametrize("agent_client", ["droid"], indirect=True)
+@pytest.mark.parametrize("disabled", [False, True])
+def test_droid_s_off_switch_beside_its_events_is_kept_and_told(
+    agent_e2e: AgentProject, disabled: bool
+) -> None:
+    """`hooksDisabled` stands among the events of .factory/hooks.json: install writes
+    hookman's entries beside it (it refused the file before). Off (`false`), droid runs
+    hookman's guard: denied, the model reads why. On (`true`), droid runs no hook of the file
+    (measured), and install says so rather than claiming the guard works."""
+    e2e = agent_e2e
+    e2e.hooks_path.parent.mkdir(parents=True, exist_ok=True)
+    e2e.hooks_path.write_text(json.dumps({"hooksDisabled": disabled}), encoding="utf-8")
+    installed = e2e.install(e2e.write_hook("guard", SHELL_GUARD))
+    assert json.loads(e2e.hooks_path.read_text(encoding="utf-8"))["hooksDisabled"] is disabled
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+
+    run = e2e.run_agent("tidy-e2e", turns=[e2e.shell("rm -rf victim"), say("done")])
+
+    said = " ".join(installed.stdout.split())
+    if disabled:
+        assert not victim.exists(), run.describe()
+        assert "Factory droid runs none of its hooks, hookman's included" in said, said
+    else:
+        assert (victim / "keep.txt").exists(), run.describe()
+        assert run.tool_results() == [e2e.denied("GUARD-E2E: no rm -rf (Bash: rm -rf victim)")], (
+            run.describe()
+        )
+        assert "runs none of its hooks" not in said, said
 
 
 FILE_GUARD = """
