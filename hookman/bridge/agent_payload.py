@@ -52,15 +52,19 @@ def claude_tool_input(agent: str, claude_name: str, tool_input: object) -> objec
 def rename_keys(
     values: dict[str, Any], rename: dict[str, str], each: dict[str, dict[str, str]]
 ) -> dict[str, Any]:
-    """`values` with its keys renamed by `rename` (in their order; a key whose new name is
-    already there keeps the value that was there), then each object of the list under a key
-    of `each` renamed by that key's map."""
+    """`values` with its keys renamed by `rename` (in their order), then each object of the
+    list under a key of `each` renamed by that key's map. The agent's own key wins: its tool
+    acts on it, so a key the agent also passed under the Claude name is dropped (measured on
+    Copilot 1.0.102: `edit {path: ".env", file_path: "notes.txt"}` edited .env; a guard shown
+    notes.txt let it)."""
+    renamed = {key: rename[key] for key in values if rename.get(key, key) != key}
+    shadowed = set(renamed.values())
     result: dict[str, Any] = {}
     for key, value in values.items():
-        new = rename.get(key, key)
-        if new in result or (new != key and new in values):
-            new = key  # never overwrite what the agent itself sent under the Claude name
-        result[new] = value
+        if key in renamed:
+            result[renamed[key]] = value
+        elif key not in shadowed:
+            result[key] = value
     for key, inner in each.items():
         items = result.get(key)
         if isinstance(items, list):

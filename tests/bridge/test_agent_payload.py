@@ -3,6 +3,7 @@ keys renamed to Claude Code's (bridge/agent_payload.py, catalog <agent>_events.j
 
 from __future__ import annotations
 
+import collections
 import copy
 import json
 from pathlib import Path
@@ -155,7 +156,24 @@ def test_every_mapped_name_is_a_claude_code_tool(agent: str) -> None:
 _keys = st.text(min_size=1, max_size=12)
 _values = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8))
 _inputs = st.dictionaries(
-    st.one_of(_keys, st.sampled_from(["summary", "old_str", "new_str", "is_background", "limit"])),
+    st.one_of(
+        _keys,
+        st.sampled_from(
+            [
+                "summary",
+                "old_str",
+                "new_str",
+                "is_background",
+                "limit",
+                "path",
+                "file_path",
+                "old_string",
+                "description",
+                "file_text",
+                "content",
+            ]
+        ),
+    ),
     _values,
     max_size=6,
 )
@@ -179,9 +197,10 @@ def test_the_mapping_keeps_every_value_and_never_touches_the_payload(
     seen = claude_payload(agent, payload)
     assert payload == before
     assert seen["tool_name"] == tool_map(agent).get(name, name)
-    # no key of the input is lost, no value changed or invented: only names change
-    assert len(seen["tool_input"]) == len(tool_input)
-    assert sorted(map(repr, seen["tool_input"].values())) == sorted(map(repr, tool_input.values()))
+    # no value changed or invented: only names change; a key is lost only where the agent's
+    # own key took its Claude Code name (test_the_agent_s_own_key_wins_...)
+    kept = collections.Counter(map(repr, seen["tool_input"].values()))
+    assert not kept - collections.Counter(map(repr, tool_input.values()))
     for key in set(payload) - {"tool_name", "tool_input"}:
         assert seen[key] == payload[key]
     assert claude_payload(agent, seen) == seen  # Claude Code's names map to themselves
@@ -191,11 +210,28 @@ def test_the_mapping_keeps_every_value_and_never_touches_the_payload(
     values=st.dictionaries(_keys, _values, max_size=6),
     rename=st.dictionaries(_keys, _keys, max_size=4),
 )
-def test_renaming_never_overwrites_a_key_the_agent_sent(
+def test_the_agent_s_own_key_wins_over_the_claude_name_it_also_sent(
     values: dict[str, Any], rename: dict[str, str]
 ) -> None:
+    """Each of the agent's keys reaches hooks under its Claude Code name with its value (one
+    of them, where two rename to one name); a key the agent also sent under that name is
+    dropped (its tool acts on its own key); every other key is kept as it is."""
     result = rename_keys(values, rename, {})
-    assert len(result) == len(values)
+    renamed = {key: rename[key] for key in values if rename.get(key, key) != key}
+    for new in set(renamed.values()):
+        assert result[new] in [values[key] for key, to in renamed.items() if to == new]
     for key, value in values.items():
-        new = rename.get(key, key)
-        assert result.get(new) == value or result.get(key) == value
+        if key not in renamed and key not in renamed.values():
+            assert result[key] == value
+    assert set(result) == (set(values) - set(renamed)) | set(renamed.values())
+
+
+def test_copilot_s_path_wins_over_a_file_path_it_also_sent() -> None:
+    """The measured bypass: Copilot edits `path`; a guard reading Claude Code's `file_path`
+    must see that file, not the decoy the model put beside it."""
+    payload = {
+        "tool_name": "Edit",
+        "tool_input": {"path": ".env", "file_path": "notes.txt", "old_str": "a", "new_str": "b"},
+    }
+    seen = claude_payload("copilot", payload)["tool_input"]
+    assert seen == {"file_path": ".env", "old_string": "a", "new_string": "b"}

@@ -275,6 +275,35 @@ def test_a_claude_shaped_file_guard_denies_copilot_s_file_tools(agent_e2e: Agent
     ], run.describe()
 
 
+@pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
+def test_a_decoy_file_path_beside_copilot_s_path_is_not_what_the_guard_sees(
+    agent_e2e: AgentProject,
+) -> None:
+    """The model may pass Claude Code's `file_path` beside Copilot's own `path` (a prompt
+    injection can ask it to): Copilot acts on `path` (measured on 1.0.102: .env was edited
+    and read while a guard was shown notes.txt), so the hooks see `path` as `file_path`."""
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", FILE_GUARD))
+    env = e2e.root / ".env"
+    env.write_text("TOKEN=old\n")
+    decoy = str(e2e.root / "notes.txt")
+
+    run = e2e.run_agent(
+        "edit-e2e",
+        turns=[
+            [ToolUse("edit", {"path": str(env), "file_path": decoy, "old_str": "TOKEN=old",
+                              "new_str": "TOKEN=pwned"})],
+            [ToolUse("view", {"path": str(env), "file_path": decoy})],
+            say("done"),
+        ],
+    )  # fmt: skip
+
+    assert env.read_text() == "TOKEN=old\n", run.describe()
+    assert run.tool_results() == [
+        e2e.denied(f"GUARD-E2E: {tool} of {env} is off limits") for tool in ("Edit", "Read")
+    ], run.describe()
+
+
 TEAM_AGENTS = 'agents = ["claude", "codex", "copilot", "qwen", "droid"]\n'
 
 
