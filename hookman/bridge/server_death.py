@@ -5,6 +5,9 @@ group, the hook's own processes with it. Without this a hung hook outlived the s
 client was answered anyway: a request to a dead server fails, and a guard's entry blocks).
 `hookman serve stop` and SIGTERM end the runs themselves (serve/server.py, STOP_GRACE_S).
 
+A warm worker also adopts every process its hooks leave (PR_SET_CHILD_SUBREAPER), however
+they detach, so its check after each event sees them (adopt_descendants).
+
 Elsewhere (macOS has no such call), and where libc cannot be reached, nothing is armed: a
 hung run lives on until it ends. A hook that replaces or ignores SIGTERM, or hangs in C code
 that never lets Python run a handler, is not ended either."""
@@ -17,6 +20,7 @@ import sys
 from typing import Any
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+PR_SET_CHILD_SUBREAPER = 36
 _prctl: Any = None  # libc's prctl, found in the server before it forks (prepare)
 _server_pid = 0
 
@@ -47,6 +51,15 @@ def arm() -> None:
         return
     if os.getppid() != _server_pid:  # it died between the fork and the call
         _end_group()
+
+
+def adopt_descendants() -> bool:
+    """In a warm worker (Linux): be the parent of every process a hook leaves, however it
+    detaches (forked twice, its first child gone), so the worker's check after the event
+    sees it and the worker ends (serve/leftovers.py). False where this cannot be set."""
+    if _prctl is None:
+        return False
+    return bool(_prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0) == 0)
 
 
 def _end_group(*_: object) -> None:

@@ -19,6 +19,7 @@ import gc
 import os
 import socket
 
+from hookman.bridge import server_death
 from hookman.bridge.run_command import EXIT_NO_ANSWER
 from hookman.bridge.serve_child import become_own_process, client_environment, run_event
 from hookman.serve.leftovers import Baseline, environment
@@ -47,6 +48,7 @@ def serve_worker(
         control.setblocking(True)
         _register_capture_fork_hook()
         _close_in_forks(control.fileno())
+        server_death.adopt_descendants()
         baseline = Baseline()
         gc.freeze()  # kept for the worker's life: each event's collect walks only its own
         for count in range(1, event_limit + 1):

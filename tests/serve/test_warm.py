@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import os
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -105,8 +106,10 @@ def _sockets():
     return found
 
 
-def _leave_daemon(report):
-    # Detached twice (no child of the worker is left): it answers any request it can take.
+def _leave_daemon(report, copy=False):
+    # Detached twice (no child of the worker is left): it answers any request it can take;
+    # `copy`: with a copy of each socket made before the fork, under another number.
+    copies = [os.dup(descriptor) for descriptor in _sockets()] if copy else []
     if os.fork() == 0:
         try:
             os.setsid()
@@ -126,6 +129,8 @@ def _leave_daemon(report):
         finally:
             os._exit(0)
     os.wait()
+    for descriptor in copies:
+        os.close(descriptor)
 
 
 def _has_codec():
@@ -162,6 +167,8 @@ def after(event, ctx):
         os.open(os.devnull, os.O_RDONLY)
     elif command == "leave-daemon":
         _leave_daemon(os.path.join(ctx.cwd, "daemon.json"))
+    elif command == "leave-copying-daemon":
+        _leave_daemon(os.path.join(ctx.cwd, "daemon.json"), copy=True)
     elif command == "leak-codec":
         codecs.register(lambda name: codecs.lookup("utf-8") if name == "leaked" else None)
     elif command == "leak-limit":
@@ -371,22 +378,39 @@ def test_a_hooks_fork_that_returns_into_the_worker_never_answers_for_it(warm: Se
         state.write_text(original, encoding="utf-8")
 
 
+def _leave(warm: Served, command: str) -> list[int]:
+    """Run `command` in the project's warm worker (not a child forked for a busy one); the
+    sockets the daemon it leaves found itself holding."""
+    report = warm.root / "daemon.json"
+    report.unlink(missing_ok=True)
+    ran = _seen(warm, "probe")["pid"]
+    while _seen(warm, command)["pid"] != ran:  # until the worker itself left it
+        ran = _seen(warm, "probe")["pid"]
+        report.unlink(missing_ok=True)
+    wait_for(report.exists)
+    wait_for(lambda: report.read_text(encoding="utf-8").startswith("["))
+    for _ in range(6):
+        _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "rm -rf /"))
+        assert deny_reason(body) == "blocked: rm -rf"
+    return list(json.loads(report.read_text(encoding="utf-8")))
+
+
 def test_a_daemon_a_hook_leaves_holds_no_socket_to_the_server(warm: Served) -> None:
     """A hook's process detached from the worker (forked twice, so no child of the worker is
     left) would take later events' requests on the worker's socket and answer them `{}`: it
     never holds that socket, and every later guarded call is denied."""
-    report = warm.root / "daemon.json"
-    report.unlink(missing_ok=True)
-    ran = _seen(warm, "probe")["pid"]
-    while _seen(warm, "leave-daemon")["pid"] != ran:  # until the worker itself left it
-        ran = _seen(warm, "probe")["pid"]
-        report.unlink(missing_ok=True)
-    wait_for(report.exists)
-    for _ in range(6):
-        _, body = warm.post("PreToolUse", warm.bash("PreToolUse", "rm -rf /"))
-        assert deny_reason(body) == "blocked: rm -rf"
-    wait_for(lambda: report.read_text(encoding="utf-8").startswith("["))
-    assert json.loads(report.read_text(encoding="utf-8")) == []
+    assert _leave(warm, "leave-daemon") == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_CHILD_SUBREAPER")
+def test_a_daemon_with_a_copy_of_the_socket_ends_its_worker(warm: Served) -> None:
+    """The same daemon holding a copy of the worker's socket made before the fork: the
+    worker adopts what its hooks leave (its descendants become its children), sees the
+    process its event left and ends, so the copy reaches a closed socket: every later
+    guarded call is denied."""
+    ended = warm.server_log().count("a process it started was left")
+    assert _leave(warm, "leave-copying-daemon")  # it does hold a copy
+    wait_for(lambda: warm.server_log().count("a process it started was left") > ended)
 
 
 def test_a_fork_that_answers_first_is_not_heard(warm: Served) -> None:
