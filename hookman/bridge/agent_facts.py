@@ -171,7 +171,7 @@ def deny_also_stops(agent: str) -> bool:
     """Whether hookman's PreToolUse deny for the agent also says `continue: false`: Qwen Code
     lets a later hook's permissionDecision replace a deny but keeps any hook's
     `continue: false`, which blocks the call there (catalog/agent_hook_merge.json)."""
-    facts = _merge_facts().get(agent)
+    facts = merge_facts().get(agent)
     return isinstance(facts, dict) and facts.get("deny_also_stops") is True
 
 
@@ -179,12 +179,13 @@ def hookman_first_events(agent: str) -> list[str]:
     """Events whose hookman groups install puts before the others in the agent's file: droid
     takes the first answer holding a permissionDecision, so an allow before hookman's deny
     wins there (catalog/agent_hook_merge.json, measured)."""
-    facts = _merge_facts().get(agent)
+    facts = merge_facts().get(agent)
     first = facts.get("hookman_first") if isinstance(facts, dict) else None
     return [str(event) for event in first] if isinstance(first, list) else []
 
 
-def _merge_facts() -> dict[str, Any]:
+def merge_facts() -> dict[str, Any]:
+    """catalog/agent_hook_merge.json: how each agent merges several hooks' answers."""
     facts = _loaded.get(MERGE_FACTS)
     if facts is None:
         with open(os.path.join(CATALOG_DIR, MERGE_FACTS + ".json"), "rb") as handle:

@@ -14,13 +14,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookman.bridge.agent_answer import agent_answer
-from hookman.bridge.agent_facts import agent_catalog, answer_fields, display_name
+from hookman.bridge.agent_facts import (
+    agent_catalog,
+    answer_fields,
+    claude_tool_name,
+    display_name,
+)
 
 if TYPE_CHECKING:
     from hookman.json_shapes import AgentFireJson
 
 PAYLOAD_DIR = Path(__file__).resolve().parent.parent / "catalog" / "agent_payloads"
 SAMPLE_HOME = "/home/user/proj"  # the project directory in the captured payloads
+DENY_EFFECT = "the tool call does not run"
+FOREIGN_CAVEAT = (
+    f"{DENY_EFFECT}, unless a malformed answer of a hook that is not hookman's undoes the deny"
+)
 
 
 def captured_payload(agent: str, event: str, project_dir: Path) -> tuple[dict[str, Any], str]:
@@ -59,7 +68,7 @@ def agent_view(
     if "deny" in (specific.get("permissionDecision"), given.get("permissionDecision")):
         template = str(texts.get("deny", "{reason}"))
         model.append(template.format(reason=reason) if "{reason}" in template else str(reason))
-        effects.append("the tool call does not run")
+        effects.append(DENY_EFFECT)
     context = given.get("additionalContext", specific.get("additionalContext"))
     if isinstance(context, str) and context:
         model.append(context)
@@ -76,3 +85,27 @@ def _context_of(answer: dict[str, Any]) -> str:
     specific = answer.get("hookSpecificOutput")
     context = specific.get("additionalContext") if isinstance(specific, dict) else None
     return context if isinstance(context, str) else ""
+
+
+def foreign_caveat(
+    project_dir: Path, agent: str, view: AgentFireJson, sent: dict[str, Any]
+) -> None:
+    """Where a PreToolUse hook that is not hookman's runs for the same tool, under an agent
+    that lets a malformed answer of it undo hookman's deny (Qwen Code, droid: catalog
+    agent_hook_merge.json "foreign_fail_open"), the deny's effect says so, and the next
+    effects name each such hook in doctor's words (AGENT-foreign-pre-tool-use)."""
+    from hookman.doctor.foreign_hooks import foreign_sentence, loaded_foreign_hooks
+
+    tool = sent.get("tool_name")
+    effects = view["effects"]
+    if DENY_EFFECT not in effects or not isinstance(tool, str):
+        return
+    hooks = [
+        hook
+        for hook in loaded_foreign_hooks(agent, project_dir)
+        if tool in hook.tools or tool in {claude_tool_name(agent, t) for t in hook.tools}
+    ]
+    if not hooks:
+        return
+    at = effects.index(DENY_EFFECT)
+    effects[at : at + 1] = [FOREIGN_CAVEAT, *(foreign_sentence(agent, hook) for hook in hooks)]

@@ -131,6 +131,15 @@ def switched_off_sentences(agent: str, project_dir: Path) -> list[str]:
     ]
 
 
+def foreign_sentences(agent: str, project_dir: Path) -> list[str]:
+    """Each PreToolUse hook that is not hookman's and runs for a tool hookman's entries cover,
+    under an agent that lets its malformed answer undo hookman's deny (the hook doctor's
+    AGENT-foreign-pre-tool-use names): a warning for install and list, in doctor's words."""
+    from hookman.doctor.foreign_hooks import foreign_warning, loaded_foreign_hooks
+
+    return [foreign_warning(agent, hook) for hook in loaded_foreign_hooks(agent, project_dir)]
+
+
 def plan_sentences(plan: AgentPlan) -> list[str]:
     """Plain sentences about what the agent will not run (install, list)."""
     agent = plan.agent

@@ -17,7 +17,7 @@ from hookman.bridge.agent_facts import OTHER_AGENTS, display_name
 from hookman.bridge.agent_payload import claude_payload
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.catalog import event_catalog
-from hookman.commands.agent_fire_view import agent_view, captured_payload
+from hookman.commands.agent_fire_view import agent_view, captured_payload, foreign_caveat
 from hookman.commands.options import JSON, PROJECT, Argument, Option, cli_command
 from hookman.errors import HookmanError
 from hookman.output import console, escape, print_json
@@ -120,6 +120,7 @@ def fire(
     elif agent in OTHER_AGENTS:
         views: dict[str, Any] = report  # type: ignore[assignment]  # the key is the agent's name
         views[agent] = agent_view(agent, event, report["answer"], sent, payload_data)
+        foreign_caveat(project_dir, agent, views[agent], sent)
     if agent == CODEX_AGENT and _codex_never_sends(report, payload_data):
         pass  # no Codex call is this one: whether an entry reaches it does not matter
     elif agent in (CODEX_AGENT, *OTHER_AGENTS) and _wanted(project_dir, report):

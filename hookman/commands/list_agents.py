@@ -75,6 +75,7 @@ def _file_view(
 ) -> tuple[ListAgentJson, list[str]]:
     from hookman.agents.agent_sync import plan_agent
     from hookman.commands.agent_wording import (
+        foreign_sentences,
         plan_sentences,
         switched_off_sentences,
         unguarded_sentences,
@@ -106,8 +107,9 @@ def _file_view(
     name = agent_facts.display_name(agent)
     unwritten = unwritten_sentences(name, planned.entries, written, path, agent)
     switched_off = switched_off_sentences(agent, project_dir) if planned.events else []
+    foreign = foreign_sentences(agent, project_dir)
     unguarded = unguarded_sentences(agent, hooks)
-    return view, plan_sentences(planned) + unguarded + unwritten + switched_off
+    return view, plan_sentences(planned) + unguarded + unwritten + switched_off + foreign
 
 
 def print_agents(

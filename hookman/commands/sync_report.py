@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hookman.agents import codex_files
-from hookman.commands.agent_wording import switched_off_sentences
+from hookman.commands.agent_wording import foreign_sentences, switched_off_sentences
 from hookman.commands.git_wording import exclusion_sentence
 from hookman.commands.plan_wording import plan_warnings, target_warnings, tool_name_warnings
 from hookman.commands.subscription_wording import change_sentences, changes_json
@@ -29,6 +29,7 @@ def sync_warnings(result: SyncResult) -> list[str]:
     for agent, sync in result.agents.items():
         if sync.plan is not None and sync.plan.events and not sync.absent:
             warnings += switched_off_sentences(agent, result.project_dir)
+            warnings += foreign_sentences(agent, result.project_dir)
     return warnings + repaired_sentences(result)
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from hookman.catalog import agent_catalog
 from hookman.doctor import findings_agents as agents
 from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files, wants_agent
 from hookman.doctor.context import Context
+from hookman.doctor.droid_schema import schema_problem
+from hookman.doctor.foreign_hooks import check_foreign
 from hookman.doctor.model import Finding, Handler
 
 AGENT = "droid"
@@ -58,6 +59,7 @@ def check_droid(ctx: Context) -> None:
     hooks_json = next((f for f in files if f.layer == "project" and f.hooks_key is None), None)
     agents.check_stale(ctx, AGENT, hooks_json, "droid-hookman-stale")
     agents.check_unguarded(ctx, AGENT, "droid-tool-unguarded")
+    check_foreign(ctx, AGENT, handlers, "droid-foreign-pre-tool-use")
 
 
 def _of(handlers: list[Handler], file: AgentFile) -> list[Handler]:
@@ -113,7 +115,7 @@ def _wrapped_handlers(ctx: Context, files: list[AgentFile], *, report: bool) -> 
 
 def _check_schema(ctx: Context, file: AgentFile, handlers: list[Handler]) -> None:
     """The first place droid's schema refuses: droid then skips the whole file."""
-    problem = _schema_problem(file.hooks or {}, file.hooks_key)
+    problem = schema_problem(file.hooks or {}, file.hooks_key)
     if problem is None:
         return
     where, what = problem
@@ -134,43 +136,6 @@ def _check_schema(ctx: Context, file: AgentFile, handlers: list[Handler]) -> Non
             path=where,
         ),
     )
-
-
-def _schema_problem(hooks: dict[str, Any], hooks_key: str | None) -> tuple[str, str] | None:
-    events = set(agents.agent_events(AGENT))
-    types = list(doctor_facts_of(AGENT)["entry_types"])
-    for event, groups in hooks.items():
-        if event not in events:
-            continue  # droid drops unknown keys (reported as droid-unknown-event)
-        at = f"{hooks_key}.{event}" if hooks_key else event
-        if not isinstance(groups, list):
-            return at, "an event that is not a list of matcher groups"
-        for index, group in enumerate(groups):
-            problem = _group_problem(group, f"{at}[{index}]", types)
-            if problem is not None:
-                return problem
-    return None
-
-
-def _group_problem(group: Any, at: str, types: list[str]) -> tuple[str, str] | None:
-    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
-        return at, "a matcher group without a `hooks` list"
-    for key in ("matcher", "commandRegex"):
-        if key in group and not isinstance(group[key], str):
-            return f"{at}.{key}", f"a `{key}` that is not a string"
-    for position, entry in enumerate(group["hooks"]):
-        where = f"{at}.hooks[{position}]"
-        if not isinstance(entry, dict):
-            return where, "an entry that is not an object"
-        if entry.get("type") not in types:
-            return where, f"an entry of type {entry.get('type')!r}"
-        if not isinstance(entry.get("command"), str):
-            return where, "an entry without a `command` string"
-        timeout = entry.get("timeout")
-        numeric = isinstance(timeout, int | float) and not isinstance(timeout, bool)
-        if "timeout" in entry and not numeric:
-            return where, "a `timeout` that is not a number"
-    return None
 
 
 # --- hooks.json over settings.json ------------------------------------------------------------

@@ -18,6 +18,7 @@ from hookman.doctor import findings_agents as agents
 from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files, wants_agent
 from hookman.doctor.context import Context
 from hookman.doctor.findings_commands import script_path
+from hookman.doctor.foreign_hooks import check_foreign
 from hookman.doctor.model import Finding, Handler
 from hookman.doctor.qwen_sources import folder_trust_on, project_trusted, trust_file
 from hookman.doctor.script_text import hook_text
@@ -50,6 +51,7 @@ def check_qwen(ctx: Context) -> None:
         agents.check_agent_flag(ctx, AGENT, handler, "qwen-hookman-wrong-agent")
         agents.check_answers(ctx, AGENT, handler, memo, ANSWER_CODES)
     _check_ask_after_hookman(ctx, handlers, memo)
+    check_foreign(ctx, AGENT, handlers, "qwen-foreign-pre-tool-use")
     project = next((f for f in files if f.layer == "project"), None)
     agents.check_stale(ctx, AGENT, project, "qwen-hookman-stale")
 

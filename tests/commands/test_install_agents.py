@@ -638,3 +638,77 @@ def _asked(agent: str, tool: str) -> list[str]:
     from hookman.catalog.agent_catalog import unguarded_tools
 
     return list(unguarded_tools(agent)[tool]["asked"])
+
+
+FOREIGN = "sh ./check-shell.sh"
+
+
+@pytest.mark.parametrize(
+    ("agent", "tool", "code"),
+    [("qwen", "run_shell_command", "qwen-foreign-pre-tool-use"),
+     ("droid", "Execute", "droid-foreign-pre-tool-use")],
+)  # fmt: skip
+def test_install_list_doctor_and_fire_say_a_foreign_hook_can_undo_the_deny(
+    project: Path, machine: Path, agent: str, tool: str, code: str
+) -> None:
+    """A foreign PreToolUse hook for the guarded tool (measured: its malformed answer undoes
+    hookman's deny under Qwen Code 0.24.4 and droid 0.225.2, in any order): install and list
+    warn in doctor's sentence and fix, and fire's deny says it may not hold."""
+    all_agents(machine)
+    write_hook(project, "guard", RM_RF_GUARD)
+    install_guard("--agent", agent)
+    path = project / (QWEN_FILE if agent == "qwen" else DROID_FILE)
+    payload = project / "rm.json"
+    payload.write_text(
+        json.dumps({"hook_event_name": "PreToolUse", "tool_name": tool,
+                    "tool_input": {"command": "rm -rf victim"}, "session_id": "s",
+                    "cwd": str(project)})
+    )  # fmt: skip
+    fire_words = ("fire", "PreToolUse", "--agent", agent, "--payload", str(payload))
+    before = hookman_json(*fire_words)[agent]["effects"]
+    assert "the tool call does not run" in before, before
+    document = json.loads(path.read_text())
+    events = document["hooks"] if agent == "qwen" else document
+    foreign = {"matcher": tool, "hooks": [{"type": "command", "command": FOREIGN}]}
+    events["PreToolUse"].append(foreign)
+    path.write_text(json.dumps(document, indent=2))
+    name, answers, version = {
+        "qwen": ("Qwen Code", "a `reason` or `systemMessage` that is not a string", "0.24.4"),
+        "droid": (
+            "Factory droid",
+            "`continue: false` with a `stopReason` that is not a string",
+            "0.225.2",
+        ),
+    }[agent]
+    sentence = (
+        f"the PreToolUse hook `{FOREIGN}` in {path} is not hookman's and runs for {tool} too: "
+        f"{name} lets a malformed answer from it ({answers}) undo hookman's deny and run the "
+        f"call (measured with {name} {version}), so hookman cannot vouch for its guards on "
+        "that tool while the hook is there."
+    )
+    fix = (
+        f"move that hook's check into a hookman hook (`hookman new`) and remove it from {path}, "
+        "or just remove it: no order of the hooks helps."
+    )
+    said = f"{sentence} Fix: {fix}"
+
+    installed = hookman("install")
+    listed = hookman("list")
+
+    assert installed.exit_code == 0, installed.output
+    assert f"warning: {said}" in _flat(installed.output), installed.output
+    assert hookman_json("install")["warnings"].count(said) == 1
+    assert f"warning: {said}" in _flat(listed.output), listed.output
+    assert hookman_json("list")["warnings"].count(said) == 1
+    doctor = json.loads(hookman("doctor", "--json").stdout)
+    (finding,) = [f for f in doctor["findings"] if f["code"] == code]
+    assert (finding["severity"], finding["message"], finding["fix"]) == ("warning", sentence, fix)
+    effects = hookman_json(*fire_words)[agent]["effects"]
+    assert "the tool call does not run" not in effects, effects
+    caveat = (
+        "the tool call does not run, unless a malformed answer of a hook that is not "
+        "hookman's undoes the deny"
+    )
+    assert effects[effects.index(caveat) + 1] == sentence, effects
+    shown = _flat(hookman(*fire_words).output)
+    assert f"effect: {caveat} effect: {sentence}" in shown, shown

@@ -115,3 +115,59 @@ def test_a_later_qwen_hook_s_ask_is_read_first_and_doctor_warns(agent_e2e: Agent
     assert "warning qwen-ask-after-hookman" in doctor.stdout, doctor.stdout
     flat = " ".join(doctor.stdout.split())
     assert 'answers permissionDecision "ask" (in the command)' in flat, doctor.stdout
+
+
+# A foreign hook's malformed answer (catalog/agent_hook_merge.json "foreign_fail_open"): the
+# agent drops every answer, hookman's deny among them, and runs the call. hookman cannot
+# fix this in its answer; these prove the fact and that doctor and install say so.
+MALFORMED = {
+    "reason": {"reason": {"toString": 0}},
+    "system_message": {"systemMessage": {"toString": 0}},
+    "stop_reason": {"continue": False, "stopReason": {"toString": 0}},
+}
+
+
+@pytest.mark.parametrize(
+    ("agent_client", "answer", "where"),
+    [
+        ("qwen", "reason", "after"),
+        ("qwen", "reason", "before"),
+        ("qwen", "system_message", "user"),
+        ("droid", "stop_reason", "after"),
+        ("droid", "stop_reason", "before"),
+        ("droid", "stop_reason", "user"),
+    ],
+    indirect=["agent_client"],
+)
+def test_fact_a_foreign_hook_s_malformed_answer_undoes_the_deny_and_hookman_says_so(
+    agent_e2e: AgentProject, answer: str, where: str
+) -> None:
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", GUARD))
+    command = "printf '%s' '" + json.dumps(MALFORMED[answer]) + "'"
+    entry = {"type": "command", "command": command}
+    group = {"matcher": e2e.agent_client.facts.shell_tool, "hooks": [entry]}
+    if where == "user":
+        path = e2e.home / USER_FILES[e2e.agent]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        events = {"PreToolUse": [group]}
+        path.write_text(json.dumps(events if e2e.agent == "droid" else {"hooks": events}))
+    else:
+
+        def add(document: dict[str, Any]) -> None:
+            groups = (document if e2e.agent == "droid" else document["hooks"])["PreToolUse"]
+            groups.insert(len(groups) if where == "after" else 0, group)
+
+        e2e.edit_hooks_file(add)
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent("tidy", turns=[e2e.shell("rm -rf victim"), say("ok")])
+    assert not victim.exists(), run.describe()  # the client's fail-open, as measured
+    doctor = " ".join(e2e.hookman("doctor", check=False).stdout.split())
+    assert f"warning {e2e.agent}-foreign-pre-tool-use" in doctor, doctor
+    said = f"is not hookman's and runs for {e2e.agent_client.facts.shell_tool} too"
+    assert said in doctor, doctor
+    if where != "before":  # droid: install moves hookman's group first, which changes nothing
+        installed = " ".join(e2e.hookman("install").stdout.split())
+        assert said in installed and "no order of the hooks helps" in installed, installed
