@@ -267,12 +267,21 @@ def _int_max_str_digits() -> object:
     return read() if read is not None else None
 
 
+def _ids(all_three: str, *each: str) -> tuple[int, ...]:
+    """The process's real, effective (and saved) user or group ids: os.getresuid where the
+    platform has it (Linux), else the real and effective ones (macOS)."""
+    read = getattr(os, all_three, None)
+    if read is not None:
+        return tuple(read())
+    return tuple(getattr(os, name)() for name in each)
+
+
 def _process_state() -> tuple[object, ...]:
     """Who the process runs as, its priority and its root directory."""
     root = os.stat("/")
     return (
-        os.getresuid(),
-        os.getresgid(),
+        _ids("getresuid", "getuid", "geteuid"),
+        _ids("getresgid", "getgid", "getegid"),
         tuple(os.getgroups()),
         os.getpriority(os.PRIO_PROCESS, 0),
         (root.st_dev, root.st_ino),
