@@ -27,7 +27,6 @@ from __future__ import annotations
 from hookman.bridge.agent_facts import (
     OTHER_AGENTS,
     answer_fields,
-    deny_also_stops,
     deny_channels,
     display_name,
 )
@@ -104,15 +103,14 @@ def deny_reason_of(agent: str, answer: dict[str, object]) -> str | None:
 def _pre_tool_use(
     agent: str, answer: dict[str, object], allowed: dict[str, list[str]]
 ) -> dict[str, object]:
-    stops = deny_also_stops(agent)  # read now: a deadline's deny must not read files
     why = deny_reason_of(agent, answer)
     result: dict[str, object] = {}
     context = _text(_specific(answer).get(CONTEXT))
     if why is not None:
-        if stops:  # Qwen Code: a later hook's allow cannot undo this (agent_hook_merge.json)
+        channels = deny_channels(agent)
+        if channels.get("stop"):  # Qwen Code: a later hook's allow cannot undo this
             result["continue"] = False
             result["stopReason"] = why
-        channels = deny_channels(agent)
         if channels.get("specific", True) or not channels.get("top"):
             result[SPECIFIC] = {
                 "hookEventName": PRE_TOOL_USE,

@@ -42,15 +42,19 @@ class UnknownAgent(ValueError):
 
 def agent_catalog(agent: str) -> dict[str, Any]:
     """The facts of `agent` (a name of OTHER_AGENTS), read once per process."""
-    facts = _loaded.get(agent)
+    if agent not in OTHER_AGENTS:
+        raise UnknownAgent(f"hookman knows no agent {agent!r}")
+    return _catalog_file(f"{agent}_events")
+
+
+def _catalog_file(name: str) -> dict[str, Any]:
+    """The catalog's JSON file `name`, read once per process."""
+    facts = _loaded.get(name)
     if facts is None:
-        if agent not in OTHER_AGENTS:
-            raise UnknownAgent(f"hookman knows no agent {agent!r}")
-        path = os.path.join(CATALOG_DIR, f"{agent}_events.json")
-        with open(path, "rb") as handle:
+        with open(os.path.join(CATALOG_DIR, f"{name}.json"), "rb") as handle:
             loaded = lean_json.loads(handle.read())
         assert isinstance(loaded, dict)
-        facts = _loaded[agent] = loaded
+        facts = _loaded[name] = loaded
     return facts
 
 
@@ -163,16 +167,16 @@ def answer_fields(agent: str) -> dict[str, dict[str, list[str]]]:
 
 def deny_channels(agent: str) -> dict[str, bool]:
     """Where a deny must stand for the agent's model to read it: `specific`
-    (hookSpecificOutput) and `top` (top-level permissionDecision)."""
+    (hookSpecificOutput), `top` (top-level permissionDecision) and `stop` (also
+    `continue: false` with the reason as stopReason)."""
     return {str(key): bool(value) for key, value in agent_catalog(agent)["deny"].items()}
 
 
 def deny_also_stops(agent: str) -> bool:
-    """Whether hookman's PreToolUse deny for the agent also says `continue: false`: Qwen Code
-    lets a later hook's permissionDecision replace a deny but keeps any hook's
-    `continue: false`, which blocks the call there (catalog/agent_hook_merge.json)."""
-    facts = merge_facts().get(agent)
-    return isinstance(facts, dict) and facts.get("deny_also_stops") is True
+    """Whether hookman's PreToolUse deny for the agent also says `continue: false` (the
+    catalog's deny.stop): Qwen Code lets a later hook's permissionDecision replace a deny but
+    keeps any hook's `continue: false`, which blocks the call there (agent_hook_merge.json)."""
+    return deny_channels(agent).get("stop", False)
 
 
 def hookman_first_events(agent: str) -> list[str]:
@@ -186,13 +190,7 @@ def hookman_first_events(agent: str) -> list[str]:
 
 def merge_facts() -> dict[str, Any]:
     """catalog/agent_hook_merge.json: how each agent merges several hooks' answers."""
-    facts = _loaded.get(MERGE_FACTS)
-    if facts is None:
-        with open(os.path.join(CATALOG_DIR, MERGE_FACTS + ".json"), "rb") as handle:
-            loaded = lean_json.loads(handle.read())
-        assert isinstance(loaded, dict)
-        facts = _loaded[MERGE_FACTS] = loaded
-    return facts
+    return _catalog_file(MERGE_FACTS)
 
 
 def stops_on(agent: str, wish: str) -> str:
