@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hookman.agents import agent_facts
-from hookman.catalog.agent_catalog import hookman_first_events
+from hookman.catalog.agent_catalog import disable_key, hookman_first_events
 from hookman.errors import HookmanError
 from hookman.project.git_exclude import Excluded, GitExclusion, ensure_git_ignored, is_tracked
 from hookman.project.settings_entries import (
@@ -85,8 +85,8 @@ def _edit(
 
     def edit(document: dict[str, Any]) -> None:
         if key is None:  # the events are the file's own keys: edit the file as `hooks`
+            switch = _set_switch_aside(agent, document)  # the off switch among the events
             _check_events(agent, path, document)
-            switch = _set_switch_aside(agent, document)
             apply_hookman_entries({"hooks": document}, entries)
             _put_hookman_first(document, first)
             _put_switch_back(document, switch)
@@ -133,10 +133,7 @@ def _check_events(agent: str, path: Path, events: Any, prefix: str = "") -> None
     array."""
     if not isinstance(events, dict):
         _malformed(agent, path, prefix.rstrip(".") or "the top level", "an object", events)
-    switch = _off_switch(agent)
     for event, groups in events.items():
-        if event == switch and isinstance(groups, bool):
-            continue  # the agent's own off switch beside its events (install and list warn)
         if not isinstance(groups, list):
             _malformed(agent, path, f"{prefix}{event}", "an array", groups)
         for index, group in enumerate(groups):
@@ -150,7 +147,7 @@ def _check_events(agent: str, path: Path, events: Any, prefix: str = "") -> None
 def _set_switch_aside(agent: str, events: dict[str, Any]) -> tuple[int, str, bool] | None:
     """Take the agent's off switch out of its top-level events (where it stands, its key, its
     value), so that only events are edited."""
-    switch = _off_switch(agent)
+    switch = disable_key(agent)
     if switch is None or not isinstance(events.get(switch), bool):
         return None
     return list(events).index(switch), switch, events.pop(switch)
@@ -164,15 +161,6 @@ def _put_switch_back(events: dict[str, Any], switch: tuple[int, str, bool] | Non
     items.insert(index, (key, value))
     events.clear()
     events.update(items)
-
-
-def _off_switch(agent: str) -> str | None:
-    """The key that turns every hook of the agent's file off (droid's `hooksDisabled`, which
-    stands among the events of its top-level file), from the agent's catalog."""
-    from hookman.catalog.agent_catalog import agent_catalog
-
-    key = agent_catalog(agent).get("config", {}).get("disable_key")
-    return key if isinstance(key, str) else None
 
 
 def _malformed(agent: str, path: Path, where: str, expected: str, found: Any) -> None:

@@ -79,6 +79,14 @@ def config_file(agent: str) -> str:
     return os.path.join(*str(agent_catalog(agent)["config"]["file"]).split("/"))
 
 
+def disable_key(agent: str) -> str | None:
+    """The key that turns every hook of the agent off in its settings (Qwen's
+    `disableAllHooks`, droid's `hooksDisabled`, which stands among the events of its
+    top-level hooks file); None for an agent without one."""
+    key = agent_catalog(agent)["config"].get("disable_key")
+    return key if isinstance(key, str) else None
+
+
 def config_shape(agent: str) -> str:
     """SHAPE_CLAUDE_SETTINGS, SHAPE_HOOKS_KEY or SHAPE_TOP_LEVEL."""
     return str(agent_catalog(agent)["config"]["shape"])

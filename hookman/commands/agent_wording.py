@@ -116,8 +116,9 @@ def switched_off_sentences(agent: str, project_dir: Path) -> list[str]:
     """The agent's own off switch, set in its user or project settings (the file doctor's
     <agent>-hooks-disabled names): a warning for install and list, since every entry
     hookman writes there then runs for nothing."""
+    from hookman.catalog.agent_catalog import disable_key
     from hookman.doctor.agent_files import read_agent_files
-    from hookman.doctor.findings_agents import disable_key, switch_owner
+    from hookman.doctor.findings_agents import switch_owner
 
     if agent_facts.hooks_file(agent) is None:
         return []  # Copilot: its switch is not one of its own files'

@@ -42,11 +42,6 @@ def agent_events(agent: str) -> list[str]:
     return agent_catalog.agent_events(agent)
 
 
-def disable_key(agent: str) -> str:
-    """The agent's off switch (the runner's catalog)."""
-    return str(agent_catalog.agent_catalog(agent)["config"]["disable_key"])
-
-
 def installed(agent: str) -> bool:
     """Whether the agent's program is on PATH (per machine: docs/agents.md), as install
     decides it."""
@@ -191,7 +186,7 @@ def switch_owner(agent: str, files: list[AgentFile]) -> AgentFile | None:
     """The file whose off switch (`disableAllHooks`, `hooksDisabled`) turns every hook of the
     agent off (None: hooks run): the project's file wins over the user's, as the agents
     merge their settings. install and list say it too (commands/agent_wording.py)."""
-    key = disable_key(agent)
+    key = agent_catalog.disable_key(agent)
     setting: AgentFile | None = None
     value = False
     for file in files:  # user first, then project: the last one that sets it wins
@@ -210,7 +205,7 @@ def check_switched_off(
 ) -> None:
     """The agent's off switch (`disableAllHooks`, `hooksDisabled`): the project's file wins
     over the user's, as the agents merge their settings."""
-    key = disable_key(agent)
+    key = agent_catalog.disable_key(agent)
     setting = switch_owner(agent, files)
     if setting is None:
         return
