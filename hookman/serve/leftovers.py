@@ -197,30 +197,25 @@ def _blocked() -> object:
 
 
 def _limits() -> tuple[object, ...]:
-    try:
-        return tuple(map(resource.getrlimit, _LIMITS))
-    except (OSError, ValueError):
-        return tuple(_limit(number) for number in _LIMITS)
-
-
-def _limit(number: int) -> object:
-    try:
-        return resource.getrlimit(number)
-    except (OSError, ValueError):
-        return None
+    return _each(resource.getrlimit, _LIMITS)
 
 
 def _handlers() -> tuple[object, ...]:
-    try:
-        return tuple(map(_signal.getsignal, _SIGNALS))  # no enum made per handler
-    except (ValueError, OSError):
-        return tuple(_handler(number) for number in _SIGNALS)
+    return _each(_signal.getsignal, _SIGNALS)  # _signal's: no enum made per handler
 
 
-def _handler(number: int) -> object:
+def _each(read: Any, numbers: tuple[int, ...]) -> tuple[object, ...]:
+    """read(number) for each number, in one pass in C; where one fails, None for it."""
     try:
-        return _signal.getsignal(number)
-    except (ValueError, OSError):
+        return tuple(map(read, numbers))
+    except (OSError, ValueError):
+        return tuple(_or_none(read, number) for number in numbers)
+
+
+def _or_none(read: Any, number: int) -> object:
+    try:
+        return read(number)
+    except (OSError, ValueError):
         return None
 
 
