@@ -157,9 +157,13 @@ class Served:
         path = self.base / "server.err"
         return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
-    def hookman(self, *words: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def hookman(
+        self, *words: str, check: bool = True, isolated: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        """hookman run in the project (`isolated`: with `-I`, as the console script finds its
+        own package: neither the directory nor PYTHONPATH on its path)."""
         done = subprocess.run(
-            [*HOOKMAN, *words],
+            [sys.executable, *(["-I"] if isolated else []), "-m", "hookman", *words],
             cwd=self.root,
             env=self.environment,
             capture_output=True,

@@ -70,24 +70,8 @@ def planted(tmp_path: Path) -> Iterator[Served]:
     project.environment["PYTHONPATH"] = str(project.root)
     project.environment["PLANTED_MARKER"] = str(tmp_path / "planted.txt")
     yield project
-    _cli(project, "serve", "stop", check=False)
-    _cli(project, "serve", "disable", check=False)
-
-
-def _cli(project: Served, *words: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """hookman's CLI run in the project (its own package found as the console script finds
-    it: `-I`, so neither the directory nor PYTHONPATH is on its path)."""
-    done = subprocess.run(
-        [sys.executable, "-I", "-m", "hookman", *words],
-        cwd=project.root,
-        env=project.environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    if check:
-        assert done.returncode == 0, done.stdout + done.stderr
-    return done
+    project.hookman("serve", "stop", check=False, isolated=True)
+    project.hookman("serve", "disable", check=False, isolated=True)
 
 
 def _served_by_hookman(project: Served) -> None:
@@ -122,7 +106,7 @@ def test_the_prompt_gate_starts_hookmans_server_not_the_projects(planted: Served
 
 
 def test_serve_start_in_the_project_starts_hookmans_server(planted: Served) -> None:
-    _cli(planted, "serve", "start")
+    planted.hookman("serve", "start", isolated=True)
     _served_by_hookman(planted)
 
 
@@ -152,7 +136,7 @@ def test_the_server_reads_no_pythonpath_for_its_hooks(planted: Served, tmp_path:
         IMPORTS_SITE.replace("import tomlkit", "import tomlkit, only_on_pythonpath"),
         encoding="utf-8",
     )
-    _cli(planted, "serve", "start")
+    planted.hookman("serve", "start", isolated=True)
     status, body = planted.post("PostToolUse", planted.bash("PostToolUse", "ls", tool_response={}))
     assert status == 200
     assert "only_on_pythonpath" in json.dumps(body), body
