@@ -184,5 +184,17 @@ def named_in_agents(agent: str, project_dir: Path) -> bool:
         return False
 
 
+def events_file_beside(settings: AgentFile, files: list[AgentFile]) -> AgentFile | None:
+    """The file of top-level events (droid's hooks.json) in the folder of `settings` (a file
+    with a `hooks` key), when it parses and holds events: droid takes its events over the
+    same events in that settings file."""
+    beside = next(
+        (f for f in files if f.hooks_key is None and f.path.parent == settings.path.parent), None
+    )
+    if beside is None or not beside.hooks or beside.error is not None:
+        return None
+    return beside
+
+
 def holds_hooks(files: list[AgentFile]) -> bool:
     return any(f.hooks or (f.exists and f.error is not None) for f in files)

@@ -15,7 +15,13 @@ from pathlib import Path
 
 from hookman.catalog import agent_catalog
 from hookman.doctor import findings_agents as agents
-from hookman.doctor.agent_files import AgentFile, doctor_facts_of, read_agent_files, wants_agent
+from hookman.doctor.agent_files import (
+    AgentFile,
+    doctor_facts_of,
+    events_file_beside,
+    read_agent_files,
+    wants_agent,
+)
 from hookman.doctor.context import Context
 from hookman.doctor.droid_schema import schema_problem
 from hookman.doctor.foreign_hooks import check_foreign
@@ -145,12 +151,10 @@ def _check_shadowed(ctx: Context, files: list[AgentFile], handlers: list[Handler
     """In one folder droid takes hooks.json's events over the same events in settings.json's
     `hooks`, so those settings.json hooks never run."""
     for settings in (f for f in files if f.hooks_key is not None and f.hooks):
-        beside = next(
-            (f for f in files if f.hooks_key is None and f.path.parent == settings.path.parent),
-            None,
-        )
-        if beside is None or not beside.hooks or beside.error is not None:
+        beside = events_file_beside(settings, files)
+        if beside is None:
             continue
+        assert beside.hooks is not None
         for event in settings.hooks or {}:
             if event not in beside.hooks:
                 continue

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from hookman.bridge.agent_facts import merge_facts
 from hookman.catalog.agent_catalog import display_name, matcher_alias, tool_map
-from hookman.doctor.agent_files import AgentFile, read_agent_files
+from hookman.doctor.agent_files import AgentFile, events_file_beside, read_agent_files
 from hookman.doctor.model import Handler, Source
 from hookman.doctor.quote import shown
 
@@ -134,12 +134,8 @@ def _shadowed(file: AgentFile, files: list[AgentFile], event: str) -> bool:
     droid-settings-hooks-shadowed)."""
     if file.hooks_key is None:
         return False
-    beside = next(
-        (f for f in files if f.hooks_key is None and f.path.parent == file.path.parent), None
-    )
-    return (
-        beside is not None and beside.error is None and bool(beside.hooks) and event in beside.hooks
-    )
+    beside = events_file_beside(file, files)
+    return beside is not None and event in (beside.hooks or {})
 
 
 def check_foreign(ctx: Any, agent: str, handlers: list[Handler], code: str) -> None:
