@@ -83,6 +83,23 @@ def matcher_alias(agent: str, native: str) -> str | None:
     return agent_catalog.matcher_alias(agent, native)
 
 
+def alias_reaches(agent: str, matcher: str | None, native: str) -> bool:
+    """Whether `matcher` runs the agent's hook for its tool `native` by the Claude Code name
+    its matchers read that tool by (Qwen Code's `Bash` for run_shell_command; none for most
+    agents). Only a matcher naming that name itself does: the agent tests a regex against its
+    own names (`Bash.*` or `^Bash$` never run a hook for run_shell_command; measured on
+    Qwen Code 0.24.4)."""
+    from hookman.project.install_plan import exact_names
+
+    alias = matcher_alias(agent, native)
+    if alias is None:
+        return False
+    if matcher is None or matcher in ("", "*"):
+        return True
+    names = exact_names(matcher)
+    return names is not None and alias in names
+
+
 class UnguardedTool(NamedTuple):
     """One of the agent's tools a hook asking for `asked` does not guard: `seen_as`, the
     name hooks get for it, and `effect`, what follows (catalog "unguarded_tools")."""

@@ -16,7 +16,7 @@ from hookman.bridge.installed_entries import InstalledEntry, agent_installed_ent
 from hookman.bridge.protocol import CODEX_AGENT
 from hookman.bridge.state_file import read_regular
 from hookman.install.report import tools_at
-from hookman.project.install_plan import covers, exact_names, matcher_matches, matcher_names
+from hookman.project.install_plan import covers, matcher_matches, matcher_names
 
 if TYPE_CHECKING:
     from hookman.json_shapes import CodexHookJson, CodexInstalledJson
@@ -56,16 +56,6 @@ def _covered(matcher: str | None, asked: tuple[str, ...] | None, agent: str | No
         tuple(own for tool in asked for own in agent_facts.own_tool_names(agent, tool)),
         agent,
     )
-
-
-def _alias_covers(matcher: str | None, claude_tool: str) -> bool:
-    """Whether a matcher names `claude_tool` itself, the one way Qwen Code matches a Claude
-    Code name (its own names are the ones a regex is tested against: `Bash.*` or `^Bash$`
-    never run a hook for run_shell_command; measured on 0.24.4)."""
-    if matcher is None or matcher in ("", "*"):
-        return True
-    names = exact_names(matcher)
-    return names is not None and claude_tool in names
 
 
 def event_cell(event: str, facts: CodexHookJson) -> str:
@@ -127,14 +117,9 @@ def _covered_own(matcher: str | None, own: tuple[str, ...] | None, agent: str | 
     """`_covered` for tools given in the agent's own names (a planned entry's matcher)."""
     if own is None or agent is None or agent == CODEX_AGENT:
         return covers(matcher, own)
-    return all(covers(matcher, (tool,)) or _alias_reaches(agent, matcher, tool) for tool in own)
-
-
-def _alias_reaches(agent: str, matcher: str | None, own: str) -> bool:
-    """Whether `matcher` names the Claude Code name the agent's matchers read its tool `own`
-    by (none for most agents)."""
-    alias = agent_facts.matcher_alias(agent, own)
-    return alias is not None and _alias_covers(matcher, alias)
+    return all(
+        covers(matcher, (tool,)) or agent_facts.alias_reaches(agent, matcher, tool) for tool in own
+    )
 
 
 def unreached_sentence(
@@ -159,7 +144,9 @@ def unreached_sentence(
     if found is not None:
         if not own or any(matcher_matches(found.matcher, tool) for tool in own):
             return None
-        if agent != CODEX_AGENT and any(_alias_reaches(agent, found.matcher, t) for t in own):
+        if agent != CODEX_AGENT and any(
+            agent_facts.alias_reaches(agent, found.matcher, t) for t in own
+        ):
             return None
         why = f"has its hookman {event} entry for {found.matcher} only"
     else:

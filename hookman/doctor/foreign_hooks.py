@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from hookman.bridge.agent_facts import merge_facts
-from hookman.catalog.agent_catalog import display_name, matcher_alias, tool_map
+from hookman.catalog.agent_catalog import display_name, tool_map
 from hookman.doctor.agent_files import AgentFile, events_file_beside, read_agent_files
 from hookman.doctor.model import Handler, Source
 from hookman.doctor.quote import shown
@@ -60,12 +60,15 @@ def foreign_hooks(agent: str, handlers: list[Handler]) -> list[ForeignHook]:
 
 def covers(agent: str, handlers: list[Handler], native: str) -> bool:
     """Whether a matcher of `handlers` covers the agent's tool `native`: by its own name,
-    and where the agent's matchers read them (Qwen Code), by its Claude Code alias."""
+    and where the agent's matchers read them (Qwen Code), by its Claude Code alias, as list
+    and fire judge an entry (agents/agent_facts.alias_reaches)."""
+    from hookman.agents.agent_facts import alias_reaches
     from hookman.project.install_plan import matcher_matches
 
-    alias = matcher_alias(agent, native)
-    names = (native,) if alias is None else (native, alias)
-    return any(matcher_matches(h.matcher, name) for h in handlers for name in names)
+    return any(
+        matcher_matches(h.matcher, native) or alias_reaches(agent, h.matcher, native)
+        for h in handlers
+    )
 
 
 def foreign_sentence(agent: str, hook: ForeignHook) -> str:
