@@ -1340,6 +1340,26 @@ MUTATIONS = [
         'return {"continue": True, "stopReason": reason}',
         _GATE_TESTS,
     ),
+    (
+        "launcher: its own deny also stops for Qwen Code (a later allow cannot undo it)",
+        "hookman/project/launcher-stop-deny.sh",
+        '@indent@[ -n "$stops" ] && [ "$channel" = @channel_out@ ]',
+        '@indent@false && [ "$channel" = @channel_out@ ]',
+        ["tests/project/test_launcher.py"],
+    ),
+    (
+        "launcher: only the agents that keep continue: false get it",
+        "hookman/project/launcher.sh",
+        "*) codex= stops= ;;",
+        "*) codex= stops=1 ;;",
+        ["tests/project/test_launcher.py"],
+    ),
+    (
+        "agent answer: Qwen Code's deny also stops",
+        "hookman/bridge/agent_answer.py",
+        'if channels.get("stop"):  # Qwen Code: a later hook\'s allow cannot undo this',
+        "if False:",
+    ),
 ]
 TESTS = [  # the quickest to kill most mutants first (-x stops at the first failure)
     "tests/bridge",

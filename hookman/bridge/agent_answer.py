@@ -107,20 +107,28 @@ def _pre_tool_use(
     result: dict[str, object] = {}
     context = _text(_specific(answer).get(CONTEXT))
     if why is not None:
-        channels = deny_channels(agent)
-        if channels.get("stop"):  # Qwen Code: a later hook's allow cannot undo this
-            result["continue"] = False
-            result["stopReason"] = why
-        if channels.get("specific", True) or not channels.get("top"):
-            result[SPECIFIC] = {
-                "hookEventName": PRE_TOOL_USE,
-                DECISION: DENY,
-                REASON: why,
-            }
-        if channels.get("top"):
-            result[DECISION] = DENY
-            result[REASON] = why
+        result.update(agent_deny(agent, why))
     _add_context(result, PRE_TOOL_USE, context, allowed)
+    return result
+
+
+def agent_deny(agent: str, why: str) -> dict[str, object]:
+    """The PreToolUse deny whose reason `agent`'s model reads: the runner's, and the
+    launcher's own when the runner gave none (project/launcher.py)."""
+    result: dict[str, object] = {}
+    channels = deny_channels(agent)
+    if channels.get("stop"):  # Qwen Code: a later hook's allow cannot undo this
+        result["continue"] = False
+        result["stopReason"] = why
+    if channels.get("specific", True) or not channels.get("top"):
+        result[SPECIFIC] = {
+            "hookEventName": PRE_TOOL_USE,
+            DECISION: DENY,
+            REASON: why,
+        }
+    if channels.get("top"):
+        result[DECISION] = DENY
+        result[REASON] = why
     return result
 
 

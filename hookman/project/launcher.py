@@ -65,6 +65,8 @@ from typing import NamedTuple
 
 import hookman
 from hookman import paths
+from hookman.bridge.agent_answer import agent_deny
+from hookman.bridge.agent_facts import OTHER_AGENTS, deny_also_stops
 from hookman.bridge.entry_timeout import DEADLINE_MARGIN_FRACTION, DEADLINE_MIN_MARGIN_S
 from hookman.bridge.protocol import (
     AGENT_FLAG,
@@ -87,6 +89,7 @@ from hookman.bridge.protocol import (
     LAUNCHER_NAME,
     MANIFEST_FLAG,
     NO_SPACE_STATUS,
+    PRE_TOOL_USE,
     UNSAFE_ANSWER_FILE_STATUS,
     deny_answer,
     guarded_subject,
@@ -116,6 +119,7 @@ MANIFEST_VARIABLE = "manifest"
 SHELL_DIR = Path(__file__).parent
 BODY = SHELL_DIR / "launcher.sh"
 GUARDED_ARM = SHELL_DIR / "launcher-guarded-arm.sh"
+STOP_DENY = SHELL_DIR / "launcher-stop-deny.sh"
 TIMER_ARM = SHELL_DIR / "launcher-timer-arm.sh"
 # A path the launcher may put unquoted among the runner's words (field splitting, no glob).
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9/._+-]*")
@@ -237,6 +241,8 @@ def render_launcher(
             "header": variant.header,
             "values": variant.values,
             "guarded_pattern": "|".join(guarded_events) or "-",
+            "stop_agents": "|".join(f'*" {AGENT_FLAG} {agent} "*' for agent in _stop_agents())
+            or "-",
             "prelude": variant.prelude,
             "runner": variant.runner,
             "guarded_arms": "".join(_guarded_arm(event, variant) for event in guarded_events),
@@ -281,6 +287,32 @@ def _timer_arm(event: str, timeout: float) -> str:
     return render(TIMER_ARM, {"event": event, "kill_cs": kill_cs, "limit_cs": round(timeout * 100)})
 
 
+def _stop_agents() -> tuple[str, ...]:
+    """The agents whose deny also says `continue: false` (the catalog's deny.stop): a later
+    hook's permissionDecision would replace a deny that does not (Qwen Code)."""
+    return tuple(agent for agent in OTHER_AGENTS if deny_also_stops(agent))
+
+
+def _stop_deny(event: str, reason: str, indent: str) -> str:
+    """launcher-stop-deny.sh's line for `event`'s arm: the deny with `reason` in the form of
+    the agents that keep a `continue: false` ('' but on PreToolUse, or with no such agent)."""
+    forms = {json.dumps(agent_deny(agent, reason), ensure_ascii=False) for agent in _stop_agents()}
+    if event != PRE_TOOL_USE or not forms:
+        return ""
+    if len(forms) > 1:  # $stops names no agent: one form must fit them all
+        raise ValueError("the agents whose deny also stops answer it in different forms")
+    (answer,) = forms
+    return render(
+        STOP_DENY,
+        {
+            "indent": indent,
+            "answer": _printf_words(answer),
+            "channel_out": CHANNEL_OUT,
+            "done": DONE_STATUS,
+        },
+    )
+
+
 def _guarded_arm(event: str, variant: LauncherVariant) -> str:
     reason = variant.no_answer(event)
     full = no_space_text(event)
@@ -289,6 +321,9 @@ def _guarded_arm(event: str, variant: LauncherVariant) -> str:
         GUARDED_ARM,
         {
             "event": event,
+            "stop_deny": _stop_deny(event, reason, "\t\t"),
+            "stop_deny_no_space": _stop_deny(event, full, "\t\t\t"),
+            "stop_deny_unsafe": _stop_deny(event, unsafe, "\t\t\t"),
             "no_answer": _answer_parts(reason),
             "deny": _answer_parts(json.dumps(deny_answer(event, reason), ensure_ascii=False)),
             "no_space": _answer_parts(full),
@@ -350,6 +385,15 @@ def _no_answer_text(event: str, python: str) -> str:
         f"runner. Run `hookman install` in the project (after reinstalling hookman if it is "
         f"gone); `hookman log` shows what ran."
     )
+
+
+def _printf_words(answer: str) -> str:
+    """printf's format and words that print `answer` with the runner's exit status in each
+    place STATUS_PLACEHOLDER stands (`'%s%s%s\\n' 'before' "$status" 'after'`)."""
+    mark = _STATUS if _STATUS in answer else json.dumps(_STATUS)[1:-1]
+    parts = answer.split(mark)
+    words = ' "$status" '.join(shlex.quote(part) for part in parts)
+    return f"'{'%s' * (2 * len(parts) - 1)}\\n' {words}"
 
 
 def _answer_parts(answer: str) -> str:

@@ -7,6 +7,8 @@
 ##   @prelude@        the plugin's no-python3 answer (plugin/launcher-prelude.sh), else nothing
 ##   @runner@         the words that start the runner (launcher-runner.sh; plugin/...)
 ##   @guarded_arms@   per guarded event, launcher-guarded-arm.sh: the launcher's own deny
+##   @stop_agents@    a case pattern of the `--agent NAME` words of the agents whose deny
+##                    also says `continue: false` (launcher-stop-deny.sh; `-` when none)
 ##   @notice@         the launcher's own notice elsewhere, quoted, with "$status" in it
 ##   @notice_no_space@  the notice when the runner could not write its answer (a full disk)
 ##   @notice_unsafe@  the notice when its answer file would lie where another user can write
@@ -31,9 +33,12 @@ case $1 in
 *) guarded= finish=0 ;;
 esac
 [ "$2" = @async_flag@ ] && guarded= finish=0
+# $stops: the agent's deny also says `continue: false` (launcher-stop-deny.sh, PreToolUse).
+# shellcheck disable=SC2034 # read in the guarded arms: a launcher with none has no reader
 case " $* " in
-*" @agent_flag@ @codex_agent@ "*) codex=1 ;;
-*) codex= ;;
+*" @agent_flag@ @codex_agent@ "*) codex=1 stops= ;;
+@stop_agents@) codex= stops=1 ;;
+*) codex= stops= ;;
 esac
 channel=@channel_out@
 [ -n "$guarded" ] && hookman_channel

@@ -171,3 +171,40 @@ def test_fact_a_foreign_hook_s_malformed_answer_undoes_the_deny_and_hookman_says
     if where != "before":  # droid: install moves hookman's group first, which changes nothing
         installed = " ".join(e2e.hookman("install").stdout.split())
         assert said in installed and "no order of the hooks helps" in installed, installed
+
+
+# A runner that gives no answer (a hook ends its process, a timeout kills it, its interpreter
+# is gone): the launcher answers with its own deny. Qwen Code lets a later hook's allow
+# replace a deny that does not also say `continue: false`, as it does the runner's.
+KILLER = """
+import os
+import signal
+
+
+def guard(event, ctx):
+    if "rm -rf" in event["input"].get("command", ""):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def hook(pi):
+    pi.on("tool_call", guard, tools=["Bash"])
+"""
+
+
+@pytest.mark.parametrize("where", ["after", "user"])
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_the_launcher_s_own_deny_is_not_undone_by_another_hook_s_allow(
+    agent_e2e: AgentProject, where: str
+) -> None:
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", KILLER))
+    _add_allow(e2e, where)
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent(
+        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
+    )
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert "hookman blocked this" in run.tool_results()[0], run.describe()
+    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on

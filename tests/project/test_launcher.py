@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -233,6 +234,36 @@ def test_anything_but_a_complete_answer_is_a_deny(
     answer = guarded_project.answer_installed("PreToolUse", _harmless(guarded_project))
 
     assert "runner gave no answer" in _deny_reason(answer)
+
+
+@pytest.mark.parametrize("shell", ["sh", "dash", "bash", "mksh", "busybox"])
+@pytest.mark.parametrize("agent", [None, "qwen", "droid", "copilot"])
+def test_the_launcher_s_own_deny_also_stops_where_the_agent_keeps_only_that(
+    guarded_project: RunnerProject, tmp_path: Path, agent: str | None, shell: str
+) -> None:
+    """Qwen Code lets a later hook's permissionDecision replace a deny, and keeps any hook's
+    `continue: false` (catalog deny.stop): the launcher's own deny says it there, as the
+    runner's does, and nowhere else (Claude Code would end the session on it). Codex's deny
+    goes by exit 2 (its bash reads BASH_ENV: stdout is never the channel)."""
+    words = ["busybox", "sh"] if shell == "busybox" else [shell]
+    if shutil.which(words[0]) is None:  # .ci/run installs each
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{shell} is not installed (CI must have it: .ci/run)")
+        pytest.skip(f"{shell} is not installed")
+    guarded_project.launcher_python = str(_fake_python(tmp_path / "bin", "kill -9 $$"))
+    guarded_project.write_launcher()
+    command = guarded_project.command("PreToolUse", agent=agent)
+    payload = json.dumps(_harmless(guarded_project)).encode()
+    done = subprocess.run([*words, "-c", command], input=payload, capture_output=True, timeout=60)
+
+    assert done.returncode == 0, done
+    answer = json.loads(done.stdout)
+    reason = _deny_reason(answer)
+    assert "runner gave no answer (exit status 137)" in reason
+    if agent == "qwen":
+        assert (answer["continue"], answer["stopReason"]) == (False, reason)
+    else:
+        assert "continue" not in answer and "stopReason" not in answer
 
 
 def test_a_complete_answer_from_the_runner_is_passed_on_as_it_is(

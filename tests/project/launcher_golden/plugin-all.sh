@@ -33,9 +33,12 @@ PreToolUse|PreSkillShellCommand) guarded=--guarded finish=73 ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
+# $stops: the agent's deny also says `continue: false` (launcher-stop-deny.sh, PreToolUse).
+# shellcheck disable=SC2034 # read in the guarded arms: a launcher with none has no reader
 case " $* " in
-*" --agent codex "*) codex=1 ;;
-*) codex= ;;
+*" --agent codex "*) codex=1 stops= ;;
+*" --agent qwen "*) codex= stops=1 ;;
+*) codex= stops= ;;
 esac
 channel=out
 [ -n "$guarded" ] && hookman_channel
@@ -128,15 +131,18 @@ case $1 in
 	PreToolUse)
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 72 ]; then
+			[ -n "$stops" ] && [ "$channel" = out ] && printf '%s%s%s%s%s\n' '{"continue": false, "stopReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 73
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 73
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
 		if [ "$status" = 71 ]; then
+			[ -n "$stops" ] && [ "$channel" = out ] && printf '%s%s%s%s%s\n' '{"continue": false, "stopReason": "hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then.", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then."}}' && exit 73
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then."}}' && exit 73
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
+		[ -n "$stops" ] && [ "$channel" = out ] && printf '%s%s%s%s%s\n' '{"continue": false, "stopReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 73
 		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed."}}' && exit 73
 		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the runner of the plugin team-guards gave no answer (exit status ' "$status" '), so its guards could not decide: python3 may be broken, the plugin'"'"'s files changed, or a hook ended the runner. The plugin needs Python 3.10 or newer as `python3` on PATH; reinstall the plugin if its files were changed.' >&2 && exit 74
 		exit 1 ;;

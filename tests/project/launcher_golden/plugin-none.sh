@@ -33,9 +33,12 @@ case $1 in
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
+# $stops: the agent's deny also says `continue: false` (launcher-stop-deny.sh, PreToolUse).
+# shellcheck disable=SC2034 # read in the guarded arms: a launcher with none has no reader
 case " $* " in
-*" --agent codex "*) codex=1 ;;
-*) codex= ;;
+*" --agent codex "*) codex=1 stops= ;;
+*" --agent qwen "*) codex= stops=1 ;;
+*) codex= stops= ;;
 esac
 channel=out
 [ -n "$guarded" ] && hookman_channel

@@ -23,9 +23,12 @@ PreToolUse) guarded=--guarded finish=73 ;;
 *) guarded= finish=0 ;;
 esac
 [ "$2" = --async ] && guarded= finish=0
+# $stops: the agent's deny also says `continue: false` (launcher-stop-deny.sh, PreToolUse).
+# shellcheck disable=SC2034 # read in the guarded arms: a launcher with none has no reader
 case " $* " in
-*" --agent codex "*) codex=1 ;;
-*) codex= ;;
+*" --agent codex "*) codex=1 stops= ;;
+*" --agent qwen "*) codex= stops=1 ;;
+*) codex= stops= ;;
 esac
 channel=out
 [ -n "$guarded" ] && hookman_channel
@@ -101,15 +104,18 @@ case $1 in
 	PreToolUse)
 		[ "$channel" = same ] && hookman_shared "$@"
 		if [ "$status" = 72 ]; then
+			[ -n "$stops" ] && [ "$channel" = out ] && printf '%s%s%s%s%s\n' '{"continue": false, "stopReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 73
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then."}}' && exit 73
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because the disk is full: its runner could not write its answer (exit status ' "$status" ': no space left on the device that holds its state dir or $TMPDIR), so the guards'"'"' decision could not reach Claude Code. Free some space; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
 		if [ "$status" = 71 ]; then
+			[ -n "$stops" ] && [ "$channel" = out ] && printf '%s%s%s%s%s\n' '{"continue": false, "stopReason": "hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then.", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then."}}' && exit 73
 			[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then."}}' && exit 73
 			hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner would not answer (exit status ' "$status" '): its answer file would lie in a directory another user can write, so the guards'"'"' decision could not reach Claude Code safely. Set TMPDIR to a directory only you can write; the guards decide again then.' >&2 && exit 74
 			exit 1
 		fi
+		[ -n "$stops" ] && [ "$channel" = out ] && printf '%s%s%s%s%s\n' '{"continue": false, "stopReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 73
 		[ "$channel" = out ] && printf '%s%s%s\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran."}}' && exit 73
 		hookman_stderr && printf '%s%s%s\n' 'hookman blocked this tool call because its runner gave no answer (exit status ' "$status" '), so the guards of the project could not decide: its Python (/opt/py env/bin/python3) or hookman may be gone since `hookman install`, or a hook ended the runner. Run `hookman install` in the project (after reinstalling hookman if it is gone); `hookman log` shows what ran.' >&2 && exit 74
 		exit 1 ;;
