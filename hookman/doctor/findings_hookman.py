@@ -362,6 +362,11 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
             problems.append((text, False))
     elif wanted:
         problems.append(("hookman's manifest for this project is missing", True))
+    if wanted and _launcher_is_older(ctx.project_dir, plan):
+        # An older hookman's body (e.g. before its deny also stopped for Qwen Code): install
+        # rewrites it; the settings commands that run it may be the same.
+        text = "its launcher is not the one this hookman writes (an older hookman's, or edited)"
+        problems.append((text, True))
     if problems:
         ctx.add(
             Finding(
@@ -374,6 +379,30 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
                 INSTALL_FIX,
             )
         )
+
+
+def _launcher_is_older(project_dir: Path, plan: InstallPlan) -> bool:
+    """Whether the launcher on disk differs from the one this hookman writes for the same
+    interpreter and hookman directory (the words it names itself; a missing launcher is
+    hookman-launcher-missing's, an unreadable one the runner's own deny)."""
+    from hookman.project.launcher import (
+        PYTHON_VARIABLE,
+        ROOT_VARIABLE,
+        launcher_path,
+        plan_launcher_text,
+        read_launcher_words,
+    )
+
+    path = launcher_path(project_dir)
+    words = read_launcher_words(path)
+    python, root = words.get(PYTHON_VARIABLE), words.get(ROOT_VARIABLE)
+    if python is None or root is None:
+        return False
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return text != plan_launcher_text(project_dir, plan, python, root)
 
 
 def _label(key: tuple[str, str]) -> str:

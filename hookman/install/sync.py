@@ -65,7 +65,7 @@ from hookman.project.file_diff import file_diff
 from hookman.project.git_exclude import Excluded, GitExclusion, ensure_git_ignored
 from hookman.project.hooks_gitignore import PycacheIgnore, keep_pycache_out
 from hookman.project.install_plan import InstallPlan, plan_install
-from hookman.project.launcher import launcher_path, launcher_text
+from hookman.project.launcher import launcher_path, plan_launcher_text
 from hookman.project.location import CLAUDE_DIR, LOCAL_SETTINGS_NAME, local_settings_path
 from hookman.project.manifest import (
     FLAG_SOURCE,
@@ -823,12 +823,7 @@ def _restored_on_failure(*files: Path) -> Iterator[None]:
 def _launcher_for(project_dir: Path, plan: InstallPlan) -> str:
     """The launcher a sync writes now: this interpreter, the project's manifest, the guarded
     events of the catalog, the timeouts of their entries (the launcher's own clock)."""
-    python = sys.executable
-    timeouts = {event: entry.timeout for event, entry in plan.sentinels.items()}
-    timeouts.update({event: entry.timeout for event, entry in plan.entries.items()})
-    guarded = event_catalog.guarded_events()
-    manifest = paths.manifest_path(project_dir)
-    return launcher_text(python, manifest, guarded, timeouts=timeouts)
+    return plan_launcher_text(project_dir, plan, sys.executable)
 
 
 def _launcher_is_current(project_dir: Path, plan: InstallPlan) -> bool:

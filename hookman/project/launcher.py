@@ -61,7 +61,7 @@ import shlex
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import hookman
 from hookman import paths
@@ -94,7 +94,11 @@ from hookman.bridge.protocol import (
     deny_answer,
     guarded_subject,
 )
+from hookman.catalog import event_catalog
 from hookman.project.shell_template import render, render_words
+
+if TYPE_CHECKING:
+    from hookman.project.install_plan import InstallPlan
 
 __all__ = ["LAUNCHER_NAME"]
 
@@ -175,6 +179,20 @@ def launcher_text(
     root = hookman_root() if root is None else root
     variant = project_variant(python, manifest, root)
     return render_launcher(variant, guarded_events, timeouts=timeouts, timer=timer)
+
+
+def plan_launcher_text(
+    project_dir: Path, plan: InstallPlan, python: str, root: str | None = None
+) -> str:
+    """The launcher this hookman writes for a project's install `plan`: `python` and
+    hookman's directory `root` (default: this hookman's), the project's manifest, the
+    catalog's guarded events and the timeouts of their entries (the launcher's own clock).
+    Install passes its own interpreter; doctor the words the launcher on disk names."""
+    timeouts = {event: entry.timeout for event, entry in plan.sentinels.items()}
+    timeouts.update({event: entry.timeout for event, entry in plan.entries.items()})
+    guarded = event_catalog.guarded_events()
+    manifest = paths.manifest_path(project_dir)
+    return launcher_text(python, manifest, guarded, root=root, timeouts=timeouts)
 
 
 def timer_program() -> str:

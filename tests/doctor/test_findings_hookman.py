@@ -95,6 +95,25 @@ def test_a_deleted_launcher_is_an_error_and_a_present_one_is_quiet(project: Path
     assert found.event == "PreToolUse" and "hookman install" in found.fix
 
 
+def test_an_older_hookman_s_launcher_is_stale_until_install(project: Path) -> None:
+    """A launcher body an older hookman wrote (here: before its own deny also stopped for
+    Qwen Code) runs the same settings commands; only its bytes tell. Told apart from what
+    this hookman writes for the interpreter and directory the launcher itself names, so a
+    launcher of another interpreter is hookman-interpreter-gone's, never this."""
+    install(project)
+    launcher = launcher_path(project)
+    fresh = launcher.read_text()
+    older = fresh.replace('*" --agent qwen "*) codex= stops=1 ;;\n', "")
+    assert older != fresh
+    launcher.write_text(older)
+    found = the(diagnose(project), "hookman-stale")
+    assert found.severity == "error" and "hookman install" in found.fix
+    assert "its launcher is not the one this hookman writes (an older hookman's" in found.message
+    install(project)
+    assert launcher.read_text() == fresh
+    assert "hookman-stale" not in codes(diagnose(project))
+
+
 def test_a_missing_manifest_is_an_error(project: Path) -> None:
     install(project)
     paths.manifest_path(project).unlink()
