@@ -383,13 +383,14 @@ def _check_agreement(ctx: Context, config: ProjectConfigView, plan: InstallPlan)
 
 def _launcher_is_older(project_dir: Path, plan: InstallPlan) -> bool:
     """Whether the launcher on disk differs from the one this hookman writes for the same
-    interpreter and hookman directory (the words it names itself; a missing launcher is
-    hookman-launcher-missing's, an unreadable one the runner's own deny)."""
+    interpreter, hookman directory and timeout(1) (the words it names itself; a missing
+    launcher is hookman-launcher-missing's, an unreadable one the runner's own deny)."""
     from hookman.project.launcher import (
         PYTHON_VARIABLE,
         ROOT_VARIABLE,
         launcher_path,
         plan_launcher_text,
+        read_launcher_timer,
         read_launcher_words,
     )
 
@@ -402,7 +403,8 @@ def _launcher_is_older(project_dir: Path, plan: InstallPlan) -> bool:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
-    return text != plan_launcher_text(project_dir, plan, python, root)
+    timer = read_launcher_timer(text)  # PATH may find another timeout(1) than install's
+    return text != plan_launcher_text(project_dir, plan, python, root, timer)
 
 
 def _label(key: tuple[str, str]) -> str:

@@ -128,6 +128,8 @@ TIMER_ARM = SHELL_DIR / "launcher-timer-arm.sh"
 # A path the launcher may put unquoted among the runner's words (field splitting, no glob).
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9/._+-]*")
 _STATUS = "\x00status\x00"
+# Where launcher.sh names timeout(1): `if [ -n "$guarded" ] && [ -x @timeout@ ]; then`.
+_TIMER_TEST = re.compile(r'^if \[ -n "\$guarded" \] && \[ -x (\S+) \]; then$', re.MULTILINE)
 _EVENT_NAME = re.compile(r"[A-Za-z0-9_]+")
 # What the settings command of a guarded event says (on stderr, exit 2) when the launcher did
 # not run to its end. Short: the client shows the model the whole command beside it.
@@ -182,17 +184,22 @@ def launcher_text(
 
 
 def plan_launcher_text(
-    project_dir: Path, plan: InstallPlan, python: str, root: str | None = None
+    project_dir: Path,
+    plan: InstallPlan,
+    python: str,
+    root: str | None = None,
+    timer: str | None = None,
 ) -> str:
-    """The launcher this hookman writes for a project's install `plan`: `python` and
-    hookman's directory `root` (default: this hookman's), the project's manifest, the
-    catalog's guarded events and the timeouts of their entries (the launcher's own clock).
-    Install passes its own interpreter; doctor the words the launcher on disk names."""
+    """The launcher this hookman writes for a project's install `plan`: `python`, hookman's
+    directory `root` and timeout(1) at `timer` (defaults: this hookman's, the one on PATH),
+    the project's manifest, the catalog's guarded events and the timeouts of their entries
+    (the launcher's own clock). Install passes its own interpreter; doctor the words the
+    launcher on disk names."""
     timeouts = {event: entry.timeout for event, entry in plan.sentinels.items()}
     timeouts.update({event: entry.timeout for event, entry in plan.entries.items()})
     guarded = event_catalog.guarded_events()
     manifest = paths.manifest_path(project_dir)
-    return launcher_text(python, manifest, guarded, root=root, timeouts=timeouts)
+    return launcher_text(python, manifest, guarded, root=root, timeouts=timeouts, timer=timer)
 
 
 def timer_program() -> str:
@@ -419,6 +426,16 @@ def _answer_parts(answer: str) -> str:
     mark = _STATUS if _STATUS in answer else json.dumps(_STATUS)[1:-1]
     before, _, after = answer.partition(mark)
     return f'{shlex.quote(before)} "$status" {shlex.quote(after)}'
+
+
+def read_launcher_timer(text: str) -> str | None:
+    """The timeout(1) a launcher's text runs the runner under ('' for none; None when the
+    text names none the way launcher.sh writes it)."""
+    match = _TIMER_TEST.search(text)
+    if match is None:
+        return None
+    word = match.group(1)
+    return "" if word == "''" else word
 
 
 def read_launcher_words(path: Path) -> dict[str, str]:

@@ -11,7 +11,7 @@ import pytest
 
 from hookman import paths
 from hookman.doctor import findings_hookman
-from hookman.project.launcher import launcher_path
+from hookman.project.launcher import launcher_path, launcher_text, read_launcher_timer
 
 from .conftest import GUARD, codes, diagnose, install, loud, the, write_hook
 
@@ -112,6 +112,23 @@ def test_an_older_hookman_s_launcher_is_stale_until_install(project: Path) -> No
     install(project)
     assert launcher.read_text() == fresh
     assert "hookman-stale" not in codes(diagnose(project))
+
+
+def test_a_launcher_with_another_timeout_program_is_not_stale(project: Path) -> None:
+    """PATH may find timeout(1) elsewhere when doctor runs than when install did: the
+    launcher names its own, which is not an older hookman's."""
+    install(project)
+    launcher = launcher_path(project)
+    timer = read_launcher_timer(launcher.read_text())
+    assert timer
+    launcher.write_text(launcher.read_text().replace(timer, "/opt/coreutils/timeout"))
+    assert "hookman-stale" not in codes(diagnose(project))
+
+
+@pytest.mark.parametrize("timer", ["", "/usr/bin/timeout", "/opt/a-b/c_d.e/timeout"])
+def test_the_launcher_s_timeout_program_reads_back(timer: str, tmp_path: Path) -> None:
+    text = launcher_text("/p y/python3", tmp_path / "manifest.json", ["PreToolUse"], timer=timer)
+    assert read_launcher_timer(text) == timer
 
 
 def test_a_missing_manifest_is_an_error(project: Path) -> None:
