@@ -1355,6 +1355,20 @@ MUTATIONS = [
         ["tests/project/test_launcher.py"],
     ),
     (
+        "launcher: its own deny by exit 2 is Qwen Code's JSON on stderr",
+        "hookman/project/launcher-stop-deny-stderr.sh",
+        '@indent@[ -n "$stops" ] && hookman_stderr && printf @answer@ >&2',
+        '@indent@false && hookman_stderr && printf @answer@ >&2',
+        ["tests/project/test_launcher.py"],
+    ),
+    (
+        "answer frame: the runner's deny by exit 2 is Qwen Code's JSON on stderr",
+        "hookman/bridge/answer_frame.py",
+        "if agent is not None and agent != CODEX_AGENT and _reads_exit_two_json(agent):",
+        "if False:",
+        ["tests/project/test_launcher.py", "tests/bridge"],
+    ),
+    (
         "agent answer: Qwen Code's deny also stops",
         "hookman/bridge/agent_answer.py",
         'if channels.get("stop"):  # Qwen Code: a later hook\'s allow cannot undo this',

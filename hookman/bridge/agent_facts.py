@@ -187,6 +187,13 @@ def deny_also_stops(agent: str) -> bool:
     return deny_channels(agent).get("stop", False)
 
 
+def reads_exit_two_json(agent: str) -> bool:
+    """Whether the agent, on exit 2, reads a hook's stderr that is one JSON object as its
+    answer (the catalog's deny.exit_2_json): then a deny that must go out by exit 2 (a
+    start-up file may print on stdout) still says `continue: false` there (Qwen Code)."""
+    return deny_channels(agent).get("exit_2_json", False)
+
+
 def hookman_first_events(agent: str) -> list[str]:
     """Events whose hookman groups install puts before the others in the agent's file: droid
     takes the first answer holding a permissionDecision, so an allow before hookman's deny

@@ -9,7 +9,10 @@ user's shell), or ENV for a POSIX sh. When one of those is set
 on a guarded event, an answer that must be heard (a deny, an ask, changed input, a block, a
 stop) goes out as exit 2 with one line on stderr instead, which Claude Code honours whatever
 stdout holds: the line is EXIT_TWO_MARK and the reason (a deny or block) or why hookman
-cannot pass the answer on (the others, denied: failing closed)."""
+cannot pass the answer on (the others, denied: failing closed). For an agent that reads a
+stderr holding one JSON object as an exit 2's answer (Qwen Code, the catalog's
+deny.exit_2_json) the line is EXIT_TWO_MARK and the agent's whole answer instead: its
+`continue: false` then holds against another hook's allow there too."""
 
 from __future__ import annotations
 
@@ -102,10 +105,21 @@ def framed_line(
     cause = exit_two_cause(channel, agent, environ, launcher_pid)
     if cause is None:
         return line
+    if agent is not None and agent != CODEX_AGENT and _reads_exit_two_json(agent):
+        return EXIT_TWO_MARK + line  # the agent's whole answer, its continue: false too
     reason, what = heard
     if not reason:
         reason = CANNOT_PASS_ON.format(what=what, why=cause)
     return EXIT_TWO_MARK + " ".join(reason.split())
+
+
+def _reads_exit_two_json(agent: str) -> bool:
+    """Whether `agent` reads a stderr that is one JSON object as the answer of an exit 2
+    (Qwen Code: then its `continue: false` holds against another hook's allow, which
+    replaces a deny given by exit 2 with a plain reason)."""
+    from hookman.bridge.agent_facts import OTHER_AGENTS, reads_exit_two_json
+
+    return agent in OTHER_AGENTS and reads_exit_two_json(agent)
 
 
 def _must_be_heard(answer: dict[str, object]) -> tuple[str, str] | None:

@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import hookman
 from hookman import paths
 from hookman.bridge.agent_answer import agent_deny
-from hookman.bridge.agent_facts import OTHER_AGENTS, deny_also_stops
+from hookman.bridge.agent_facts import OTHER_AGENTS, deny_also_stops, reads_exit_two_json
 from hookman.bridge.entry_timeout import DEADLINE_MARGIN_FRACTION, DEADLINE_MIN_MARGIN_S
 from hookman.bridge.protocol import (
     AGENT_FLAG,
@@ -124,6 +124,7 @@ SHELL_DIR = Path(__file__).parent
 BODY = SHELL_DIR / "launcher.sh"
 GUARDED_ARM = SHELL_DIR / "launcher-guarded-arm.sh"
 STOP_DENY = SHELL_DIR / "launcher-stop-deny.sh"
+STOP_DENY_STDERR = SHELL_DIR / "launcher-stop-deny-stderr.sh"
 TIMER_ARM = SHELL_DIR / "launcher-timer-arm.sh"
 # A path the launcher may put unquoted among the runner's words (field splitting, no glob).
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9/._+-]*")
@@ -319,23 +320,32 @@ def _stop_agents() -> tuple[str, ...]:
 
 
 def _stop_deny(event: str, reason: str, indent: str) -> str:
-    """launcher-stop-deny.sh's line for `event`'s arm: the deny with `reason` in the form of
-    the agents that keep a `continue: false` ('' but on PreToolUse, or with no such agent)."""
-    forms = {json.dumps(agent_deny(agent, reason), ensure_ascii=False) for agent in _stop_agents()}
+    """launcher-stop-deny.sh's line for `event`'s arm, and launcher-stop-deny-stderr.sh's
+    where those agents read an exit 2's JSON on stderr: the deny with `reason` in the form
+    of the agents that keep a `continue: false` ('' but on PreToolUse, or with no such
+    agent)."""
+    agents = _stop_agents()
+    forms = {json.dumps(agent_deny(agent, reason), ensure_ascii=False) for agent in agents}
     if event != PRE_TOOL_USE or not forms:
         return ""
     if len(forms) > 1:  # $stops names no agent: one form must fit them all
         raise ValueError("the agents whose deny also stops answer it in different forms")
     (answer,) = forms
-    return render(
-        STOP_DENY,
-        {
-            "indent": indent,
-            "answer": _printf_words(answer),
-            "channel_out": CHANNEL_OUT,
-            "done": DONE_STATUS,
-        },
+    values = {
+        "indent": indent,
+        "answer": _printf_words(answer),
+        "channel_out": CHANNEL_OUT,
+        "done": DONE_STATUS,
+        "denied": DENIED_STATUS,
+    }
+    lines = render(
+        STOP_DENY, {key: values[key] for key in ("indent", "answer", "channel_out", "done")}
     )
+    if all(reads_exit_two_json(agent) for agent in agents):
+        lines += render(
+            STOP_DENY_STDERR, {key: values[key] for key in ("indent", "answer", "denied")}
+        )
+    return lines
 
 
 def _guarded_arm(event: str, variant: LauncherVariant) -> str:

@@ -208,3 +208,37 @@ def test_the_launcher_s_own_deny_is_not_undone_by_another_hook_s_allow(
     assert (victim / "keep.txt").exists(), run.describe()
     assert "hookman blocked this" in run.tool_results()[0], run.describe()
     assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+
+
+# A start-up variable of bash (BASH_ENV, BASH_XTRACEFD: Qwen Code runs hook commands with
+# `bash -c`, which reads BASH_ENV) makes hookman deny by exit 2, since stdout may carry a
+# start-up file's lines. Qwen lets any hook's allow replace a deny by exit 2 whose stderr is
+# a plain reason, and reads a stderr that is one JSON object as that exit's answer: there
+# the deny is the agent's JSON, `continue: false` in it (catalog qwen_events.json
+# exit_2_json). Found by the hostile pass of 2026-12-05; its whole matrix (each variable,
+# each place of the allow, the launcher deleted) is in test_agents_full.py.
+def start_up_file(e2e: AgentProject, variable: str = "BASH_ENV") -> None:
+    startup = e2e.scratch / "startup.sh"
+    startup.write_text(": a start-up file that prints nothing\n")
+    e2e.extra_env[variable] = str(startup) if variable == "BASH_ENV" else "2"
+
+
+@pytest.mark.parametrize(("guard", "reason"), [(GUARD, REASON), (KILLER, "hookman blocked this")])
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_a_deny_by_exit_2_is_not_undone_by_another_hook_s_allow(
+    agent_e2e: AgentProject, guard: str, reason: str
+) -> None:
+    """The guard's deny (the runner's) and the launcher's own (the runner killed)."""
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", guard))
+    _add_allow(e2e, "after" if guard is GUARD else "user")
+    start_up_file(e2e)
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent(
+        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
+    )
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert reason in run.tool_results()[0], run.describe()
+    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on

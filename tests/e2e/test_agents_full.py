@@ -20,6 +20,9 @@ from .conftest import _client, _codex, _installed_or_skip, agent_client_or_skip
 from .harness import DEFAULT_CLIENT_VERSIONS, NetworkIsolation
 from .mock_anthropic import MockAnthropic, ToolUse, bash, say
 from .mock_openai import MockOpenAI, shell
+from .test_agent_merge import GUARD as MERGE_GUARD
+from .test_agent_merge import KILLER, _add_allow, start_up_file
+from .test_agent_merge import REASON as MERGE_REASON
 
 pytestmark = [
     pytest.mark.e2e,
@@ -343,3 +346,89 @@ def test_install_says_copilot_is_not_installed_where_it_is_not(
     done = e2e.hookman("install", e2e.write_hook("guard", GUARD))
     assert "GitHub Copilot CLI: not installed here" in done.stdout, done.stdout
     assert "trust this folder" not in done.stdout, done.stdout
+
+
+# The hostile pass of 2026-12-05 (after the launcher's own deny also stopped for Qwen Code):
+# every way hookman's PreToolUse deny reaches an agent by exit 2, against another hook's
+# allow after hookman's entry, in the user's settings, and before it (test_agent_merge.py
+# runs one of each in the default run). Each failed on Qwen Code 0.24.4 before its fix.
+@pytest.mark.parametrize("where", ["after", "user", "before"])
+@pytest.mark.parametrize("variable", ["BASH_ENV", "BASH_XTRACEFD"])
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_a_start_up_variable_does_not_let_another_hook_s_allow_undo_the_deny(
+    agent_e2e: AgentProject, variable: str, where: str
+) -> None:
+    _exit_2_deny_holds(agent_e2e, MERGE_GUARD, MERGE_REASON, where, variable)
+
+
+@pytest.mark.parametrize("where", ["after", "user", "before"])
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_the_launcher_s_own_deny_under_bash_env_is_not_undone_by_another_hook_s_allow(
+    agent_e2e: AgentProject, where: str
+) -> None:
+    _exit_2_deny_holds(agent_e2e, KILLER, "hookman blocked this", where, "BASH_ENV")
+
+
+def _exit_2_deny_holds(
+    e2e: AgentProject, guard: str, reason: str, where: str, variable: str
+) -> None:
+    e2e.install(e2e.write_hook("guard", guard))
+    _add_allow(e2e, where)
+    start_up_file(e2e, variable)
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent(
+        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
+    )
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert reason in run.tool_results()[0], run.describe()
+    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit (docs/agents.md): with the launcher gone, the settings command's own "
+    "deny is exit 2 with the shell's line on stderr, which another hook's allow replaces in "
+    "Qwen Code; doctor says hookman-launcher-missing",
+)
+@pytest.mark.parametrize("broken", ["deleted", "emptied"])
+@pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
+def test_fact_a_missing_launcher_s_deny_is_undone_by_another_hook_s_allow(
+    agent_e2e: AgentProject, broken: str
+) -> None:
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", MERGE_GUARD))
+    _add_allow(e2e, "after")
+    launcher = e2e.launcher()
+    if broken == "deleted":
+        launcher.unlink()
+    else:
+        launcher.write_text("")
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent("tidy", turns=[e2e.shell("rm -rf victim"), say("ok")])
+    assert (victim / "keep.txt").exists(), run.describe()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit (docs/agents.md): a BASH_ENV file that prints on stdout and points "
+    "fd 2 at /dev/null leaves no channel Copilot CLI hears: the launcher's JSON follows the "
+    "start-up line, which Copilot reads as no answer",
+)
+@pytest.mark.parametrize("agent_client", ["copilot"], indirect=True)
+def test_fact_a_start_up_file_that_prints_and_hides_stderr_leaves_copilot_no_channel(
+    agent_e2e: AgentProject,
+) -> None:
+    e2e = agent_e2e
+    e2e.install(e2e.write_hook("guard", MERGE_GUARD))
+    startup = e2e.scratch / "startup.sh"
+    startup.write_text("echo STARTUP-LINE; exec 2>/dev/null\n")
+    e2e.extra_env["BASH_ENV"] = str(startup)
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    run = e2e.run_agent("tidy", turns=[e2e.shell("rm -rf victim"), say("ok")])
+    assert (victim / "keep.txt").exists(), run.describe()

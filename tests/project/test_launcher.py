@@ -266,6 +266,37 @@ def test_the_launcher_s_own_deny_also_stops_where_the_agent_keeps_only_that(
         assert "continue" not in answer and "stopReason" not in answer
 
 
+@pytest.mark.parametrize("agent", [None, "qwen", "droid", "copilot"])
+@pytest.mark.parametrize("runner", ["answers", "killed"])
+def test_a_deny_by_exit_2_is_the_agent_s_json_where_it_reads_that_on_stderr(
+    guarded_project: RunnerProject, tmp_path: Path, agent: str | None, runner: str
+) -> None:
+    """With BASH_ENV set (a start-up file may print on stdout) a deny goes out by exit 2.
+    Qwen Code reads a stderr holding one JSON object as that exit's answer, and lets any
+    other hook's allow replace a deny whose stderr is a plain reason: there the runner's
+    deny and the launcher's own are the agent's JSON, `continue: false` in it."""
+    if runner == "killed":
+        guarded_project.launcher_python = str(_fake_python(tmp_path / "bin", "kill -9 $$"))
+        guarded_project.write_launcher()
+    startup = tmp_path / "startup.sh"
+    startup.write_text(": prints nothing\n")
+    rm_rf = guarded_project.payload("PreToolUse", tool_input={"command": "rm -rf /"})
+    done = guarded_project.run_installed(
+        "PreToolUse", rm_rf, env={"BASH_ENV": str(startup)}, agent=agent
+    )
+
+    assert (done.returncode, done.stdout) == (2, b""), done
+    stderr = done.stderr.decode().strip()
+    expected = "rm -rf is not allowed here" if runner == "answers" else "runner gave no answer"
+    if agent == "qwen":
+        answer = json.loads(stderr)
+        reason = _deny_reason(answer)
+        assert expected in reason
+        assert (answer["continue"], answer["stopReason"]) == (False, reason)
+    else:
+        assert expected in stderr and not stderr.startswith("{")
+
+
 def test_a_complete_answer_from_the_runner_is_passed_on_as_it_is(
     guarded_project: RunnerProject, tmp_path: Path
 ) -> None:
