@@ -1358,7 +1358,7 @@ MUTATIONS = [
         "launcher: its own deny by exit 2 is Qwen Code's JSON on stderr",
         "hookman/project/launcher-stop-deny-stderr.sh",
         '@indent@[ -n "$stops" ] && hookman_stderr && printf @answer@ >&2',
-        '@indent@false && hookman_stderr && printf @answer@ >&2',
+        "@indent@false && hookman_stderr && printf @answer@ >&2",
         ["tests/project/test_launcher.py"],
     ),
     (
@@ -1367,6 +1367,13 @@ MUTATIONS = [
         "if agent is not None and agent != CODEX_AGENT and _reads_exit_two_json(agent):",
         "if False:",
         ["tests/project/test_launcher.py", "tests/bridge"],
+    ),
+    (
+        "command: its own deny (launcher gone) is Qwen Code's JSON on stderr",
+        "hookman/project/settings_entries.py",
+        'values["stop"] = render_words(GUARDED_STOP, words) + " "',
+        'values["stop"] = ""',
+        ["tests/project/test_launcher.py"],
     ),
     (
         "agent answer: Qwen Code's deny also stops",

@@ -14,5 +14,6 @@
 ## redirection, so no descriptor to save (under a low open-file limit dash, mksh, busybox,
 ## ksh93, zsh, yash and posh fail or die on `echo ... >&2`, and on `exec >&2` too); whatever
 ## the subshell does, the command then exits @two@ (its failure sits in an and-or list:
-## errexit does not end the command with it).
-trap @trap@ EXIT; [ -f @launcher@ ] && @command@ && false || case $? in @done@) trap - EXIT ;; @denied@) trap - EXIT; exit @two@ ;; *) trap - EXIT; (unset hookman; : "${hookman?@why@}") || exit @two@; exit @two@ ;; esac
+## errexit does not end the command with it). @stop@ is command-guarded-stop.sh's words and a
+## space for an agent that hears a JSON deny on stderr after exit 2 (Qwen Code), else nothing.
+trap @trap@ EXIT; [ -f @launcher@ ] && @command@ && false || case $? in @done@) trap - EXIT ;; @denied@) trap - EXIT; exit @two@ ;; *) trap - EXIT; @stop@(unset hookman; : "${hookman?@why@}") || exit @two@; exit @two@ ;; esac

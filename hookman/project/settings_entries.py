@@ -22,9 +22,12 @@ written with no redirection, so it needs no free descriptor (under a low open-fi
 `echo ... >&2` fails or kills the shell in dash, mksh, busybox, ksh93, zsh, yash and posh).
 Every test sits in an and-or list, so an errexit that SHELLOPTS or a start-up file turns on
 cannot end the command before it decides, and exit 2 blocks the tool whatever a start-up file
-printed on stdout. On any other event the command is the launcher alone, `sh L EVENT` (the
-launcher exits 0 there): Claude Code shows the model the whole command
-when a Stop hook blocks, so it must be short and say nothing that may be false. An async
+printed on stdout. For Qwen Code (`--agent qwen`) on PreToolUse the `*)` arm first says
+Qwen's JSON deny on stderr, `continue: false` in it, in a subshell (command-guarded-stop.sh):
+Qwen reads a stderr that is one JSON object as an exit 2's answer, and lets any other hook's
+allow replace one that is a plain line. On any other event the command is the launcher
+alone, `sh L EVENT` (the launcher exits 0 there): Claude Code shows the model the whole
+command when a Stop hook blocks, so it must be short and say nothing that may be false. An async
 entry: `sh L EVENT --async || :`. Earlier forms, still recognised and rewritten by install (and
 doctor's hookman-stale names a command that is not the one install writes):
 `[ -f L ] && ... case $? in 3) ;; 4) exit 2 ;; *) (unset hookman; ...` (format 4, no trap),
@@ -69,8 +72,10 @@ from urllib.parse import urlsplit
 from hookman.bridge.protocol import (
     AGENT_FLAG,
     ASYNC_FLAG,
+    CODEX_AGENT,
     EXIT_TWO_STATUS,
     MANIFEST_FLAG,
+    PRE_TOOL_USE,
     SENTINEL_STAMP_NAME,
 )
 from hookman.bridge.serve_proof import ASYNC_QUERY, HOOK_PATH_PREFIX, HOST
@@ -87,6 +92,7 @@ from hookman.project.shell_template import render_words
 
 # The settings commands, as shell files beside this module (shell_template.py fills them).
 GUARDED_COMMAND = Path(__file__).parent / "command-guarded.sh"
+GUARDED_STOP = Path(__file__).parent / "command-guarded-stop.sh"
 ASYNC_COMMAND = Path(__file__).parent / "command-async.sh"
 SENTINEL_COMMAND = Path(__file__).parent / "command-sentinel.sh"
 # A sentinel's tests longer than this (very many directories of path hooks, very long paths)
@@ -188,22 +194,42 @@ def build_command(
         return async_command(command)
     if not guarded:
         return command
-    return guarded_command(shlex.quote(str(launcher)), command, MISSING_LAUNCHER_TEXT)
+    stop = _stop_answer(event, agent, MISSING_LAUNCHER_TEXT)
+    return guarded_command(shlex.quote(str(launcher)), command, MISSING_LAUNCHER_TEXT, stop)
 
 
-def guarded_command(launcher: str, command: str, why: str) -> str:
+def guarded_command(launcher: str, command: str, why: str, stop: str | None = None) -> str:
     """command-guarded.sh: `command` (which runs the launcher, the shell word `launcher`)
     with the test of its status; `why` (text) is said on stderr when it did not run to
-    its end. The plugin's hooks.json commands are made here too."""
+    its end, after `stop` (a JSON deny, command-guarded-stop.sh) where one is given. The
+    plugin's hooks.json commands are made here too."""
     # The shell says `hookman: ` itself (the name of the unset variable that carries it).
+    statuses = {"done": DONE_STATUS, "denied": DENIED_STATUS, "two": EXIT_TWO_STATUS}
     values = {
         "launcher": launcher,
         "command": command,
         "why": _in_braces(why),
         "trap": _exit_trap(why),
+        "stop": "",
     }
-    statuses = {"done": DONE_STATUS, "denied": DENIED_STATUS, "two": EXIT_TWO_STATUS}
+    if stop is not None:
+        words = {"answer": shlex.quote(stop), "two": EXIT_TWO_STATUS}
+        values["stop"] = render_words(GUARDED_STOP, words) + " "
     return render_words(GUARDED_COMMAND, {**values, **statuses})
+
+
+def _stop_answer(event: str, agent: str | None, why: str) -> str | None:
+    """The JSON deny the command itself says on stderr when its launcher did not run to its
+    end, for an agent that reads it there after exit 2 and keeps its `continue: false` (Qwen
+    Code, on PreToolUse); None for every other agent and event."""
+    if agent is None or agent == CODEX_AGENT or event != PRE_TOOL_USE:
+        return None
+    from hookman.bridge.agent_answer import agent_deny
+    from hookman.bridge.agent_facts import OTHER_AGENTS, deny_also_stops, reads_exit_two_json
+
+    if agent not in OTHER_AGENTS or not (deny_also_stops(agent) and reads_exit_two_json(agent)):
+        return None
+    return json.dumps(agent_deny(agent, why), ensure_ascii=False)
 
 
 def sentinel_command(stamp: Path, watched: Sequence[Path], command: str) -> str:

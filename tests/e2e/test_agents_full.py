@@ -386,17 +386,14 @@ def _exit_2_deny_holds(
     assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known limit (docs/agents.md): with the launcher gone, the settings command's own "
-    "deny is exit 2 with the shell's line on stderr, which another hook's allow replaces in "
-    "Qwen Code; doctor says hookman-launcher-missing",
-)
 @pytest.mark.parametrize("broken", ["deleted", "emptied"])
 @pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
-def test_fact_a_missing_launcher_s_deny_is_undone_by_another_hook_s_allow(
+def test_a_missing_launcher_s_deny_is_not_undone_by_another_hook_s_allow(
     agent_e2e: AgentProject, broken: str
 ) -> None:
+    """The settings command's own deny (its launcher deleted or emptied) is Qwen's JSON on
+    stderr after exit 2 (command-guarded-stop.sh): before, its plain line lost to the
+    allow and `rm -rf` ran."""
     e2e = agent_e2e
     e2e.install(e2e.write_hook("guard", MERGE_GUARD))
     _add_allow(e2e, "after")
@@ -410,6 +407,7 @@ def test_fact_a_missing_launcher_s_deny_is_undone_by_another_hook_s_allow(
     (victim / "keep.txt").write_text("keep\n")
     run = e2e.run_agent("tidy", turns=[e2e.shell("rm -rf victim"), say("ok")])
     assert (victim / "keep.txt").exists(), run.describe()
+    assert "its launcher did not run to its end" in run.tool_results()[0], run.describe()
 
 
 @pytest.mark.xfail(

@@ -297,6 +297,39 @@ def test_a_deny_by_exit_2_is_the_agent_s_json_where_it_reads_that_on_stderr(
         assert expected in stderr and not stderr.startswith("{")
 
 
+@pytest.mark.parametrize("shell", ["sh", "dash", "bash", "mksh", "busybox"])
+@pytest.mark.parametrize("agent", [None, "qwen", "droid", "copilot"])
+@pytest.mark.parametrize("broken", ["deleted", "emptied"])
+def test_a_missing_launcher_s_deny_is_the_agent_s_json_where_it_reads_that_on_stderr(
+    guarded_project: RunnerProject, agent: str | None, shell: str, broken: str
+) -> None:
+    """The settings command's own deny (its launcher gone or emptied): exit 2, and on
+    stderr, for Qwen Code, its JSON deny with `continue: false` (another hook's allow
+    replaces a deny whose stderr is a plain line there); the shell's own line elsewhere."""
+    words = ["busybox", "sh"] if shell == "busybox" else [shell]
+    if shutil.which(words[0]) is None:  # .ci/run installs each
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{shell} is not installed (CI must have it: .ci/run)")
+        pytest.skip(f"{shell} is not installed")
+    if broken == "deleted":
+        guarded_project.launcher_path.unlink()
+    else:
+        guarded_project.launcher_path.write_text("")
+    command = guarded_project.command("PreToolUse", agent=agent)
+    payload = json.dumps(_harmless(guarded_project)).encode()
+    done = subprocess.run([*words, "-c", command], input=payload, capture_output=True, timeout=60)
+
+    assert (done.returncode, done.stdout) == (2, b""), done
+    stderr = done.stderr.decode()
+    if agent == "qwen":
+        answer = json.loads(stderr)
+        assert _deny_reason(answer) == MISSING_LAUNCHER_TEXT
+        assert (answer["continue"], answer["stopReason"]) == (False, MISSING_LAUNCHER_TEXT)
+    else:
+        assert stderr.rstrip("\n").endswith(MISSING_LAUNCHER_TEXT.removeprefix("hookman: "))
+        assert "{" not in stderr
+
+
 def test_a_complete_answer_from_the_runner_is_passed_on_as_it_is(
     guarded_project: RunnerProject, tmp_path: Path
 ) -> None:

@@ -92,6 +92,7 @@ def _commands() -> list[str]:
         build_command("PostToolUse", launcher, run_async=True),
         build_command("PreToolUse", launcher, guarded=True, agent="codex"),
         build_command("PostToolUse", launcher, run_async=True, agent="codex"),
+        build_command("PreToolUse", launcher, guarded=True, agent="qwen"),
         hook_command(PLUGIN, "PreToolUse", guarded=True),
         hook_command(PLUGIN, "Stop", guarded=False),
         hook_command(PLUGIN, "PostToolUse", guarded=False, run_async=True),
