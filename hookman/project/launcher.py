@@ -65,7 +65,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import hookman
 from hookman import paths
-from hookman.bridge.agent_answer import agent_deny
 from hookman.bridge.agent_facts import OTHER_AGENTS, deny_also_stops, reads_exit_two_json
 from hookman.bridge.entry_timeout import DEADLINE_MARGIN_FRACTION, DEADLINE_MIN_MARGIN_S
 from hookman.bridge.protocol import (
@@ -324,6 +323,8 @@ def _stop_deny(event: str, reason: str, indent: str) -> str:
     where those agents read an exit 2's JSON on stderr: the deny with `reason` in the form
     of the agents that keep a `continue: false` ('' but on PreToolUse, or with no such
     agent)."""
+    from hookman.bridge.agent_answer import agent_deny  # what `hookman list` never needs
+
     agents = _stop_agents()
     forms = {json.dumps(agent_deny(agent, reason), ensure_ascii=False) for agent in agents}
     if event != PRE_TOOL_USE or not forms:
