@@ -389,19 +389,16 @@ def _launcher_is_older(project_dir: Path, plan: InstallPlan) -> bool:
         PYTHON_VARIABLE,
         ROOT_VARIABLE,
         launcher_path,
+        launcher_words,
         plan_launcher_text,
+        read_launcher,
         read_launcher_timer,
-        read_launcher_words,
     )
 
-    path = launcher_path(project_dir)
-    words = read_launcher_words(path)
+    text = read_launcher(launcher_path(project_dir))
+    words = {} if text is None else launcher_words(text)
     python, root = words.get(PYTHON_VARIABLE), words.get(ROOT_VARIABLE)
-    if python is None or root is None:
-        return False
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    if text is None or python is None or root is None:
         return False
     timer = read_launcher_timer(text)  # PATH may find another timeout(1) than install's
     return text != plan_launcher_text(project_dir, plan, python, root, timer)

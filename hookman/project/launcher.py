@@ -273,7 +273,7 @@ def render_launcher(
             "guarded_arms": "".join(_guarded_arm(event, variant) for event in guarded_events),
             "timer_arms": "".join(_timer_arm(event, seconds) for event, seconds in timed.items()),
             "timeout": timer or "''",
-            "notice": _answer_parts(variant.notice),
+            "notice": _printf_words(variant.notice),
             "notice_no_space": shlex.quote(json.dumps({"systemMessage": NO_SPACE_NOTICE})),
             "no_space_status": NO_SPACE_STATUS,
             "notice_unsafe": shlex.quote(json.dumps({"systemMessage": UNSAFE_NOTICE})),
@@ -332,19 +332,14 @@ def _stop_deny(event: str, reason: str, indent: str) -> str:
     if len(forms) > 1:  # $stops names no agent: one form must fit them all
         raise ValueError("the agents whose deny also stops answer it in different forms")
     (answer,) = forms
-    values = {
-        "indent": indent,
-        "answer": _printf_words(answer),
-        "channel_out": CHANNEL_OUT,
-        "done": DONE_STATUS,
-        "denied": DENIED_STATUS,
-    }
+    words = _printf_words(answer)
     lines = render(
-        STOP_DENY, {key: values[key] for key in ("indent", "answer", "channel_out", "done")}
+        STOP_DENY,
+        {"indent": indent, "answer": words, "channel_out": CHANNEL_OUT, "done": DONE_STATUS},
     )
     if all(reads_exit_two_json(agent) for agent in agents):
         lines += render(
-            STOP_DENY_STDERR, {key: values[key] for key in ("indent", "answer", "denied")}
+            STOP_DENY_STDERR, {"indent": indent, "answer": words, "denied": DENIED_STATUS}
         )
     return lines
 
@@ -360,13 +355,13 @@ def _guarded_arm(event: str, variant: LauncherVariant) -> str:
             "stop_deny": _stop_deny(event, reason, "\t\t"),
             "stop_deny_no_space": _stop_deny(event, full, "\t\t\t"),
             "stop_deny_unsafe": _stop_deny(event, unsafe, "\t\t\t"),
-            "no_answer": _answer_parts(reason),
-            "deny": _answer_parts(json.dumps(deny_answer(event, reason), ensure_ascii=False)),
-            "no_space": _answer_parts(full),
-            "deny_no_space": _answer_parts(json.dumps(deny_answer(event, full))),
+            "no_answer": _printf_words(reason),
+            "deny": _printf_words(json.dumps(deny_answer(event, reason), ensure_ascii=False)),
+            "no_space": _printf_words(full),
+            "deny_no_space": _printf_words(json.dumps(deny_answer(event, full))),
             "no_space_status": NO_SPACE_STATUS,
-            "unsafe": _answer_parts(unsafe),
-            "deny_unsafe": _answer_parts(json.dumps(deny_answer(event, unsafe))),
+            "unsafe": _printf_words(unsafe),
+            "deny_unsafe": _printf_words(json.dumps(deny_answer(event, unsafe))),
             "unsafe_status": UNSAFE_ANSWER_FILE_STATUS,
             "channel_out": CHANNEL_OUT,
             "channel_same": CHANNEL_SAME,
@@ -432,13 +427,6 @@ def _printf_words(answer: str) -> str:
     return f"'{'%s' * (2 * len(parts) - 1)}\\n' {words}"
 
 
-def _answer_parts(answer: str) -> str:
-    """`'before' "$status" 'after'`: the answer with the runner's exit status in place."""
-    mark = _STATUS if _STATUS in answer else json.dumps(_STATUS)[1:-1]
-    before, _, after = answer.partition(mark)
-    return f'{shlex.quote(before)} "$status" {shlex.quote(after)}'
-
-
 def read_launcher_timer(text: str) -> str | None:
     """The timeout(1) a launcher's text runs the runner under ('' for none; None when the
     text names none the way launcher.sh writes it)."""
@@ -451,11 +439,21 @@ def read_launcher_timer(text: str) -> str | None:
 
 def read_launcher_words(path: Path) -> dict[str, str]:
     """The interpreter and manifest a launcher names ({} when it cannot be read)."""
+    text = read_launcher(path)
+    return {} if text is None else launcher_words(text)
+
+
+def read_launcher(path: Path) -> str | None:
+    """A launcher's text as its words are read back (None when it cannot be read)."""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:
-            text = handle.read()  # newline="": a "\r" in a path stays one
+            return handle.read()  # newline="": a "\r" in a path stays one
     except OSError:
-        return {}
+        return None
+
+
+def launcher_words(text: str) -> dict[str, str]:
+    """The interpreter, manifest and hookman directory a launcher's `text` names."""
     found: dict[str, str] = {}
     for name in (PYTHON_VARIABLE, MANIFEST_VARIABLE, ROOT_VARIABLE):
         match = re.search(rf"^{name}=", text, re.MULTILINE)

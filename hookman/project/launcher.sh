@@ -9,7 +9,7 @@
 ##   @guarded_arms@   per guarded event, launcher-guarded-arm.sh: the launcher's own deny
 ##   @stop_agents@    a case pattern of the `--agent NAME` words of the agents whose deny
 ##                    also says `continue: false` (launcher-stop-deny.sh; `-` when none)
-##   @notice@         the launcher's own notice elsewhere, quoted, with "$status" in it
+##   @notice@         the launcher's own notice elsewhere: printf's format and words, "$status" in them
 ##   @notice_no_space@  the notice when the runner could not write its answer (a full disk)
 ##   @notice_unsafe@  the notice when its answer file would lie where another user can write
 ##   @spoiled@        "${BASH_ENV-}${BASH_XTRACEFD-}": a start-up file may have printed on
@@ -119,7 +119,7 @@ case $1 in
 		elif [ "$status" = @unsafe_status@ ]; then
 			printf '%s\n' @notice_unsafe@
 		else
-			printf '%s%s%s\n' @notice@
+			printf @notice@
 		fi ;;
 esac
 exit 0
