@@ -1364,7 +1364,7 @@ MUTATIONS = [
     (
         "answer frame: the runner's deny by exit 2 is Qwen Code's JSON on stderr",
         "hookman/bridge/answer_frame.py",
-        "if agent is not None and agent != CODEX_AGENT and _reads_exit_two_json(agent):",
+        "if agent is not None and _reads_exit_two_json(agent):",
         "if False:",
         ["tests/project/test_launcher.py", "tests/bridge"],
     ),

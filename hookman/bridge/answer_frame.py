@@ -105,7 +105,7 @@ def framed_line(
     cause = exit_two_cause(channel, agent, environ, launcher_pid)
     if cause is None:
         return line
-    if agent is not None and agent != CODEX_AGENT and _reads_exit_two_json(agent):
+    if agent is not None and _reads_exit_two_json(agent):
         return EXIT_TWO_MARK + line  # the agent's whole answer, its continue: false too
     reason, what = heard
     if not reason:

@@ -266,7 +266,7 @@ def render_launcher(
             "header": variant.header,
             "values": variant.values,
             "guarded_pattern": "|".join(guarded_events) or "-",
-            "stop_agents": "|".join(f'*" {AGENT_FLAG} {agent} "*' for agent in _stop_agents())
+            "stop_agents": "|".join(f'*" {AGENT_FLAG} {agent} "*' for agent in stop_agents())
             or "-",
             "prelude": variant.prelude,
             "runner": variant.runner,
@@ -312,32 +312,43 @@ def _timer_arm(event: str, timeout: float) -> str:
     return render(TIMER_ARM, {"event": event, "kill_cs": kill_cs, "limit_cs": round(timeout * 100)})
 
 
-def _stop_agents() -> tuple[str, ...]:
+def stop_agents(*, on_stderr: bool = False) -> tuple[str, ...]:
     """The agents whose deny also says `continue: false` (the catalog's deny.stop): a later
-    hook's permissionDecision would replace a deny that does not (Qwen Code)."""
-    return tuple(agent for agent in OTHER_AGENTS if deny_also_stops(agent))
+    hook's permissionDecision would replace a deny that does not (Qwen Code). `on_stderr`:
+    those of them that also read a stderr holding one JSON object as an exit 2's answer
+    (deny.exit_2_json), where that deny can go by exit 2 too."""
+    return tuple(
+        agent
+        for agent in OTHER_AGENTS
+        if deny_also_stops(agent) and (not on_stderr or reads_exit_two_json(agent))
+    )
+
+
+def stop_deny_json(reason: str) -> str | None:
+    """The PreToolUse deny with `reason` in the form of stop_agents() (one JSON line: `$stops`
+    names no agent, so one form must fit them all); None when there is no such agent. The
+    launcher's own deny and the settings command's say it (the runner's: agent_answer)."""
+    from hookman.bridge.agent_answer import agent_deny  # what `hookman list` never needs
+
+    forms = {json.dumps(agent_deny(agent, reason), ensure_ascii=False) for agent in stop_agents()}
+    if len(forms) > 1:
+        raise ValueError("the agents whose deny also stops answer it in different forms")
+    return forms.pop() if forms else None
 
 
 def _stop_deny(event: str, reason: str, indent: str) -> str:
     """launcher-stop-deny.sh's line for `event`'s arm, and launcher-stop-deny-stderr.sh's
-    where those agents read an exit 2's JSON on stderr: the deny with `reason` in the form
-    of the agents that keep a `continue: false` ('' but on PreToolUse, or with no such
-    agent)."""
-    from hookman.bridge.agent_answer import agent_deny  # what `hookman list` never needs
-
-    agents = _stop_agents()
-    forms = {json.dumps(agent_deny(agent, reason), ensure_ascii=False) for agent in agents}
-    if event != PRE_TOOL_USE or not forms:
+    where those agents read an exit 2's JSON on stderr: stop_deny_json(reason) ('' but on
+    PreToolUse, or with no such agent)."""
+    answer = stop_deny_json(reason) if event == PRE_TOOL_USE else None
+    if answer is None:
         return ""
-    if len(forms) > 1:  # $stops names no agent: one form must fit them all
-        raise ValueError("the agents whose deny also stops answer it in different forms")
-    (answer,) = forms
     words = _printf_words(answer)
     lines = render(
         STOP_DENY,
         {"indent": indent, "answer": words, "channel_out": CHANNEL_OUT, "done": DONE_STATUS},
     )
-    if all(reads_exit_two_json(agent) for agent in agents):
+    if stop_agents(on_stderr=True) == stop_agents():
         lines += render(
             STOP_DENY_STDERR, {"indent": indent, "answer": words, "denied": DENIED_STATUS}
         )

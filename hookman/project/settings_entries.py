@@ -72,7 +72,6 @@ from urllib.parse import urlsplit
 from hookman.bridge.protocol import (
     AGENT_FLAG,
     ASYNC_FLAG,
-    CODEX_AGENT,
     EXIT_TWO_STATUS,
     MANIFEST_FLAG,
     PRE_TOOL_USE,
@@ -86,6 +85,8 @@ from hookman.project.launcher import (
     LAUNCHER_NAME,
     MISSING_LAUNCHER_TEXT,
     read_launcher_words,
+    stop_agents,
+    stop_deny_json,
 )
 from hookman.project.settings_file import json_kind
 from hookman.project.shell_template import render_words
@@ -222,14 +223,9 @@ def _stop_answer(event: str, agent: str | None, why: str) -> str | None:
     """The JSON deny the command itself says on stderr when its launcher did not run to its
     end, for an agent that reads it there after exit 2 and keeps its `continue: false` (Qwen
     Code, on PreToolUse); None for every other agent and event."""
-    if agent is None or agent == CODEX_AGENT or event != PRE_TOOL_USE:
+    if event != PRE_TOOL_USE or agent not in stop_agents(on_stderr=True):
         return None
-    from hookman.bridge.agent_answer import agent_deny
-    from hookman.bridge.agent_facts import OTHER_AGENTS, deny_also_stops, reads_exit_two_json
-
-    if agent not in OTHER_AGENTS or not (deny_also_stops(agent) and reads_exit_two_json(agent)):
-        return None
-    return json.dumps(agent_deny(agent, why), ensure_ascii=False)
+    return stop_deny_json(why)
 
 
 def sentinel_command(stamp: Path, watched: Sequence[Path], command: str) -> str:
