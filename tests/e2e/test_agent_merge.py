@@ -68,6 +68,21 @@ def _add_allow(e2e: AgentProject, where: str) -> None:
     e2e.edit_hooks_file(add)
 
 
+def rm_rf_is_denied(e2e: AgentProject, reason: str, *, goes_on: bool = True) -> None:
+    """The model asks for `rm -rf victim`: it must not run and the model must read `reason`
+    in its result; `goes_on`: then the session's next command runs."""
+    victim = e2e.root / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("keep\n")
+    turns = [e2e.shell("rm -rf victim")]
+    turns += [e2e.shell("echo went-on > on.txt")] if goes_on else []
+    run = e2e.run_agent("tidy", turns=[*turns, say("ok")])
+    assert (victim / "keep.txt").exists(), run.describe()
+    assert reason in run.tool_results()[0], run.describe()
+    if goes_on:
+        assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+
+
 @pytest.mark.parametrize("where", ["after", "user", "before"])
 @pytest.mark.parametrize("agent_client", ["qwen", "droid", "copilot"], indirect=True)
 def test_another_hook_s_allow_does_not_undo_the_guard_s_deny(
@@ -82,15 +97,7 @@ def test_another_hook_s_allow_does_not_undo_the_guard_s_deny(
         assert "stands before hookman's" in " ".join(doctor.stdout.split()), doctor.stdout
         e2e.hookman("install")
         assert e2e.hookman_entries("PreToolUse") == e2e.hook_groups("PreToolUse")[0]["hooks"]
-    victim = e2e.root / "victim"
-    victim.mkdir()
-    (victim / "keep.txt").write_text("keep\n")
-    run = e2e.run_agent(
-        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
-    )
-    assert (victim / "keep.txt").exists(), run.describe()
-    assert e2e.denied(REASON) in run.tool_results()[0], run.describe()
-    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+    rm_rf_is_denied(e2e, e2e.denied(REASON))
 
 
 @pytest.mark.parametrize("agent_client", ["qwen"], indirect=True)
@@ -105,12 +112,7 @@ def test_a_later_qwen_hook_s_ask_is_read_first_and_doctor_warns(agent_e2e: Agent
     command = "printf '%s' '" + json.dumps(ask) + "'"
     group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
     e2e.edit_hooks_file(lambda document: document["hooks"]["PreToolUse"].append(group))
-    victim = e2e.root / "victim"
-    victim.mkdir()
-    (victim / "keep.txt").write_text("keep\n")
-    run = e2e.run_agent("tidy", turns=[e2e.shell("rm -rf victim"), say("ok")])
-    assert (victim / "keep.txt").exists(), run.describe()
-    assert "ASK-MERGE: confirm this" in run.tool_results()[0], run.describe()
+    rm_rf_is_denied(e2e, "ASK-MERGE: confirm this", goes_on=False)
     doctor = e2e.hookman("doctor", check=False)
     assert "warning qwen-ask-after-hookman" in doctor.stdout, doctor.stdout
     flat = " ".join(doctor.stdout.split())
@@ -196,18 +198,7 @@ def hook(pi):
 def test_the_launcher_s_own_deny_is_not_undone_by_another_hook_s_allow(
     agent_e2e: AgentProject, where: str
 ) -> None:
-    e2e = agent_e2e
-    e2e.install(e2e.write_hook("guard", KILLER))
-    _add_allow(e2e, where)
-    victim = e2e.root / "victim"
-    victim.mkdir()
-    (victim / "keep.txt").write_text("keep\n")
-    run = e2e.run_agent(
-        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
-    )
-    assert (victim / "keep.txt").exists(), run.describe()
-    assert "hookman blocked this" in run.tool_results()[0], run.describe()
-    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+    allow_does_not_undo(agent_e2e, KILLER, "hookman blocked this", where)
 
 
 # A start-up variable of bash (BASH_ENV, BASH_XTRACEFD: Qwen Code runs hook commands with
@@ -229,16 +220,17 @@ def test_a_deny_by_exit_2_is_not_undone_by_another_hook_s_allow(
     agent_e2e: AgentProject, guard: str, reason: str
 ) -> None:
     """The guard's deny (the runner's) and the launcher's own (the runner killed)."""
-    e2e = agent_e2e
+    where = "after" if guard is GUARD else "user"
+    allow_does_not_undo(agent_e2e, guard, reason, where, start_up="BASH_ENV")
+
+
+def allow_does_not_undo(
+    e2e: AgentProject, guard: str, reason: str, where: str, *, start_up: str | None = None
+) -> None:
+    """`guard` installed, another hook answering allow `where`, and (`start_up`) that
+    variable of bash set: `rm -rf` is denied with `reason` and the session goes on."""
     e2e.install(e2e.write_hook("guard", guard))
-    _add_allow(e2e, "after" if guard is GUARD else "user")
-    start_up_file(e2e)
-    victim = e2e.root / "victim"
-    victim.mkdir()
-    (victim / "keep.txt").write_text("keep\n")
-    run = e2e.run_agent(
-        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
-    )
-    assert (victim / "keep.txt").exists(), run.describe()
-    assert reason in run.tool_results()[0], run.describe()
-    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+    _add_allow(e2e, where)
+    if start_up is not None:
+        start_up_file(e2e, start_up)
+    rm_rf_is_denied(e2e, reason)

@@ -21,7 +21,7 @@ from .harness import DEFAULT_CLIENT_VERSIONS, NetworkIsolation
 from .mock_anthropic import MockAnthropic, ToolUse, bash, say
 from .mock_openai import MockOpenAI, shell
 from .test_agent_merge import GUARD as MERGE_GUARD
-from .test_agent_merge import KILLER, _add_allow, start_up_file
+from .test_agent_merge import KILLER, _add_allow, allow_does_not_undo, rm_rf_is_denied
 from .test_agent_merge import REASON as MERGE_REASON
 
 pytestmark = [
@@ -358,7 +358,7 @@ def test_install_says_copilot_is_not_installed_where_it_is_not(
 def test_a_start_up_variable_does_not_let_another_hook_s_allow_undo_the_deny(
     agent_e2e: AgentProject, variable: str, where: str
 ) -> None:
-    _exit_2_deny_holds(agent_e2e, MERGE_GUARD, MERGE_REASON, where, variable)
+    allow_does_not_undo(agent_e2e, MERGE_GUARD, MERGE_REASON, where, start_up=variable)
 
 
 @pytest.mark.parametrize("where", ["after", "user", "before"])
@@ -366,24 +366,7 @@ def test_a_start_up_variable_does_not_let_another_hook_s_allow_undo_the_deny(
 def test_the_launcher_s_own_deny_under_bash_env_is_not_undone_by_another_hook_s_allow(
     agent_e2e: AgentProject, where: str
 ) -> None:
-    _exit_2_deny_holds(agent_e2e, KILLER, "hookman blocked this", where, "BASH_ENV")
-
-
-def _exit_2_deny_holds(
-    e2e: AgentProject, guard: str, reason: str, where: str, variable: str
-) -> None:
-    e2e.install(e2e.write_hook("guard", guard))
-    _add_allow(e2e, where)
-    start_up_file(e2e, variable)
-    victim = e2e.root / "victim"
-    victim.mkdir()
-    (victim / "keep.txt").write_text("keep\n")
-    run = e2e.run_agent(
-        "tidy", turns=[e2e.shell("rm -rf victim"), e2e.shell("echo went-on > on.txt"), say("ok")]
-    )
-    assert (victim / "keep.txt").exists(), run.describe()
-    assert reason in run.tool_results()[0], run.describe()
-    assert (e2e.root / "on.txt").exists(), run.describe()  # the session went on
+    allow_does_not_undo(agent_e2e, KILLER, "hookman blocked this", where, start_up="BASH_ENV")
 
 
 @pytest.mark.parametrize("broken", ["deleted", "emptied"])
@@ -402,12 +385,7 @@ def test_a_missing_launcher_s_deny_is_not_undone_by_another_hook_s_allow(
         launcher.unlink()
     else:
         launcher.write_text("")
-    victim = e2e.root / "victim"
-    victim.mkdir()
-    (victim / "keep.txt").write_text("keep\n")
-    run = e2e.run_agent("tidy", turns=[e2e.shell("rm -rf victim"), say("ok")])
-    assert (victim / "keep.txt").exists(), run.describe()
-    assert "its launcher did not run to its end" in run.tool_results()[0], run.describe()
+    rm_rf_is_denied(e2e, "its launcher did not run to its end", goes_on=False)
 
 
 @pytest.mark.xfail(
